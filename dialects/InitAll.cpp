@@ -1,0 +1,22 @@
+//===- InitAll.cpp - everything prec's tools register ---------------------===//
+
+#include "dialects/InitAll.h"
+
+#include "dialects/Precision/PrecisionDialect.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+
+namespace prec {
+
+void registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<precision::PrecisionDialect>();
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+}
+
+void registerAllPasses() { mlir::registerAllPasses(); }
+
+} // namespace prec

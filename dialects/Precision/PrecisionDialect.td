@@ -1,0 +1,59 @@
+//===- PrecisionDialect.td - the precision dialect ---------*- tablegen -*-===//
+
+#ifndef PREC_PRECISION_DIALECT_TD
+#define PREC_PRECISION_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Precision_Dialect : Dialect {
+  let name = "precision";
+  let cppNamespace = "::prec::precision";
+  let summary = "Per-subgraph precision control for mixed-precision inference";
+  let description = [{
+    The `precision` dialect says in which element types parts of a tensor
+    program compute, accumulate and store, and how strictly.
+
+    * `precision.region` pins the precision of the ops it wraps (TRTorch's
+      `start_setting_precision` / `stop_setting_precision`). Its operands are
+      passed in explicitly and the body is isolated from above:
+
+      ```mlir
+      %r = precision.region f16 obey accumulate f32
+             (%a = %x : tensor<4x8xf32>) -> tensor<4x8xf32> {
+        %y = tosa.add %a, %a : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+        precision.yield %y : tensor<4x8xf32>
+      }
+      ```
+
+      The clauses after the precision are optional and come in this order:
+      the constraint mode (`obey`, `prefer` or `none`; absent means the
+      policy's default), `accumulate <type>`, `output <type>` (storage type),
+      and for i8/f8 regions `input_range [lo, hi]` and
+      `output_range [lo, hi]` (TRTorch's `start_setting_precision_with_dr`).
+
+    * `precision.cast` is a tensor cast the user asked for (ONNX `Cast`,
+      `aten::to`); every pass keeps it.
+
+    * `#precision.policy<...>`, attached to the module as `precision.policy`,
+      holds the module-wide settings: typing mode, enabled precisions,
+      default constraint mode and target.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Name of the module attribute that holds the `#precision.policy`.
+    static constexpr ::llvm::StringLiteral getPolicyAttrName() {
+      return ::llvm::StringLiteral("precision.policy");
+    }
+
+  private:
+    void registerAttributes();
+
+  public:
+  }];
+}
+
+class Precision_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Precision_Dialect, mnemonic, traits>;
+
+#endif // PREC_PRECISION_DIALECT_TD
