@@ -3,6 +3,7 @@
 #include "dialects/InitAll.h"
 
 #include "dialects/Precision/PrecisionDialect.h"
+#include "passes/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -17,6 +18,9 @@ void registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllExtensions(registry);
 }
 
-void registerAllPasses() { mlir::registerAllPasses(); }
+void registerAllPasses() {
+  mlir::registerAllPasses();
+  registerPrecisionPasses();
+}
 
 } // namespace prec

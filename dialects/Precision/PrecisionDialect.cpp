@@ -20,18 +20,64 @@ void PrecisionDialect::initialize() {
   registerAttributes();
 }
 
+/// Checks a `precision.range` value: `array<f64: lo, hi>` with lo <= hi.
+static LogicalResult verifyRangeAttr(Operation *op, NamedAttribute attr) {
+  auto range = dyn_cast<DenseF64ArrayAttr>(attr.getValue());
+  if (!range || range.size() != 2)
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' must be array<f64: lo, hi>, got "
+                           << attr.getValue();
+  if (range[0] > range[1])
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' has its minimum above its maximum";
+  return success();
+}
+
 LogicalResult PrecisionDialect::verifyOperationAttribute(Operation *op,
                                                          NamedAttribute attr) {
-  if (attr.getName() != getPolicyAttrName())
-    return op->emitError() << "unknown precision dialect attribute '"
-                           << attr.getName().getValue() << "'";
-  if (!isa<PolicyAttr>(attr.getValue()))
-    return op->emitError() << "'" << getPolicyAttrName()
-                           << "' must be a #precision.policy, got "
-                           << attr.getValue();
-  if (!isa<ModuleOp>(op))
-    return op->emitError() << "'" << getPolicyAttrName()
-                           << "' belongs on a builtin.module, not on '"
-                           << op->getName() << "'";
-  return success();
+  StringRef name = attr.getName().getValue();
+  Attribute value = attr.getValue();
+  if (name == getPolicyAttrName()) {
+    if (!isa<PolicyAttr>(value))
+      return op->emitError() << "'" << name
+                             << "' must be a #precision.policy, got " << value;
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'" << name
+                             << "' belongs on a builtin.module, not on '"
+                             << op->getName() << "'";
+    return success();
+  }
+  if (name == getRequestAttrName()) {
+    if (!isa<RequestAttr>(value))
+      return op->emitError() << "'" << name
+                             << "' must be a #precision.request, got "
+                             << value;
+    return success();
+  }
+  if (name == getAssignmentAttrName()) {
+    if (!isa<AssignmentAttr>(value))
+      return op->emitError() << "'" << name
+                             << "' must be a #precision.assignment, got "
+                             << value;
+    return success();
+  }
+  if (name == getRangeAttrName())
+    return verifyRangeAttr(op, attr);
+  if (name == getInsertedCastAttrName() || name == getEpilogueAttrName()) {
+    if (!isa<UnitAttr>(value))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    return success();
+  }
+  return op->emitError() << "unknown precision dialect attribute '" << name
+                         << "'";
+}
+
+LogicalResult PrecisionDialect::verifyRegionArgAttribute(Operation *op,
+                                                         unsigned,
+                                                         unsigned,
+                                                         NamedAttribute attr) {
+  if (attr.getName().getValue() == getRangeAttrName())
+    return verifyRangeAttr(op, attr);
+  return op->emitError() << "unknown precision dialect argument attribute '"
+                         << attr.getName().getValue() << "'";
 }

@@ -40,10 +40,33 @@ def Precision_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Name of the module attribute that holds the `#precision.policy`.
     static constexpr ::llvm::StringLiteral getPolicyAttrName() {
       return ::llvm::StringLiteral("precision.policy");
+    }
+    /// Op attribute: the user's `#precision.request` for the op.
+    static constexpr ::llvm::StringLiteral getRequestAttrName() {
+      return ::llvm::StringLiteral("precision.request");
+    }
+    /// Op attribute: the `#precision.assignment` chosen for the op.
+    static constexpr ::llvm::StringLiteral getAssignmentAttrName() {
+      return ::llvm::StringLiteral("precision.assigned");
+    }
+    /// Op or function-argument attribute: `array<f64: lo, hi>`, the range of
+    /// the (first) result's or the argument's values.
+    static constexpr ::llvm::StringLiteral getRangeAttrName() {
+      return ::llvm::StringLiteral("precision.range");
+    }
+    /// Unit attribute on casts the compiler inserted between ops.
+    static constexpr ::llvm::StringLiteral getInsertedCastAttrName() {
+      return ::llvm::StringLiteral("precision.inserted_cast");
+    }
+    /// Unit attribute on the conversion of an op's result to its storage
+    /// type (part of the op, like a GEMM epilogue, not a boundary cast).
+    static constexpr ::llvm::StringLiteral getEpilogueAttrName() {
+      return ::llvm::StringLiteral("precision.epilogue");
     }
 
   private:

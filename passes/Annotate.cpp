@@ -1,0 +1,170 @@
+//===- Annotate.cpp - policy, regions, patterns and plans to requests -----===//
+
+#include "passes/Passes.h"
+
+#include "passes/LayerPatterns.h"
+#include "passes/OpClasses.h"
+#include "passes/OpNames.h"
+#include "passes/PlanFile.h"
+#include "passes/PrecisionRules.h"
+
+#include "dialects/Precision/PrecisionOps.h"
+#include "dialects/Precision/PrecisionTypes.h"
+#include "dialects/Precision/Target.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace prec {
+#define GEN_PASS_DEF_PRECANNOTATE
+#include "passes/Passes.h.inc"
+} // namespace prec
+
+using namespace mlir;
+using namespace prec;
+using namespace prec::precision;
+
+namespace {
+
+/// A request being put together from its sources.
+struct PendingRequest {
+  Type compute, accumulate, output;
+  ConstraintMode mode;
+  Reason origin;
+};
+
+class AnnotatePass : public prec::impl::PrecAnnotateBase<AnnotatePass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto emitError = [&] { return module.emitError(); };
+    FailureOr<PolicyAttr> policy = buildPolicy(emitError);
+    if (failed(policy))
+      return signalPassFailure();
+    module->setAttr(PrecisionDialect::getPolicyAttrName(), *policy);
+
+    FailureOr<std::vector<LayerPattern>> computePatterns = parseLayerPatterns(
+        layerPrecisions, "layer-precisions", &getContext(), emitError);
+    FailureOr<std::vector<LayerPattern>> outputPatterns = parseLayerPatterns(
+        layerOutputTypes, "layer-output-types", &getContext(), emitError);
+    if (failed(computePatterns) || failed(outputPatterns))
+      return signalPassFailure();
+    PrecisionPlan plan;
+    if (!planFile.empty()) {
+      llvm::Expected<PrecisionPlan> loaded =
+          loadPlanFile(planFile, &getContext());
+      if (!loaded) {
+        emitError() << llvm::toString(loaded.takeError());
+        return signalPassFailure();
+      }
+      plan = std::move(*loaded);
+    }
+
+    module.walk([&](Operation *op) {
+      if (!isAssignable(op) || classifyOp(op) == OpClass::Cast)
+        return;
+      std::optional<PendingRequest> request = findRequest(
+          op, policy->getConstraints(), *computePatterns, plan);
+      for (const LayerPattern &pattern : *outputPatterns) {
+        if (!matchesOp(pattern.glob, op))
+          continue;
+        if (!request)
+          request = PendingRequest{Type(), Type(), Type(),
+                                   policy->getConstraints(), Reason::Pattern};
+        request->output = pattern.type;
+      }
+      if (!request)
+        return;
+      op->setAttr(PrecisionDialect::getRequestAttrName(),
+                  RequestAttr::get(&getContext(), request->compute,
+                                   request->accumulate, request->output,
+                                   request->mode, request->origin));
+    });
+  }
+
+private:
+  /// The module's policy with the options' overrides.
+  FailureOr<PolicyAttr>
+  buildPolicy(function_ref<InFlightDiagnostic()> emitError) {
+    PolicyAttr current = getPolicy(getOperation());
+    TypingMode typingMode = current.getTyping();
+    if (!typing.empty()) {
+      std::optional<TypingMode> parsed = symbolizeTypingMode(typing);
+      if (!parsed) {
+        emitError() << "typing must be strong or weak, not '" << typing
+                    << "'";
+        return failure();
+      }
+      typingMode = *parsed;
+    }
+    ConstraintMode defaultMode = current.getConstraints();
+    if (!constraints.empty()) {
+      std::optional<ConstraintMode> parsed =
+          symbolizeConstraintMode(constraints);
+      if (!parsed) {
+        emitError() << "constraints must be obey, prefer or none, not '"
+                    << constraints << "'";
+        return failure();
+      }
+      defaultMode = *parsed;
+    }
+    SmallVector<Type> enabledTypes(current.getEnabled());
+    if (!enabled.empty()) {
+      enabledTypes.clear();
+      for (const std::string &name : enabled) {
+        Type type = parsePrecisionType(&getContext(), name);
+        if (!type) {
+          emitError() << "enabled names unknown precision '" << name
+                      << "'; expected " << getPrecisionTypeSpellings();
+          return failure();
+        }
+        if (!type.isF32() && !llvm::is_contained(enabledTypes, type))
+          enabledTypes.push_back(type);
+      }
+    }
+    std::string targetName = current.getTarget().str();
+    if (!target.empty()) {
+      if (!parseTarget(target)) {
+        emitError() << "unknown target '" << target << "'; expected "
+                    << getTargetSpellings();
+        return failure();
+      }
+      targetName = target;
+    }
+    return PolicyAttr::get(&getContext(), typingMode, enabledTypes,
+                           defaultMode, targetName);
+  }
+
+  /// The compute request of `op` from its highest-ranked source.
+  std::optional<PendingRequest>
+  findRequest(Operation *op, ConstraintMode defaultMode,
+              ArrayRef<LayerPattern> computePatterns,
+              const PrecisionPlan &plan) {
+    auto fromPlan = [&](const PlanRequest &request, Reason origin) {
+      return PendingRequest{request.compute, request.accumulate,
+                            request.output, request.mode.value_or(defaultMode),
+                            origin};
+    };
+    for (const PlanOpEntry &entry : llvm::reverse(plan.ops))
+      if (entry.matches(op))
+        return fromPlan(entry.request, Reason::Plan);
+    for (const LayerPattern &pattern : llvm::reverse(computePatterns))
+      if (matchesOp(pattern.glob, op))
+        return PendingRequest{pattern.type, Type(), Type(), defaultMode,
+                              Reason::Pattern};
+    if (auto region = op->getParentOfType<RegionOp>())
+      return PendingRequest{region.getPrecision(),
+                            region.getAccumulate().value_or(Type()),
+                            region.getOutput().value_or(Type()),
+                            region.getMode().value_or(defaultMode),
+                            Reason::Region};
+    OpClass opClass = classifyOp(op);
+    for (const PlanClassRule &rule : llvm::reverse(plan.classes))
+      if (rule.opClass == opClass)
+        return fromPlan(rule.request, Reason::PlanClass);
+    return std::nullopt;
+  }
+};
+
+} // namespace

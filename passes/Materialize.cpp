@@ -1,0 +1,351 @@
+//===- Materialize.cpp - rewrite ops to their types, insert the casts -----===//
+
+#include "passes/Passes.h"
+
+#include "passes/LayerPatterns.h"
+#include "passes/OpClasses.h"
+#include "passes/OpNames.h"
+
+#include "dialects/Precision/PrecisionOps.h"
+#include "dialects/Precision/PrecisionTypes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace prec {
+#define GEN_PASS_DEF_PRECMATERIALIZE
+#include "passes/Passes.h.inc"
+} // namespace prec
+
+using namespace mlir;
+using namespace prec;
+using namespace prec::precision;
+
+namespace {
+
+bool isFloatTensor(Type type) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  return tensorType && isa<FloatType>(tensorType.getElementType());
+}
+
+bool isConvolution(Operation *op) {
+  return isa<tosa::Conv2DOp, tosa::Conv3DOp, tosa::DepthwiseConv2DOp,
+             tosa::TransposeConv2DOp>(op);
+}
+
+/// Inlines every precision.region into its parent: its requests already sit
+/// on the ops inside.
+void dissolveRegions(ModuleOp module) {
+  SmallVector<RegionOp> regions;
+  module.walk([&](RegionOp region) { regions.push_back(region); });
+  IRRewriter rewriter(module.getContext());
+  // Post-order: inner regions dissolve into their parent's body first.
+  for (RegionOp region : regions) {
+    YieldOp yield = region.getYield();
+    SmallVector<Value> yielded(yield.getValues());
+    rewriter.eraseOp(yield);
+    rewriter.inlineBlockBefore(&region.getBodyBlock(), region,
+                               region.getInputs());
+    rewriter.replaceOp(region, yielded);
+  }
+}
+
+/// Converts a float constant's values to `elementType` (round to nearest
+/// even), or returns null if `attr` is not a float constant prec can read.
+Attribute convertConstant(Attribute attr, Type elementType) {
+  auto elements = dyn_cast<DenseFPElementsAttr>(attr);
+  if (!elements)
+    return Attribute();
+  auto floatType = cast<FloatType>(elementType);
+  SmallVector<APFloat> converted;
+  converted.reserve(elements.getNumElements());
+  for (APFloat value : elements.getValues<APFloat>()) {
+    bool losesInfo = false;
+    value.convert(floatType.getFloatSemantics(),
+                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    converted.push_back(value);
+  }
+  return DenseElementsAttr::get(
+      elements.getType().clone(elementType), converted);
+}
+
+class Materializer {
+public:
+  explicit Materializer(MLIRContext *context) : builder(context) {}
+
+  /// `value` with element type `elementType`: itself, a shared cast, the
+  /// source of a lossless compiler cast, or a converted constant.
+  Value convert(Value value, Type elementType) {
+    auto tensorType = cast<RankedTensorType>(value.getType());
+    if (tensorType.getElementType() == elementType)
+      return value;
+    auto key = std::make_pair(value, elementType);
+    if (Value cached = converted.lookup(key))
+      return cached;
+
+    Operation *def = value.getDefiningOp();
+    if (auto cast = dyn_cast_or_null<tosa::CastOp>(def);
+        cast && isCompilerCast(cast)) {
+      Value source = cast.getInput();
+      // Undo a widening cast (lossless); never a narrowing one.
+      if (getElementTypeOrSelf(source.getType()) == elementType &&
+          canRepresentAllValues(tensorType.getElementType(), elementType))
+        return converted[key] = source;
+    }
+
+    RankedTensorType newType = tensorType.clone(elementType);
+    if (def && isa<tosa::ConstOp, arith::ConstantOp>(def)) {
+      Attribute values = isa<tosa::ConstOp>(def)
+                             ? Attribute(cast<tosa::ConstOp>(def).getValues())
+                             : cast<arith::ConstantOp>(def).getValue();
+      if (Attribute folded = convertConstant(values, elementType)) {
+        builder.setInsertionPointAfter(def);
+        Operation *constant =
+            isa<tosa::ConstOp>(def)
+                ? tosa::ConstOp::create(builder, def->getLoc(), newType,
+                                        cast<ElementsAttr>(folded))
+                      .getOperation()
+                : arith::ConstantOp::create(builder, def->getLoc(),
+                                            cast<TypedAttr>(folded))
+                      .getOperation();
+        replacedConstants.insert(def);
+        return converted[key] = constant->getResult(0);
+      }
+    }
+
+    if (def)
+      builder.setInsertionPointAfter(def);
+    else
+      builder.setInsertionPointToStart(cast<BlockArgument>(value).getOwner());
+    auto castOp = tosa::CastOp::create(builder, value.getLoc(), newType, value);
+    castOp->setAttr(PrecisionDialect::getInsertedCastAttrName(),
+                    builder.getUnitAttr());
+    return converted[key] = castOp.getResult();
+  }
+
+  /// Rewrites `op` to its assignment.
+  LogicalResult rewrite(Operation *op, AssignmentAttr assignment) {
+    Type compute = assignment.getCompute();
+    Type accumulate = assignment.getAccumulate();
+    Type storage = assignment.getStorage();
+    for (Type type : {compute, accumulate, storage}) {
+      if (!isa<FloatType>(type) || isQuantizedPrecision(type))
+        return op->emitError()
+               << "cannot materialize " << type
+               << ": prec-materialize rewrites f32, f16 and bf16 ops; i8 and "
+                  "f8 ops are rewritten with their scales by quantization";
+    }
+    Type resultType = getRawResultType(op, compute, accumulate, storage);
+
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isFloatTensor(operand.get().getType()))
+        continue;
+      Value value = operand.get();
+      if (isConvolution(op) && operand.getOperandNumber() == 2) {
+        operand.set(convert(value, resultType));
+      } else if (isa<tosa::ReduceSumOp>(op) && accumulate != compute) {
+        // Values are rounded to the compute type, then summed in the
+        // accumulate type.
+        operand.set(convert(convert(value, compute), accumulate));
+      } else {
+        operand.set(convert(value, compute));
+      }
+    }
+    rewriteTypedAttributes(op, compute, accumulate);
+
+    for (OpResult result : op->getResults()) {
+      auto tensorType = dyn_cast<RankedTensorType>(result.getType());
+      if (!isFloatTensor(tensorType))
+        continue;
+      if (tensorType.getElementType() != resultType) {
+        originalTypes.try_emplace(result, tensorType);
+        result.setType(tensorType.clone(resultType));
+      }
+      if (resultType == storage)
+        continue;
+      // The conversion to the storage type belongs to the op (a GEMM
+      // epilogue), not to the boundary between ops.
+      builder.setInsertionPointAfter(op);
+      auto epilogue = tosa::CastOp::create(
+          builder, op->getLoc(), tensorType.clone(storage), result);
+      epilogue->setAttr(PrecisionDialect::getEpilogueAttrName(),
+                        builder.getUnitAttr());
+      result.replaceAllUsesExcept(epilogue.getResult(), epilogue);
+      originalTypes.try_emplace(epilogue.getResult(), tensorType);
+    }
+    return success();
+  }
+
+  /// Gives an op that has no assignment (returns, comparisons, the model's
+  /// own casts) its operands in the types it was written with.
+  void restoreOperandTypes(Operation *op) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto it = originalTypes.find(operand.get());
+      if (it == originalTypes.end() || operand.get().getType() == it->second)
+        continue;
+      operand.set(convert(operand.get(),
+                          cast<RankedTensorType>(it->second).getElementType()));
+    }
+  }
+
+  /// Records that `value` was written with `type` before it changed.
+  void recordOriginalType(Value value, Type type) {
+    originalTypes.try_emplace(value, type);
+  }
+
+  void eraseReplacedConstants() {
+    for (Operation *constant : replacedConstants)
+      if (constant->use_empty())
+        constant->erase();
+  }
+
+private:
+  static bool isCompilerCast(tosa::CastOp cast) {
+    return cast->hasAttr(PrecisionDialect::getInsertedCastAttrName()) ||
+           cast->hasAttr(PrecisionDialect::getEpilogueAttrName());
+  }
+
+  /// The element type the rewritten op itself produces, before any epilogue
+  /// conversion to storage.
+  static Type getRawResultType(Operation *op, Type compute, Type accumulate,
+                               Type storage) {
+    if (isa<tosa::MatMulOp, tosa::ReduceSumOp>(op))
+      return accumulate;
+    if (isConvolution(op))
+      return storage == compute || storage == accumulate ? storage
+                                                         : accumulate;
+    return compute;
+  }
+
+  void rewriteTypedAttributes(Operation *op, Type compute, Type accumulate) {
+    if (op->hasAttr("acc_type"))
+      op->setAttr("acc_type", TypeAttr::get(accumulate));
+    if (auto clamp = dyn_cast<tosa::ClampOp>(op)) {
+      auto convertBound = [&](Attribute bound) -> Attribute {
+        auto floatBound = dyn_cast<FloatAttr>(bound);
+        if (!floatBound)
+          return bound;
+        APFloat value = floatBound.getValue();
+        bool losesInfo = false;
+        value.convert(cast<FloatType>(compute).getFloatSemantics(),
+                      llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+        return FloatAttr::get(compute, value);
+      };
+      clamp.setMinValAttr(convertBound(clamp.getMinValAttr()));
+      clamp.setMaxValAttr(convertBound(clamp.getMaxValAttr()));
+    }
+  }
+
+  OpBuilder builder;
+  DenseMap<std::pair<Value, Type>, Value> converted;
+  DenseMap<Value, Type> originalTypes;
+  llvm::SetVector<Operation *> replacedConstants;
+};
+
+class MaterializePass : public prec::impl::PrecMaterializeBase<MaterializePass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<std::vector<LayerPattern>> bindingTypes = parseLayerPatterns(
+        ioTypes, "io-types", &getContext(), [&] { return module.emitError(); });
+    if (failed(bindingTypes))
+      return signalPassFailure();
+
+    dissolveRegions(module);
+    for (auto function : module.getOps<func::FuncOp>()) {
+      if (function.isExternal())
+        continue;
+      if (failed(materialize(function, *bindingTypes)))
+        return signalPassFailure();
+    }
+  }
+
+private:
+  LogicalResult materialize(func::FuncOp function,
+                            ArrayRef<LayerPattern> bindingTypes) {
+    Materializer materializer(&getContext());
+    changeArgumentTypes(function, bindingTypes, materializer);
+
+    SmallVector<Operation *> ops;
+    function.walk([&](Operation *op) { ops.push_back(op); });
+    for (Operation *op : ops) {
+      auto assignment = op->getAttrOfType<AssignmentAttr>(
+          PrecisionDialect::getAssignmentAttrName());
+      if (!assignment || classifyOp(op) == OpClass::Cast)
+        continue;
+      if (failed(materializer.rewrite(op, assignment)))
+        return failure();
+    }
+    for (Operation *op : ops) {
+      auto assignment = op->getAttrOfType<AssignmentAttr>(
+          PrecisionDialect::getAssignmentAttrName());
+      if (!assignment || classifyOp(op) == OpClass::Cast)
+        materializer.restoreOperandTypes(op);
+    }
+    changeResultTypes(function, bindingTypes, materializer);
+    materializer.eraseReplacedConstants();
+    return success();
+  }
+
+  /// The element type `io-types` asks for a binding called `name`, or null.
+  static Type findBindingType(ArrayRef<LayerPattern> bindingTypes,
+                              StringRef name) {
+    Type found;
+    for (const LayerPattern &pattern : bindingTypes)
+      if (pattern.glob.match(name))
+        found = pattern.type;
+    return found;
+  }
+
+  void changeArgumentTypes(func::FuncOp function,
+                           ArrayRef<LayerPattern> bindingTypes,
+                           Materializer &materializer) {
+    if (bindingTypes.empty())
+      return;
+    for (BlockArgument argument : function.getArguments()) {
+      Type type = findBindingType(bindingTypes, getBindingName(argument));
+      auto tensorType = dyn_cast<RankedTensorType>(argument.getType());
+      if (!type || !isFloatTensor(tensorType))
+        continue;
+      materializer.recordOriginalType(argument, tensorType);
+      argument.setType(tensorType.clone(type));
+    }
+    function.setFunctionType(FunctionType::get(
+        &getContext(), function.getArgumentTypes(),
+        function.getResultTypes()));
+  }
+
+  void changeResultTypes(func::FuncOp function,
+                         ArrayRef<LayerPattern> bindingTypes,
+                         Materializer &materializer) {
+    if (bindingTypes.empty())
+      return;
+    SmallVector<Type> resultTypes(function.getResultTypes());
+    for (auto [index, resultType] : llvm::enumerate(resultTypes)) {
+      Type type = findBindingType(bindingTypes,
+                                  "result" + std::to_string(index));
+      if (type && isFloatTensor(resultType))
+        resultType = cast<RankedTensorType>(resultType).clone(type);
+    }
+    function.walk([&](func::ReturnOp ret) {
+      for (auto [index, resultType] : llvm::enumerate(resultTypes))
+        ret->setOperand(index,
+                        isFloatTensor(resultType)
+                            ? materializer.convert(
+                                  ret->getOperand(index),
+                                  getElementTypeOrSelf(resultType))
+                            : ret->getOperand(index));
+    });
+    function.setFunctionType(FunctionType::get(
+        &getContext(), function.getArgumentTypes(), resultTypes));
+  }
+};
+
+} // namespace

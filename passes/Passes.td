@@ -1,0 +1,137 @@
+//===- Passes.td - prec's precision passes -----------------*- tablegen -*-===//
+//
+// The passes of the `prec-legalize` pipeline, in pipeline order. Between
+// passes, state lives in attributes of the precision dialect:
+// `precision.policy` on the module, `precision.request`,
+// `precision.range` and `precision.assigned` on ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PREC_PASSES_TD
+#define PREC_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def PrecAnnotate : Pass<"prec-annotate", "::mlir::ModuleOp"> {
+  let summary = "Turn the policy, regions, patterns and a plan into per-op "
+                "precision requests";
+  let description = [{
+    Writes the module's `precision.policy` (the options override what the
+    module already says) and attaches a `precision.request` to every op
+    somebody asked a precision of. Precedence, highest first:
+
+    1. an op entry of the plan file (`plan=`),
+    2. a `layer-precisions` pattern,
+    3. the innermost enclosing `precision.region`,
+    4. an op-class rule of the plan file.
+
+    Within the plan and within `layer-precisions` the last matching entry
+    wins, so `*:f16,Add:f32` reads as "everything f16 but Add".
+    `layer-output-types` sets the storage type whatever set the compute type.
+    A pattern matches an op's name (its location's `NameLoc`) or its op name
+    (`tosa.add`), with `*` and `?` globs.
+  }];
+  let options = [
+    Option<"typing", "typing", "std::string", /*default=*/"\"\"",
+           "strong | weak (default: the module's policy, else weak)">,
+    ListOption<"enabled", "enabled", "std::string",
+               "reduced precisions the compiler may choose (f32 always may)">,
+    Option<"constraints", "constraints", "std::string", /*default=*/"\"\"",
+           "default mode of pinned ops: obey | prefer | none">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "cpu or sm_53 ... sm_121">,
+    ListOption<"layerPrecisions", "layer-precisions", "std::string",
+               "<pattern>:<type> compute types of matching ops">,
+    ListOption<"layerOutputTypes", "layer-output-types", "std::string",
+               "<pattern>:<type> storage types of matching ops">,
+    Option<"planFile", "plan", "std::string", /*default=*/"\"\"",
+           "a precision plan JSON file">
+  ];
+  let dependentDialects = ["::prec::precision::PrecisionDialect"];
+}
+
+def PrecRangeAnalysis : Pass<"prec-range-analysis", "::mlir::ModuleOp"> {
+  let summary = "Bound the values of every tensor from input ranges";
+  let description = [{
+    Forward interval propagation. `val-range=x:[1,2]` gives input `x` (an
+    argument named by its `NameLoc`, or `argN`) the range [1, 2]; the
+    pass records it as the argument's `precision.range` and attaches to each
+    op the range of its result as `precision.range = array<f64: lo, hi>`.
+    Ranges the analysis cannot bound are not recorded.
+  }];
+  let options = [
+    ListOption<"valRanges", "val-range", "std::string",
+               "<input>:[lo,hi] ranges of the inputs">
+  ];
+  let dependentDialects = ["::prec::precision::PrecisionDialect"];
+}
+
+def PrecPropagate : Pass<"prec-propagate", "::mlir::ModuleOp"> {
+  let summary = "Give every op its compute, accumulate and storage types";
+  let description = [{
+    Attaches a `precision.assigned` to every float op, from its request if it
+    has one, else from the policy's typing mode and the op-class rules:
+    strong typing keeps the IR's types; under weak typing an op whose weights
+    are of a reduced type computes in it (layer casting), contractions take
+    the lowest enabled precision, sensitive ops stay f32, and the rest follow
+    their producers (bindings and constants pin nothing: an op fed only by
+    them takes the lowest enabled precision).
+  }];
+  let dependentDialects = ["::prec::precision::PrecisionDialect"];
+}
+
+def PrecLegalizeTypes : Pass<"prec-legalize-types", "::mlir::ModuleOp"> {
+  let summary = "Check every choice against the target and the value ranges";
+  let description = [{
+    Against the support table of the policy's target: an unsupported type
+    requested with `obey` is an error at the op, with `prefer` it falls back
+    to the nearest wider supported type with a warning, otherwise silently.
+    Against the ranges: an op whose operands or result overflow (or
+    underflow) its type is promoted to a wider type with a remark, unless
+    typing is strong or the op is pinned with `obey`, where a warning says it
+    will overflow. Finally contractions store in the type their consumers
+    compute in, when their accumulator holds it, to save casts.
+  }];
+  let dependentDialects = ["::prec::precision::PrecisionDialect"];
+}
+
+def PrecMaterialize : Pass<"prec-materialize", "::mlir::ModuleOp"> {
+  let summary = "Rewrite ops to their assigned types and insert the casts";
+  let description = [{
+    Dissolves `precision.region`s, rewrites every assigned op to its types
+    and inserts `tosa.cast`s only where a value crosses types: one cast per
+    (value, type), shared by all users; a widening cast is looked through
+    when its source already has the wanted type (f16 -> f32 -> f16 becomes
+    nothing, f32 -> f16 -> f32 is kept); constants are converted at compile
+    time. Casts the model asked for are kept. The function signature does
+    not change unless `io-types` asks.
+  }];
+  let options = [
+    ListOption<"ioTypes", "io-types", "std::string",
+               "<binding>:<type> element types of inputs (by name or argN) "
+               "and outputs (resultN)">
+  ];
+  let dependentDialects = ["::prec::precision::PrecisionDialect",
+                           "::mlir::tosa::TosaDialect"];
+}
+
+def PrecReport : Pass<"prec-report", "::mlir::ModuleOp"> {
+  let summary = "Explain the precision of every op";
+  let description = [{
+    Writes, per op, its name, op, location, compute / accumulate / storage
+    types, the reason and the casts inserted in front of it, with totals, as
+    JSON (`report=`) and as a table (`report-table=`, `-` for stderr).
+    `baseline=` names an earlier JSON report: the table then lists only the
+    ops whose types changed since.
+  }];
+  let options = [
+    Option<"reportFile", "report", "std::string", /*default=*/"\"\"",
+           "where to write the JSON report">,
+    Option<"tableFile", "report-table", "std::string", /*default=*/"\"\"",
+           "where to write the table (- for stderr)">,
+    Option<"baselineFile", "baseline", "std::string", /*default=*/"\"\"",
+           "an earlier JSON report to diff against">
+  ];
+}
+
+#endif // PREC_PASSES_TD

@@ -1,0 +1,52 @@
+//===- Pipeline.cpp - the prec-legalize pipeline --------------------------===//
+
+#include "passes/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+namespace prec {
+
+void buildLegalizePipeline(OpPassManager &pm,
+                           const LegalizePipelineOptions &options) {
+  PrecAnnotateOptions annotate;
+  annotate.typing = options.typing;
+  annotate.enabled = llvm::to_vector(options.enabled);
+  annotate.constraints = options.constraints;
+  annotate.target = options.target;
+  annotate.layerPrecisions = llvm::to_vector(options.layerPrecisions);
+  annotate.layerOutputTypes = llvm::to_vector(options.layerOutputTypes);
+  annotate.planFile = options.plan;
+  pm.addPass(createPrecAnnotate(annotate));
+
+  PrecRangeAnalysisOptions ranges;
+  ranges.valRanges = llvm::to_vector(options.valRanges);
+  pm.addPass(createPrecRangeAnalysis(ranges));
+
+  pm.addPass(createPrecPropagate());
+  pm.addPass(createPrecLegalizeTypes());
+
+  PrecMaterializeOptions materialize;
+  materialize.ioTypes = llvm::to_vector(options.ioTypes);
+  pm.addPass(createPrecMaterialize(materialize));
+
+  PrecReportOptions report;
+  report.reportFile = options.report;
+  report.tableFile = options.reportTable;
+  report.baselineFile = options.baseline;
+  pm.addPass(createPrecReport(report));
+}
+
+void registerPrecisionPasses() {
+  registerPrecPasses();
+  PassPipelineRegistration<LegalizePipelineOptions>(
+      "prec-legalize",
+      "Choose, check and materialize the precision of every op "
+      "(annotate, range analysis, propagate, legalize types, materialize, "
+      "report)",
+      buildLegalizePipeline);
+}
+
+} // namespace prec

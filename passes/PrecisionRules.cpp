@@ -1,0 +1,136 @@
+//===- PrecisionRules.cpp - the rules that choose an op's types -----------===//
+
+#include "passes/PrecisionRules.h"
+
+#include "passes/OpClasses.h"
+
+#include "dialects/Precision/PrecisionDialect.h"
+#include "dialects/Precision/PrecisionOps.h"
+#include "dialects/Precision/PrecisionTypes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+
+namespace prec {
+
+precision::PolicyAttr getPolicy(ModuleOp module) {
+  if (auto policy = module->getAttrOfType<precision::PolicyAttr>(
+          precision::PrecisionDialect::getPolicyAttrName()))
+    return policy;
+  return precision::PolicyAttr::get(
+      module.getContext(), precision::TypingMode::Weak, {},
+      precision::ConstraintMode::Prefer, "cpu");
+}
+
+static Type getFloatElementType(Type type) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType || !isa<FloatType>(tensorType.getElementType()))
+    return Type();
+  return tensorType.getElementType();
+}
+
+Type getResultElementType(Operation *op) {
+  for (Type type : op->getResultTypes())
+    if (Type element = getFloatElementType(type))
+      return element;
+  return Type();
+}
+
+bool isAssignable(Operation *op) {
+  return classifyOp(op) != OpClass::Other && getResultElementType(op);
+}
+
+Type getLowestEnabledFloat(precision::PolicyAttr policy) {
+  Builder builder(policy.getContext());
+  for (Type candidate : {builder.getF16Type(), builder.getBF16Type()})
+    if (policy.isEnabled(candidate))
+      return candidate;
+  return builder.getF32Type();
+}
+
+Type getDefaultAccumulate(Operation *op, Type compute) {
+  if (!accumulates(op))
+    return compute;
+  Builder builder(op->getContext());
+  if (compute.isInteger(8))
+    return builder.getI32Type();
+  return builder.getF32Type();
+}
+
+Type getIRAccumulate(Operation *op, Type compute) {
+  if (auto accType = op->getAttrOfType<TypeAttr>("acc_type"))
+    return accType.getValue();
+  if (isa<tosa::MatMulOp>(op))
+    return getResultElementType(op);
+  return compute;
+}
+
+Type joinTypes(Type a, Type b) {
+  if (!a)
+    return b;
+  if (!b || precision::canRepresentAllValues(a, b))
+    return a;
+  if (precision::canRepresentAllValues(b, a))
+    return b;
+  return Float32Type::get(a.getContext());
+}
+
+Value lookThroughRegions(Value value) {
+  while (true) {
+    if (auto argument = dyn_cast<BlockArgument>(value)) {
+      auto region =
+          dyn_cast<precision::RegionOp>(argument.getOwner()->getParentOp());
+      if (!region)
+        return value;
+      value = region.getInputs()[argument.getArgNumber()];
+      continue;
+    }
+    auto region = value.getDefiningOp<precision::RegionOp>();
+    if (!region)
+      return value;
+    value = region.getYield().getValues()[cast<OpResult>(value)
+                                              .getResultNumber()];
+  }
+}
+
+/// The storage type the producer of `value` hands on, or null for bindings,
+/// constants and non-float values.
+static Type getProducerStorage(Value value) {
+  value = lookThroughRegions(value);
+  if (!getFloatElementType(value.getType()))
+    return Type();
+  Operation *producer = value.getDefiningOp();
+  if (!producer || isa<tosa::ConstOp, arith::ConstantOp>(producer))
+    return Type();
+  if (auto assignment = producer->getAttrOfType<precision::AssignmentAttr>(
+          precision::PrecisionDialect::getAssignmentAttrName()))
+    return assignment.getStorage();
+  return getFloatElementType(value.getType());
+}
+
+Type followProducers(Operation *op) {
+  Type followed;
+  for (Value operand : op->getOperands())
+    followed = joinTypes(followed, getProducerStorage(operand));
+  return followed;
+}
+
+Type getReducedWeightType(Operation *op) {
+  if (classifyOp(op) != OpClass::Contraction || op->getNumOperands() < 2)
+    return Type();
+  Operation *def = op->getOperand(1).getDefiningOp();
+  while (def && isa<tosa::CastOp, precision::CastOp>(def))
+    def = def->getOperand(0).getDefiningOp();
+  if (!def || !isa<tosa::ConstOp, arith::ConstantOp>(def))
+    return Type();
+  Type weightType = getFloatElementType(def->getResult(0).getType());
+  if (!weightType || weightType.isF32() ||
+      !precision::isPrecisionType(weightType))
+    return Type();
+  return weightType;
+}
+
+} // namespace prec

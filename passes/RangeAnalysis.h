@@ -1,0 +1,54 @@
+//===- RangeAnalysis.h - value ranges of a function's tensors ---*- C++ -*-===//
+//
+// Forward interval propagation over the TOSA ops prec handles: given ranges
+// for a function's arguments, a [lo, hi] bound of every tensor it computes.
+// Contractions with constant weights are bounded per output channel from the
+// weight values; elementwise ops use interval arithmetic; ops the analysis
+// does not know give unknown ranges.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PREC_PASSES_RANGEANALYSIS_H
+#define PREC_PASSES_RANGEANALYSIS_H
+
+#include "passes/Interval.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+#include <vector>
+
+namespace prec {
+
+/// The elements of a constant tensor (through casts), as doubles, or
+/// std::nullopt when `value` is not a constant prec can read.
+std::optional<std::vector<double>> getConstantValues(mlir::Value value);
+
+/// The range prec-range-analysis recorded for `value` (on its defining op,
+/// or on the function argument it is), looking through precision.region
+/// boundaries; unknown if none was recorded.
+Interval getRecordedRange(mlir::Value value);
+
+class RangeAnalysis {
+public:
+  /// Computes ranges for every value defined in `root`'s regions; the
+  /// entry block arguments take `argumentRanges` (unknown where absent).
+  RangeAnalysis(mlir::Operation *root,
+                llvm::ArrayRef<std::optional<Interval>> argumentRanges);
+
+  /// The range of `value`; unknown for values the analysis did not see.
+  Interval getRange(mlir::Value value) const;
+
+private:
+  void visitBlock(mlir::Block &block);
+  void visitOp(mlir::Operation *op);
+  Interval computeResultRange(mlir::Operation *op);
+
+  llvm::DenseMap<mlir::Value, Interval> ranges;
+};
+
+} // namespace prec
+
+#endif // PREC_PASSES_RANGEANALYSIS_H

@@ -1,0 +1,116 @@
+//===- TargetSupport.cpp - which op classes run in which types ------------===//
+
+#include "passes/TargetSupport.h"
+
+#include "dialects/Precision/PrecisionTypes.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace prec {
+namespace {
+
+enum class Kind { F32, F16, BF16, I8, F8 };
+
+/// One row of the table: `kind` runs the listed op classes from compute
+/// capability `minCapability` on.
+struct SupportRow {
+  Kind kind;
+  unsigned minCapability;
+  std::initializer_list<OpClass> classes;
+  const char *feature;
+};
+
+constexpr std::initializer_list<OpClass> kAllFloatClasses = {
+    OpClass::Contraction, OpClass::Sensitive,   OpClass::Reduction,
+    OpClass::Pooling,     OpClass::Elementwise, OpClass::DataMovement,
+    OpClass::Cast};
+
+// i8 and f8 are storage formats with scales: contractions, pooling, data
+// movement and ReLU-like clamps run on them; transcendental and summing ops
+// do not.
+constexpr std::initializer_list<OpClass> kQuantizedClasses = {
+    OpClass::Contraction, OpClass::Pooling, OpClass::DataMovement,
+    OpClass::Cast};
+
+const SupportRow kSupportTable[] = {
+    {Kind::F32, 0, kAllFloatClasses, "f32"},
+    {Kind::F16, 53, kAllFloatClasses, "f16 arithmetic"},
+    {Kind::BF16, 80, kAllFloatClasses, "bf16 arithmetic"},
+    {Kind::I8, 61, kQuantizedClasses, "i8 dot products (dp4a)"},
+    {Kind::F8, 89, kQuantizedClasses, "f8 tensor cores"},
+};
+
+std::optional<Kind> getKind(Type type) {
+  if (type.isF32())
+    return Kind::F32;
+  if (type.isF16())
+    return Kind::F16;
+  if (type.isBF16())
+    return Kind::BF16;
+  if (type.isInteger(8))
+    return Kind::I8;
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(type))
+    return Kind::F8;
+  return std::nullopt;
+}
+
+const SupportRow *findRow(Type type) {
+  std::optional<Kind> kind = getKind(type);
+  if (!kind)
+    return nullptr;
+  return llvm::find_if(kSupportTable,
+                       [&](const SupportRow &row) { return row.kind == *kind; });
+}
+
+} // namespace
+
+bool isSupported(const precision::Target &target, OpClass opClass, Type type) {
+  const SupportRow *row = findRow(type);
+  if (!row)
+    return false;
+  if (target.isCpu())
+    return true;
+  return target.computeCapability >= row->minCapability &&
+         llvm::is_contained(row->classes, opClass);
+}
+
+std::string explainUnsupported(const precision::Target &target,
+                               OpClass opClass, Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  const SupportRow *row = findRow(type);
+  if (!row) {
+    os << type << " is not a precision prec assigns";
+  } else if (!llvm::is_contained(row->classes, opClass)) {
+    os << "no " << type << " implementation exists for "
+       << getOpClassName(opClass) << " ops";
+  } else {
+    os << row->feature << " need sm_" << row->minCapability
+       << " or later, the target is sm_" << target.computeCapability;
+  }
+  return text;
+}
+
+Type getFallbackType(const precision::Target &target, OpClass opClass,
+                     Type type) {
+  MLIRContext *context = type.getContext();
+  // Candidates from narrowest to widest.
+  Type candidates[] = {Float16Type::get(context), BFloat16Type::get(context),
+                       Float32Type::get(context)};
+  for (Type candidate : candidates) {
+    if (candidate == type)
+      continue;
+    // i8 values are integers in [-128, 127]: every float type holds them.
+    bool holdsAll = type.isInteger(8) ||
+                    precision::canRepresentAllValues(candidate, type);
+    if (holdsAll && isSupported(target, opClass, candidate))
+      return candidate;
+  }
+  return Float32Type::get(context);
+}
+
+} // namespace prec
