@@ -143,9 +143,9 @@ private:
 
     // Producers may have been promoted since prec-propagate: follow again.
     if (reason == Reason::Follow || reason == Reason::Inputs) {
-      Type followed = followProducers(op);
-      setCompute(followed ? followed : getLowestEnabledFloat(policy));
-      reason = followed ? Reason::Follow : Reason::Inputs;
+      auto [followed, followReason] = applyFollowRule(op, policy);
+      setCompute(followed);
+      reason = followReason;
     }
     if (reason == Reason::UserCast)
       return proposed;

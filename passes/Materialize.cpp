@@ -99,18 +99,31 @@ public:
     }
 
     RankedTensorType newType = tensorType.clone(elementType);
-    if (def && isa<tosa::ConstOp, arith::ConstantOp>(def)) {
-      Attribute values = isa<tosa::ConstOp>(def)
-                             ? Attribute(cast<tosa::ConstOp>(def).getValues())
-                             : cast<arith::ConstantOp>(def).getValue();
-      if (Attribute folded = convertConstant(values, elementType)) {
+    // Weights are converted at compile time, through any casts of them (the
+    // values then round exactly as the casts would round them at run time).
+    SmallVector<Type> castChain;
+    Operation *source = def;
+    while (source && isa<tosa::CastOp, precision::CastOp>(source)) {
+      castChain.push_back(getElementTypeOrSelf(source->getResult(0)));
+      source = source->getOperand(0).getDefiningOp();
+    }
+    if (source && isa<tosa::ConstOp, arith::ConstantOp>(source)) {
+      Attribute values =
+          isa<tosa::ConstOp>(source)
+              ? Attribute(cast<tosa::ConstOp>(source).getValues())
+              : cast<arith::ConstantOp>(source).getValue();
+      for (Type step : llvm::reverse(castChain))
+        if (values)
+          values = convertConstant(values, step);
+      if (Attribute folded =
+              values ? convertConstant(values, elementType) : Attribute()) {
         builder.setInsertionPointAfter(def);
         Operation *constant =
-            isa<tosa::ConstOp>(def)
-                ? tosa::ConstOp::create(builder, def->getLoc(), newType,
+            isa<tosa::ConstOp>(source)
+                ? tosa::ConstOp::create(builder, source->getLoc(), newType,
                                         cast<ElementsAttr>(folded))
                       .getOperation()
-                : arith::ConstantOp::create(builder, def->getLoc(),
+                : arith::ConstantOp::create(builder, source->getLoc(),
                                             cast<TypedAttr>(folded))
                       .getOperation();
         replacedConstants.insert(def);
@@ -198,10 +211,24 @@ public:
     originalTypes.try_emplace(value, type);
   }
 
+  /// Erases the constants (and casts of constants) that folded copies
+  /// replaced, once nothing uses them.
   void eraseReplacedConstants() {
-    for (Operation *constant : replacedConstants)
-      if (constant->use_empty())
-        constant->erase();
+    SmallVector<Operation *> worklist(replacedConstants.begin(),
+                                      replacedConstants.end());
+    llvm::DenseSet<Operation *> erased;
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (erased.contains(op) || !op->use_empty())
+        continue;
+      erased.insert(op);
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && isa<tosa::CastOp, precision::CastOp, tosa::ConstOp,
+                       arith::ConstantOp>(def))
+          worklist.push_back(def);
+      op->erase();
+    }
   }
 
 private:

@@ -118,6 +118,16 @@ Type followProducers(Operation *op) {
   return followed;
 }
 
+std::pair<Type, precision::Reason>
+applyFollowRule(Operation *op, precision::PolicyAttr policy) {
+  Type followed = followProducers(op);
+  if (!followed)
+    return {getLowestEnabledFloat(policy), precision::Reason::Inputs};
+  if (!policy.isEnabled(followed))
+    followed = Float32Type::get(op->getContext());
+  return {followed, precision::Reason::Follow};
+}
+
 Type getReducedWeightType(Operation *op) {
   if (classifyOp(op) != OpClass::Contraction || op->getNumOperands() < 2)
     return Type();

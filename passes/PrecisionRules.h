@@ -50,6 +50,13 @@ mlir::Type joinTypes(mlir::Type a, mlir::Type b);
 /// nothing). Looks through precision.region boundaries.
 mlir::Type followProducers(mlir::Operation *op);
 
+/// The follow rule of weak typing: the join of the producers' storage types
+/// (reason Follow), or the lowest enabled precision when only bindings and
+/// constants feed the op (reason Inputs). A joined type that is not
+/// enabled gives way to f32: the compiler only chooses enabled types.
+std::pair<mlir::Type, precision::Reason>
+applyFollowRule(mlir::Operation *op, precision::PolicyAttr policy);
+
 /// Layer casting: the element type of a contraction's constant weights
 /// (through casts) when it is a reduced float type; null otherwise.
 mlir::Type getReducedWeightType(mlir::Operation *op);

@@ -33,9 +33,7 @@ static std::pair<Type, Reason> chooseCompute(Operation *op,
   default:
     break;
   }
-  if (Type followed = followProducers(op))
-    return {followed, Reason::Follow};
-  return {getLowestEnabledFloat(policy), Reason::Inputs};
+  return applyFollowRule(op, policy);
 }
 
 class PropagatePass : public prec::impl::PrecPropagateBase<PropagatePass> {

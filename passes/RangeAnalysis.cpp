@@ -254,8 +254,14 @@ Interval RangeAnalysis::computeResultRange(Operation *op) {
       })
       .Case<tosa::ClampOp>([&](tosa::ClampOp clamp) {
         auto bound = [](Attribute attr, double fallback) {
-          if (auto floatAttr = dyn_cast<FloatAttr>(attr))
-            return floatAttr.getValueAsDouble();
+          // ReLU is written clamp(0, FLT_MAX): a bound at the end of f32
+          // means "no bound", not a value that could be reached.
+          if (auto floatAttr = dyn_cast<FloatAttr>(attr)) {
+            double value = floatAttr.getValueAsDouble();
+            return std::fabs(value) >= std::numeric_limits<float>::max()
+                       ? std::copysign(inf, value)
+                       : value;
+          }
           if (auto intAttr = dyn_cast<IntegerAttr>(attr))
             return static_cast<double>(intAttr.getInt());
           return fallback;

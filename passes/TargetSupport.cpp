@@ -40,8 +40,8 @@ const SupportRow kSupportTable[] = {
     {Kind::F32, 0, kAllFloatClasses, "f32"},
     {Kind::F16, 53, kAllFloatClasses, "f16 arithmetic"},
     {Kind::BF16, 80, kAllFloatClasses, "bf16 arithmetic"},
-    {Kind::I8, 61, kQuantizedClasses, "i8 dot products (dp4a)"},
-    {Kind::F8, 89, kQuantizedClasses, "f8 tensor cores"},
+    {Kind::I8, 61, kQuantizedClasses, "i8 dot-product support (dp4a)"},
+    {Kind::F8, 89, kQuantizedClasses, "f8 tensor-core support"},
 };
 
 std::optional<Kind> getKind(Type type) {
@@ -89,8 +89,8 @@ std::string explainUnsupported(const precision::Target &target,
     os << "no " << type << " implementation exists for "
        << getOpClassName(opClass) << " ops";
   } else {
-    os << row->feature << " need sm_" << row->minCapability
-       << " or later, the target is sm_" << target.computeCapability;
+    os << row->feature << " needs sm_" << row->minCapability
+       << " or later; the target is sm_" << target.computeCapability;
   }
   return text;
 }
