@@ -67,7 +67,7 @@ public:
       std::optional<PendingRequest> request = findRequest(
           op, policy->getConstraints(), *computePatterns, plan);
       for (const LayerPattern &pattern : *outputPatterns) {
-        if (!matchesOp(pattern.glob, op))
+        if (!pattern.pattern.matchesOp(op))
           continue;
         if (!request)
           request = PendingRequest{Type(), Type(), Type(),
@@ -150,7 +150,7 @@ private:
       if (entry.matches(op))
         return fromPlan(entry.request, Reason::Plan);
     for (const LayerPattern &pattern : llvm::reverse(computePatterns))
-      if (matchesOp(pattern.glob, op))
+      if (pattern.pattern.matchesOp(op))
         return PendingRequest{pattern.type, Type(), Type(), defaultMode,
                               Reason::Pattern};
     if (auto region = op->getParentOfType<RegionOp>())

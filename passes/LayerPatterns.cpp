@@ -10,14 +10,14 @@ using namespace mlir;
 
 namespace prec {
 
-FailureOr<llvm::GlobPattern>
+FailureOr<NamePattern>
 compileGlob(StringRef pattern, StringRef what,
             function_ref<InFlightDiagnostic()> emitError) {
   if (pattern.empty()) {
     emitError() << what << " has an empty pattern";
     return failure();
   }
-  llvm::Expected<llvm::GlobPattern> glob = llvm::GlobPattern::create(pattern);
+  llvm::Expected<NamePattern> glob = NamePattern::create(pattern);
   if (!glob) {
     emitError() << what << " has a malformed pattern '" << pattern
                 << "': " << llvm::toString(glob.takeError());
@@ -49,10 +49,10 @@ parseLayerPatterns(ArrayRef<std::string> entries, StringRef optionName,
       return failure();
     }
     std::string what = (optionName + " entry '" + entry + "'").str();
-    FailureOr<llvm::GlobPattern> glob = compileGlob(pattern, what, emitError);
+    FailureOr<NamePattern> glob = compileGlob(pattern, what, emitError);
     if (failed(glob))
       return failure();
-    patterns.push_back({pattern.str(), std::move(*glob), type});
+    patterns.push_back({std::move(*glob), type});
   }
   return patterns;
 }

@@ -9,10 +9,11 @@
 #ifndef PREC_PASSES_LAYERPATTERNS_H
 #define PREC_PASSES_LAYERPATTERNS_H
 
+#include "passes/OpNames.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Types.h"
 #include "mlir/Support/LLVM.h"
-#include "llvm/Support/GlobPattern.h"
 
 #include <string>
 #include <vector>
@@ -20,8 +21,7 @@
 namespace prec {
 
 struct LayerPattern {
-  std::string pattern;
-  llvm::GlobPattern glob;
+  NamePattern pattern;
   mlir::Type type;
 };
 
@@ -34,7 +34,7 @@ parseLayerPatterns(llvm::ArrayRef<std::string> entries,
                    llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
 
 /// Compiles a glob for op and binding names, with an error naming `what`.
-mlir::FailureOr<llvm::GlobPattern>
+mlir::FailureOr<NamePattern>
 compileGlob(llvm::StringRef pattern, llvm::StringRef what,
             llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
 

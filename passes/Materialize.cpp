@@ -326,7 +326,7 @@ private:
                               StringRef name) {
     Type found;
     for (const LayerPattern &pattern : bindingTypes)
-      if (pattern.glob.match(name))
+      if (pattern.pattern.match(name))
         found = pattern.type;
     return found;
   }

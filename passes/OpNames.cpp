@@ -29,11 +29,19 @@ std::string getBindingName(BlockArgument argument) {
   return "arg" + std::to_string(argument.getArgNumber());
 }
 
-bool matchesOp(const llvm::GlobPattern &pattern, Operation *op) {
-  if (pattern.match(op->getName().getStringRef()))
+llvm::Expected<NamePattern> NamePattern::create(StringRef text) {
+  auto owned = std::make_shared<const std::string>(text.str());
+  llvm::Expected<llvm::GlobPattern> glob = llvm::GlobPattern::create(*owned);
+  if (!glob)
+    return glob.takeError();
+  return NamePattern(std::move(owned), std::move(*glob));
+}
+
+bool NamePattern::matchesOp(Operation *op) const {
+  if (match(op->getName().getStringRef()))
     return true;
   std::string name = getLayerName(op);
-  return !name.empty() && pattern.match(name);
+  return !name.empty() && match(name);
 }
 
 } // namespace prec

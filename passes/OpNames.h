@@ -10,8 +10,10 @@
 #define PREC_PASSES_OPNAMES_H
 
 #include "mlir/IR/Operation.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/GlobPattern.h"
 
+#include <memory>
 #include <string>
 
 namespace prec {
@@ -23,8 +25,24 @@ std::string getLayerName(mlir::Operation *op);
 /// The name a block argument is known by: its `NameLoc`, else `argN`.
 std::string getBindingName(mlir::BlockArgument argument);
 
-/// Whether `pattern` matches the op's name or its op name.
-bool matchesOp(const llvm::GlobPattern &pattern, mlir::Operation *op);
+/// A glob (`*`, `?`, `[...]`) over op and binding names. It owns its text:
+/// llvm::GlobPattern only refers to the text it was made from.
+class NamePattern {
+public:
+  static llvm::Expected<NamePattern> create(llvm::StringRef text);
+
+  llvm::StringRef getText() const { return *text; }
+  bool match(llvm::StringRef name) const { return glob.match(name); }
+  /// Whether the pattern matches the op's name or its op name.
+  bool matchesOp(mlir::Operation *op) const;
+
+private:
+  NamePattern(std::shared_ptr<const std::string> text, llvm::GlobPattern glob)
+      : text(std::move(text)), glob(std::move(glob)) {}
+
+  std::shared_ptr<const std::string> text;
+  llvm::GlobPattern glob;
+};
 
 } // namespace prec
 

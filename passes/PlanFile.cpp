@@ -68,7 +68,7 @@ public:
     return type;
   }
 
-  llvm::Expected<std::optional<llvm::GlobPattern>> getGlob(StringRef key) {
+  llvm::Expected<std::optional<NamePattern>> getGlob(StringRef key) {
     llvm::Expected<std::optional<StringRef>> text = getString(key);
     if (!text)
       return text.takeError();
@@ -76,11 +76,11 @@ public:
       return std::nullopt;
     if ((*text)->empty())
       return error("'" + key + "' is empty");
-    llvm::Expected<llvm::GlobPattern> glob = llvm::GlobPattern::create(**text);
+    llvm::Expected<NamePattern> glob = NamePattern::create(**text);
     if (!glob)
       return error("'" + key + "' is a malformed pattern: " +
                    llvm::toString(glob.takeError()));
-    return std::optional<llvm::GlobPattern>(std::move(*glob));
+    return std::optional<NamePattern>(std::move(*glob));
   }
 
   llvm::Expected<PlanRequest> getRequest() {
@@ -170,11 +170,11 @@ llvm::Expected<PrecisionPlan> parsePlan(StringRef text, MLIRContext *context) {
                 {"name", "op", "compute", "accumulate", "output", "mode"}))
           return error;
         PlanOpEntry entry;
-        llvm::Expected<std::optional<llvm::GlobPattern>> name =
+        llvm::Expected<std::optional<NamePattern>> name =
             parser.getGlob("name");
         if (!name)
           return name.takeError();
-        llvm::Expected<std::optional<llvm::GlobPattern>> opName =
+        llvm::Expected<std::optional<NamePattern>> opName =
             parser.getGlob("op");
         if (!opName)
           return opName.takeError();

@@ -29,12 +29,12 @@
 #define PREC_PASSES_PLANFILE_H
 
 #include "passes/OpClasses.h"
+#include "passes/OpNames.h"
 
 #include "dialects/Precision/PrecisionAttrs.h"
 
 #include "mlir/IR/Types.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/GlobPattern.h"
 
 #include <optional>
 #include <string>
@@ -50,8 +50,8 @@ struct PlanRequest {
 };
 
 struct PlanOpEntry {
-  std::optional<llvm::GlobPattern> name;
-  std::optional<llvm::GlobPattern> opName;
+  std::optional<NamePattern> name;
+  std::optional<NamePattern> opName;
   PlanRequest request;
 
   bool matches(mlir::Operation *op) const;
