@@ -126,7 +126,7 @@ public:
                 : arith::ConstantOp::create(builder, source->getLoc(),
                                             cast<TypedAttr>(folded))
                       .getOperation();
-        replacedConstants.insert(def);
+        replacedOps.insert(def);
         return converted[key] = constant->getResult(0);
       }
     }
@@ -138,6 +138,9 @@ public:
     auto castOp = tosa::CastOp::create(builder, value.getLoc(), newType, value);
     castOp->setAttr(PrecisionDialect::getInsertedCastAttrName(),
                     builder.getUnitAttr());
+    // Binding types restored and then changed by io-types can leave a cast
+    // unused: it is erased with the replaced constants.
+    replacedOps.insert(castOp);
     return converted[key] = castOp.getResult();
   }
 
@@ -212,26 +215,34 @@ public:
   }
 
   /// Erases the constants (and casts of constants) that folded copies
-  /// replaced, once nothing uses them.
-  void eraseReplacedConstants() {
-    SmallVector<Operation *> worklist(replacedConstants.begin(),
-                                      replacedConstants.end());
+  /// replaced, and inserted casts, once nothing uses them.
+  void eraseUnusedOps() {
+    SmallVector<Operation *> worklist(replacedOps.begin(),
+                                      replacedOps.end());
     llvm::DenseSet<Operation *> erased;
     while (!worklist.empty()) {
       Operation *op = worklist.pop_back_val();
       if (erased.contains(op) || !op->use_empty())
         continue;
       erased.insert(op);
+      // What fed it goes too if it is a weight (a constant, or casts of
+      // one) that nothing else reads; the model's casts of activations
+      // stay.
       for (Value operand : op->getOperands())
-        if (Operation *def = operand.getDefiningOp();
-            def && isa<tosa::CastOp, precision::CastOp, tosa::ConstOp,
-                       arith::ConstantOp>(def))
+        if (Operation *def = operand.getDefiningOp(); def && isWeight(def))
           worklist.push_back(def);
       op->erase();
     }
   }
 
 private:
+  /// A constant, or a chain of casts of one.
+  static bool isWeight(Operation *op) {
+    while (op && isa<tosa::CastOp, precision::CastOp>(op))
+      op = op->getOperand(0).getDefiningOp();
+    return op && isa<tosa::ConstOp, arith::ConstantOp>(op);
+  }
+
   static bool isCompilerCast(tosa::CastOp cast) {
     return cast->hasAttr(PrecisionDialect::getInsertedCastAttrName()) ||
            cast->hasAttr(PrecisionDialect::getEpilogueAttrName());
@@ -271,7 +282,7 @@ private:
   OpBuilder builder;
   DenseMap<std::pair<Value, Type>, Value> converted;
   DenseMap<Value, Type> originalTypes;
-  llvm::SetVector<Operation *> replacedConstants;
+  llvm::SetVector<Operation *> replacedOps;
 };
 
 class MaterializePass : public prec::impl::PrecMaterializeBase<MaterializePass> {
@@ -317,7 +328,7 @@ private:
         materializer.restoreOperandTypes(op);
     }
     changeResultTypes(function, bindingTypes, materializer);
-    materializer.eraseReplacedConstants();
+    materializer.eraseUnusedOps();
     return success();
   }
 
@@ -345,7 +356,7 @@ private:
       argument.setType(tensorType.clone(type));
     }
     function.setFunctionType(FunctionType::get(
-        &getContext(), function.getArgumentTypes(),
+        &getContext(), function.getBody().getArgumentTypes(),
         function.getResultTypes()));
   }
 
