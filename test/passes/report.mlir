@@ -1,0 +1,79 @@
+// The explain report: JSON, table, and a diff against an earlier report.
+// The example's ops carry names only (loc("MatMul")), so their location is
+// empty; ops without names are known by their file position.
+// RUN: prec-opt %prec_src/examples/needs_constraints.mlir --prec-legalize="enabled=f16 val-range=x:[1,2] target=sm_90 report=%t.weak.json report-table=%t.weak.txt" -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --check-prefix=JSON < %t.weak.json
+// RUN: FileCheck %s --check-prefix=TABLE < %t.weak.txt
+
+// JSON:      "ops": [
+// JSON:          "accumulate": "f32",
+// JSON-NEXT:     "casts_inserted": 1,
+// JSON-NEXT:     "class": "contraction",
+// JSON-NEXT:     "compute": "f16",
+// JSON-NEXT:     "location": "",
+// JSON-NEXT:     "name": "MatMul",
+// JSON-NEXT:     "op": "tosa.matmul",
+// JSON-NEXT:     "reason": "class_rule",
+// JSON-NEXT:     "storage": "f32"
+// JSON:          "compute": "f32",
+// JSON-NEXT:     "detail": "its result range [65505, 65506] exceeds f16's largest finite value 65504",
+// JSON-NEXT:     "location": "",
+// JSON-NEXT:     "name": "Add",
+// JSON-NEXT:     "op": "tosa.add",
+// JSON-NEXT:     "reason": "range",
+// JSON:          "name": "Sub",
+// JSON:          "name": "MatMul_1",
+// JSON:      "target": "sm_90",
+// JSON-NEXT: "totals": {
+// JSON-NEXT:   "casts_inserted": 2,
+// JSON-NEXT:   "compute": {
+// JSON-NEXT:     "f16": 2,
+// JSON-NEXT:     "f32": 2
+// JSON-NEXT:   },
+// JSON-NEXT:   "epilogue_conversions": 0,
+// JSON-NEXT:   "ops": 4
+// JSON-NEXT: },
+// JSON-NEXT: "typing": "weak",
+// JSON-NEXT: "version": 1
+
+// TABLE:      name                 op                     compute  accumulate storage  reason      casts detail
+// TABLE-NEXT: MatMul               tosa.matmul            f16      f32        f32      class_rule  1
+// TABLE-NEXT: Add                  tosa.add               f32      f32        f32      range       0     its result range [65505, 65506] exceeds f16's largest finite value 65504
+// TABLE-NEXT: Sub                  tosa.sub               f32      f32        f32      follow      0
+// TABLE-NEXT: MatMul_1             tosa.matmul            f16      f32        f32      class_rule  1
+// TABLE-NEXT: totals: 4 ops (f16: 2, f32: 2), 2 casts inserted, 0 epilogue conversions
+
+// A requested op carries what was asked for.
+// RUN: prec-opt %prec_src/examples/needs_constraints.mlir --prec-legalize="enabled=f16 val-range=x:[1,2] layer-precisions=Add:f16 constraints=obey report=%t.obey.json" -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --check-prefix=REQUESTED < %t.obey.json
+// REQUESTED:      "name": "Add",
+// REQUESTED-NEXT: "op": "tosa.add",
+// REQUESTED-NEXT: "reason": "pattern",
+// REQUESTED-NEXT: "requested": {
+// REQUESTED-NEXT:   "compute": "f16",
+// REQUESTED-NEXT:   "mode": "obey",
+// REQUESTED-NEXT:   "origin": "pattern"
+// REQUESTED-NEXT: },
+
+// Which ops changed precision between the two configurations.
+// RUN: prec-opt %prec_src/examples/needs_constraints.mlir --prec-legalize="enabled=f16 val-range=x:[1,2] layer-precisions=Add:f16 constraints=obey baseline=%t.weak.json report-table=%t.diff.txt" -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --check-prefix=DIFF < %t.diff.txt
+// DIFF:      changed MatMul (tosa.matmul): compute f16 -> f16, accumulate f32 -> f32, storage f32 -> f16
+// DIFF-NEXT: changed Add (tosa.add): compute f32 -> f16, accumulate f32 -> f16, storage f32 -> f16
+// DIFF-NEXT: 2 ops differ from the baseline
+
+// The same configuration twice: nothing differs.
+// RUN: prec-opt %prec_src/examples/needs_constraints.mlir --prec-legalize="enabled=f16 val-range=x:[1,2] target=sm_90 baseline=%t.weak.json report-table=-" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SAME
+// SAME-NOT: changed
+// SAME: 0 ops differ from the baseline
+
+// Ops without names: the location says where they are.
+// RUN: prec-opt %s --prec-legalize="enabled=f16 report=%t.unnamed.json" -o /dev/null
+// RUN: FileCheck %s --check-prefix=UNNAMED < %t.unnamed.json
+// UNNAMED:      "location": "{{.*}}report.mlir:[[@LINE+4]]:8",
+// UNNAMED-NEXT: "name": "",
+// UNNAMED-NEXT: "op": "tosa.abs",
+func.func @unnamed(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = tosa.abs %x : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
