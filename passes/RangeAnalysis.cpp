@@ -156,10 +156,10 @@ static Interval boundContraction(const Interval &input,
   return result;
 }
 
-/// The per-channel ranges of a bias operand (one range if not constant).
-static std::vector<Interval> getBiasRanges(Value bias,
-                                           const Interval &fallback) {
-  std::optional<std::vector<double>> values = getConstantValues(bias);
+/// The per-channel ranges of a bias (one range if not constant).
+static std::vector<Interval>
+getBiasRanges(const std::optional<std::vector<double>> &values,
+              const Interval &fallback) {
   if (!values)
     return {fallback};
   std::vector<Interval> ranges;
@@ -170,15 +170,15 @@ static std::vector<Interval> getBiasRanges(Value bias,
 
 /// Conv-like ops: `channelOf` maps a flat weight index to an output channel.
 template <typename ChannelOf>
-static Interval boundConvolution(Operation *op, const Interval &inputRange,
-                                 const Interval &biasRange, int64_t numChannels,
-                                 ChannelOf channelOf, bool padded) {
-  std::optional<std::vector<double>> weights =
-      getConstantValues(op->getOperand(1));
+static Interval
+boundConvolution(const std::optional<std::vector<double>> &weights,
+                 const std::optional<std::vector<double>> &biasValues,
+                 const Interval &inputRange, const Interval &biasRange,
+                 int64_t numChannels, ChannelOf channelOf, bool padded) {
   // Padding and, for transposed convolutions, taps that miss an output
   // contribute zeros.
   Interval input = padded ? inputRange.join(Interval::point(0)) : inputRange;
-  std::vector<Interval> bias = getBiasRanges(op->getOperand(2), biasRange);
+  std::vector<Interval> bias = getBiasRanges(biasValues, biasRange);
   if (!weights || numChannels <= 0)
     return Interval::unknown();
   return boundContraction(input, *weights, numChannels, channelOf, bias);
@@ -190,7 +190,7 @@ static bool hasPadding(Operation *op) {
 }
 
 /// A bound of x^y for x in `base` and y in `exponent`.
-static Interval boundPower(const Interval &base, Value exponentValue,
+static Interval boundPower(const Interval &base, bool constantExponent,
                            const Interval &exponent) {
   if (base.lo > 0) {
     double corners[] = {std::pow(base.lo, exponent.lo),
@@ -203,7 +203,7 @@ static Interval boundPower(const Interval &base, Value exponentValue,
   // A constant non-negative integer exponent: monotone for odd powers, a
   // function of |x| for even ones.
   if (exponent.lo != exponent.hi || exponent.lo < 0 ||
-      exponent.lo != std::floor(exponent.lo) || !getConstantValues(exponentValue))
+      exponent.lo != std::floor(exponent.lo) || !constantExponent)
     return Interval::unknown();
   double power = exponent.lo;
   if (std::fmod(power, 2) == 1)
@@ -211,6 +211,14 @@ static Interval boundPower(const Interval &base, Value exponentValue,
   double smallest = base.contains(0) ? 0 : std::min(std::fabs(base.lo),
                                                     std::fabs(base.hi));
   return {std::pow(smallest, power), std::pow(base.maxMagnitude(), power)};
+}
+
+const std::optional<std::vector<double>> &
+RangeAnalysis::getWeights(Value value) {
+  auto [it, inserted] = weights.try_emplace(value.getAsOpaquePointer());
+  if (inserted)
+    it->second = getConstantValues(value);
+  return it->second;
 }
 
 Interval RangeAnalysis::computeResultRange(Operation *op) {
@@ -222,8 +230,8 @@ Interval RangeAnalysis::computeResultRange(Operation *op) {
 
   return llvm::TypeSwitch<Operation *, Interval>(op)
       .Case<tosa::ConstOp, arith::ConstantOp>([&](Operation *) {
-        std::optional<std::vector<double>> values =
-            getConstantValues(op->getResult(0));
+        const std::optional<std::vector<double>> &values =
+            getWeights(op->getResult(0));
         return values ? rangeOf(*values) : Interval::unknown();
       })
       .Case<tosa::AddOp>(
@@ -322,7 +330,9 @@ Interval RangeAnalysis::computeResultRange(Operation *op) {
         return Interval{1 / std::sqrt(in.hi), hi};
       })
       .Case<tosa::PowOp>([&](auto) {
-        return boundPower(operandRange(0), op->getOperand(1), operandRange(1));
+        return boundPower(operandRange(0),
+                          getWeights(op->getOperand(1)).has_value(),
+                          operandRange(1));
       })
       .Case<tosa::SelectOp>(
           [&](auto) { return operandRange(1).join(operandRange(2)); })
@@ -359,13 +369,13 @@ Interval RangeAnalysis::computeResultRange(Operation *op) {
         int64_t k = aType.getDimSize(2), n = bType.getDimSize(2);
         int64_t m = aType.getDimSize(1);
         // Per output column from B's values, or per output row from A's.
-        if (std::optional<std::vector<double>> b =
-                getConstantValues(matmul.getB()))
+        if (const std::optional<std::vector<double>> &b =
+                getWeights(matmul.getB()))
           return boundContraction(
               getRange(matmul.getA()), *b, bType.getDimSize(0) * n,
               [&](size_t i) { return (i / (k * n)) * n + i % n; }, {});
-        if (std::optional<std::vector<double>> a =
-                getConstantValues(matmul.getA()))
+        if (const std::optional<std::vector<double>> &a =
+                getWeights(matmul.getA()))
           return boundContraction(
               getRange(matmul.getB()), *a, aType.getDimSize(0) * m,
               [&](size_t i) { return i / k; }, {});
@@ -378,7 +388,8 @@ Interval RangeAnalysis::computeResultRange(Operation *op) {
         int64_t perChannel = getNumElements(op->getOperand(1)) /
                              std::max<int64_t>(channels, 1);
         return boundConvolution(
-            op, operandRange(0), operandRange(2), channels,
+            getWeights(op->getOperand(1)), getWeights(op->getOperand(2)),
+            operandRange(0), operandRange(2), channels,
             [&](size_t i) { return i / perChannel; }, hasPadding(op));
       })
       .Case<tosa::DepthwiseConv2DOp>([&](Operation *) {
@@ -386,7 +397,8 @@ Interval RangeAnalysis::computeResultRange(Operation *op) {
         auto weightType = cast<ShapedType>(op->getOperand(1).getType());
         int64_t channels = weightType.getDimSize(2) * weightType.getDimSize(3);
         return boundConvolution(
-            op, operandRange(0), operandRange(2), channels,
+            getWeights(op->getOperand(1)), getWeights(op->getOperand(2)),
+            operandRange(0), operandRange(2), channels,
             [&](size_t i) { return i % channels; }, hasPadding(op));
       })
       .Case<tosa::TransposeConv2DOp>([&](Operation *) {
@@ -395,7 +407,8 @@ Interval RangeAnalysis::computeResultRange(Operation *op) {
         int64_t perChannel = getNumElements(op->getOperand(1)) /
                              std::max<int64_t>(channels, 1);
         return boundConvolution(
-            op, operandRange(0), operandRange(2), channels,
+            getWeights(op->getOperand(1)), getWeights(op->getOperand(2)),
+            operandRange(0), operandRange(2), channels,
             [&](size_t i) { return i / perChannel; }, /*padded=*/true);
       })
       .Default([](Operation *) { return Interval::unknown(); });

@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace prec {
@@ -42,11 +43,18 @@ public:
   Interval getRange(mlir::Value value) const;
 
 private:
+  /// getConstantValues, read once per constant: a weight shared by many
+  /// ops is converted to doubles only once.
+  const std::optional<std::vector<double>> &getWeights(mlir::Value value);
+
   void visitBlock(mlir::Block &block);
   void visitOp(mlir::Operation *op);
   Interval computeResultRange(mlir::Operation *op);
 
   llvm::DenseMap<mlir::Value, Interval> ranges;
+  // Node-based: references handed out stay valid as entries are added.
+  std::unordered_map<const void *, std::optional<std::vector<double>>>
+      weights;
 };
 
 } // namespace prec

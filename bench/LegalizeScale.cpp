@@ -1,0 +1,127 @@
+//===- LegalizeScale.cpp - how prec-legalize scales with graph size -------===//
+//
+// Generates chains of 1k, 10k, 100k and 300k TOSA ops (matmuls with constant
+// weights, adds, muls, tanh, ReLU clamps, each named), runs the whole
+// prec-legalize pipeline on each (best of three), and prints ops per second
+// and the time ratios 100k / 10k (10 is linear) and 300k / 100k (3 is
+// linear; past 100k ops the IR no longer fits in cache either way).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/InitAll.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+
+using namespace mlir;
+
+/// A chain of `numOps` ops on a 1x16x16 activation.
+static std::string generateChain(int numOps) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  const char *type = "tensor<1x16x16xf32>";
+  os << "func.func @chain(%x: " << type << " loc(\"x\")) -> " << type
+     << " {\n";
+  os << "  %w = \"tosa.const\"() <{values = dense<0.0625> : " << type
+     << "}> : () -> " << type << "\n";
+  os << "  %c = \"tosa.const\"() <{values = dense<0.5> : " << type
+     << "}> : () -> " << type << "\n";
+  os << "  %zp = \"tosa.const\"() <{values = dense<0.0> : tensor<1xf32>}> : "
+        "() -> tensor<1xf32>\n";
+  os << "  %shift = \"tosa.const\"() <{values = dense<0> : tensor<1xi8>}> : "
+        "() -> tensor<1xi8>\n";
+  std::string previous = "%x";
+  for (int i = 0; i < numOps; ++i) {
+    std::string value = "%v" + std::to_string(i);
+    os << "  " << value << " = ";
+    switch (i % 5) {
+    case 0:
+      os << "tosa.matmul " << previous << ", %w, %zp, %zp : (" << type << ", "
+         << type << ", tensor<1xf32>, tensor<1xf32>) -> " << type;
+      break;
+    case 1:
+      os << "tosa.add " << previous << ", %c : (" << type << ", " << type
+         << ") -> " << type;
+      break;
+    case 2:
+      os << "tosa.mul " << previous << ", %c, %shift : (" << type << ", "
+         << type << ", tensor<1xi8>) -> " << type;
+      break;
+    case 3:
+      os << "tosa.tanh " << previous << " : (" << type << ") -> " << type;
+      break;
+    case 4:
+      os << "tosa.clamp " << previous
+         << " {max_val = 3.40282347e+38 : f32, min_val = 0.0 : f32} : ("
+         << type << ") -> " << type;
+      break;
+    }
+    os << " loc(\"op" << i << "\")\n";
+    previous = value;
+  }
+  os << "  return " << previous << " : " << type << "\n}\n";
+  return text;
+}
+
+/// Seconds the prec-legalize pipeline takes on a chain of `numOps` ops, in
+/// a fresh context so that no run pays for what an earlier one uniqued.
+static double timeLegalize(const DialectRegistry &registry, int numOps) {
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  // Diagnostics (range remarks) are not what is measured.
+  context.getDiagEngine().registerHandler(
+      [](Diagnostic &) { return success(); });
+  std::string source = generateChain(numOps);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(source, ParserConfig(&context));
+  if (!module) {
+    llvm::errs() << "failed to parse the generated chain\n";
+    std::exit(1);
+  }
+  PassManager pm(&context);
+  if (failed(parsePassPipeline(
+          "prec-legalize{enabled=f16 val-range=x:[-1,1] "
+          "layer-precisions=op1*:f32 target=sm_90}",
+          pm))) {
+    llvm::errs() << "failed to build the pipeline\n";
+    std::exit(1);
+  }
+  auto start = std::chrono::steady_clock::now();
+  if (failed(pm.run(*module))) {
+    llvm::errs() << "prec-legalize failed on " << numOps << " ops\n";
+    std::exit(1);
+  }
+  auto end = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(end - start).count();
+}
+
+int main() {
+  DialectRegistry registry;
+  prec::registerAllDialects(registry);
+  prec::registerAllPasses();
+
+  std::printf("%10s %12s %14s\n", "ops", "seconds", "ops/second");
+  std::map<int, double> seconds;
+  for (int numOps : {1000, 10000, 100000, 300000}) {
+    double best = 1e30;
+    for (int r = 0; r < 3; ++r)
+      best = std::min(best, timeLegalize(registry, numOps));
+    std::printf("%10d %12.4f %14.0f\n", numOps, best, numOps / best);
+    seconds[numOps] = best;
+  }
+  std::printf("time ratio 100k / 10k: %.2f (10 is linear)\n",
+              seconds[100000] / seconds[10000]);
+  std::printf("time ratio 300k / 100k: %.2f (3 is linear)\n",
+              seconds[300000] / seconds[100000]);
+  return 0;
+}
