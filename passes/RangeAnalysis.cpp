@@ -213,6 +213,31 @@ static Interval boundPower(const Interval &base, bool constantExponent,
   return {std::pow(smallest, power), std::pow(base.maxMagnitude(), power)};
 }
 
+using MonotoneFunction = double (*)(double);
+
+/// The non-decreasing function an elementwise op applies, if it is one.
+static MonotoneFunction getMonotoneFunction(Operation *op) {
+  return llvm::TypeSwitch<Operation *, MonotoneFunction>(op)
+      .Case<tosa::ExpOp>([](auto) { return [](double x) { return std::exp(x); }; })
+      .Case<tosa::LogOp>([](auto) {
+        return [](double x) {
+          return x <= 0 ? -std::numeric_limits<double>::infinity()
+                        : std::log(x);
+        };
+      })
+      .Case<tosa::TanhOp>(
+          [](auto) { return [](double x) { return std::tanh(x); }; })
+      .Case<tosa::SigmoidOp>([](auto) {
+        return [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
+      })
+      .Case<tosa::ErfOp>([](auto) { return [](double x) { return std::erf(x); }; })
+      .Case<tosa::FloorOp>(
+          [](auto) { return [](double x) { return std::floor(x); }; })
+      .Case<tosa::CeilOp>(
+          [](auto) { return [](double x) { return std::ceil(x); }; })
+      .Default([](Operation *) -> MonotoneFunction { return nullptr; });
+}
+
 const std::optional<std::vector<double>> &
 RangeAnalysis::getWeights(Value value) {
   auto [it, inserted] = weights.try_emplace(value.getAsOpaquePointer());
@@ -225,8 +250,9 @@ Interval RangeAnalysis::computeResultRange(Operation *op) {
   auto operandRange = [&](unsigned index) {
     return getRange(op->getOperand(index));
   };
-  auto elementwise = [&](auto fn) { return fn(operandRange(0)); };
   constexpr double inf = std::numeric_limits<double>::infinity();
+  if (MonotoneFunction fn = getMonotoneFunction(op))
+    return operandRange(0).mapMonotone(fn);
 
   return llvm::TypeSwitch<Operation *, Interval>(op)
       .Case<tosa::ConstOp, arith::ConstantOp>([&](Operation *) {
@@ -276,43 +302,6 @@ Interval RangeAnalysis::computeResultRange(Operation *op) {
         };
         return operandRange(0).clip(bound(clamp.getMinValAttr(), -inf),
                                     bound(clamp.getMaxValAttr(), inf));
-      })
-      .Case<tosa::ExpOp>([&](auto) {
-        return elementwise([](Interval in) {
-          return in.mapMonotone([](double x) { return std::exp(x); });
-        });
-      })
-      .Case<tosa::LogOp>([&](auto) {
-        return elementwise([](Interval in) {
-          return in.mapMonotone(
-              [](double x) { return x <= 0 ? -inf : std::log(x); });
-        });
-      })
-      .Case<tosa::TanhOp>([&](auto) {
-        return elementwise([](Interval in) {
-          return in.mapMonotone([](double x) { return std::tanh(x); });
-        });
-      })
-      .Case<tosa::SigmoidOp>([&](auto) {
-        return elementwise([](Interval in) {
-          return in.mapMonotone(
-              [](double x) { return 1.0 / (1.0 + std::exp(-x)); });
-        });
-      })
-      .Case<tosa::ErfOp>([&](auto) {
-        return elementwise([](Interval in) {
-          return in.mapMonotone([](double x) { return std::erf(x); });
-        });
-      })
-      .Case<tosa::FloorOp>([&](auto) {
-        return elementwise([](Interval in) {
-          return in.mapMonotone([](double x) { return std::floor(x); });
-        });
-      })
-      .Case<tosa::CeilOp>([&](auto) {
-        return elementwise([](Interval in) {
-          return in.mapMonotone([](double x) { return std::ceil(x); });
-        });
       })
       .Case<tosa::SinOp, tosa::CosOp>(
           [&](Operation *) { return Interval{-1, 1}; })

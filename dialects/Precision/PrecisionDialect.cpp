@@ -33,41 +33,38 @@ static LogicalResult verifyRangeAttr(Operation *op, NamedAttribute attr) {
   return success();
 }
 
+/// Checks that the attribute `name` holds an `AttrT`, described as `kind`.
+template <typename AttrT>
+static LogicalResult verifyAttrKind(Operation *op, StringRef name,
+                                    Attribute value, StringRef kind) {
+  if (isa<AttrT>(value))
+    return success();
+  return op->emitError() << "'" << name << "' must be " << kind << ", got "
+                         << value;
+}
+
 LogicalResult PrecisionDialect::verifyOperationAttribute(Operation *op,
                                                          NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   Attribute value = attr.getValue();
   if (name == getPolicyAttrName()) {
-    if (!isa<PolicyAttr>(value))
-      return op->emitError() << "'" << name
-                             << "' must be a #precision.policy, got " << value;
+    if (failed(verifyAttrKind<PolicyAttr>(op, name, value, "a #precision.policy")))
+      return failure();
     if (!isa<ModuleOp>(op))
       return op->emitError() << "'" << name
                              << "' belongs on a builtin.module, not on '"
                              << op->getName() << "'";
     return success();
   }
-  if (name == getRequestAttrName()) {
-    if (!isa<RequestAttr>(value))
-      return op->emitError() << "'" << name
-                             << "' must be a #precision.request, got "
-                             << value;
-    return success();
-  }
-  if (name == getAssignmentAttrName()) {
-    if (!isa<AssignmentAttr>(value))
-      return op->emitError() << "'" << name
-                             << "' must be a #precision.assignment, got "
-                             << value;
-    return success();
-  }
+  if (name == getRequestAttrName())
+    return verifyAttrKind<RequestAttr>(op, name, value, "a #precision.request");
+  if (name == getAssignmentAttrName())
+    return verifyAttrKind<AssignmentAttr>(op, name, value,
+                                          "a #precision.assignment");
   if (name == getRangeAttrName())
     return verifyRangeAttr(op, attr);
-  if (name == getInsertedCastAttrName() || name == getEpilogueAttrName()) {
-    if (!isa<UnitAttr>(value))
-      return op->emitError() << "'" << name << "' must be a unit attribute";
-    return success();
-  }
+  if (name == getInsertedCastAttrName() || name == getEpilogueAttrName())
+    return verifyAttrKind<UnitAttr>(op, name, value, "a unit attribute");
   return op->emitError() << "unknown precision dialect attribute '" << name
                          << "'";
 }

@@ -283,3 +283,57 @@ func.func @policy_on_function() attributes {precision.policy = #precision.policy
 // expected-error @+1 {{unknown precision dialect attribute 'precision.polcy'}}
 module attributes {precision.polcy = #precision.policy<>} {
 }
+
+// -----
+
+func.func @request_of_the_wrong_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'precision.request' must be a #precision.request, got f16}}
+  %y = tosa.abs %x {precision.request = f16} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @assignment_of_the_wrong_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'precision.assigned' must be a #precision.assignment, got #precision.request<compute = f16, mode = obey, origin = region>}}
+  %y = tosa.abs %x {precision.assigned = #precision.request<compute = f16, mode = obey, origin = region>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @range_of_the_wrong_shape(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'precision.range' must be array<f64: lo, hi>, got array<f64: 1.000000e+00>}}
+  %y = tosa.abs %x {precision.range = array<f64: 1.0>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @range_upside_down(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'precision.range' has its minimum above its maximum}}
+  %y = tosa.abs %x {precision.range = array<f64: 2.0, 1.0>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'precision.range' has its minimum above its maximum}}
+func.func @argument_range_upside_down(%x: tensor<4xf32> {precision.range = array<f64: 2.0, 1.0>}) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{unknown precision dialect argument attribute 'precision.rnage'}}
+func.func @unknown_argument_attribute(%x: tensor<4xf32> {precision.rnage = array<f64: 1.0, 2.0>}) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+func.func @inserted_cast_marker_is_a_unit(%x: tensor<4xf32>) -> tensor<4xf16> {
+  // expected-error @+1 {{'precision.inserted_cast' must be a unit attribute, got 1 : i64}}
+  %y = tosa.cast %x {precision.inserted_cast = 1} : (tensor<4xf32>) -> tensor<4xf16>
+  return %y : tensor<4xf16>
+}
