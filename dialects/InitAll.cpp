@@ -3,6 +3,7 @@
 #include "dialects/InitAll.h"
 
 #include "dialects/Precision/PrecisionDialect.h"
+#include "lowering/Pipelines.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -21,6 +22,7 @@ void registerAllDialects(mlir::DialectRegistry &registry) {
 void registerAllPasses() {
   mlir::registerAllPasses();
   registerPrecisionPasses();
+  registerLoweringPipelines();
 }
 
 } // namespace prec

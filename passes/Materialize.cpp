@@ -2,6 +2,7 @@
 
 #include "passes/Passes.h"
 
+#include "passes/DissolveRegions.h"
 #include "passes/LayerPatterns.h"
 #include "passes/OpClasses.h"
 #include "passes/OpNames.h"
@@ -36,23 +37,6 @@ bool isFloatTensor(Type type) {
 bool isConvolution(Operation *op) {
   return isa<tosa::Conv2DOp, tosa::Conv3DOp, tosa::DepthwiseConv2DOp,
              tosa::TransposeConv2DOp>(op);
-}
-
-/// Inlines every precision.region into its parent: its requests already sit
-/// on the ops inside.
-void dissolveRegions(ModuleOp module) {
-  SmallVector<RegionOp> regions;
-  module.walk([&](RegionOp region) { regions.push_back(region); });
-  IRRewriter rewriter(module.getContext());
-  // Post-order: inner regions dissolve into their parent's body first.
-  for (RegionOp region : regions) {
-    YieldOp yield = region.getYield();
-    SmallVector<Value> yielded(yield.getValues());
-    rewriter.eraseOp(yield);
-    rewriter.inlineBlockBefore(&region.getBodyBlock(), region,
-                               region.getInputs());
-    rewriter.replaceOp(region, yielded);
-  }
 }
 
 /// Converts a float constant's values to `elementType` (round to nearest

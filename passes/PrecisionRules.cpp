@@ -20,6 +20,7 @@ precision::PolicyAttr getPolicy(ModuleOp module) {
   if (auto policy = module->getAttrOfType<precision::PolicyAttr>(
           precision::PrecisionDialect::getPolicyAttrName()))
     return policy;
+  module.getContext()->getOrLoadDialect<precision::PrecisionDialect>();
   return precision::PolicyAttr::get(
       module.getContext(), precision::TypingMode::Weak, {},
       precision::ConstraintMode::Prefer, "cpu");

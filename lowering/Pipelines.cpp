@@ -1,0 +1,59 @@
+//===- Pipelines.cpp - prec's lowering pipelines --------------------------===//
+
+#include "lowering/Pipelines.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace prec {
+
+// The upstream passes after prec-lower-precision-casts, in order. Written as
+// a pipeline string so that it reads like the pipeline it is.
+static constexpr const char *kCpuPipeline =
+    // TOSA to linalg on tensors, elementwise ops fused.
+    "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
+    "tosa-to-tensor),"
+    // arith/math ops on tensors (Div, Sqrt: TOSA has no float division).
+    "func.func(convert-elementwise-to-linalg),"
+    "canonicalize,linalg-fuse-elementwise-ops,"
+    // Buffers; results become caller-allocated out-parameters.
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{modify-public-functions "
+    "hoist-static-allocs},"
+    "buffer-deallocation-pipeline,"
+    "func.func(convert-linalg-to-loops),"
+    // Reduced-precision floats: math functions are computed in f32 and
+    // rounded; f16/bf16 arithmetic is left to LLVM, which promotes every op
+    // to f32 and rounds its result (correctly rounded for + - * / sqrt).
+    // arith-emulate-unsupported-floats is not used: the fast-math flags it
+    // puts on its extf/truncf pairs let LLVM drop the rounding between ops.
+    "math-extend-to-supported-types{target-type=f32},"
+    // To LLVM.
+    "lower-affine,convert-scf-to-cf,convert-math-to-llvm,"
+    "convert-math-to-libm,expand-strided-metadata,finalize-memref-to-llvm,"
+    "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
+    "convert-cf-to-llvm,reconcile-unrealized-casts";
+
+void buildLowerToCpuPipeline(OpPassManager &pm) {
+  pm.addPass(createPrecLowerPrecisionCasts());
+  std::string error;
+  llvm::raw_string_ostream errorStream(error);
+  if (failed(parsePassPipeline(kCpuPipeline, pm, errorStream)))
+    llvm::report_fatal_error(llvm::Twine("prec-lower-to-cpu: ") + error);
+}
+
+void registerLoweringPipelines() {
+  PassPipelineRegistration<>(
+      "prec-lower-to-cpu",
+      "Lower a legalized module to the LLVM dialect for the CPU JIT",
+      buildLowerToCpuPipeline);
+}
+
+} // namespace prec

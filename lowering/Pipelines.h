@@ -1,0 +1,25 @@
+//===- Pipelines.h - prec's lowering pipelines ------------------*- C++ -*-===//
+
+#ifndef PREC_LOWERING_PIPELINES_H
+#define PREC_LOWERING_PIPELINES_H
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace prec {
+
+/// `prec-lower-to-cpu`: a legalized module (TOSA with the precision
+/// dialect's casts) to the LLVM dialect, for the JIT. Every function's
+/// tensor results become out-parameters. Reduced-precision float arithmetic
+/// is computed in f32 and rounded to its type after every op, exactly as the
+/// GPU rounds; contractions accumulate in their result type (tosa.matmul's
+/// result, a conv's acc_type).
+void buildLowerToCpuPipeline(mlir::OpPassManager &pm);
+
+/// Registers the lowering pipelines with the pass registry.
+void registerLoweringPipelines();
+
+} // namespace prec
+
+#endif // PREC_LOWERING_PIPELINES_H

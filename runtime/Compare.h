@@ -1,0 +1,62 @@
+//===- Compare.h - Polygraphy-style output comparison -----------*- C++ -*-===//
+//
+// Compares an output with its reference the way `polygraphy run` does: per
+// element absolute and relative errors, checked element-wise (each element
+// within atol or rtol) or through a statistic of them (max, mean, median,
+// a quantile), with NaN and Inf accounted for.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PREC_RUNTIME_COMPARE_H
+#define PREC_RUNTIME_COMPARE_H
+
+#include "runtime/HostTensor.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+
+namespace prec {
+
+enum class ErrorStat { Elemwise, Max, Mean, Median, Quantile };
+
+std::optional<ErrorStat> parseErrorStat(llvm::StringRef name);
+
+struct Tolerances {
+  double atol = 1e-5;
+  double rtol = 1e-5;
+  ErrorStat stat = ErrorStat::Elemwise;
+  double quantile = 0.99;
+  /// Inf compared with an Inf of the same sign is no error.
+  bool infinitiesCompareEqual = false;
+};
+
+struct ComparisonResult {
+  bool passed = false;
+  double maxAbsolute = 0, meanAbsolute = 0, medianAbsolute = 0;
+  double maxRelative = 0, meanRelative = 0, medianRelative = 0;
+  /// The statistics the check used (stat modes only).
+  double checkedAbsolute = 0, checkedRelative = 0;
+  /// Where the largest absolute error is, and the two values there.
+  std::vector<int64_t> worstIndex;
+  double worstActual = 0, worstExpected = 0;
+  int64_t actualNaNs = 0, actualInfs = 0, expectedNaNs = 0, expectedInfs = 0;
+  /// Elements outside both tolerances (element-wise mode).
+  int64_t failingElements = 0;
+  std::string mismatch; // non-empty when kinds or shapes differ
+};
+
+/// Compares `actual` with `expected`.
+ComparisonResult compareTensors(const HostTensor &actual,
+                                const HostTensor &expected,
+                                const Tolerances &tolerances);
+
+/// Prints the result for output `name` as prec-run does.
+void printComparison(llvm::raw_ostream &os, llvm::StringRef name,
+                     const ComparisonResult &result,
+                     const Tolerances &tolerances);
+
+} // namespace prec
+
+#endif // PREC_RUNTIME_COMPARE_H

@@ -1,0 +1,185 @@
+//===- JitRunner.cpp - run a function of a module on the CPU --------------===//
+
+#include "runtime/JitRunner.h"
+
+#include "lowering/Pipelines.h"
+#include "passes/OpNames.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+namespace prec {
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 message.str());
+}
+
+/// A binding for `type`, or an error naming `role`.
+static llvm::Expected<Binding> makeBinding(std::string name, mlir::Type type) {
+  auto tensorType = llvm::dyn_cast<mlir::RankedTensorType>(type);
+  if (!tensorType || !tensorType.hasStaticShape())
+    return makeError("binding '" + name + "' has type " +
+                     [&] {
+                       std::string text;
+                       llvm::raw_string_ostream(text) << type;
+                       return text;
+                     }() +
+                     "; prec-run passes statically shaped tensors only");
+  std::optional<ElementKind> kind = getElementKind(tensorType.getElementType());
+  if (!kind) {
+    std::string text;
+    llvm::raw_string_ostream(text) << tensorType.getElementType();
+    return makeError("binding '" + name + "' has element type " + text +
+                     ", which prec-run cannot pass");
+  }
+  return Binding{std::move(name), *kind,
+                 std::vector<int64_t>(tensorType.getShape().begin(),
+                                      tensorType.getShape().end())};
+}
+
+llvm::Error readBindings(mlir::Operation *op, std::vector<Binding> &inputs,
+                         std::vector<Binding> &outputs) {
+  auto function = llvm::cast<mlir::func::FuncOp>(op);
+  for (mlir::BlockArgument argument : function.getArguments()) {
+    llvm::Expected<Binding> binding =
+        makeBinding(getBindingName(argument), argument.getType());
+    if (!binding)
+      return binding.takeError();
+    inputs.push_back(std::move(*binding));
+  }
+  for (auto [index, type] : llvm::enumerate(function.getResultTypes())) {
+    llvm::Expected<Binding> binding =
+        makeBinding("result" + std::to_string(index), type);
+    if (!binding)
+      return binding.takeError();
+    outputs.push_back(std::move(*binding));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<CompiledFunction>>
+CompiledFunction::compile(mlir::OwningOpRef<mlir::ModuleOp> module,
+                          llvm::StringRef functionName) {
+  mlir::MLIRContext *context = module->getContext();
+  auto function = module->lookupSymbol<mlir::func::FuncOp>(functionName);
+  if (!function)
+    return makeError("the module has no function @" + functionName);
+  std::unique_ptr<CompiledFunction> compiled(new CompiledFunction());
+  if (llvm::Error error =
+          readBindings(function, compiled->inputs, compiled->outputs))
+    return std::move(error);
+  function->setAttr("llvm.emit_c_interface", mlir::UnitAttr::get(context));
+
+  // Collect the lowering's diagnostics to return them as the error.
+  std::string diagnostics;
+  mlir::ScopedDiagnosticHandler handler(context, [&](mlir::Diagnostic &diag) {
+    if (diag.getSeverity() == mlir::DiagnosticSeverity::Error) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << diag.getLocation() << ": " << diag.str() << "\n";
+    }
+    return mlir::success();
+  });
+  mlir::PassManager pm(context);
+  buildLowerToCpuPipeline(pm);
+  if (mlir::failed(pm.run(*module)))
+    return makeError("lowering to the CPU failed:\n" + diagnostics);
+
+  static bool targetsInitialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)targetsInitialized;
+  mlir::registerBuiltinDialectTranslation(*context);
+  mlir::registerLLVMDialectTranslation(*context);
+
+  auto optimizer = mlir::makeOptimizingTransformer(/*optLevel=*/3,
+                                                   /*sizeLevel=*/0,
+                                                   /*targetMachine=*/nullptr);
+  mlir::ExecutionEngineOptions options;
+  options.transformer = optimizer;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  llvm::Expected<std::unique_ptr<mlir::ExecutionEngine>> engine =
+      mlir::ExecutionEngine::create(*module, options);
+  if (!engine)
+    return makeError("JIT compilation failed: " +
+                     llvm::toString(engine.takeError()));
+  compiled->engine = std::move(*engine);
+  compiled->entryName = ("_mlir_ciface_" + functionName).str();
+  return compiled;
+}
+
+CompiledFunction::~CompiledFunction() = default;
+
+namespace {
+
+/// A ranked memref descriptor as the C interface lays it out:
+/// {allocated, aligned, offset, sizes[rank], strides[rank]}.
+class MemRefDescriptor {
+public:
+  MemRefDescriptor(void *data, llvm::ArrayRef<int64_t> shape)
+      : fields(3 + 2 * shape.size()) {
+    static_assert(sizeof(void *) == sizeof(int64_t));
+    std::memcpy(&fields[0], &data, sizeof(void *));
+    std::memcpy(&fields[1], &data, sizeof(void *));
+    fields[2] = 0;
+    int64_t stride = 1;
+    for (size_t i = shape.size(); i-- > 0;) {
+      fields[3 + i] = shape[i];
+      fields[3 + shape.size() + i] = stride;
+      stride *= shape[i];
+    }
+  }
+  void *get() { return fields.data(); }
+
+private:
+  std::vector<int64_t> fields;
+};
+
+} // namespace
+
+llvm::Expected<std::vector<HostTensor>>
+CompiledFunction::run(llvm::ArrayRef<HostTensor> arguments) {
+  if (arguments.size() != inputs.size())
+    return makeError("the function takes " + llvm::Twine(inputs.size()) +
+                     " inputs, " + llvm::Twine(arguments.size()) + " given");
+  std::vector<MemRefDescriptor> descriptors;
+  descriptors.reserve(inputs.size() + outputs.size());
+  for (auto [argument, binding] : llvm::zip(arguments, inputs)) {
+    if (argument.kind != binding.kind || argument.shape != binding.shape)
+      return makeError("input '" + binding.name + "' is " +
+                       getElementKindName(argument.kind) + " " +
+                       argument.formatShape() + " but the function takes " +
+                       getElementKindName(binding.kind) + " " +
+                       formatShape(binding.shape));
+    descriptors.emplace_back(
+        const_cast<uint8_t *>(argument.data.data()), argument.shape);
+  }
+  std::vector<HostTensor> results;
+  results.reserve(outputs.size());
+  for (const Binding &binding : outputs) {
+    results.emplace_back(binding.kind, binding.shape);
+    descriptors.emplace_back(results.back().data.data(), binding.shape);
+  }
+  std::vector<void *> pointers;
+  for (MemRefDescriptor &descriptor : descriptors)
+    pointers.push_back(descriptor.get());
+  std::vector<void *> packed;
+  for (void *&pointer : pointers)
+    packed.push_back(&pointer);
+  if (llvm::Error error = engine->invokePacked(entryName, packed))
+    return std::move(error);
+  return results;
+}
+
+} // namespace prec

@@ -1,0 +1,408 @@
+//===- Npy.cpp - numpy .npy and .npz files --------------------------------===//
+
+#include "runtime/Npy.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <zlib.h>
+
+#include <cstring>
+
+namespace prec {
+namespace {
+
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 message.str());
+}
+
+constexpr llvm::StringLiteral kNpyMagic("\x93NUMPY");
+
+/// numpy's dtype string for a kind ('<f4', '|b1', ...).
+llvm::StringRef getDescr(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32:
+    return "<f4";
+  case ElementKind::F64:
+    return "<f8";
+  case ElementKind::F16:
+    return "<f2";
+  case ElementKind::BF16:
+    return "<u2";
+  case ElementKind::I8:
+    return "|i1";
+  case ElementKind::U8:
+    return "|u1";
+  case ElementKind::I16:
+    return "<i2";
+  case ElementKind::I32:
+    return "<i4";
+  case ElementKind::I64:
+    return "<i8";
+  case ElementKind::Bool:
+    return "|b1";
+  }
+  llvm_unreachable("unknown element kind");
+}
+
+llvm::Expected<ElementKind> parseDescr(llvm::StringRef descr, bool bf16) {
+  // One-byte types carry '|' (no byte order); numpy also accepts '<'.
+  if (descr.size() == 3 && (descr[0] == '<' || descr[0] == '|' ||
+                            descr[0] == '='))
+    descr = descr.drop_front();
+  else if (descr.starts_with(">"))
+    return makeError("big-endian data ('" + descr +
+                     "') is not supported; save it little-endian");
+  if (bf16 && (descr == "u2" || descr == "V2"))
+    return ElementKind::BF16;
+  std::optional<ElementKind> kind =
+      llvm::StringSwitch<std::optional<ElementKind>>(descr)
+          .Case("f4", ElementKind::F32)
+          .Case("f8", ElementKind::F64)
+          .Case("f2", ElementKind::F16)
+          .Case("i1", ElementKind::I8)
+          .Case("u1", ElementKind::U8)
+          .Case("i2", ElementKind::I16)
+          .Case("i4", ElementKind::I32)
+          .Case("i8", ElementKind::I64)
+          .Case("b1", ElementKind::Bool)
+          .Default(std::nullopt);
+  if (!kind)
+    return makeError("unsupported dtype '" + descr +
+                     "'; supported: f4, f8, f2, bf16 as u2, i1, u1, i2, i4, "
+                     "i8, b1");
+  return *kind;
+}
+
+/// The value of `key` in numpy's header dict, e.g. `'<f4'` or `(2, 3)`.
+llvm::Expected<llvm::StringRef> findHeaderValue(llvm::StringRef header,
+                                                llvm::StringRef key) {
+  std::string quoted = ("'" + key + "'").str();
+  size_t at = header.find(quoted);
+  if (at == llvm::StringRef::npos)
+    return makeError("header has no '" + key + "'");
+  llvm::StringRef rest = header.drop_front(at + quoted.size()).ltrim();
+  if (!rest.consume_front(":"))
+    return makeError("header entry '" + key + "' has no value");
+  rest = rest.ltrim();
+  if (rest.starts_with("'")) {
+    size_t end = rest.find('\'', 1);
+    if (end == llvm::StringRef::npos)
+      return makeError("header entry '" + key + "' is not terminated");
+    return rest.slice(1, end);
+  }
+  if (rest.starts_with("(")) {
+    size_t end = rest.find(')');
+    if (end == llvm::StringRef::npos)
+      return makeError("header entry '" + key + "' is not terminated");
+    return rest.slice(1, end);
+  }
+  return rest.take_until([](char c) { return c == ',' || c == '}'; }).trim();
+}
+
+} // namespace
+
+llvm::Expected<HostTensor> parseNpy(llvm::StringRef bytes, bool bf16) {
+  if (!bytes.starts_with(kNpyMagic))
+    return makeError("not a .npy file (bad magic)");
+  if (bytes.size() < 10)
+    return makeError("truncated .npy header");
+  uint8_t major = bytes[6];
+  size_t headerLength = 0, headerStart = 0;
+  if (major == 1) {
+    headerLength = uint8_t(bytes[8]) | (uint8_t(bytes[9]) << 8);
+    headerStart = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12)
+      return makeError("truncated .npy header");
+    headerLength = uint32_t(uint8_t(bytes[8])) |
+                   (uint32_t(uint8_t(bytes[9])) << 8) |
+                   (uint32_t(uint8_t(bytes[10])) << 16) |
+                   (uint32_t(uint8_t(bytes[11])) << 24);
+    headerStart = 12;
+  } else {
+    return makeError("unsupported .npy version " + llvm::Twine(int(major)));
+  }
+  if (bytes.size() < headerStart + headerLength)
+    return makeError("truncated .npy header");
+  llvm::StringRef header = bytes.substr(headerStart, headerLength);
+
+  llvm::Expected<llvm::StringRef> descr = findHeaderValue(header, "descr");
+  if (!descr)
+    return descr.takeError();
+  llvm::Expected<ElementKind> kind = parseDescr(*descr, bf16);
+  if (!kind)
+    return kind.takeError();
+  llvm::Expected<llvm::StringRef> fortran =
+      findHeaderValue(header, "fortran_order");
+  if (!fortran)
+    return fortran.takeError();
+  if (*fortran != "False")
+    return makeError("Fortran-ordered arrays are not supported; save with "
+                     "np.ascontiguousarray");
+  llvm::Expected<llvm::StringRef> shapeText = findHeaderValue(header, "shape");
+  if (!shapeText)
+    return shapeText.takeError();
+
+  std::vector<int64_t> shape;
+  llvm::SmallVector<llvm::StringRef> dims;
+  shapeText->split(dims, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef dim : dims) {
+    dim = dim.trim();
+    if (dim.empty())
+      continue;
+    int64_t value = 0;
+    if (dim.getAsInteger(10, value) || value < 0)
+      return makeError("bad dimension '" + dim + "' in shape (" + *shapeText +
+                       ")");
+    shape.push_back(value);
+  }
+  HostTensor tensor;
+  tensor.kind = *kind;
+  tensor.shape = shape;
+  // Guard the size computation against absurd shapes.
+  uint64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim != 0 && count > (uint64_t(1) << 48) / uint64_t(dim))
+      return makeError("shape (" + *shapeText + ") is too large");
+    count *= dim;
+  }
+  uint64_t size = count * getElementSize(*kind);
+  llvm::StringRef payload = bytes.drop_front(headerStart + headerLength);
+  if (payload.size() != size)
+    return makeError("data holds " + llvm::Twine(payload.size()) +
+                     " bytes but shape (" + *shapeText + ") of " + *descr +
+                     " needs " + llvm::Twine(size));
+  tensor.data.assign(payload.begin(), payload.end());
+  return tensor;
+}
+
+std::string serializeNpy(const HostTensor &tensor) {
+  std::string header;
+  llvm::raw_string_ostream os(header);
+  os << "{'descr': '" << getDescr(tensor.kind)
+     << "', 'fortran_order': False, 'shape': (";
+  for (int64_t dim : tensor.shape)
+    os << dim << (tensor.shape.size() == 1 ? "," : ", ");
+  if (tensor.shape.size() > 1)
+    header.resize(header.size() - 2);
+  os << "), }";
+  // Pad with spaces and end with a newline so that the data is 64-aligned.
+  size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header.push_back('\n');
+
+  std::string bytes(kNpyMagic);
+  bytes.push_back(1);
+  bytes.push_back(0);
+  bytes.push_back(static_cast<char>(header.size() & 0xff));
+  bytes.push_back(static_cast<char>(header.size() >> 8));
+  bytes += header;
+  bytes.append(tensor.data.begin(), tensor.data.end());
+  return bytes;
+}
+
+llvm::Expected<HostTensor> readNpy(llvm::StringRef path, bool bf16) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return makeError("cannot read '" + path +
+                     "': " + buffer.getError().message());
+  llvm::Expected<HostTensor> tensor = parseNpy((*buffer)->getBuffer(), bf16);
+  if (!tensor)
+    return makeError("'" + path + "': " + llvm::toString(tensor.takeError()));
+  return tensor;
+}
+
+namespace {
+
+uint16_t read16(llvm::StringRef bytes, size_t at) {
+  return uint8_t(bytes[at]) | (uint16_t(uint8_t(bytes[at + 1])) << 8);
+}
+
+uint32_t read32(llvm::StringRef bytes, size_t at) {
+  return read16(bytes, at) | (uint32_t(read16(bytes, at + 2)) << 16);
+}
+
+void write16(std::string &out, uint16_t value) {
+  out.push_back(static_cast<char>(value & 0xff));
+  out.push_back(static_cast<char>(value >> 8));
+}
+
+void write32(std::string &out, uint32_t value) {
+  write16(out, value & 0xffff);
+  write16(out, value >> 16);
+}
+
+/// Inflates a raw deflate stream of known output size.
+llvm::Expected<std::string> inflateRaw(llvm::StringRef compressed,
+                                       size_t size) {
+  std::string out(size, '\0');
+  z_stream stream{};
+  if (inflateInit2(&stream, -MAX_WBITS) != Z_OK)
+    return makeError("cannot start inflating");
+  stream.next_in = reinterpret_cast<Bytef *>(
+      const_cast<char *>(compressed.data()));
+  stream.avail_in = static_cast<uInt>(compressed.size());
+  stream.next_out = reinterpret_cast<Bytef *>(out.data());
+  stream.avail_out = static_cast<uInt>(out.size());
+  int status = inflate(&stream, Z_FINISH);
+  inflateEnd(&stream);
+  if (status != Z_STREAM_END || stream.total_out != size)
+    return makeError("corrupt deflated member");
+  return out;
+}
+
+constexpr uint32_t kLocalHeader = 0x04034b50;
+constexpr uint32_t kCentralHeader = 0x02014b50;
+constexpr uint32_t kEndOfCentralDirectory = 0x06054b50;
+
+} // namespace
+
+llvm::Expected<NamedTensors> readNpz(llvm::StringRef path,
+                                     llvm::ArrayRef<std::string> bf16Names) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return makeError("cannot read '" + path +
+                     "': " + buffer.getError().message());
+  llvm::StringRef bytes = (*buffer)->getBuffer();
+  auto fail = [&](const llvm::Twine &why) {
+    return makeError("'" + path + "' is not a valid .npz: " + why);
+  };
+
+  // The end-of-central-directory record sits in the last 64 KiB + 22 bytes.
+  if (bytes.size() < 22)
+    return fail("too short for a zip archive");
+  size_t end = llvm::StringRef::npos;
+  size_t lowest = bytes.size() > 65557 ? bytes.size() - 65557 : 0;
+  for (size_t at = bytes.size() - 22 + 1; at-- > lowest;) {
+    if (read32(bytes, at) == kEndOfCentralDirectory) {
+      end = at;
+      break;
+    }
+  }
+  if (end == llvm::StringRef::npos)
+    return fail("no zip end-of-central-directory record");
+  uint16_t count = read16(bytes, end + 10);
+  uint32_t directory = read32(bytes, end + 16);
+  if (directory == 0xffffffff || count == 0xffff)
+    return fail("zip64 archives are not supported");
+
+  NamedTensors tensors;
+  size_t at = directory;
+  for (uint16_t i = 0; i < count; ++i) {
+    if (at + 46 > bytes.size() || read32(bytes, at) != kCentralHeader)
+      return fail("bad central directory entry");
+    uint16_t method = read16(bytes, at + 10);
+    uint32_t compressedSize = read32(bytes, at + 20);
+    uint32_t size = read32(bytes, at + 24);
+    uint16_t nameLength = read16(bytes, at + 28);
+    uint16_t extraLength = read16(bytes, at + 30);
+    uint16_t commentLength = read16(bytes, at + 32);
+    uint32_t localOffset = read32(bytes, at + 42);
+    if (at + 46 + nameLength > bytes.size())
+      return fail("truncated member name");
+    std::string name = bytes.substr(at + 46, nameLength).str();
+    at += 46 + nameLength + extraLength + commentLength;
+    if (compressedSize == 0xffffffff || size == 0xffffffff)
+      return fail("zip64 member '" + name + "' is not supported");
+
+    if (localOffset + 30 > bytes.size() ||
+        read32(bytes, localOffset) != kLocalHeader)
+      return fail("bad local header of '" + name + "'");
+    size_t dataStart = localOffset + 30 + read16(bytes, localOffset + 26) +
+                       read16(bytes, localOffset + 28);
+    if (dataStart + compressedSize > bytes.size())
+      return fail("member '" + name + "' is truncated");
+    llvm::StringRef stored = bytes.substr(dataStart, compressedSize);
+    std::string inflated;
+    if (method == 8) {
+      llvm::Expected<std::string> data = inflateRaw(stored, size);
+      if (!data)
+        return fail("member '" + name + "': " +
+                    llvm::toString(data.takeError()));
+      inflated = std::move(*data);
+      stored = inflated;
+    } else if (method != 0) {
+      return fail("member '" + name + "' uses compression method " +
+                  llvm::Twine(method) + " (only stored and deflated)");
+    }
+
+    llvm::StringRef memberName(name);
+    memberName.consume_back(".npy");
+    llvm::Expected<HostTensor> tensor =
+        parseNpy(stored, llvm::is_contained(bf16Names, memberName.str()));
+    if (!tensor)
+      return fail("member '" + name + "': " +
+                  llvm::toString(tensor.takeError()));
+    tensors.emplace_back(memberName.str(), std::move(*tensor));
+  }
+  return tensors;
+}
+
+llvm::Error writeNpz(llvm::StringRef path, const NamedTensors &tensors) {
+  std::string archive, directory;
+  for (const auto &[name, tensor] : tensors) {
+    std::string member = serializeNpy(tensor);
+    std::string fileName = name + ".npy";
+    uint32_t crc = crc32(0L, reinterpret_cast<const Bytef *>(member.data()),
+                         static_cast<uInt>(member.size()));
+    uint32_t offset = static_cast<uint32_t>(archive.size());
+    if (member.size() >= 0xffffffffu || archive.size() >= 0xffffffffu)
+      return makeError("'" + path + "': member '" + name +
+                       "' needs zip64, which prec does not write");
+
+    auto writeCommon = [&](std::string &out) {
+      write16(out, 20);                      // version needed
+      write16(out, 0);                       // flags
+      write16(out, 0);                       // stored
+      write16(out, 0);                       // time
+      write16(out, 0x21);                    // date: 1980-01-01
+      write32(out, crc);
+      write32(out, static_cast<uint32_t>(member.size()));
+      write32(out, static_cast<uint32_t>(member.size()));
+      write16(out, static_cast<uint16_t>(fileName.size()));
+      write16(out, 0);                       // extra length
+    };
+    write32(archive, kLocalHeader);
+    writeCommon(archive);
+    archive += fileName;
+    archive += member;
+
+    write32(directory, kCentralHeader);
+    write16(directory, 20);                  // version made by
+    writeCommon(directory);
+    write16(directory, 0);                   // comment length
+    write16(directory, 0);                   // disk
+    write16(directory, 0);                   // internal attributes
+    write32(directory, 0);                   // external attributes
+    write32(directory, offset);
+    directory += fileName;
+  }
+  uint32_t directoryOffset = static_cast<uint32_t>(archive.size());
+  archive += directory;
+  write32(archive, kEndOfCentralDirectory);
+  write16(archive, 0);
+  write16(archive, 0);
+  write16(archive, static_cast<uint16_t>(tensors.size()));
+  write16(archive, static_cast<uint16_t>(tensors.size()));
+  write32(archive, static_cast<uint32_t>(directory.size()));
+  write32(archive, directoryOffset);
+  write16(archive, 0);
+
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_None);
+  if (error)
+    return makeError("cannot write '" + path + "': " + error.message());
+  os << archive;
+  return llvm::Error::success();
+}
+
+} // namespace prec

@@ -1,0 +1,46 @@
+//===- Npy.h - numpy .npy and .npz files ------------------------*- C++ -*-===//
+//
+// Reads and writes numpy's formats so that inputs, outputs and goldens
+// interoperate with numpy and PyTorch tooling: .npy version 1-3
+// (little-endian, C order) and .npz archives (stored or deflated members).
+// bf16, which numpy lacks, is written as '<u2' and read from '<u2' or '|V2'
+// where a bf16 tensor is expected.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PREC_RUNTIME_NPY_H
+#define PREC_RUNTIME_NPY_H
+
+#include "runtime/HostTensor.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace prec {
+
+using NamedTensors = std::vector<std::pair<std::string, HostTensor>>;
+
+/// Parses the bytes of a .npy file. `bf16` says to read 16-bit unsigned or
+/// void elements as bf16.
+llvm::Expected<HostTensor> parseNpy(llvm::StringRef bytes, bool bf16 = false);
+
+/// The bytes of a .npy file (version 1.0) holding `tensor`.
+std::string serializeNpy(const HostTensor &tensor);
+
+/// Reads an .npz archive; members keep their order, names lose ".npy".
+/// Members named in `bf16Names` are read as bf16.
+llvm::Expected<NamedTensors>
+readNpz(llvm::StringRef path, llvm::ArrayRef<std::string> bf16Names = {});
+
+/// Writes an .npz archive (members stored uncompressed, as np.savez does).
+llvm::Error writeNpz(llvm::StringRef path, const NamedTensors &tensors);
+
+/// Reads a single .npy file.
+llvm::Expected<HostTensor> readNpy(llvm::StringRef path, bool bf16 = false);
+
+} // namespace prec
+
+#endif // PREC_RUNTIME_NPY_H

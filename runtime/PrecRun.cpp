@@ -1,0 +1,377 @@
+//===- PrecRun.cpp - what prec-run does -----------------------------------===//
+
+#include "runtime/PrecRun.h"
+
+#include "passes/DissolveRegions.h"
+#include "passes/PrecisionRules.h"
+
+#include "dialects/Precision/PrecisionOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <chrono>
+#include <random>
+
+using namespace mlir;
+
+namespace prec {
+namespace {
+
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 message.str());
+}
+
+/// Runs `pipeline` on `module`, turning its diagnostics into the error.
+llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline) {
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << diag.getLocation() << ": error: " << diag.str() << "\n";
+    }
+    return success();
+  });
+  PassManager pm(module.getContext());
+  std::string parseError;
+  llvm::raw_string_ostream parseStream(parseError);
+  if (failed(parsePassPipeline(pipeline, pm, parseStream)))
+    return makeError("bad pipeline '" + pipeline + "': " + parseError);
+  if (failed(pm.run(module)))
+    return makeError(diagnostics);
+  return llvm::Error::success();
+}
+
+/// Whether prec-legalize has already run on the module.
+bool isLegalized(ModuleOp module) {
+  bool assigned = false;
+  module.walk([&](Operation *op) {
+    if (op->hasAttr(precision::PrecisionDialect::getAssignmentAttrName())) {
+      assigned = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return assigned;
+}
+
+bool hasPrecisionRegions(ModuleOp module) {
+  return module.walk([](precision::RegionOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+/// Parses `X` or `name:X` entries into a default and per-output values.
+llvm::Error parseTolerances(llvm::ArrayRef<std::string> entries,
+                            llvm::StringRef option, double &defaultValue,
+                            llvm::StringMap<double> &perOutput) {
+  for (llvm::StringRef entry : entries) {
+    auto [name, value] = entry.rsplit(':');
+    if (value.empty()) {
+      value = name;
+      name = "";
+    }
+    double parsed = 0;
+    if (value.getAsDouble(parsed) || parsed < 0)
+      return makeError("--" + option + " '" + entry +
+                       "' is not a non-negative number or <output>:<number>");
+    if (name.empty())
+      defaultValue = parsed;
+    else
+      perOutput[name] = parsed;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<NamedTensors> loadInputs(llvm::StringRef path,
+                                        llvm::ArrayRef<Binding> bindings) {
+  std::vector<std::string> bf16Names;
+  for (const Binding &binding : bindings)
+    if (binding.kind == ElementKind::BF16)
+      bf16Names.push_back(binding.name);
+  llvm::Expected<NamedTensors> loaded = readNpz(path, bf16Names);
+  if (!loaded)
+    return loaded.takeError();
+  NamedTensors ordered;
+  for (const Binding &binding : bindings) {
+    auto it = llvm::find_if(*loaded, [&](const auto &entry) {
+      return entry.first == binding.name;
+    });
+    if (it == loaded->end())
+      return makeError("'" + path + "' has no input '" + binding.name + "'");
+    ordered.push_back(std::move(*it));
+  }
+  if (loaded->size() != bindings.size())
+    for (const auto &entry : *loaded)
+      if (llvm::none_of(bindings, [&](const Binding &binding) {
+            return binding.name == entry.first;
+          }))
+        return makeError("'" + path + "' has '" + entry.first +
+                         "', which is not an input of the function");
+  return ordered;
+}
+
+} // namespace
+
+llvm::Error applyPolicy(ModuleOp module, llvm::StringRef policy) {
+  return runPipeline(module, ("prec-legalize{" + policy + "}").str());
+}
+
+llvm::Error makeF32Reference(ModuleOp module) {
+  dissolveRegions(module);
+  module.walk([](Operation *op) {
+    op->removeAttr(precision::PrecisionDialect::getRequestAttrName());
+  });
+  precision::PolicyAttr policy = getPolicy(module);
+  module->setAttr(precision::PrecisionDialect::getPolicyAttrName(),
+                  precision::PolicyAttr::get(
+                      module.getContext(), precision::TypingMode::Weak, {},
+                      precision::ConstraintMode::None, policy.getTarget()));
+  return runPipeline(module, "prec-legalize");
+}
+
+std::vector<llvm::StringRef> splitOutsideBrackets(llvm::StringRef text) {
+  std::vector<llvm::StringRef> parts;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '[')
+      ++depth;
+    else if (text[i] == ']')
+      --depth;
+    else if (text[i] == ',' && depth == 0) {
+      parts.push_back(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push_back(text.drop_front(start));
+  return parts;
+}
+
+llvm::Expected<NamedTensors>
+generateInputs(llvm::ArrayRef<Binding> bindings,
+               llvm::ArrayRef<std::string> valRanges, uint64_t seed) {
+  llvm::StringMap<std::pair<double, double>> ranges;
+  for (llvm::StringRef entry : valRanges) {
+    size_t colon = entry.rfind(":[");
+    double lo = 0, hi = 0;
+    if (colon == llvm::StringRef::npos || colon == 0 ||
+        !entry.ends_with("]"))
+      return makeError("--val-range '" + entry +
+                       "' is not <input>:[<lo>,<hi>]");
+    auto [loText, hiText] =
+        entry.drop_front(colon + 2).drop_back().split(',');
+    if (loText.trim().getAsDouble(lo) || hiText.trim().getAsDouble(hi) ||
+        lo > hi)
+      return makeError("--val-range '" + entry +
+                       "' needs numbers with lo <= hi");
+    llvm::StringRef name = entry.take_front(colon);
+    if (llvm::none_of(bindings, [&](const Binding &binding) {
+          return binding.name == name;
+        }))
+      return makeError("--val-range names '" + name +
+                       "', which is not an input of the function");
+    ranges[name] = {lo, hi};
+  }
+  std::mt19937_64 generator(seed);
+  NamedTensors inputs;
+  for (const Binding &binding : bindings) {
+    auto [lo, hi] = ranges.lookup(binding.name);
+    if (!ranges.count(binding.name))
+      std::tie(lo, hi) = std::pair{0.0, 1.0};
+    HostTensor tensor(binding.kind, binding.shape);
+    std::uniform_real_distribution<double> real(lo, hi);
+    for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i) {
+      double value = real(generator);
+      // Integers: uniform over the integers of the range.
+      if (!isFloatKind(binding.kind))
+        value = std::floor(lo + (hi - lo + 1) * (value - lo) /
+                                    std::max(hi - lo, 1e-300));
+      tensor.setFromDouble(i, std::clamp(value, lo, hi));
+    }
+    inputs.emplace_back(binding.name, std::move(tensor));
+  }
+  return inputs;
+}
+
+/// Runs `function` of `module` (consumed) on `inputs`.
+static llvm::Expected<std::vector<HostTensor>>
+compileAndRun(OwningOpRef<ModuleOp> module, llvm::StringRef function,
+              const NamedTensors &inputs, double *milliseconds = nullptr) {
+  llvm::Expected<std::unique_ptr<CompiledFunction>> compiled =
+      CompiledFunction::compile(std::move(module), function);
+  if (!compiled)
+    return compiled.takeError();
+  std::vector<HostTensor> arguments;
+  for (const auto &entry : inputs)
+    arguments.push_back(entry.second);
+  auto start = std::chrono::steady_clock::now();
+  llvm::Expected<std::vector<HostTensor>> outputs = (*compiled)->run(arguments);
+  if (milliseconds)
+    *milliseconds = std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+  return outputs;
+}
+
+int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
+               llvm::raw_ostream &out, llvm::raw_ostream &err) {
+  auto fail = [&](llvm::Error error) {
+    err << "prec-run: error: " << llvm::toString(std::move(error)) << "\n";
+    return kBadInput;
+  };
+
+  Tolerances tolerances;
+  llvm::StringMap<double> atolPerOutput, rtolPerOutput;
+  if (llvm::Error error = parseTolerances(options.atol, "atol",
+                                          tolerances.atol, atolPerOutput))
+    return fail(std::move(error));
+  if (llvm::Error error = parseTolerances(options.rtol, "rtol",
+                                          tolerances.rtol, rtolPerOutput))
+    return fail(std::move(error));
+  std::optional<ErrorStat> stat = parseErrorStat(options.checkErrorStat);
+  if (!stat)
+    return fail(makeError("--check-error-stat must be elemwise, max, mean, "
+                          "median or quantile, not '" +
+                          options.checkErrorStat + "'"));
+  tolerances.stat = *stat;
+  if (options.errorQuantile < 0 || options.errorQuantile > 1)
+    return fail(makeError("--error-quantile must lie in [0, 1]"));
+  tolerances.quantile = options.errorQuantile;
+  tolerances.infinitiesCompareEqual = options.infinitiesCompareEqual;
+  if (!options.reference.empty() && options.reference != "f32")
+    return fail(makeError("--reference must be f32, not '" +
+                          options.reference + "'"));
+  if (!options.reference.empty() && !options.compareWith.empty())
+    return fail(makeError("--compare and --reference exclude each other"));
+  if (!options.loadInputs.empty() && !options.valRanges.empty())
+    return fail(makeError("--load-inputs and --val-range exclude each other"));
+
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  OwningOpRef<ModuleOp> model;
+  {
+    std::string diagnostics;
+    llvm::raw_string_ostream os(diagnostics);
+    llvm::SourceMgr sourceMgr;
+    SourceMgrDiagnosticHandler handler(sourceMgr, &context, os);
+    model = parseSourceFile<ModuleOp>(options.modelPath, sourceMgr,
+                                      ParserConfig(&context));
+    if (!model)
+      return fail(makeError(diagnostics.empty()
+                                ? "cannot read '" + options.modelPath + "'"
+                                : llvm::StringRef(diagnostics).rtrim()));
+  }
+  if (!model->lookupSymbol<func::FuncOp>(options.functionName))
+    return fail(makeError("'" + options.modelPath + "' has no function @" +
+                          options.functionName));
+
+  // The model under test, and its f32 reference when asked for.
+  bool legalized = isLegalized(*model);
+  if (legalized && (options.policy || !options.reference.empty()))
+    return fail(makeError(
+        "'" + options.modelPath +
+        "' is already legalized: --policy and --reference f32 need the model "
+        "before prec-legalize"));
+  OwningOpRef<ModuleOp> reference;
+  if (!options.reference.empty()) {
+    reference = model->clone();
+    if (llvm::Error error = makeF32Reference(*reference))
+      return fail(std::move(error));
+  }
+  if (options.policy || (!legalized && hasPrecisionRegions(*model))) {
+    // The ranges of generated inputs are what range analysis should assume,
+    // unless the policy says otherwise.
+    std::string policy = options.policy.value_or("");
+    if (!options.valRanges.empty() &&
+        llvm::StringRef(policy).find("val-range") == llvm::StringRef::npos)
+      policy += " val-range=" + llvm::join(options.valRanges, ",");
+    if (llvm::Error error = applyPolicy(*model, policy))
+      return fail(std::move(error));
+  }
+
+  std::vector<Binding> inputBindings, outputBindings;
+  if (llvm::Error error =
+          readBindings(model->lookupSymbol<func::FuncOp>(options.functionName),
+                       inputBindings, outputBindings))
+    return fail(std::move(error));
+  llvm::Expected<NamedTensors> inputs =
+      options.loadInputs.empty()
+          ? generateInputs(inputBindings, options.valRanges, options.seed)
+          : loadInputs(options.loadInputs, inputBindings);
+  if (!inputs)
+    return fail(inputs.takeError());
+  if (!options.saveInputs.empty())
+    if (llvm::Error error = writeNpz(options.saveInputs, *inputs))
+      return fail(std::move(error));
+
+  double milliseconds = 0;
+  llvm::Expected<std::vector<HostTensor>> outputs = compileAndRun(
+      std::move(model), options.functionName, *inputs, &milliseconds);
+  if (!outputs)
+    return fail(outputs.takeError());
+  out << "ran @" << options.functionName << " on the CPU: "
+      << inputBindings.size() << " inputs, " << outputBindings.size()
+      << " outputs, " << llvm::format("%.3f", milliseconds) << " ms\n";
+  NamedTensors namedOutputs;
+  for (auto [binding, tensor] : llvm::zip(outputBindings, *outputs))
+    namedOutputs.emplace_back(binding.name, tensor);
+  if (!options.saveOutputs.empty())
+    if (llvm::Error error = writeNpz(options.saveOutputs, namedOutputs))
+      return fail(std::move(error));
+
+  NamedTensors expected;
+  if (reference) {
+    llvm::Expected<std::vector<HostTensor>> referenceOutputs =
+        compileAndRun(std::move(reference), options.functionName, *inputs);
+    if (!referenceOutputs)
+      return fail(referenceOutputs.takeError());
+    for (auto [binding, tensor] : llvm::zip(outputBindings, *referenceOutputs))
+      expected.emplace_back(binding.name, tensor);
+    out << "reference: the same model in f32\n";
+  } else if (!options.compareWith.empty()) {
+    std::vector<std::string> bf16Names;
+    for (const Binding &binding : outputBindings)
+      if (binding.kind == ElementKind::BF16)
+        bf16Names.push_back(binding.name);
+    llvm::Expected<NamedTensors> golden =
+        readNpz(options.compareWith, bf16Names);
+    if (!golden)
+      return fail(golden.takeError());
+    for (const Binding &binding : outputBindings) {
+      auto it = llvm::find_if(*golden, [&](const auto &entry) {
+        return entry.first == binding.name;
+      });
+      if (it == golden->end())
+        return fail(makeError("'" + options.compareWith + "' has no output '" +
+                              binding.name + "'"));
+      expected.push_back(*it);
+    }
+    out << "reference: " << options.compareWith << "\n";
+  } else {
+    return kPassed;
+  }
+
+  bool allPassed = true;
+  for (auto [actual, golden] : llvm::zip(namedOutputs, expected)) {
+    Tolerances perOutput = tolerances;
+    if (auto it = atolPerOutput.find(actual.first); it != atolPerOutput.end())
+      perOutput.atol = it->second;
+    if (auto it = rtolPerOutput.find(actual.first); it != rtolPerOutput.end())
+      perOutput.rtol = it->second;
+    ComparisonResult result =
+        compareTensors(actual.second, golden.second, perOutput);
+    printComparison(out, actual.first, result, perOutput);
+    allPassed &= result.passed;
+  }
+  out << (allPassed ? "PASSED" : "FAILED") << "\n";
+  return allPassed ? kPassed : kFailed;
+}
+
+} // namespace prec

@@ -1,0 +1,72 @@
+//===- PrecRun.h - what prec-run does ---------------------------*- C++ -*-===//
+//
+// prec-run's logic, reachable from tests: prepare the model (apply a policy
+// with prec-legalize, or build the f32 reference), make or load inputs, run
+// through the JIT, save and compare outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PREC_RUNTIME_PRECRUN_H
+#define PREC_RUNTIME_PRECRUN_H
+
+#include "runtime/Compare.h"
+#include "runtime/JitRunner.h"
+#include "runtime/Npy.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace prec {
+
+struct PrecRunOptions {
+  std::string modelPath;
+  std::string functionName = "main";
+  /// prec-legalize options; std::nullopt: run the model as it is.
+  std::optional<std::string> policy;
+  std::string loadInputs;
+  std::vector<std::string> valRanges;
+  uint64_t seed = 1;
+  std::string saveInputs;
+  std::string saveOutputs;
+  std::string compareWith;   // a golden .npz
+  std::string reference;     // "f32" or empty
+  std::vector<std::string> atol; // "X" or "output:X"
+  std::vector<std::string> rtol;
+  std::string checkErrorStat = "elemwise";
+  double errorQuantile = 0.99;
+  bool infinitiesCompareEqual = false;
+};
+
+/// Exit codes, as documented for prec-run.
+enum ExitCode { kPassed = 0, kFailed = 1, kBadInput = 2 };
+
+/// Runs prec-run with the dialects of `registry`; prints results to `out`
+/// and errors to `err`; returns the exit code.
+int runPrecRun(const PrecRunOptions &options,
+               const mlir::DialectRegistry &registry, llvm::raw_ostream &out,
+               llvm::raw_ostream &err);
+
+/// Legalizes `module` with the prec-legalize `policy` options.
+llvm::Error applyPolicy(mlir::ModuleOp module, llvm::StringRef policy);
+
+/// Turns the model into its f32 reference: regions and requests dropped,
+/// no reduced precision enabled, legalized so that every op computes in f32
+/// (the casts the model itself asked for stay).
+llvm::Error makeF32Reference(mlir::ModuleOp module);
+
+/// Splits `x:[1,2],y:[3,4]` at the commas outside brackets.
+std::vector<llvm::StringRef> splitOutsideBrackets(llvm::StringRef text);
+
+/// Uniform random inputs for `bindings`: [0, 1] unless `valRanges`
+/// (`name:[lo,hi]`) say otherwise.
+llvm::Expected<NamedTensors>
+generateInputs(llvm::ArrayRef<Binding> bindings,
+               llvm::ArrayRef<std::string> valRanges, uint64_t seed);
+
+} // namespace prec
+
+#endif // PREC_RUNTIME_PRECRUN_H

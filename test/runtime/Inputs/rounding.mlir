@@ -1,0 +1,49 @@
+// Elementwise arithmetic in reduced precision, run as written (no policy).
+func.func @f16_ops(%a: tensor<12xf16> loc("a"), %b: tensor<12xf16> loc("b")) -> (tensor<12xf16>, tensor<12xf16>, tensor<12xf16>, tensor<12xf16>, tensor<12xf16>) {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %add = tosa.add %a, %b : (tensor<12xf16>, tensor<12xf16>) -> tensor<12xf16>
+  %sub = tosa.sub %a, %b : (tensor<12xf16>, tensor<12xf16>) -> tensor<12xf16>
+  %mul = tosa.mul %a, %b, %shift : (tensor<12xf16>, tensor<12xf16>, tensor<1xi8>) -> tensor<12xf16>
+  %div = arith.divf %a, %b : tensor<12xf16>
+  %sqrt = math.sqrt %a : tensor<12xf16>
+  return %add, %sub, %mul, %div, %sqrt : tensor<12xf16>, tensor<12xf16>, tensor<12xf16>, tensor<12xf16>, tensor<12xf16>
+}
+
+func.func @bf16_ops(%a: tensor<12xbf16> loc("a"), %b: tensor<12xbf16> loc("b")) -> (tensor<12xbf16>, tensor<12xbf16>, tensor<12xbf16>, tensor<12xbf16>, tensor<12xbf16>) {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %add = tosa.add %a, %b : (tensor<12xbf16>, tensor<12xbf16>) -> tensor<12xbf16>
+  %sub = tosa.sub %a, %b : (tensor<12xbf16>, tensor<12xbf16>) -> tensor<12xbf16>
+  %mul = tosa.mul %a, %b, %shift : (tensor<12xbf16>, tensor<12xbf16>, tensor<1xi8>) -> tensor<12xbf16>
+  %div = arith.divf %a, %b : tensor<12xbf16>
+  %sqrt = math.sqrt %a : tensor<12xbf16>
+  return %add, %sub, %mul, %div, %sqrt : tensor<12xbf16>, tensor<12xbf16>, tensor<12xbf16>, tensor<12xbf16>, tensor<12xbf16>
+}
+
+// Chains round after every op: (a + c) - c is not a.
+func.func @f16_chain(%a: tensor<12xf16> loc("a"), %b: tensor<12xf16> loc("b")) -> tensor<12xf16> {
+  %0 = tosa.add %a, %b : (tensor<12xf16>, tensor<12xf16>) -> tensor<12xf16>
+  %1 = tosa.sub %0, %b : (tensor<12xf16>, tensor<12xf16>) -> tensor<12xf16>
+  return %1 : tensor<12xf16>
+}
+
+func.func @bf16_chain(%a: tensor<12xbf16> loc("a"), %b: tensor<12xbf16> loc("b")) -> tensor<12xbf16> {
+  %0 = tosa.add %a, %b : (tensor<12xbf16>, tensor<12xbf16>) -> tensor<12xbf16>
+  %1 = tosa.sub %0, %b : (tensor<12xbf16>, tensor<12xbf16>) -> tensor<12xbf16>
+  return %1 : tensor<12xbf16>
+}
+
+// Float to i8: round to nearest even, saturate (the compiler's tosa.cast
+// and the model's precision.cast alike).
+func.func @to_i8(%x: tensor<12xf32> loc("x")) -> (tensor<12xi8>, tensor<12xi8>) {
+  %0 = tosa.cast %x : (tensor<12xf32>) -> tensor<12xi8>
+  %1 = precision.cast %x : tensor<12xf32> to tensor<12xi8>
+  return %0, %1 : tensor<12xi8>, tensor<12xi8>
+}
+
+// f16 products summed in f32 (the result type) and in f16.
+func.func @f16_matmul(%a: tensor<1x1x4096xf16> loc("a"), %b: tensor<1x4096x1xf16> loc("b")) -> (tensor<1x1x1xf32>, tensor<1x1x1xf16>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %wide = tosa.matmul %a, %b, %zp, %zp : (tensor<1x1x4096xf16>, tensor<1x4096x1xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x1x1xf32>
+  %narrow = tosa.matmul %a, %b, %zp, %zp : (tensor<1x1x4096xf16>, tensor<1x4096x1xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x1x1xf16>
+  return %wide, %narrow : tensor<1x1x1xf32>, tensor<1x1x1xf16>
+}
