@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <chrono>
@@ -37,6 +38,10 @@ llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline) {
     if (diag.getSeverity() == DiagnosticSeverity::Error) {
       llvm::raw_string_ostream os(diagnostics);
       os << diag.getLocation() << ": error: " << diag.str() << "\n";
+    } else if (diag.getSeverity() == DiagnosticSeverity::Warning) {
+      // Warnings say the policy will overflow or fall back: the user needs
+      // them next to the results.
+      llvm::errs() << "prec-run: warning: " << diag.str() << "\n";
     }
     return success();
   });
@@ -99,22 +104,22 @@ llvm::Expected<NamedTensors> loadInputs(llvm::StringRef path,
   llvm::Expected<NamedTensors> loaded = readNpz(path, bf16Names);
   if (!loaded)
     return loaded.takeError();
-  NamedTensors ordered;
-  for (const Binding &binding : bindings) {
-    auto it = llvm::find_if(*loaded, [&](const auto &entry) {
-      return entry.first == binding.name;
-    });
-    if (it == loaded->end())
+  auto find = [&](llvm::StringRef name) {
+    return llvm::find_if(*loaded,
+                         [&](const auto &entry) { return entry.first == name; });
+  };
+  for (const Binding &binding : bindings)
+    if (find(binding.name) == loaded->end())
       return makeError("'" + path + "' has no input '" + binding.name + "'");
-    ordered.push_back(std::move(*it));
-  }
-  if (loaded->size() != bindings.size())
-    for (const auto &entry : *loaded)
-      if (llvm::none_of(bindings, [&](const Binding &binding) {
-            return binding.name == entry.first;
-          }))
-        return makeError("'" + path + "' has '" + entry.first +
-                         "', which is not an input of the function");
+  for (const auto &entry : *loaded)
+    if (llvm::none_of(bindings, [&](const Binding &binding) {
+          return binding.name == entry.first;
+        }))
+      return makeError("'" + path + "' has '" + entry.first +
+                       "', which is not an input of the function");
+  NamedTensors ordered;
+  for (const Binding &binding : bindings)
+    ordered.push_back(*find(binding.name));
   return ordered;
 }
 
@@ -257,16 +262,18 @@ int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   OwningOpRef<ModuleOp> model;
   {
-    std::string diagnostics;
-    llvm::raw_string_ostream os(diagnostics);
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        llvm::MemoryBuffer::getFile(options.modelPath);
+    if (!buffer)
+      return fail(makeError("cannot read '" + options.modelPath +
+                            "': " + buffer.getError().message()));
     llvm::SourceMgr sourceMgr;
-    SourceMgrDiagnosticHandler handler(sourceMgr, &context, os);
-    model = parseSourceFile<ModuleOp>(options.modelPath, sourceMgr,
-                                      ParserConfig(&context));
+    sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+    // Parse errors print as the compiler prints them: file:line:col.
+    SourceMgrDiagnosticHandler handler(sourceMgr, &context, err);
+    model = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
     if (!model)
-      return fail(makeError(diagnostics.empty()
-                                ? "cannot read '" + options.modelPath + "'"
-                                : llvm::StringRef(diagnostics).rtrim()));
+      return kBadInput;
   }
   if (!model->lookupSymbol<func::FuncOp>(options.functionName))
     return fail(makeError("'" + options.modelPath + "' has no function @" +

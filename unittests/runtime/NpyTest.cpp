@@ -1,0 +1,153 @@
+//===- NpyTest.cpp - .npy and .npz round trips and refusals ---------------===//
+
+#include "runtime/Npy.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+using namespace prec;
+
+namespace {
+
+HostTensor makeTensor(ElementKind kind, std::vector<int64_t> shape) {
+  HostTensor tensor(kind, std::move(shape));
+  for (int64_t i = 0; i < tensor.getNumElements(); ++i)
+    tensor.setFromDouble(i, (i % 7) - 3 + (isFloatKind(kind) ? 0.5 : 0));
+  return tensor;
+}
+
+std::string errorOf(llvm::Expected<HostTensor> result) {
+  if (result)
+    return "";
+  return llvm::toString(result.takeError());
+}
+
+class NpyTest : public ::testing::TestWithParam<ElementKind> {};
+
+TEST_P(NpyTest, RoundTripsEveryKind) {
+  for (std::vector<int64_t> shape :
+       {std::vector<int64_t>{}, {5}, {2, 3}, {2, 1, 4}, {0, 3}}) {
+    HostTensor original = makeTensor(GetParam(), shape);
+    std::string bytes = serializeNpy(original);
+    // numpy's alignment rule: the data starts at a multiple of 64.
+    EXPECT_EQ((bytes.size() - original.data.size()) % 64, 0u);
+    llvm::Expected<HostTensor> parsed =
+        parseNpy(bytes, GetParam() == ElementKind::BF16);
+    ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+    EXPECT_EQ(parsed->kind, original.kind);
+    EXPECT_EQ(parsed->shape, original.shape);
+    EXPECT_EQ(parsed->data, original.data);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllKinds, NpyTest,
+    ::testing::Values(ElementKind::F32, ElementKind::F64, ElementKind::F16,
+                      ElementKind::BF16, ElementKind::I8, ElementKind::U8,
+                      ElementKind::I16, ElementKind::I32, ElementKind::I64,
+                      ElementKind::Bool),
+    [](const auto &info) {
+      return getElementKindName(info.param).str();
+    });
+
+TEST(NpyHeaderTest, MatchesNumpysHeader) {
+  // The first 128 bytes np.save writes for np.zeros((2, 3), np.float32).
+  std::string numpyHeader =
+      std::string("\x93NUMPY\x01\x00\x76\x00", 10) +
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }" +
+      std::string(58, ' ') + "\n";
+  std::string bytes = serializeNpy(makeTensor(ElementKind::F32, {2, 3}));
+  EXPECT_EQ(bytes.substr(0, 128), numpyHeader);
+  std::string vector = serializeNpy(makeTensor(ElementKind::I8, {4}));
+  EXPECT_NE(vector.find("'descr': '|i1', 'fortran_order': False, 'shape': "
+                        "(4,), }"),
+            std::string::npos);
+}
+
+TEST(NpyHeaderTest, RefusesMalformedFiles) {
+  std::string good = serializeNpy(makeTensor(ElementKind::F32, {2, 3}));
+  EXPECT_EQ(errorOf(parseNpy("PK\x03\x04 not numpy")),
+            "not a .npy file (bad magic)");
+  EXPECT_EQ(errorOf(parseNpy(good.substr(0, 9))), "truncated .npy header");
+  EXPECT_EQ(errorOf(parseNpy(good.substr(0, 40))), "truncated .npy header");
+  EXPECT_EQ(errorOf(parseNpy(good.substr(0, good.size() - 4))),
+            "data holds 20 bytes but shape (2, 3) of <f4 needs 24");
+
+  auto withHeader = [&](std::string from, std::string to) {
+    std::string bytes = good;
+    bytes.replace(bytes.find(from), from.size(), to);
+    return bytes;
+  };
+  EXPECT_EQ(errorOf(parseNpy(withHeader("<f4", ">f4"))),
+            "big-endian data ('>f4') is not supported; save it "
+            "little-endian");
+  EXPECT_EQ(errorOf(parseNpy(withHeader("<f4", "<c8"))),
+            "unsupported dtype 'c8'; supported: f4, f8, f2, bf16 as u2, i1, "
+            "u1, i2, i4, i8, b1");
+  EXPECT_EQ(errorOf(parseNpy(withHeader("False", "True "))),
+            "Fortran-ordered arrays are not supported; save with "
+            "np.ascontiguousarray");
+  EXPECT_EQ(errorOf(parseNpy(withHeader("(2, 3)", "(2, x)"))),
+            "bad dimension 'x' in shape (2, x)");
+  EXPECT_EQ(errorOf(parseNpy(withHeader("'shape'", "'shapo'"))),
+            "header has no 'shape'");
+  std::string version = good;
+  version[6] = 9;
+  EXPECT_EQ(errorOf(parseNpy(version)), "unsupported .npy version 9");
+  // u2 is only bf16 where a bf16 tensor is expected.
+  std::string u2 = serializeNpy(makeTensor(ElementKind::BF16, {2}));
+  EXPECT_NE(errorOf(parseNpy(u2)).find("unsupported dtype 'u2'"),
+            std::string::npos);
+}
+
+class NpzTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("prec-npz", directory));
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(directory); }
+  std::string path(llvm::StringRef name) {
+    llvm::SmallString<128> full(directory);
+    llvm::sys::path::append(full, name);
+    return std::string(full);
+  }
+  llvm::SmallString<128> directory;
+};
+
+TEST_F(NpzTest, RoundTripsNamedTensorsInOrder) {
+  NamedTensors tensors = {{"x", makeTensor(ElementKind::F32, {2, 2})},
+                          {"ids", makeTensor(ElementKind::I64, {3})},
+                          {"h", makeTensor(ElementKind::BF16, {4})}};
+  ASSERT_FALSE(bool(writeNpz(path("a.npz"), tensors)));
+  llvm::Expected<NamedTensors> read = readNpz(path("a.npz"), {"h"});
+  ASSERT_TRUE(bool(read)) << llvm::toString(read.takeError());
+  ASSERT_EQ(read->size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ((*read)[i].first, tensors[i].first);
+    EXPECT_EQ((*read)[i].second.kind, tensors[i].second.kind);
+    EXPECT_EQ((*read)[i].second.data, tensors[i].second.data);
+  }
+}
+
+TEST_F(NpzTest, RefusesWhatIsNotAnArchive) {
+  {
+    std::error_code error;
+    llvm::raw_fd_ostream os(path("bad.npz"), error);
+    os << "this is not a zip archive at all, just text";
+  }
+  llvm::Expected<NamedTensors> read = readNpz(path("bad.npz"));
+  ASSERT_FALSE(bool(read));
+  EXPECT_NE(llvm::toString(read.takeError())
+                .find("is not a valid .npz: no zip end-of-central-directory "
+                      "record"),
+            std::string::npos);
+  llvm::Expected<NamedTensors> missing = readNpz(path("missing.npz"));
+  ASSERT_FALSE(bool(missing));
+  EXPECT_NE(llvm::toString(missing.takeError()).find("cannot read"),
+            std::string::npos);
+}
+
+} // namespace
