@@ -13,6 +13,7 @@
 #include "dialects/Precision/Target.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace prec {
 #define GEN_PASS_DEF_PRECANNOTATE
@@ -61,6 +62,7 @@ public:
       plan = std::move(*loaded);
     }
 
+    nameBindings(module);
     module.walk([&](Operation *op) {
       if (!isAssignable(op) || classifyOp(op) == OpClass::Cast)
         return;
@@ -84,6 +86,23 @@ public:
   }
 
 private:
+  /// Records each argument's location name as `precision.name`, so that
+  /// bindings keep their names when the module is printed without locations.
+  void nameBindings(ModuleOp module) {
+    StringRef attrName = PrecisionDialect::getNameAttrName();
+    for (auto function : module.getOps<FunctionOpInterface>()) {
+      if (function.isExternal())
+        continue;
+      for (BlockArgument argument : function.getArguments()) {
+        std::string name = getLocationName(argument.getLoc());
+        if (!name.empty() &&
+            !function.getArgAttr(argument.getArgNumber(), attrName))
+          function.setArgAttr(argument.getArgNumber(), attrName,
+                              StringAttr::get(&getContext(), name));
+      }
+    }
+  }
+
   /// The module's policy with the options' overrides.
   FailureOr<PolicyAttr>
   buildPolicy(function_ref<InFlightDiagnostic()> emitError) {

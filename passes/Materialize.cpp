@@ -351,8 +351,8 @@ private:
       return;
     SmallVector<Type> resultTypes(function.getResultTypes());
     for (auto [index, resultType] : llvm::enumerate(resultTypes)) {
-      Type type = findBindingType(bindingTypes,
-                                  "result" + std::to_string(index));
+      Type type =
+          findBindingType(bindingTypes, getResultName(function, index));
       if (type && isFloatTensor(resultType))
         resultType = cast<RankedTensorType>(resultType).clone(type);
     }

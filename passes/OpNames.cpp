@@ -2,13 +2,17 @@
 
 #include "passes/OpNames.h"
 
+#include "dialects/Precision/PrecisionDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 
 namespace prec {
 
-static std::string findName(Location location) {
+std::string getLocationName(Location location) {
   std::string name;
   location->walk([&](Location nested) {
     if (auto named = dyn_cast<NameLoc>(nested)) {
@@ -20,10 +24,16 @@ static std::string findName(Location location) {
   return name;
 }
 
-std::string getLayerName(Operation *op) { return findName(op->getLoc()); }
+std::string getLayerName(Operation *op) { return getLocationName(op->getLoc()); }
 
 std::string getBindingName(BlockArgument argument) {
-  std::string name = findName(argument.getLoc());
+  if (auto function = dyn_cast<FunctionOpInterface>(
+          argument.getOwner()->getParentOp()))
+    if (auto named = function.getArgAttrOfType<StringAttr>(
+            argument.getArgNumber(),
+            precision::PrecisionDialect::getNameAttrName()))
+      return named.str();
+  std::string name = getLocationName(argument.getLoc());
   if (!name.empty())
     return name;
   return "arg" + std::to_string(argument.getArgNumber());
@@ -35,6 +45,14 @@ llvm::Expected<NamePattern> NamePattern::create(StringRef text) {
   if (!glob)
     return glob.takeError();
   return NamePattern(std::move(owned), std::move(*glob));
+}
+
+std::string getResultName(Operation *op, unsigned index) {
+  auto function = cast<FunctionOpInterface>(op);
+  if (auto named = function.getResultAttrOfType<StringAttr>(
+          index, precision::PrecisionDialect::getNameAttrName()))
+    return named.str();
+  return "result" + std::to_string(index);
 }
 
 bool NamePattern::matchesOp(Operation *op) const {

@@ -18,12 +18,21 @@
 
 namespace prec {
 
+/// The name in a location: the first `NameLoc` found, looking through fused
+/// and call-site locations, or "".
+std::string getLocationName(mlir::Location location);
+
 /// The op's name from its location (the first `NameLoc` found, looking
 /// through fused and call-site locations), or "" if it has none.
 std::string getLayerName(mlir::Operation *op);
 
-/// The name a block argument is known by: its `NameLoc`, else `argN`.
+/// The name a function argument is known by: its `precision.name`
+/// attribute, else its `NameLoc`, else `argN`.
 std::string getBindingName(mlir::BlockArgument argument);
+
+/// The name a function result is known by: its `precision.name` attribute,
+/// else `resultN`.
+std::string getResultName(mlir::Operation *function, unsigned index);
 
 /// A glob (`*`, `?`, `[...]`) over op and binding names. It owns its text:
 /// llvm::GlobPattern only refers to the text it was made from.

@@ -59,7 +59,7 @@ llvm::Error readBindings(mlir::Operation *op, std::vector<Binding> &inputs,
   }
   for (auto [index, type] : llvm::enumerate(function.getResultTypes())) {
     llvm::Expected<Binding> binding =
-        makeBinding("result" + std::to_string(index), type);
+        makeBinding(getResultName(function, index), type);
     if (!binding)
       return binding.takeError();
     outputs.push_back(std::move(*binding));

@@ -57,8 +57,8 @@ private:
   std::vector<Binding> outputs;
 };
 
-/// The bindings of `function`'s signature (inputs named by their NameLoc or
-/// argN, outputs resultN); an error names a binding prec cannot pass.
+/// The bindings of `function`'s signature (named as getBindingName and
+/// getResultName say); an error names a binding prec cannot pass.
 llvm::Error readBindings(mlir::Operation *function,
                          std::vector<Binding> &inputs,
                          std::vector<Binding> &outputs);

@@ -73,8 +73,20 @@ LogicalResult PrecisionDialect::verifyRegionArgAttribute(Operation *op,
                                                          unsigned,
                                                          unsigned,
                                                          NamedAttribute attr) {
-  if (attr.getName().getValue() == getRangeAttrName())
+  StringRef name = attr.getName().getValue();
+  if (name == getRangeAttrName())
     return verifyRangeAttr(op, attr);
+  if (name == getNameAttrName())
+    return verifyAttrKind<StringAttr>(op, name, attr.getValue(), "a string");
   return op->emitError() << "unknown precision dialect argument attribute '"
-                         << attr.getName().getValue() << "'";
+                         << name << "'";
+}
+
+LogicalResult PrecisionDialect::verifyRegionResultAttribute(
+    Operation *op, unsigned, unsigned, NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == getNameAttrName())
+    return verifyAttrKind<StringAttr>(op, name, attr.getValue(), "a string");
+  return op->emitError() << "unknown precision dialect result attribute '"
+                         << name << "'";
 }

@@ -41,6 +41,7 @@ def Precision_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Name of the module attribute that holds the `#precision.policy`.
     static constexpr ::llvm::StringLiteral getPolicyAttrName() {
@@ -58,6 +59,11 @@ def Precision_Dialect : Dialect {
     /// the (first) result's or the argument's values.
     static constexpr ::llvm::StringLiteral getRangeAttrName() {
       return ::llvm::StringLiteral("precision.range");
+    }
+    /// Function argument or result attribute: the binding's name (an ONNX
+    /// input or output name), which survives printing without locations.
+    static constexpr ::llvm::StringLiteral getNameAttrName() {
+      return ::llvm::StringLiteral("precision.name");
     }
     /// Unit attribute on casts the compiler inserted between ops.
     static constexpr ::llvm::StringLiteral getInsertedCastAttrName() {

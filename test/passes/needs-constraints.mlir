@@ -6,7 +6,7 @@
 // Two casts remain: x to f16 and Sub's result to f16.
 // RUN: prec-opt %prec_src/examples/needs_constraints.mlir --prec-legalize="enabled=f16 val-range=x:[1,2] target=sm_90" 2>%t.weak.diag | FileCheck %s --check-prefix=WEAK
 // RUN: FileCheck %s --check-prefix=WEAK-DIAG < %t.weak.diag
-// WEAK-LABEL: func.func @main(%arg0: tensor<1x2x2xf32> {{.*}}) -> tensor<1x2x2xf32>
+// WEAK-LABEL: func.func @main(%arg0: tensor<1x2x2xf32> {precision.name = "x", precision.range = array<f64: 1.000000e+00, 2.000000e+00>}) -> tensor<1x2x2xf32>
 // WEAK:      %[[X16:.*]] = tosa.cast %arg0 {precision.inserted_cast} : (tensor<1x2x2xf32>) -> tensor<1x2x2xf16>
 // WEAK:      %[[MM:.*]] = tosa.matmul %[[X16]], {{.*}}compute = f16, accumulate = f32, storage = f32{{.*}} -> tensor<1x2x2xf32>
 // WEAK:      %[[ADD:.*]] = tosa.add %[[MM]], {{.*}}compute = f32, accumulate = f32, storage = f32, reason = range{{.*}} -> tensor<1x2x2xf32>

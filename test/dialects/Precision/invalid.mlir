@@ -337,3 +337,17 @@ func.func @inserted_cast_marker_is_a_unit(%x: tensor<4xf32>) -> tensor<4xf16> {
   %y = tosa.cast %x {precision.inserted_cast = 1} : (tensor<4xf32>) -> tensor<4xf16>
   return %y : tensor<4xf16>
 }
+
+// -----
+
+// expected-error @+1 {{'precision.name' must be a string, got 3 : i64}}
+func.func @binding_name_not_a_string(%x: tensor<4xf32> {precision.name = 3}) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{unknown precision dialect result attribute 'precision.range'}}
+func.func @result_range(%x: tensor<4xf32>) -> (tensor<4xf32> {precision.range = array<f64: 0.0, 1.0>}) {
+  return %x : tensor<4xf32>
+}

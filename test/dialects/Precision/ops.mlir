@@ -101,13 +101,14 @@ func.func @casts(%x: tensor<4x8xf32>, %d: tensor<?x8xf32>) -> (tensor<4x8xf8E5M2
 
 // The attributes the precision passes leave on ops round-trip too.
 // CHECK-LABEL: func.func @pass_attributes
-// CHECK-SAME: {precision.range = array<f64: 1.000000e+00, 2.000000e+00>}
+// CHECK-SAME: {precision.name = "x", precision.range = array<f64: 1.000000e+00, 2.000000e+00>}
+// CHECK-SAME: -> (tensor<4xf16> {precision.name = "y"})
 // CHECK: precision.assigned = #precision.assignment<compute = f16, accumulate = f32, storage = f32, reason = range, detail = "why">
 // CHECK-SAME: precision.range = array<f64: -1.000000e+00, 1.000000e+00>
 // CHECK-SAME: precision.request = #precision.request<compute = f16, output = f32, mode = prefer, origin = pattern>
 // CHECK: tosa.cast {{.*}} {precision.epilogue}
 // CHECK: tosa.cast {{.*}} {precision.inserted_cast}
-func.func @pass_attributes(%x: tensor<4xf32> {precision.range = array<f64: 1.0, 2.0>}) -> tensor<4xf16> {
+func.func @pass_attributes(%x: tensor<4xf32> {precision.name = "x", precision.range = array<f64: 1.0, 2.0>}) -> (tensor<4xf16> {precision.name = "y"}) {
   %y = tosa.abs %x {precision.request = #precision.request<compute = f16, output = f32, mode = prefer, origin = pattern>, precision.assigned = #precision.assignment<compute = f16, accumulate = f32, storage = f32, reason = range, detail = "why">, precision.range = array<f64: -1.0, 1.0>} : (tensor<4xf32>) -> tensor<4xf32>
   %h = tosa.cast %y {precision.epilogue} : (tensor<4xf32>) -> tensor<4xf16>
   %k = tosa.cast %h {precision.inserted_cast} : (tensor<4xf16>) -> tensor<4xf16>

@@ -9,6 +9,6 @@ func.func @main(%x: tensor<4xf32> loc("x")) -> (tensor<4xf16>, tensor<4xf32>) {
   return %y16, %z : tensor<4xf16>, tensor<4xf32>
 }
 
-func.func @other(%x: tensor<2xi32>) -> tensor<2xi32> {
+func.func @other(%x: tensor<2xi32>) -> (tensor<2xi32> {precision.name = "same"}) {
   return %x : tensor<2xi32>
 }
