@@ -1,6 +1,6 @@
 //===- LowerPrecisionCasts.cpp - precision.cast to tosa.cast --------------===//
 
-#include "passes/Passes.h"
+#include "lowering/Passes.h"
 
 #include "dialects/Precision/PrecisionOps.h"
 
@@ -9,7 +9,7 @@
 
 namespace prec {
 #define GEN_PASS_DEF_PRECLOWERPRECISIONCASTS
-#include "passes/Passes.h.inc"
+#include "lowering/Passes.h.inc"
 } // namespace prec
 
 using namespace mlir;

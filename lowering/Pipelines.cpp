@@ -2,7 +2,7 @@
 
 #include "lowering/Pipelines.h"
 
-#include "passes/Passes.h"
+#include "lowering/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -22,13 +22,16 @@ static constexpr const char *kCpuPipeline =
     // arith/math ops on tensors (Div, Sqrt: TOSA has no float division).
     "func.func(convert-elementwise-to-linalg),"
     "canonicalize,linalg-fuse-elementwise-ops,"
+    // Matmuls: cache blocks, register tiles, vector.contract.
+    "func.func(prec-tile-contractions),canonicalize,"
     // Buffers; results become caller-allocated out-parameters.
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{modify-public-functions "
     "hoist-static-allocs},"
     "buffer-deallocation-pipeline,"
-    "func.func(convert-linalg-to-loops),"
+    "func.func(prec-hoist-vector-transfers),"
+    "func.func(convert-linalg-to-loops),convert-vector-to-scf,"
     // Reduced-precision floats: math functions are computed in f32 and
     // rounded; f16/bf16 arithmetic is left to LLVM, which promotes every op
     // to f32 and rounds its result (correctly rounded for + - * / sqrt).
@@ -36,8 +39,10 @@ static constexpr const char *kCpuPipeline =
     // puts on its extf/truncf pairs let LLVM drop the rounding between ops.
     "math-extend-to-supported-types{target-type=f32},"
     // To LLVM.
-    "lower-affine,convert-scf-to-cf,convert-math-to-llvm,"
-    "convert-math-to-libm,expand-strided-metadata,finalize-memref-to-llvm,"
+    "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+    "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"
+    "convert-math-to-llvm,"
+    "convert-math-to-libm,finalize-memref-to-llvm,"
     "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
     "convert-cf-to-llvm,reconcile-unrealized-casts";
 
@@ -50,6 +55,7 @@ void buildLowerToCpuPipeline(OpPassManager &pm) {
 }
 
 void registerLoweringPipelines() {
+  registerPrecLoweringPasses();
   PassPipelineRegistration<>(
       "prec-lower-to-cpu",
       "Lower a legalized module to the LLVM dialect for the CPU JIT",

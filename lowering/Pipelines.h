@@ -17,7 +17,7 @@ namespace prec {
 /// result, a conv's acc_type).
 void buildLowerToCpuPipeline(mlir::OpPassManager &pm);
 
-/// Registers the lowering pipelines with the pass registry.
+/// Registers the lowering passes and pipelines with the pass registry.
 void registerLoweringPipelines();
 
 } // namespace prec

@@ -134,17 +134,4 @@ def PrecReport : Pass<"prec-report", "::mlir::ModuleOp"> {
   ];
 }
 
-def PrecLowerPrecisionCasts
-    : Pass<"prec-lower-precision-casts", "::mlir::ModuleOp"> {
-  let summary = "Turn the precision dialect's casts into tosa.cast";
-  let description = [{
-    The first step of the lowering pipelines (lowering/): a legalized module
-    keeps the casts the model asked for as `precision.cast`; they have
-    tosa.cast's semantics (round to nearest even, saturate to integers) and
-    lower as such. A `precision.region` left in the module means the
-    precision pipeline did not run: an error says so.
-  }];
-  let dependentDialects = ["::mlir::tosa::TosaDialect"];
-}
-
 #endif // PREC_PASSES_TD

@@ -113,7 +113,7 @@ CompiledFunction::compile(mlir::OwningOpRef<mlir::ModuleOp> module,
       mlir::ExecutionEngine::create(*module, options);
   if (!engine)
     return makeError("JIT compilation failed: " +
-                     llvm::toString(engine.takeError()));
+                     llvm::toString(engine.takeError()) + "\n" + diagnostics);
   compiled->engine = std::move(*engine);
   compiled->entryName = ("_mlir_ciface_" + functionName).str();
   return compiled;

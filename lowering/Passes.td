@@ -1,0 +1,70 @@
+//===- Passes.td - prec's lowering passes ------------------*- tablegen -*-===//
+//
+// The passes of the lowering pipelines (prec-lower-to-cpu). They live beside
+// the pipelines that use them, apart from passes/Passes.td: the precision
+// passes register these pipelines, so one library cannot hold both.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PREC_LOWERING_PASSES_TD
+#define PREC_LOWERING_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def PrecLowerPrecisionCasts
+    : Pass<"prec-lower-precision-casts", "::mlir::ModuleOp"> {
+  let summary = "Turn the precision dialect's casts into tosa.cast";
+  let description = [{
+    The first step of the lowering pipelines (lowering/): a legalized module
+    keeps the casts the model asked for as `precision.cast`; they have
+    tosa.cast's semantics (round to nearest even, saturate to integers) and
+    lower as such. A `precision.region` left in the module means the
+    precision pipeline did not run: an error says so.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
+def PrecTileContractions
+    : Pass<"prec-tile-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Tile matmuls for the caches and the registers, and "
+                "vectorize the register tiles";
+  let description = [{
+    On tensors, before bufferization: each statically shaped linalg matmul /
+    batch matmul is tiled into cache blocks, each block into register tiles
+    of rows x columns outputs over one step of the reduction, and the
+    register tile becomes a vector.contract (on operands extended to the
+    accumulator type, where they are narrower). Tile sizes are the largest
+    divisors of the dimensions up to the options, so that every tile is
+    static. Once bufferized, prec-hoist-vector-transfers keeps the
+    accumulator tile in registers across the reduction loop.
+  }];
+  let options = [
+    Option<"registerRows", "register-rows", "int64_t", /*default=*/"8",
+           "rows of a register tile">,
+    Option<"registerColumns", "register-columns", "int64_t",
+           /*default=*/"32", "columns of a register tile">,
+    Option<"cacheRows", "cache-rows", "int64_t", /*default=*/"64",
+           "rows of a cache block">,
+    Option<"cacheColumns", "cache-columns", "int64_t", /*default=*/"256",
+           "columns of a cache block">,
+    Option<"cacheDepth", "cache-depth", "int64_t", /*default=*/"256",
+           "reduction length of a cache block">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def PrecHoistVectorTransfers
+    : Pass<"prec-hoist-vector-transfers", "::mlir::func::FuncOp"> {
+  let summary = "Keep loop-invariant vector transfers out of loops";
+  let description = [{
+    After bufferization, moves a vector.transfer_read / transfer_write pair
+    of the same buffer slice out of the loops it does not depend on: a
+    register tile's accumulator stays in registers across the reduction.
+  }];
+}
+
+#endif // PREC_LOWERING_PASSES_TD
