@@ -107,6 +107,8 @@ CompiledFunction::compile(mlir::OwningOpRef<mlir::ModuleOp> module,
                                                    /*sizeLevel=*/0,
                                                    /*targetMachine=*/nullptr);
   mlir::ExecutionEngineOptions options;
+  llvm::StringRef runtimeLibraries[] = {PREC_MLIR_C_RUNNER_UTILS};
+  options.sharedLibPaths = runtimeLibraries;
   options.transformer = optimizer;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   llvm::Expected<std::unique_ptr<mlir::ExecutionEngine>> engine =

@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# The main job on the bundled examples: builds prec, then compiles each example through the
-# precision pipeline (prec-legalize) and prints the legalized IR and the explain report.
+# The main job on the bundled examples: builds prec, compiles each example with a precision
+# policy (prec-legalize), prints the precision report, then runs the mixed-precision program on
+# the CPU with prec-run and compares it with the same model in f32.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+bin="$root/build/bin"
 
 "$root/scripts/build.sh"
 
 echo
-echo "== TRTorch example: conv2 pinned to f16 by a precision.region (examples/trtorch_conv_region.mlir)"
-"$root/build/bin/prec-opt" "$root/examples/trtorch_conv_region.mlir" \
-  --prec-legalize="report-table=-" --mlir-print-op-on-diagnostic=false
+echo "== Polygraphy example (examples/needs_constraints.mlir): f16 enabled, x in [1, 2]"
+"$bin/prec-opt" "$root/examples/needs_constraints.mlir" \
+  --prec-legalize="enabled=f16 val-range=x:[1,2] target=sm_90 report-table=-" \
+  --mlir-print-op-on-diagnostic=false -o /dev/null
+echo
+"$bin/prec-run" "$root/examples/needs_constraints.mlir" \
+  --policy "enabled=f16 target=sm_90" --val-range "x:[1,2]" \
+  --reference f32 --check-error-stat median
 
 echo
-echo "== Polygraphy example: f16 enabled, x in [1, 2] (examples/needs_constraints.mlir)"
-"$root/build/bin/prec-opt" "$root/examples/needs_constraints.mlir" \
-  --prec-legalize="enabled=f16 val-range=x:[1,2] target=sm_90 report-table=-" \
-  --mlir-print-op-on-diagnostic=false
+echo "== TRTorch example (examples/trtorch_conv_region.mlir): conv2 pinned to f16 by a precision.region"
+"$bin/prec-opt" "$root/examples/trtorch_conv_region.mlir" \
+  --prec-legalize="report-table=-" --mlir-print-op-on-diagnostic=false -o /dev/null
+echo
+"$bin/prec-run" "$root/examples/trtorch_conv_region.mlir" --function forward \
+  --val-range "arg0:[-1,1]" --reference f32 --atol 2e-3 --rtol 1e-2
