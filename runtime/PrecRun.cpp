@@ -95,8 +95,22 @@ llvm::Error parseTolerances(llvm::ArrayRef<std::string> entries,
   return llvm::Error::success();
 }
 
-llvm::Expected<NamedTensors> loadInputs(llvm::StringRef path,
-                                        llvm::ArrayRef<Binding> bindings) {
+/// Tensors for `bindings` from an .npz (by name) or, for a single binding,
+/// an .npy; `what` is "input" or "output" for messages.
+llvm::Expected<NamedTensors> loadBindings(llvm::StringRef path,
+                                          llvm::ArrayRef<Binding> bindings,
+                                          llvm::StringRef what) {
+  if (path.ends_with(".npy")) {
+    if (bindings.size() != 1)
+      return makeError("'" + path + "' holds one array, but the function has " +
+                       llvm::Twine(bindings.size()) + " " + what +
+                       "s: use an .npz");
+    llvm::Expected<HostTensor> tensor =
+        readNpy(path, bindings[0].kind == ElementKind::BF16);
+    if (!tensor)
+      return tensor.takeError();
+    return NamedTensors{{bindings[0].name, std::move(*tensor)}};
+  }
   std::vector<std::string> bf16Names;
   for (const Binding &binding : bindings)
     if (binding.kind == ElementKind::BF16)
@@ -110,13 +124,14 @@ llvm::Expected<NamedTensors> loadInputs(llvm::StringRef path,
   };
   for (const Binding &binding : bindings)
     if (find(binding.name) == loaded->end())
-      return makeError("'" + path + "' has no input '" + binding.name + "'");
+      return makeError("'" + path + "' has no " + what + " '" + binding.name +
+                       "'");
   for (const auto &entry : *loaded)
     if (llvm::none_of(bindings, [&](const Binding &binding) {
           return binding.name == entry.first;
         }))
       return makeError("'" + path + "' has '" + entry.first +
-                       "', which is not an input of the function");
+                       "', which is not an " + what + " of the function");
   NamedTensors ordered;
   for (const Binding &binding : bindings)
     ordered.push_back(*find(binding.name));
@@ -311,7 +326,7 @@ int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
   llvm::Expected<NamedTensors> inputs =
       options.loadInputs.empty()
           ? generateInputs(inputBindings, options.valRanges, options.seed)
-          : loadInputs(options.loadInputs, inputBindings);
+          : loadBindings(options.loadInputs, inputBindings, "input");
   if (!inputs)
     return fail(inputs.takeError());
   if (!options.saveInputs.empty())
@@ -343,23 +358,11 @@ int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
       expected.emplace_back(binding.name, tensor);
     out << "reference: the same model in f32\n";
   } else if (!options.compareWith.empty()) {
-    std::vector<std::string> bf16Names;
-    for (const Binding &binding : outputBindings)
-      if (binding.kind == ElementKind::BF16)
-        bf16Names.push_back(binding.name);
     llvm::Expected<NamedTensors> golden =
-        readNpz(options.compareWith, bf16Names);
+        loadBindings(options.compareWith, outputBindings, "output");
     if (!golden)
       return fail(golden.takeError());
-    for (const Binding &binding : outputBindings) {
-      auto it = llvm::find_if(*golden, [&](const auto &entry) {
-        return entry.first == binding.name;
-      });
-      if (it == golden->end())
-        return fail(makeError("'" + options.compareWith + "' has no output '" +
-                              binding.name + "'"));
-      expected.push_back(*it);
-    }
+    expected = std::move(*golden);
     out << "reference: " << options.compareWith << "\n";
   } else {
     return kPassed;
