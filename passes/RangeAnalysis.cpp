@@ -370,17 +370,21 @@ Interval RangeAnalysis::computeResultRange(Operation *op) {
               [&](size_t i) { return i / k; }, {});
         return scale(getRange(matmul.getA()) * getRange(matmul.getB()), k);
       })
-      .Case<tosa::Conv2DOp, tosa::Conv3DOp>([&](Operation *) {
-        // Weights [O, ...taps, C]: one output channel per leading index.
-        auto weightType = cast<ShapedType>(op->getOperand(1).getType());
-        int64_t channels = weightType.getDimSize(0);
-        int64_t perChannel = getNumElements(op->getOperand(1)) /
-                             std::max<int64_t>(channels, 1);
-        return boundConvolution(
-            getWeights(op->getOperand(1)), getWeights(op->getOperand(2)),
-            operandRange(0), operandRange(2), channels,
-            [&](size_t i) { return i / perChannel; }, hasPadding(op));
-      })
+      .Case<tosa::Conv2DOp, tosa::Conv3DOp, tosa::TransposeConv2DOp>(
+          [&](Operation *) {
+            // Weights [O, ...taps, C]: one output channel per leading index.
+            // A transposed convolution's outputs miss some taps, which
+            // count as zeros like padding.
+            auto weightType = cast<ShapedType>(op->getOperand(1).getType());
+            int64_t channels = weightType.getDimSize(0);
+            int64_t perChannel = getNumElements(op->getOperand(1)) /
+                                 std::max<int64_t>(channels, 1);
+            return boundConvolution(
+                getWeights(op->getOperand(1)), getWeights(op->getOperand(2)),
+                operandRange(0), operandRange(2), channels,
+                [&](size_t i) { return i / perChannel; },
+                hasPadding(op) || isa<tosa::TransposeConv2DOp>(op));
+          })
       .Case<tosa::DepthwiseConv2DOp>([&](Operation *) {
         // Weights [KH, KW, C, M]: output channel c * M + m.
         auto weightType = cast<ShapedType>(op->getOperand(1).getType());
@@ -389,16 +393,6 @@ Interval RangeAnalysis::computeResultRange(Operation *op) {
             getWeights(op->getOperand(1)), getWeights(op->getOperand(2)),
             operandRange(0), operandRange(2), channels,
             [&](size_t i) { return i % channels; }, hasPadding(op));
-      })
-      .Case<tosa::TransposeConv2DOp>([&](Operation *) {
-        auto weightType = cast<ShapedType>(op->getOperand(1).getType());
-        int64_t channels = weightType.getDimSize(0);
-        int64_t perChannel = getNumElements(op->getOperand(1)) /
-                             std::max<int64_t>(channels, 1);
-        return boundConvolution(
-            getWeights(op->getOperand(1)), getWeights(op->getOperand(2)),
-            operandRange(0), operandRange(2), channels,
-            [&](size_t i) { return i / perChannel; }, /*padded=*/true);
       })
       .Default([](Operation *) { return Interval::unknown(); });
 }

@@ -2,6 +2,8 @@
 
 #include "runtime/JitRunner.h"
 
+#include "runtime/Errors.h"
+
 #include "lowering/Pipelines.h"
 #include "passes/OpNames.h"
 
@@ -18,11 +20,6 @@
 #include <cstring>
 
 namespace prec {
-
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
-}
 
 /// A binding for `type`, or an error naming `role`.
 static llvm::Expected<Binding> makeBinding(std::string name, mlir::Type type) {

@@ -2,6 +2,8 @@
 
 #include "runtime/Npy.h"
 
+#include "runtime/Errors.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -14,11 +16,6 @@
 
 namespace prec {
 namespace {
-
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
-}
 
 constexpr llvm::StringLiteral kNpyMagic("\x93NUMPY");
 

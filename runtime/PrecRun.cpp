@@ -2,6 +2,8 @@
 
 #include "runtime/PrecRun.h"
 
+#include "runtime/Errors.h"
+
 #include "passes/DissolveRegions.h"
 #include "passes/PrecisionRules.h"
 
@@ -25,11 +27,6 @@ using namespace mlir;
 
 namespace prec {
 namespace {
-
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
-}
 
 /// Runs `pipeline` on `module`, turning its diagnostics into the error.
 llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline) {
