@@ -1,0 +1,1822 @@
+//===- OnnxImporter.cpp - ONNX models to func + TOSA ----------------------===//
+
+#include "import/OnnxImporter.h"
+
+#include "dialects/Precision/PrecisionDialect.h"
+#include "dialects/Precision/PrecisionOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <numeric>
+
+using namespace mlir;
+
+namespace prec {
+
+bool parseInputShapes(llvm::ArrayRef<std::string> entries,
+                      OnnxImportOptions &options, std::string &error) {
+  for (llvm::StringRef entry : entries) {
+    auto [name, dims] = entry.rsplit(':');
+    if (name.empty() || dims.empty()) {
+      error = ("--input-shape '" + entry + "' is not <name>:<d0>x<d1>...").str();
+      return false;
+    }
+    std::vector<int64_t> shape;
+    llvm::SmallVector<llvm::StringRef> parts;
+    dims.split(parts, 'x');
+    for (llvm::StringRef part : parts) {
+      int64_t dim = 0;
+      if (part.getAsInteger(10, dim) || dim <= 0) {
+        error = ("--input-shape '" + entry + "' has a bad dimension '" +
+                 part + "'")
+                    .str();
+        return false;
+      }
+      shape.push_back(dim);
+    }
+    options.inputShapes[name] = shape;
+  }
+  return true;
+}
+
+namespace {
+
+/// The element type of an ONNX TensorProto data type, or null.
+Type getElementType(MLIRContext *context, int dataType) {
+  Builder builder(context);
+  switch (dataType) {
+  case onnx::TensorProto::FLOAT:
+    return builder.getF32Type();
+  case onnx::TensorProto::FLOAT16:
+    return builder.getF16Type();
+  case onnx::TensorProto::BFLOAT16:
+    return builder.getBF16Type();
+  case onnx::TensorProto::INT8:
+    return builder.getI8Type();
+  case onnx::TensorProto::UINT8:
+    return builder.getIntegerType(8, /*isSigned=*/false);
+  case onnx::TensorProto::INT32:
+    return builder.getI32Type();
+  case onnx::TensorProto::INT64:
+    return builder.getI64Type();
+  case onnx::TensorProto::BOOL:
+    return builder.getI1Type();
+  default:
+    return Type();
+  }
+}
+
+/// A tensor known at import time: an initializer, a Constant's value, a
+/// static Shape. Values are held as doubles (exact for every type prec
+/// imports, except int64 beyond 2^53).
+struct KnownTensor {
+  std::vector<int64_t> shape;
+  std::vector<double> values;
+  int dataType = onnx::TensorProto::FLOAT;
+};
+
+int64_t product(llvm::ArrayRef<int64_t> shape) {
+  return std::accumulate(shape.begin(), shape.end(), int64_t(1),
+                         std::multiplies<int64_t>());
+}
+
+/// Numpy broadcasting of two shapes; failure if incompatible.
+FailureOr<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a,
+                                                ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return failure();
+    result[i] = std::max(da, db);
+  }
+  return result;
+}
+
+class Importer {
+public:
+  Importer(MLIRContext *context, llvm::StringRef modelPath,
+           const OnnxImportOptions &options)
+      : context(context), builder(context), modelPath(modelPath.str()),
+        options(options), location(UnknownLoc::get(context)) {}
+
+  OwningOpRef<ModuleOp> run(const onnx::ModelProto &model);
+
+private:
+  using Handler = std::function<LogicalResult()>;
+
+  // Diagnostics name the node, its op type and the opset.
+  InFlightDiagnostic fail() {
+    return emitError(location)
+           << "node '" << nodeName << "' (" << node->op_type() << ", opset "
+           << opset << "): ";
+  }
+  InFlightDiagnostic failGraph() { return emitError(location); }
+
+  // Tensors known at import time.
+  LogicalResult readTensorProto(const onnx::TensorProto &tensor,
+                                KnownTensor &known);
+  const KnownTensor *getKnown(int index) {
+    if (!hasInput(index))
+      return nullptr;
+    auto it = known.find(node->input(index));
+    return it == known.end() ? nullptr : &it->second;
+  }
+  FailureOr<std::vector<int64_t>> getKnownInts(int index,
+                                               llvm::StringRef what);
+
+  // Graph values.
+  bool hasInput(int index) {
+    return index < node->input_size() && !node->input(index).empty();
+  }
+  FailureOr<Value> input(int index);
+  void setOutput(int index, Value value) {
+    values[node->output(index)] = value;
+  }
+  Value materializeKnown(const KnownTensor &tensor);
+
+  // Attributes.
+  const onnx::AttributeProto *attribute(llvm::StringRef name);
+  int64_t intAttribute(llvm::StringRef name, int64_t fallback);
+  float floatAttribute(llvm::StringRef name, float fallback);
+  std::string stringAttribute(llvm::StringRef name, std::string fallback);
+  std::vector<int64_t> intsAttribute(llvm::StringRef name,
+                                     std::vector<int64_t> fallback = {});
+
+  // Building blocks.
+  static ArrayRef<int64_t> shapeOf(Value value) {
+    return cast<RankedTensorType>(value.getType()).getShape();
+  }
+  static Type elementOf(Value value) {
+    return cast<RankedTensorType>(value.getType()).getElementType();
+  }
+  RankedTensorType tensorOf(ArrayRef<int64_t> shape, Type element) {
+    return RankedTensorType::get(shape, element);
+  }
+  Value create(llvm::StringRef name, ValueRange operands, Type resultType,
+               ArrayRef<NamedAttribute> attributes = {});
+  Value constShape(ArrayRef<int64_t> values);
+  Value constant(ArrayRef<int64_t> shape, Type element,
+                 ArrayRef<double> data);
+  Value scalar(Type element, double value, int64_t rank);
+  Value zeroPoint(Type element) { return constant({1}, element, {0.0}); }
+  Value reshape(Value value, ArrayRef<int64_t> shape);
+  Value transpose(Value value, ArrayRef<int32_t> permutation);
+  Value toRank(Value value, int64_t rank);
+  FailureOr<std::pair<Value, Value>> broadcastPair(Value a, Value b);
+  Value binary(llvm::StringRef name, Value a, Value b, Type element);
+  Value mul(Value a, Value b);
+  Value clampValue(Value value, double lo, double hi);
+  Value reduce(llvm::StringRef name, Value value, ArrayRef<int64_t> axes);
+
+  // Op handlers.
+  LogicalResult importNode(const onnx::NodeProto &node);
+  LogicalResult elementwiseBinary(llvm::StringRef tosaName);
+  LogicalResult elementwiseUnary(llvm::StringRef tosaName);
+  LogicalResult importDiv();
+  LogicalResult importSqrt();
+  LogicalResult importMatMul();
+  LogicalResult importGemm();
+  LogicalResult importConv(bool transposed);
+  LogicalResult importPool(bool isMax, bool global);
+  LogicalResult importBatchNormalization();
+  LogicalResult importLayerNormalization();
+  LogicalResult importSoftmax(bool logarithm);
+  LogicalResult importReduce(llvm::StringRef kind);
+  LogicalResult importReshape();
+  LogicalResult importFlatten();
+  LogicalResult importTranspose();
+  LogicalResult importConcat();
+  LogicalResult importSplit();
+  LogicalResult importSlice();
+  LogicalResult importSqueeze(bool unsqueeze);
+  LogicalResult importGather();
+  LogicalResult importClip();
+  LogicalResult importActivation(llvm::StringRef kind);
+  LogicalResult importCast();
+  LogicalResult importConstant();
+  LogicalResult importShape();
+  LogicalResult importQuantize(bool quantize);
+
+  MLIRContext *context;
+  OpBuilder builder;
+  std::string modelPath;
+  const OnnxImportOptions &options;
+  Location location;
+  const onnx::NodeProto *node = nullptr;
+  std::string nodeName;
+  int64_t opset = 0;
+  llvm::StringMap<Value> values;
+  std::map<std::string, KnownTensor> known;
+  /// The data of constants the importer created: reshapes and transposes
+  /// of weights fold into new constants, so that passes see weights, not
+  /// data movement.
+  llvm::DenseMap<Value, KnownTensor> constantData;
+};
+
+//===----------------------------------------------------------------------===//
+// Tensors known at import time
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::readTensorProto(const onnx::TensorProto &tensor,
+                                        KnownTensor &result) {
+  result.shape.assign(tensor.dims().begin(), tensor.dims().end());
+  result.dataType = tensor.data_type();
+  int64_t count = product(result.shape);
+  if (count < 0 || count > (int64_t(1) << 34)) {
+    failGraph() << "tensor '" << tensor.name() << "' has "
+                << count << " elements: too large to import";
+    return failure();
+  }
+
+  std::string external;
+  const std::string *raw = tensor.has_raw_data() ? &tensor.raw_data() : nullptr;
+  if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
+    std::string file;
+    int64_t offset = 0, length = -1;
+    for (const auto &entry : tensor.external_data()) {
+      if (entry.key() == "location")
+        file = entry.value();
+      else if (entry.key() == "offset")
+        offset = std::stoll(entry.value());
+      else if (entry.key() == "length")
+        length = std::stoll(entry.value());
+    }
+    llvm::SmallString<256> full(llvm::sys::path::parent_path(modelPath));
+    llvm::sys::path::append(full, file);
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        llvm::MemoryBuffer::getFile(full, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false);
+    if (!buffer) {
+      failGraph() << "tensor '" << tensor.name()
+                  << "': cannot read external data '" << full
+                  << "': " << buffer.getError().message();
+      return failure();
+    }
+    llvm::StringRef bytes = (*buffer)->getBuffer();
+    if (offset < 0 || offset > int64_t(bytes.size()) ||
+        (length >= 0 && offset + length > int64_t(bytes.size()))) {
+      failGraph() << "tensor '" << tensor.name()
+                  << "': external data range is outside '" << full << "'";
+      return failure();
+    }
+    external = bytes.substr(offset, length < 0 ? llvm::StringRef::npos
+                                               : size_t(length))
+                   .str();
+    raw = &external;
+  }
+
+  Type element = getElementType(context, result.dataType);
+  if (!element && result.dataType != onnx::TensorProto::DOUBLE) {
+    failGraph() << "tensor '" << tensor.name() << "' has data type "
+                << result.dataType << ", which prec does not import";
+    return failure();
+  }
+  result.values.resize(count);
+  auto expectSize = [&](size_t have) -> LogicalResult {
+    if (have == size_t(count))
+      return success();
+    failGraph() << "tensor '" << tensor.name() << "' holds " << have
+                << " values but its shape needs " << count;
+    return failure();
+  };
+  if (raw) {
+    size_t width = result.dataType == onnx::TensorProto::DOUBLE
+                       ? 8
+                       : (element.getIntOrFloatBitWidth() + 7) / 8;
+    if (failed(expectSize(raw->size() / width)) ||
+        raw->size() % width != 0)
+      return failure();
+    const char *data = raw->data();
+    for (int64_t i = 0; i < count; ++i) {
+      const char *at = data + i * width;
+      double value = 0;
+      switch (result.dataType) {
+      case onnx::TensorProto::FLOAT: {
+        float v;
+        std::memcpy(&v, at, 4);
+        value = v;
+        break;
+      }
+      case onnx::TensorProto::DOUBLE:
+        std::memcpy(&value, at, 8);
+        break;
+      case onnx::TensorProto::FLOAT16:
+      case onnx::TensorProto::BFLOAT16: {
+        uint16_t bits;
+        std::memcpy(&bits, at, 2);
+        value = llvm::APFloat(cast<FloatType>(element).getFloatSemantics(),
+                              llvm::APInt(16, bits))
+                    .convertToDouble();
+        break;
+      }
+      case onnx::TensorProto::INT8:
+        value = static_cast<int8_t>(*at);
+        break;
+      case onnx::TensorProto::UINT8:
+      case onnx::TensorProto::BOOL:
+        value = static_cast<uint8_t>(*at);
+        break;
+      case onnx::TensorProto::INT32: {
+        int32_t v;
+        std::memcpy(&v, at, 4);
+        value = v;
+        break;
+      }
+      case onnx::TensorProto::INT64: {
+        int64_t v;
+        std::memcpy(&v, at, 8);
+        value = static_cast<double>(v);
+        break;
+      }
+      }
+      result.values[i] = value;
+    }
+    return success();
+  }
+  switch (result.dataType) {
+  case onnx::TensorProto::FLOAT:
+    if (failed(expectSize(tensor.float_data_size())))
+      return failure();
+    llvm::copy(tensor.float_data(), result.values.begin());
+    return success();
+  case onnx::TensorProto::DOUBLE:
+    if (failed(expectSize(tensor.double_data_size())))
+      return failure();
+    llvm::copy(tensor.double_data(), result.values.begin());
+    return success();
+  case onnx::TensorProto::INT64:
+    if (failed(expectSize(tensor.int64_data_size())))
+      return failure();
+    for (int64_t i = 0; i < count; ++i)
+      result.values[i] = static_cast<double>(tensor.int64_data(i));
+    return success();
+  default:
+    // int32_data holds int32, int8, uint8, bool and the bits of f16/bf16.
+    if (failed(expectSize(tensor.int32_data_size())))
+      return failure();
+    for (int64_t i = 0; i < count; ++i) {
+      int32_t v = tensor.int32_data(i);
+      if (auto floatType = dyn_cast<FloatType>(element))
+        result.values[i] = llvm::APFloat(floatType.getFloatSemantics(),
+                                         llvm::APInt(16, uint16_t(v)))
+                               .convertToDouble();
+      else
+        result.values[i] = v;
+    }
+    return success();
+  }
+}
+
+FailureOr<std::vector<int64_t>>
+Importer::getKnownInts(int index, llvm::StringRef what) {
+  const KnownTensor *tensor = getKnown(index);
+  if (!tensor) {
+    fail() << what << " (input #" << index
+           << ") must be a constant or an initializer";
+    return failure();
+  }
+  std::vector<int64_t> ints;
+  for (double value : tensor->values)
+    ints.push_back(static_cast<int64_t>(value));
+  return ints;
+}
+
+Value Importer::materializeKnown(const KnownTensor &tensor) {
+  Type element = tensor.dataType == onnx::TensorProto::DOUBLE
+                     ? builder.getF32Type()
+                     : getElementType(context, tensor.dataType);
+  return constant(tensor.shape, element, tensor.values);
+}
+
+FailureOr<Value> Importer::input(int index) {
+  if (!hasInput(index)) {
+    fail() << "input #" << index << " is missing";
+    return failure();
+  }
+  const std::string &name = node->input(index);
+  auto it = values.find(name);
+  if (it != values.end())
+    return it->second;
+  auto knownIt = known.find(name);
+  if (knownIt == known.end()) {
+    fail() << "input '" << name << "' is not defined before this node";
+    return failure();
+  }
+  Value value = materializeKnown(knownIt->second);
+  values[name] = value;
+  return value;
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+const onnx::AttributeProto *Importer::attribute(llvm::StringRef name) {
+  for (const onnx::AttributeProto &attr : node->attribute())
+    if (attr.name() == name)
+      return &attr;
+  return nullptr;
+}
+
+int64_t Importer::intAttribute(llvm::StringRef name, int64_t fallback) {
+  const onnx::AttributeProto *attr = attribute(name);
+  return attr ? attr->i() : fallback;
+}
+
+float Importer::floatAttribute(llvm::StringRef name, float fallback) {
+  const onnx::AttributeProto *attr = attribute(name);
+  return attr ? attr->f() : fallback;
+}
+
+std::string Importer::stringAttribute(llvm::StringRef name,
+                                      std::string fallback) {
+  const onnx::AttributeProto *attr = attribute(name);
+  return attr ? attr->s() : fallback;
+}
+
+std::vector<int64_t> Importer::intsAttribute(llvm::StringRef name,
+                                             std::vector<int64_t> fallback) {
+  const onnx::AttributeProto *attr = attribute(name);
+  if (!attr)
+    return fallback;
+  return std::vector<int64_t>(attr->ints().begin(), attr->ints().end());
+}
+
+//===----------------------------------------------------------------------===//
+// Building blocks
+//===----------------------------------------------------------------------===//
+
+Value Importer::create(llvm::StringRef name, ValueRange operands,
+                       Type resultType, ArrayRef<NamedAttribute> attributes) {
+  OperationState state(location, name);
+  state.addOperands(operands);
+  state.addTypes(resultType);
+  state.addAttributes(attributes);
+  return builder.create(state)->getResult(0);
+}
+
+Value Importer::constShape(ArrayRef<int64_t> shapeValues) {
+  auto type = RankedTensorType::get({int64_t(shapeValues.size())},
+                                    builder.getIndexType());
+  return create("tosa.const_shape", {},
+                tosa::shapeType::get(context, shapeValues.size()),
+                {builder.getNamedAttr(
+                    "values", DenseIntElementsAttr::get(type, shapeValues))});
+}
+
+Value Importer::constant(ArrayRef<int64_t> shape, Type element,
+                         ArrayRef<double> data) {
+  auto type = RankedTensorType::get(shape, element);
+  ElementsAttr values;
+  constexpr size_t kBlobThreshold = 1024;
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    if (element.isF32() && data.size() > kBlobThreshold) {
+      // Large weights as resource blobs: quick to import, not printed.
+      std::vector<float> floats(data.begin(), data.end());
+      values = DenseResourceElementsAttr::get(
+          type, "onnx_weight",
+          HeapAsmResourceBlob::allocateAndCopyInferAlign(
+              ArrayRef<float>(floats)));
+    } else {
+      SmallVector<APFloat> floats;
+      for (double value : data) {
+        APFloat converted(value);
+        bool losesInfo = false;
+        converted.convert(floatType.getFloatSemantics(),
+                          APFloat::rmNearestTiesToEven, &losesInfo);
+        floats.push_back(converted);
+      }
+      values = DenseElementsAttr::get(type, floats);
+    }
+  } else {
+    unsigned width = element.getIntOrFloatBitWidth();
+    SmallVector<APInt> ints;
+    for (double value : data)
+      ints.push_back(APInt(width, static_cast<int64_t>(value),
+                           /*isSigned=*/!element.isUnsignedInteger(),
+                           /*implicitTrunc=*/true));
+    values = DenseElementsAttr::get(type, ints);
+  }
+  Value result = create("tosa.const", {}, type,
+                        {builder.getNamedAttr("values", values)});
+  constantData[result] = KnownTensor{std::vector<int64_t>(shape.begin(),
+                                                          shape.end()),
+                                     std::vector<double>(data.begin(),
+                                                         data.end()),
+                                     0};
+  return result;
+}
+
+Value Importer::scalar(Type element, double value, int64_t rank) {
+  return constant(SmallVector<int64_t>(rank, 1), element, {value});
+}
+
+Value Importer::reshape(Value value, ArrayRef<int64_t> shape) {
+  if (shapeOf(value) == shape)
+    return value;
+  auto it = constantData.find(value);
+  if (it != constantData.end()) {
+    std::vector<double> data = it->second.values;
+    return constant(shape, elementOf(value), data);
+  }
+  return create("tosa.reshape", {value, constShape(shape)},
+                tensorOf(shape, elementOf(value)));
+}
+
+Value Importer::transpose(Value value, ArrayRef<int32_t> permutation) {
+  ArrayRef<int64_t> shape = shapeOf(value);
+  SmallVector<int64_t> result;
+  for (int32_t axis : permutation)
+    result.push_back(shape[axis]);
+  auto it = constantData.find(value);
+  if (it != constantData.end()) {
+    // Permute the data: the element at result index r comes from the
+    // source index whose axis permutation[d] is r[d].
+    const std::vector<double> &source = it->second.values;
+    std::vector<double> permuted(source.size());
+    SmallVector<int64_t> sourceStrides(shape.size(), 1);
+    for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+      sourceStrides[d] = sourceStrides[d + 1] * shape[d + 1];
+    SmallVector<int64_t> index(result.size(), 0);
+    for (size_t flat = 0; flat < permuted.size(); ++flat) {
+      int64_t offset = 0;
+      for (size_t d = 0; d < result.size(); ++d)
+        offset += index[d] * sourceStrides[permutation[d]];
+      permuted[flat] = source[offset];
+      for (int64_t d = int64_t(result.size()) - 1; d >= 0; --d) {
+        if (++index[d] < result[d])
+          break;
+        index[d] = 0;
+      }
+    }
+    return constant(result, elementOf(value), permuted);
+  }
+  return create("tosa.transpose", {value}, tensorOf(result, elementOf(value)),
+                {builder.getNamedAttr(
+                    "perms", builder.getDenseI32ArrayAttr(permutation))});
+}
+
+Value Importer::toRank(Value value, int64_t rank) {
+  ArrayRef<int64_t> shape = shapeOf(value);
+  if (int64_t(shape.size()) >= rank)
+    return value;
+  SmallVector<int64_t> expanded(rank - shape.size(), 1);
+  expanded.append(shape.begin(), shape.end());
+  return reshape(value, expanded);
+}
+
+FailureOr<std::pair<Value, Value>> Importer::broadcastPair(Value a, Value b) {
+  if (failed(broadcastShapes(shapeOf(a), shapeOf(b)))) {
+    fail() << "shapes " << a.getType() << " and " << b.getType()
+           << " do not broadcast";
+    return failure();
+  }
+  int64_t rank = std::max(shapeOf(a).size(), shapeOf(b).size());
+  return std::make_pair(toRank(a, rank), toRank(b, rank));
+}
+
+Value Importer::binary(llvm::StringRef name, Value a, Value b, Type element) {
+  SmallVector<int64_t> shape = *broadcastShapes(shapeOf(a), shapeOf(b));
+  SmallVector<Value> operands = {a, b};
+  if (name == "tosa.mul")
+    operands.push_back(constant({1}, builder.getI8Type(), {0.0}));
+  return create(name, operands, tensorOf(shape, element));
+}
+
+Value Importer::mul(Value a, Value b) {
+  return binary("tosa.mul", a, b, elementOf(a));
+}
+
+Value Importer::clampValue(Value value, double lo, double hi) {
+  Type element = elementOf(value);
+  auto bound = [&](double v) -> Attribute {
+    if (auto floatType = dyn_cast<FloatType>(element)) {
+      APFloat converted(v);
+      bool losesInfo = false;
+      converted.convert(floatType.getFloatSemantics(),
+                        APFloat::rmNearestTiesToEven, &losesInfo);
+      return FloatAttr::get(element, converted);
+    }
+    return IntegerAttr::get(element, static_cast<int64_t>(v));
+  };
+  return create("tosa.clamp", {value}, value.getType(),
+                {builder.getNamedAttr("min_val", bound(lo)),
+                 builder.getNamedAttr("max_val", bound(hi))});
+}
+
+Value Importer::reduce(llvm::StringRef name, Value value,
+                       ArrayRef<int64_t> axes) {
+  for (int64_t axis : axes) {
+    SmallVector<int64_t> shape(shapeOf(value));
+    shape[axis] = 1;
+    value = create(name, {value}, tensorOf(shape, elementOf(value)),
+                   {builder.getNamedAttr("axis",
+                                         builder.getI32IntegerAttr(axis))});
+  }
+  return value;
+}
+
+//===----------------------------------------------------------------------===//
+// Op handlers
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::elementwiseBinary(llvm::StringRef tosaName) {
+  FailureOr<Value> a = input(0), b = input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  auto pair = broadcastPair(*a, *b);
+  if (failed(pair))
+    return failure();
+  if (elementOf(pair->first) != elementOf(pair->second))
+    return fail() << "operands have different element types";
+  setOutput(0, binary(tosaName, pair->first, pair->second,
+                      elementOf(pair->first)));
+  return success();
+}
+
+LogicalResult Importer::elementwiseUnary(llvm::StringRef tosaName) {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  SmallVector<Value> operands = {*x};
+  if (tosaName == "tosa.negate") {
+    operands.push_back(zeroPoint(elementOf(*x)));
+    operands.push_back(zeroPoint(elementOf(*x)));
+  }
+  setOutput(0, create(tosaName, operands, x->getType()));
+  return success();
+}
+
+LogicalResult Importer::importDiv() {
+  FailureOr<Value> a = input(0), b = input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  auto pair = broadcastPair(*a, *b);
+  if (failed(pair))
+    return failure();
+  Type element = elementOf(pair->first);
+  if (!isa<FloatType>(element)) {
+    setOutput(0, binary("tosa.intdiv", pair->first, pair->second, element));
+    return success();
+  }
+  // TOSA has no float division; a correctly rounded one is arith.divf on
+  // equally shaped tensors.
+  SmallVector<int64_t> shape =
+      *broadcastShapes(shapeOf(pair->first), shapeOf(pair->second));
+  SmallVector<int64_t> multiplesA, multiplesB;
+  for (auto [full, da, db] :
+       llvm::zip(shape, shapeOf(pair->first), shapeOf(pair->second))) {
+    multiplesA.push_back(full / da);
+    multiplesB.push_back(full / db);
+  }
+  auto tile = [&](Value value, ArrayRef<int64_t> multiples) {
+    if (llvm::all_of(multiples, [](int64_t m) { return m == 1; }))
+      return value;
+    return create("tosa.tile", {value, constShape(multiples)},
+                  tensorOf(shape, element));
+  };
+  setOutput(0, create("arith.divf",
+                      {tile(pair->first, multiplesA),
+                       tile(pair->second, multiplesB)},
+                      tensorOf(shape, element)));
+  return success();
+}
+
+LogicalResult Importer::importSqrt() {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  setOutput(0, create("math.sqrt", {*x}, x->getType()));
+  return success();
+}
+
+LogicalResult Importer::importMatMul() {
+  FailureOr<Value> a = input(0), b = input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  Value lhs = *a, rhs = *b;
+  ArrayRef<int64_t> aShape = shapeOf(lhs), bShape = shapeOf(rhs);
+  if (aShape.empty() || bShape.empty())
+    return fail() << "operands must not be scalars";
+  // 1-D operands gain a unit dimension, removed again from the result.
+  bool vectorA = aShape.size() == 1, vectorB = bShape.size() == 1;
+  if (vectorA)
+    lhs = reshape(lhs, {1, aShape[0]});
+  if (vectorB)
+    rhs = reshape(rhs, {bShape[0], 1});
+  aShape = shapeOf(lhs);
+  bShape = shapeOf(rhs);
+  int64_t m = aShape[aShape.size() - 2], k = aShape.back();
+  int64_t n = bShape.back();
+  if (bShape[bShape.size() - 2] != k)
+    return fail() << "inner dimensions " << k << " and "
+                  << bShape[bShape.size() - 2] << " differ";
+  FailureOr<SmallVector<int64_t>> batch =
+      broadcastShapes(aShape.drop_back(2), bShape.drop_back(2));
+  if (failed(batch))
+    return fail() << "batch dimensions do not broadcast";
+  int64_t batchSize = product(*batch);
+  auto toBatch = [&](Value value, int64_t rows, int64_t columns) {
+    ArrayRef<int64_t> own = shapeOf(value).drop_back(2);
+    if (product(own) != batchSize) {
+      // Broadcast the batch by tiling.
+      SmallVector<int64_t> full(batch->begin(), batch->end());
+      full.append({rows, columns});
+      Value ranked = toRank(value, full.size());
+      SmallVector<int64_t> multiples;
+      for (auto [f, d] : llvm::zip(full, shapeOf(ranked)))
+        multiples.push_back(f / d);
+      value = create("tosa.tile", {ranked, constShape(multiples)},
+                     tensorOf(full, elementOf(value)));
+    }
+    return reshape(value, {batchSize, rows, columns});
+  };
+  Type element = elementOf(lhs);
+  Value product3 = create(
+      "tosa.matmul",
+      {toBatch(lhs, m, k), toBatch(rhs, k, n), zeroPoint(element),
+       zeroPoint(elementOf(rhs))},
+      tensorOf({batchSize, m, n}, element));
+  SmallVector<int64_t> resultShape(batch->begin(), batch->end());
+  if (!vectorA)
+    resultShape.push_back(m);
+  if (!vectorB)
+    resultShape.push_back(n);
+  setOutput(0, reshape(product3, resultShape));
+  return success();
+}
+
+LogicalResult Importer::importGemm() {
+  FailureOr<Value> a = input(0), b = input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  if (shapeOf(*a).size() != 2 || shapeOf(*b).size() != 2)
+    return fail() << "A and B must be matrices";
+  Value lhs = *a, rhs = *b;
+  if (intAttribute("transA", 0))
+    lhs = transpose(lhs, {1, 0});
+  if (intAttribute("transB", 0))
+    rhs = transpose(rhs, {1, 0});
+  int64_t m = shapeOf(lhs)[0], k = shapeOf(lhs)[1], n = shapeOf(rhs)[1];
+  if (shapeOf(rhs)[0] != k)
+    return fail() << "inner dimensions " << k << " and " << shapeOf(rhs)[0]
+                  << " differ";
+  Type element = elementOf(lhs);
+  Value result = create("tosa.matmul",
+                        {reshape(lhs, {1, m, k}), reshape(rhs, {1, k, n}),
+                         zeroPoint(element), zeroPoint(element)},
+                        tensorOf({1, m, n}, element));
+  result = reshape(result, {m, n});
+  float alpha = floatAttribute("alpha", 1), beta = floatAttribute("beta", 1);
+  if (alpha != 1)
+    result = mul(result, scalar(element, alpha, 2));
+  if (hasInput(2) && beta != 0) {
+    FailureOr<Value> c = input(2);
+    if (failed(c))
+      return failure();
+    Value bias = toRank(*c, 2);
+    if (beta != 1)
+      bias = mul(bias, scalar(element, beta, 2));
+    if (failed(broadcastShapes(shapeOf(bias), {m, n})))
+      return fail() << "C of type " << c->getType()
+                    << " does not broadcast to " << m << "x" << n;
+    result = binary("tosa.add", result, bias, element);
+  }
+  setOutput(0, result);
+  return success();
+}
+
+LogicalResult Importer::importConv(bool transposed) {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> xShape = shapeOf(*x);
+  if (xShape.size() != 4)
+    return fail() << "only 2-D convolutions (NCHW inputs) are supported";
+  const KnownTensor *weights = getKnown(1);
+  if (!weights || weights->shape.size() != 4)
+    return fail() << "weights must be a 4-D initializer";
+  Type element = elementOf(*x);
+  int64_t group = intAttribute("group", 1);
+  std::vector<int64_t> strides = intsAttribute("strides", {1, 1});
+  std::vector<int64_t> dilations = intsAttribute("dilations", {1, 1});
+  std::vector<int64_t> pads = intsAttribute("pads", {0, 0, 0, 0});
+  if (stringAttribute("auto_pad", "NOTSET") != "NOTSET")
+    return fail() << "auto_pad is not supported; export with explicit pads";
+  if (strides.size() != 2 || dilations.size() != 2 || pads.size() != 4)
+    return fail() << "strides, dilations and pads must describe 2-D";
+  ArrayRef<int64_t> w = weights->shape;
+  int64_t kh = w[2], kw = w[3];
+  int64_t inChannels = xShape[1];
+  int64_t outChannels = transposed ? w[1] * group : w[0];
+  if (!transposed && w[1] * group != inChannels)
+    return fail() << "weights expect " << w[1] * group
+                  << " input channels, the input has " << inChannels;
+
+  // Bias: given or zeros, one per output channel.
+  std::vector<double> bias(outChannels, 0.0);
+  if (hasInput(2)) {
+    const KnownTensor *b = getKnown(2);
+    if (!b || int64_t(b->values.size()) != outChannels)
+      return fail() << "bias must be an initializer of " << outChannels
+                    << " values";
+    bias = b->values;
+  }
+  Value nhwc = transpose(*x, {0, 2, 3, 1});
+  auto weightAt = [&](int64_t o, int64_t i, int64_t y, int64_t x) {
+    return weights->values[((o * w[1] + i) * kh + y) * kw + x];
+  };
+  auto attrs = [&](bool withDilation) {
+    SmallVector<NamedAttribute> list = {
+        builder.getNamedAttr("acc_type", TypeAttr::get(element)),
+        builder.getNamedAttr("stride", builder.getDenseI64ArrayAttr(strides))};
+    if (withDilation) {
+      list.push_back(builder.getNamedAttr(
+          "pad", builder.getDenseI64ArrayAttr(
+                     {pads[0], pads[2], pads[1], pads[3]})));
+      list.push_back(builder.getNamedAttr(
+          "dilation", builder.getDenseI64ArrayAttr(dilations)));
+    }
+    return list;
+  };
+
+  int64_t oh, ow;
+  Value result;
+  if (transposed) {
+    if (group != 1)
+      return fail() << "grouped ConvTranspose is not supported";
+    if (dilations != std::vector<int64_t>{1, 1})
+      return fail() << "dilated ConvTranspose is not supported";
+    std::vector<int64_t> outputPadding =
+        intsAttribute("output_padding", {0, 0});
+    // ONNX weights [I, O, KH, KW] -> TOSA [O, KH, KW, I].
+    std::vector<double> ohwi(w[1] * kh * kw * w[0]);
+    for (int64_t o = 0; o < w[1]; ++o)
+      for (int64_t y = 0; y < kh; ++y)
+        for (int64_t xx = 0; xx < kw; ++xx)
+          for (int64_t i = 0; i < w[0]; ++i)
+            ohwi[((o * kh + y) * kw + xx) * w[0] + i] = weightAt(i, o, y, xx);
+    oh = (xShape[2] - 1) * strides[0] + kh - pads[0] - pads[2] +
+         outputPadding[0];
+    ow = (xShape[3] - 1) * strides[1] + kw - pads[1] - pads[3] +
+         outputPadding[1];
+    SmallVector<NamedAttribute> list = attrs(false);
+    list.push_back(builder.getNamedAttr(
+        "out_pad", builder.getDenseI64ArrayAttr(
+                       {-pads[0], -pads[2] + outputPadding[0], -pads[1],
+                        -pads[3] + outputPadding[1]})));
+    result = create("tosa.transpose_conv2d",
+                    {nhwc, constant({w[1], kh, kw, w[0]}, element, ohwi),
+                     constant({outChannels}, element, bias),
+                     zeroPoint(element), zeroPoint(element)},
+                    tensorOf({xShape[0], oh, ow, outChannels}, element),
+                    list);
+  } else {
+    oh = (xShape[2] + pads[0] + pads[2] - dilations[0] * (kh - 1) - 1) /
+             strides[0] +
+         1;
+    ow = (xShape[3] + pads[1] + pads[3] - dilations[1] * (kw - 1) - 1) /
+             strides[1] +
+         1;
+    auto convolve = [&](Value in, int64_t firstOut, int64_t outs,
+                        int64_t firstIn) {
+      std::vector<double> ohwi(outs * kh * kw * w[1]);
+      for (int64_t o = 0; o < outs; ++o)
+        for (int64_t y = 0; y < kh; ++y)
+          for (int64_t xx = 0; xx < kw; ++xx)
+            for (int64_t i = 0; i < w[1]; ++i)
+              ohwi[((o * kh + y) * kw + xx) * w[1] + i] =
+                  weightAt(firstOut + o, i, y, xx);
+      (void)firstIn;
+      return create(
+          "tosa.conv2d",
+          {in, constant({outs, kh, kw, w[1]}, element, ohwi),
+           constant({outs}, element,
+                    ArrayRef<double>(bias).slice(firstOut, outs)),
+           zeroPoint(element), zeroPoint(element)},
+          tensorOf({xShape[0], oh, ow, outs}, element), attrs(true));
+    };
+    if (group == 1) {
+      result = convolve(nhwc, 0, outChannels, 0);
+    } else if (group == inChannels && w[1] == 1) {
+      // Depthwise: weights [KH, KW, C, M].
+      int64_t multiplier = outChannels / inChannels;
+      std::vector<double> hwcm(kh * kw * inChannels * multiplier);
+      for (int64_t c = 0; c < inChannels; ++c)
+        for (int64_t m = 0; m < multiplier; ++m)
+          for (int64_t y = 0; y < kh; ++y)
+            for (int64_t xx = 0; xx < kw; ++xx)
+              hwcm[((y * kw + xx) * inChannels + c) * multiplier + m] =
+                  weightAt(c * multiplier + m, 0, y, xx);
+      result = create(
+          "tosa.depthwise_conv2d",
+          {nhwc, constant({kh, kw, inChannels, multiplier}, element, hwcm),
+           constant({outChannels}, element, bias), zeroPoint(element),
+           zeroPoint(element)},
+          tensorOf({xShape[0], oh, ow, outChannels}, element), attrs(true));
+    } else {
+      // Grouped: one convolution per group on its slice of channels.
+      int64_t inPerGroup = w[1], outPerGroup = outChannels / group;
+      SmallVector<Value> parts;
+      for (int64_t g = 0; g < group; ++g) {
+        Value slice = create(
+            "tosa.slice",
+            {nhwc, constShape({0, 0, 0, g * inPerGroup}),
+             constShape({xShape[0], xShape[2], xShape[3], inPerGroup})},
+            tensorOf({xShape[0], xShape[2], xShape[3], inPerGroup}, element));
+        parts.push_back(convolve(slice, g * outPerGroup, outPerGroup,
+                                 g * inPerGroup));
+      }
+      result = create("tosa.concat", parts,
+                      tensorOf({xShape[0], oh, ow, outChannels}, element),
+                      {builder.getNamedAttr("axis",
+                                            builder.getI32IntegerAttr(3))});
+    }
+  }
+  setOutput(0, transpose(result, {0, 3, 1, 2}));
+  return success();
+}
+
+LogicalResult Importer::importPool(bool isMax, bool global) {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  if (shape.size() != 4)
+    return fail() << "only 2-D pooling (NCHW inputs) is supported";
+  Type element = elementOf(*x);
+  std::vector<int64_t> kernel =
+      global ? std::vector<int64_t>{shape[2], shape[3]}
+             : intsAttribute("kernel_shape");
+  std::vector<int64_t> strides = intsAttribute("strides", {1, 1});
+  std::vector<int64_t> pads = intsAttribute("pads", {0, 0, 0, 0});
+  if (kernel.size() != 2 || strides.size() != 2 || pads.size() != 4)
+    return fail() << "kernel_shape, strides and pads must describe 2-D";
+  if (stringAttribute("auto_pad", "NOTSET") != "NOTSET")
+    return fail() << "auto_pad is not supported; export with explicit pads";
+  if (intAttribute("ceil_mode", 0))
+    return fail() << "ceil_mode is not supported";
+  if (!isMax && intAttribute("count_include_pad", 0) &&
+      llvm::any_of(pads, [](int64_t p) { return p != 0; }))
+    return fail() << "count_include_pad with padding is not supported";
+  if (isMax && intsAttribute("dilations", {1, 1}) != std::vector<int64_t>{1, 1})
+    return fail() << "dilated MaxPool is not supported";
+  int64_t oh = (shape[2] + pads[0] + pads[2] - kernel[0]) / strides[0] + 1;
+  int64_t ow = (shape[3] + pads[1] + pads[3] - kernel[1]) / strides[1] + 1;
+  Value nhwc = transpose(*x, {0, 2, 3, 1});
+  SmallVector<NamedAttribute> attrs = {
+      builder.getNamedAttr("kernel", builder.getDenseI64ArrayAttr(kernel)),
+      builder.getNamedAttr("stride", builder.getDenseI64ArrayAttr(strides)),
+      builder.getNamedAttr("pad", builder.getDenseI64ArrayAttr(
+                                      {pads[0], pads[2], pads[1], pads[3]}))};
+  auto resultType = tensorOf({shape[0], oh, ow, shape[1]}, element);
+  Value pooled;
+  if (isMax) {
+    pooled = create("tosa.max_pool2d", {nhwc}, resultType, attrs);
+  } else {
+    attrs.push_back(builder.getNamedAttr(
+        "acc_type", TypeAttr::get(element.isF32() || element.isF16() ||
+                                          element.isBF16()
+                                      ? builder.getF32Type()
+                                      : element)));
+    pooled = create("tosa.avg_pool2d",
+                    {nhwc, zeroPoint(element), zeroPoint(element)},
+                    resultType, attrs);
+  }
+  setOutput(0, transpose(pooled, {0, 3, 1, 2}));
+  return success();
+}
+
+LogicalResult Importer::importBatchNormalization() {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  const KnownTensor *scale = getKnown(1), *bias = getKnown(2),
+                    *mean = getKnown(3), *variance = getKnown(4);
+  if (!scale || !bias || !mean || !variance)
+    return fail() << "scale, bias, mean and variance must be initializers "
+                     "(inference mode)";
+  if (node->output_size() > 1 && !node->output(1).empty())
+    return fail() << "training-mode outputs are not supported";
+  double epsilon = floatAttribute("epsilon", 1e-5f);
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  if (shape.size() < 2)
+    return fail() << "the input needs a channel dimension";
+  int64_t channels = shape[1];
+  // y = x * a + b with a = scale / sqrt(var + eps), b = bias - mean * a.
+  std::vector<double> a(channels), b(channels);
+  for (int64_t c = 0; c < channels; ++c) {
+    a[c] = scale->values[c] / std::sqrt(variance->values[c] + epsilon);
+    b[c] = bias->values[c] - mean->values[c] * a[c];
+  }
+  SmallVector<int64_t> channelShape(shape.size(), 1);
+  channelShape[1] = channels;
+  Type element = elementOf(*x);
+  Value scaled = mul(*x, constant(channelShape, element, a));
+  setOutput(0, binary("tosa.add", scaled, constant(channelShape, element, b),
+                      element));
+  return success();
+}
+
+LogicalResult Importer::importLayerNormalization() {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t rank = shape.size();
+  int64_t axis = intAttribute("axis", -1);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank)
+    return fail() << "axis " << intAttribute("axis", -1)
+                  << " is out of range for rank " << rank;
+  double epsilon = floatAttribute("epsilon", 1e-5f);
+  Type element = elementOf(*x);
+  SmallVector<int64_t> axes;
+  int64_t count = 1;
+  for (int64_t d = axis; d < rank; ++d) {
+    axes.push_back(d);
+    count *= shape[d];
+  }
+  Value inverseCount = scalar(element, 1.0 / count, rank);
+  Value mean = mul(reduce("tosa.reduce_sum", *x, axes), inverseCount);
+  Value centered = binary("tosa.sub", *x, mean, element);
+  Value variance = mul(reduce("tosa.reduce_sum", mul(centered, centered), axes),
+                       inverseCount);
+  Value denominator = create(
+      "tosa.rsqrt",
+      {binary("tosa.add", variance, scalar(element, epsilon, rank), element)},
+      variance.getType());
+  Value normalized = mul(centered, denominator);
+  FailureOr<Value> gamma = input(1);
+  if (failed(gamma))
+    return failure();
+  Value result = mul(normalized, toRank(*gamma, rank));
+  if (hasInput(2)) {
+    FailureOr<Value> beta = input(2);
+    if (failed(beta))
+      return failure();
+    result = binary("tosa.add", result, toRank(*beta, rank), element);
+  }
+  setOutput(0, result);
+  return success();
+}
+
+LogicalResult Importer::importSoftmax(bool logarithm) {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  int64_t axis = intAttribute("axis", -1);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank)
+    return fail() << "axis is out of range for rank " << rank;
+  Type element = elementOf(*x);
+  Value shifted =
+      binary("tosa.sub", *x, reduce("tosa.reduce_max", *x, {axis}), element);
+  Value exponent = create("tosa.exp", {shifted}, shifted.getType());
+  Value sum = reduce("tosa.reduce_sum", exponent, {axis});
+  if (logarithm) {
+    Value logSum = create("tosa.log", {sum}, sum.getType());
+    setOutput(0, binary("tosa.sub", shifted, logSum, element));
+  } else {
+    Value reciprocal = create("tosa.reciprocal", {sum}, sum.getType());
+    setOutput(0, mul(exponent, reciprocal));
+  }
+  return success();
+}
+
+LogicalResult Importer::importReduce(llvm::StringRef kind) {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  std::vector<int64_t> axes;
+  // Axes moved from attribute to input: ReduceSum at 13, the rest at 18.
+  bool axesAsInput = kind == "sum" ? opset >= 13 : opset >= 18;
+  if (axesAsInput && hasInput(1)) {
+    FailureOr<std::vector<int64_t>> known = getKnownInts(1, "axes");
+    if (failed(known))
+      return failure();
+    axes = *known;
+  } else if (!axesAsInput) {
+    axes = intsAttribute("axes");
+  }
+  if (axes.empty()) {
+    if (intAttribute("noop_with_empty_axes", 0)) {
+      setOutput(0, *x);
+      return success();
+    }
+    axes.resize(rank);
+    std::iota(axes.begin(), axes.end(), 0);
+  }
+  for (int64_t &axis : axes) {
+    if (axis < 0)
+      axis += rank;
+    if (axis < 0 || axis >= rank)
+      return fail() << "axis out of range for rank " << rank;
+  }
+  llvm::sort(axes);
+  Value reduced = reduce(kind == "max" ? "tosa.reduce_max" : "tosa.reduce_sum",
+                         *x, axes);
+  if (kind == "mean") {
+    int64_t count = 1;
+    for (int64_t axis : axes)
+      count *= shapeOf(*x)[axis];
+    reduced = mul(reduced, scalar(elementOf(*x), 1.0 / count, rank));
+  }
+  if (!intAttribute("keepdims", 1)) {
+    SmallVector<int64_t> kept;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!llvm::is_contained(axes, d))
+        kept.push_back(shapeOf(reduced)[d]);
+    reduced = reshape(reduced, kept);
+  }
+  setOutput(0, reduced);
+  return success();
+}
+
+LogicalResult Importer::importReshape() {
+  FailureOr<Value> x = input(0);
+  FailureOr<std::vector<int64_t>> target = getKnownInts(1, "shape");
+  if (failed(x) || failed(target))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  bool allowZero = intAttribute("allowzero", 0);
+  SmallVector<int64_t> result;
+  int64_t inferred = -1, known = 1;
+  for (auto [index, dim] : llvm::enumerate(*target)) {
+    if (dim == 0 && !allowZero) {
+      if (index >= shape.size())
+        return fail() << "shape copies dimension " << index
+                      << " the input lacks";
+      dim = shape[index];
+    }
+    if (dim == -1) {
+      if (inferred >= 0)
+        return fail() << "shape has more than one -1";
+      inferred = index;
+      result.push_back(1);
+      continue;
+    }
+    if (dim < 0)
+      return fail() << "shape has the negative dimension " << dim;
+    result.push_back(dim);
+    known *= dim;
+  }
+  int64_t total = product(shape);
+  if (inferred >= 0) {
+    if (known == 0 || total % known != 0)
+      return fail() << "cannot infer the -1 of the shape";
+    result[inferred] = total / known;
+  }
+  if (product(result) != total)
+    return fail() << "cannot reshape " << x->getType() << " to "
+                  << product(result) << " elements";
+  setOutput(0, reshape(*x, result));
+  return success();
+}
+
+LogicalResult Importer::importFlatten() {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t axis = intAttribute("axis", 1);
+  if (axis < 0)
+    axis += shape.size();
+  if (axis < 0 || axis > int64_t(shape.size()))
+    return fail() << "axis out of range";
+  setOutput(0, reshape(*x, {product(shape.take_front(axis)),
+                            product(shape.drop_front(axis))}));
+  return success();
+}
+
+LogicalResult Importer::importTranspose() {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  std::vector<int64_t> perm = intsAttribute("perm");
+  if (perm.empty())
+    for (int64_t d = rank - 1; d >= 0; --d)
+      perm.push_back(d);
+  if (int64_t(perm.size()) != rank)
+    return fail() << "perm has " << perm.size() << " entries for rank "
+                  << rank;
+  SmallVector<int32_t> perm32(perm.begin(), perm.end());
+  setOutput(0, transpose(*x, perm32));
+  return success();
+}
+
+LogicalResult Importer::importConcat() {
+  SmallVector<Value> inputs;
+  for (int i = 0; i < node->input_size(); ++i) {
+    FailureOr<Value> value = input(i);
+    if (failed(value))
+      return failure();
+    inputs.push_back(*value);
+  }
+  int64_t rank = shapeOf(inputs[0]).size();
+  int64_t axis = intAttribute("axis", 0);
+  if (axis < 0)
+    axis += rank;
+  SmallVector<int64_t> shape(shapeOf(inputs[0]));
+  shape[axis] = 0;
+  for (Value value : inputs)
+    shape[axis] += shapeOf(value)[axis];
+  setOutput(0, create("tosa.concat", inputs,
+                      tensorOf(shape, elementOf(inputs[0])),
+                      {builder.getNamedAttr("axis",
+                                            builder.getI32IntegerAttr(axis))}));
+  return success();
+}
+
+LogicalResult Importer::importSplit() {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t axis = intAttribute("axis", 0);
+  if (axis < 0)
+    axis += shape.size();
+  std::vector<int64_t> sizes;
+  if (hasInput(1)) {
+    FailureOr<std::vector<int64_t>> known = getKnownInts(1, "split");
+    if (failed(known))
+      return failure();
+    sizes = *known;
+  } else {
+    int64_t parts = intAttribute("num_outputs", node->output_size());
+    int64_t each = (shape[axis] + parts - 1) / parts;
+    for (int64_t p = 0, left = shape[axis]; p < parts; ++p) {
+      sizes.push_back(std::min(each, left));
+      left -= sizes.back();
+    }
+  }
+  if (int64_t(sizes.size()) != node->output_size())
+    return fail() << "splits into " << sizes.size() << " parts but has "
+                  << node->output_size() << " outputs";
+  int64_t offset = 0;
+  for (auto [index, size] : llvm::enumerate(sizes)) {
+    SmallVector<int64_t> start(shape.size(), 0), extent(shape);
+    start[axis] = offset;
+    extent[axis] = size;
+    setOutput(index, create("tosa.slice",
+                            {*x, constShape(start), constShape(extent)},
+                            tensorOf(extent, elementOf(*x))));
+    offset += size;
+  }
+  return success();
+}
+
+LogicalResult Importer::importSlice() {
+  FailureOr<Value> x = input(0);
+  FailureOr<std::vector<int64_t>> starts = getKnownInts(1, "starts");
+  FailureOr<std::vector<int64_t>> ends = getKnownInts(2, "ends");
+  if (failed(x) || failed(starts) || failed(ends))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t rank = shape.size();
+  std::vector<int64_t> axes(starts->size()), steps(starts->size(), 1);
+  std::iota(axes.begin(), axes.end(), 0);
+  if (hasInput(3)) {
+    FailureOr<std::vector<int64_t>> known = getKnownInts(3, "axes");
+    if (failed(known))
+      return failure();
+    axes = *known;
+  }
+  if (hasInput(4)) {
+    FailureOr<std::vector<int64_t>> known = getKnownInts(4, "steps");
+    if (failed(known))
+      return failure();
+    steps = *known;
+  }
+  SmallVector<int64_t> start(rank, 0), extent(shape);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int64_t axis = axes[i] < 0 ? axes[i] + rank : axes[i];
+    if (axis < 0 || axis >= rank)
+      return fail() << "axis " << axes[i] << " out of range";
+    if (steps[i] != 1)
+      return fail() << "steps other than 1 are not supported";
+    int64_t dim = shape[axis];
+    auto clampIndex = [&](int64_t index) {
+      if (index < 0)
+        index += dim;
+      return std::clamp<int64_t>(index, 0, dim);
+    };
+    int64_t begin = clampIndex((*starts)[i]), end = clampIndex((*ends)[i]);
+    start[axis] = begin;
+    extent[axis] = std::max<int64_t>(end - begin, 0);
+  }
+  setOutput(0, create("tosa.slice", {*x, constShape(start), constShape(extent)},
+                      tensorOf(extent, elementOf(*x))));
+  return success();
+}
+
+LogicalResult Importer::importSqueeze(bool unsqueeze) {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  std::vector<int64_t> axes;
+  if (hasInput(1)) {
+    FailureOr<std::vector<int64_t>> known = getKnownInts(1, "axes");
+    if (failed(known))
+      return failure();
+    axes = *known;
+  } else {
+    axes = intsAttribute("axes");
+  }
+  SmallVector<int64_t> shape(shapeOf(*x));
+  if (unsqueeze) {
+    int64_t rank = shape.size() + axes.size();
+    for (int64_t &axis : axes)
+      if (axis < 0)
+        axis += rank;
+    llvm::sort(axes);
+    for (int64_t axis : axes) {
+      if (axis < 0 || axis > int64_t(shape.size()))
+        return fail() << "axis out of range";
+      shape.insert(shape.begin() + axis, 1);
+    }
+  } else {
+    int64_t rank = shape.size();
+    for (int64_t &axis : axes)
+      if (axis < 0)
+        axis += rank;
+    SmallVector<int64_t> kept;
+    for (int64_t d = 0; d < rank; ++d) {
+      bool squeezed = axes.empty() ? shape[d] == 1 : llvm::is_contained(axes, d);
+      if (squeezed && shape[d] != 1)
+        return fail() << "cannot squeeze dimension " << d << " of size "
+                      << shape[d];
+      if (!squeezed)
+        kept.push_back(shape[d]);
+    }
+    shape = kept;
+  }
+  setOutput(0, reshape(*x, shape));
+  return success();
+}
+
+LogicalResult Importer::importGather() {
+  FailureOr<Value> data = input(0);
+  FailureOr<std::vector<int64_t>> indices = getKnownInts(1, "indices");
+  if (failed(data) || failed(indices))
+    return failure();
+  const KnownTensor *indexTensor = getKnown(1);
+  ArrayRef<int64_t> shape = shapeOf(*data);
+  int64_t rank = shape.size();
+  int64_t axis = intAttribute("axis", 0);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank)
+    return fail() << "axis out of range";
+  // tosa.gather works on [N, K, C] values and [N, W] indices: fold the
+  // dimensions before the axis into N and those after into C.
+  int64_t outer = product(shape.take_front(axis));
+  int64_t inner = product(shape.drop_front(axis + 1));
+  std::vector<double> wrapped;
+  for (int64_t index : *indices) {
+    if (index < -shape[axis] || index >= shape[axis])
+      return fail() << "index " << index << " is out of range for dimension "
+                    << shape[axis];
+    wrapped.push_back(index < 0 ? index + shape[axis] : index);
+  }
+  int64_t count = wrapped.size();
+  std::vector<double> tiledIndices;
+  for (int64_t n = 0; n < outer; ++n)
+    tiledIndices.insert(tiledIndices.end(), wrapped.begin(), wrapped.end());
+  Value values = reshape(*data, {outer, shape[axis], inner});
+  Value gathered = create(
+      "tosa.gather",
+      {values, constant({outer, count}, builder.getI32Type(), tiledIndices)},
+      tensorOf({outer, count, inner}, elementOf(*data)));
+  SmallVector<int64_t> resultShape(shape.take_front(axis));
+  resultShape.append(indexTensor->shape.begin(), indexTensor->shape.end());
+  resultShape.append(shape.begin() + axis + 1, shape.end());
+  setOutput(0, reshape(gathered, resultShape));
+  return success();
+}
+
+LogicalResult Importer::importClip() {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  double lo = -std::numeric_limits<float>::max(),
+         hi = std::numeric_limits<float>::max();
+  for (auto [index, bound] : {std::pair{1, &lo}, std::pair{2, &hi}}) {
+    if (!hasInput(index))
+      continue;
+    const KnownTensor *known = getKnown(index);
+    if (!known || known->values.size() != 1)
+      return fail() << "min and max must be constant scalars";
+    *bound = known->values[0];
+  }
+  setOutput(0, clampValue(*x, lo, hi));
+  return success();
+}
+
+LogicalResult Importer::importActivation(llvm::StringRef kind) {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  Type element = elementOf(*x);
+  int64_t rank = shapeOf(*x).size();
+  if (kind == "Relu") {
+    setOutput(0, clampValue(*x, 0, std::numeric_limits<float>::max()));
+  } else if (kind == "LeakyRelu") {
+    double alpha = floatAttribute("alpha", 0.01f);
+    Value scaled = mul(*x, scalar(element, alpha, rank));
+    Value positive = create("tosa.greater_equal",
+                            {*x, scalar(element, 0, rank)},
+                            tensorOf(shapeOf(*x), builder.getI1Type()));
+    setOutput(0, create("tosa.select", {positive, *x, scaled}, x->getType()));
+  } else if (kind == "HardSwish") {
+    // x * clip(x + 3, 0, 6) / 6.
+    Value shifted = binary("tosa.add", *x, scalar(element, 3, rank), element);
+    Value clipped = clampValue(shifted, 0, 6);
+    setOutput(0, mul(mul(*x, clipped), scalar(element, 1.0 / 6, rank)));
+  } else if (kind == "Gelu") {
+    if (stringAttribute("approximate", "none") != "none")
+      return fail() << "only approximate = none is supported";
+    // 0.5 x (1 + erf(x / sqrt 2)).
+    Value scaled = mul(*x, scalar(element, M_SQRT1_2, rank));
+    Value erf = create("tosa.erf", {scaled}, x->getType());
+    Value onePlus = binary("tosa.add", erf, scalar(element, 1, rank), element);
+    setOutput(0, mul(mul(*x, onePlus), scalar(element, 0.5, rank)));
+  }
+  return success();
+}
+
+LogicalResult Importer::importCast() {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  int64_t to = intAttribute("to", 0);
+  Type element = getElementType(context, to);
+  if (!element)
+    return fail() << "cast to data type " << to << " is not supported";
+  // The model asked for this cast: it is user intent, kept by every pass.
+  OperationState state(location, precision::CastOp::getOperationName());
+  state.addOperands(*x);
+  state.addTypes(tensorOf(shapeOf(*x), element));
+  setOutput(0, builder.create(state)->getResult(0));
+  return success();
+}
+
+LogicalResult Importer::importConstant() {
+  const onnx::AttributeProto *value = attribute("value");
+  KnownTensor tensor;
+  if (value && value->has_t()) {
+    if (failed(readTensorProto(value->t(), tensor)))
+      return failure();
+  } else if (const onnx::AttributeProto *f = attribute("value_float")) {
+    tensor.values = {f->f()};
+  } else if (const onnx::AttributeProto *i = attribute("value_int")) {
+    tensor.values = {double(i->i())};
+    tensor.dataType = onnx::TensorProto::INT64;
+  } else if (const onnx::AttributeProto *fs = attribute("value_floats")) {
+    tensor.values.assign(fs->floats().begin(), fs->floats().end());
+    tensor.shape = {int64_t(tensor.values.size())};
+  } else if (const onnx::AttributeProto *is = attribute("value_ints")) {
+    for (int64_t v : is->ints())
+      tensor.values.push_back(double(v));
+    tensor.shape = {int64_t(tensor.values.size())};
+    tensor.dataType = onnx::TensorProto::INT64;
+  } else {
+    return fail() << "only tensor, float(s) and int(s) values are supported";
+  }
+  known[node->output(0)] = tensor;
+  return success();
+}
+
+LogicalResult Importer::importShape() {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t rank = shape.size();
+  int64_t start = intAttribute("start", 0), end = intAttribute("end", rank);
+  if (start < 0)
+    start += rank;
+  if (end < 0)
+    end += rank;
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, start, rank);
+  KnownTensor tensor;
+  tensor.dataType = onnx::TensorProto::INT64;
+  for (int64_t d = start; d < end; ++d)
+    tensor.values.push_back(double(shape[d]));
+  tensor.shape = {end - start};
+  known[node->output(0)] = tensor;
+  return success();
+}
+
+LogicalResult Importer::importQuantize(bool quantize) {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  const KnownTensor *scale = getKnown(1);
+  const KnownTensor *zero = getKnown(2);
+  if (!scale || scale->values.size() != 1)
+    return fail() << "only per-tensor (scalar, constant) scales are "
+                     "supported";
+  double zeroPointValue = zero ? zero->values.at(0) : 0.0;
+  int zeroType = zero ? zero->dataType : onnx::TensorProto::UINT8;
+  int64_t rank = shapeOf(*x).size();
+  Type floatType = builder.getF32Type();
+  if (quantize) {
+    Type element = getElementType(context, zeroType);
+    if (!element || !element.isInteger(8))
+      return fail() << "only int8 and uint8 quantization is supported";
+    // saturate(round(x / scale) + zero point): the cast rounds to nearest
+    // even and saturates; the zero point is an integer, so adding it before
+    // rounding changes nothing.
+    Value scaled = create("arith.divf",
+                          {*x, create("tosa.tile",
+                                      {scalar(floatType, scale->values[0],
+                                              rank),
+                                       constShape(shapeOf(*x))},
+                                      x->getType())},
+                          x->getType());
+    Value shifted = binary("tosa.add", scaled,
+                           scalar(floatType, zeroPointValue, rank), floatType);
+    setOutput(0, create("tosa.cast", {shifted},
+                        tensorOf(shapeOf(*x), element)));
+  } else {
+    Value asFloat =
+        create("tosa.cast", {*x}, tensorOf(shapeOf(*x), floatType));
+    Value centered = binary("tosa.sub", asFloat,
+                            scalar(floatType, zeroPointValue, rank), floatType);
+    setOutput(0, mul(centered, scalar(floatType, scale->values[0], rank)));
+  }
+  return success();
+}
+
+LogicalResult Importer::importNode(const onnx::NodeProto &current) {
+  node = &current;
+  if (!current.domain().empty() && current.domain() != "ai.onnx")
+    return fail() << "op domain '" << current.domain()
+                  << "' is not supported (only the default ONNX domain)";
+  llvm::StringRef type = current.op_type();
+  using namespace std::placeholders;
+  static const llvm::StringMap<llvm::StringRef> binaryOps = {
+      {"Add", "tosa.add"}, {"Sub", "tosa.sub"}, {"Mul", "tosa.mul"},
+      {"Pow", "tosa.pow"}, {"Max", "tosa.maximum"}, {"Min", "tosa.minimum"}};
+  static const llvm::StringMap<llvm::StringRef> unaryOps = {
+      {"Exp", "tosa.exp"},         {"Log", "tosa.log"},
+      {"Erf", "tosa.erf"},         {"Neg", "tosa.negate"},
+      {"Abs", "tosa.abs"},         {"Reciprocal", "tosa.reciprocal"},
+      {"Sigmoid", "tosa.sigmoid"}, {"Tanh", "tosa.tanh"},
+      {"Floor", "tosa.floor"},     {"Ceil", "tosa.ceil"}};
+  if (auto it = binaryOps.find(type); it != binaryOps.end())
+    return elementwiseBinary(it->second);
+  if (auto it = unaryOps.find(type); it != unaryOps.end())
+    return elementwiseUnary(it->second);
+  if (type == "Div")
+    return importDiv();
+  if (type == "Sqrt")
+    return importSqrt();
+  if (type == "MatMul")
+    return importMatMul();
+  if (type == "Gemm")
+    return importGemm();
+  if (type == "Conv" || type == "ConvTranspose")
+    return importConv(type == "ConvTranspose");
+  if (type == "MaxPool" || type == "AveragePool")
+    return importPool(type == "MaxPool", /*global=*/false);
+  if (type == "GlobalAveragePool" || type == "GlobalMaxPool")
+    return importPool(type == "GlobalMaxPool", /*global=*/true);
+  if (type == "BatchNormalization")
+    return importBatchNormalization();
+  if (type == "LayerNormalization")
+    return importLayerNormalization();
+  if (type == "Softmax" || type == "LogSoftmax")
+    return importSoftmax(type == "LogSoftmax");
+  if (type == "ReduceMean")
+    return importReduce("mean");
+  if (type == "ReduceSum")
+    return importReduce("sum");
+  if (type == "ReduceMax")
+    return importReduce("max");
+  if (type == "Reshape")
+    return importReshape();
+  if (type == "Flatten")
+    return importFlatten();
+  if (type == "Transpose")
+    return importTranspose();
+  if (type == "Concat")
+    return importConcat();
+  if (type == "Split")
+    return importSplit();
+  if (type == "Slice")
+    return importSlice();
+  if (type == "Squeeze" || type == "Unsqueeze")
+    return importSqueeze(type == "Unsqueeze");
+  if (type == "Gather")
+    return importGather();
+  if (type == "Clip")
+    return importClip();
+  if (type == "Relu" || type == "LeakyRelu" || type == "HardSwish" ||
+      type == "Gelu")
+    return importActivation(type);
+  if (type == "Cast")
+    return importCast();
+  if (type == "Identity") {
+    FailureOr<Value> x = input(0);
+    if (failed(x))
+      return failure();
+    setOutput(0, *x);
+    return success();
+  }
+  if (type == "Constant")
+    return importConstant();
+  if (type == "Shape")
+    return importShape();
+  if (type == "QuantizeLinear" || type == "DequantizeLinear")
+    return importQuantize(type == "QuantizeLinear");
+  return fail() << "unsupported op type";
+}
+
+//===----------------------------------------------------------------------===//
+// The graph
+//===----------------------------------------------------------------------===//
+
+OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
+  location = FileLineColLoc::get(context, modelPath, 0, 0);
+  for (const onnx::OperatorSetIdProto &set : model.opset_import())
+    if (set.domain().empty() || set.domain() == "ai.onnx")
+      opset = set.version();
+  if (model.ir_version() > 10) {
+    failGraph() << "IR version " << model.ir_version()
+                << " is newer than prec supports (10)";
+    return nullptr;
+  }
+  if (opset < 13 || opset > 21) {
+    failGraph() << "opset " << opset << " is outside the supported 13 to 21";
+    return nullptr;
+  }
+  const onnx::GraphProto &graph = model.graph();
+  for (const onnx::TensorProto &initializer : graph.initializer()) {
+    KnownTensor tensor;
+    if (failed(readTensorProto(initializer, tensor)))
+      return nullptr;
+    known[initializer.name()] = std::move(tensor);
+  }
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(location);
+  builder.setInsertionPointToEnd(module->getBody());
+
+  // Inputs: graph inputs that are not initializers, in graph order.
+  SmallVector<Type> inputTypes;
+  SmallVector<std::string> inputNames;
+  for (const onnx::ValueInfoProto &info : graph.input()) {
+    if (known.count(info.name()))
+      continue;
+    const onnx::TypeProto_Tensor &tensorType = info.type().tensor_type();
+    Type element = getElementType(context, tensorType.elem_type());
+    if (!element) {
+      failGraph() << "input '" << info.name() << "' has data type "
+                  << tensorType.elem_type() << ", which prec does not import";
+      return nullptr;
+    }
+    SmallVector<int64_t> shape;
+    auto override = options.inputShapes.find(info.name());
+    if (override != options.inputShapes.end()) {
+      shape.assign(override->second.begin(), override->second.end());
+      if (int64_t(shape.size()) != tensorType.shape().dim_size()) {
+        failGraph() << "--input-shape gives " << info.name() << " rank "
+                    << shape.size() << " but the model says "
+                    << tensorType.shape().dim_size();
+        return nullptr;
+      }
+    } else {
+      for (const auto &dim : tensorType.shape().dim()) {
+        if (!dim.has_dim_value() || dim.dim_value() <= 0) {
+          failGraph() << "input '" << info.name()
+                      << "' has a dynamic dimension"
+                      << (dim.has_dim_param() ? " '" + dim.dim_param() + "'"
+                                              : std::string())
+                      << "; give its shape with --input-shape "
+                      << info.name() << ":1x3x224x224";
+          return nullptr;
+        }
+        shape.push_back(dim.dim_value());
+      }
+    }
+    inputTypes.push_back(RankedTensorType::get(shape, element));
+    inputNames.push_back(info.name());
+  }
+  for (const auto &entry : options.inputShapes)
+    if (!llvm::is_contained(inputNames, entry.getKey().str())) {
+      failGraph() << "--input-shape names '" << entry.getKey()
+                  << "', which is not an input of the model";
+      return nullptr;
+    }
+
+  auto function = func::FuncOp::create(
+      builder, location, "main", builder.getFunctionType(inputTypes, {}));
+  Block *entry = function.addEntryBlock();
+  StringRef nameAttr = precision::PrecisionDialect::getNameAttrName();
+  for (auto [index, name] : llvm::enumerate(inputNames)) {
+    BlockArgument argument = entry->getArgument(index);
+    argument.setLoc(NameLoc::get(builder.getStringAttr(name), location));
+    function.setArgAttr(index, nameAttr, builder.getStringAttr(name));
+    values[name] = argument;
+  }
+  builder.setInsertionPointToStart(entry);
+
+  for (auto [index, current] : llvm::enumerate(graph.node())) {
+    nodeName = current.name().empty()
+                   ? current.op_type() + "_" + std::to_string(index)
+                   : current.name();
+    location = NameLoc::get(
+        builder.getStringAttr(nodeName),
+        FileLineColLoc::get(context, modelPath, index + 1, 0));
+    if (failed(importNode(current)))
+      return nullptr;
+  }
+
+  location = FileLineColLoc::get(context, modelPath, 0, 0);
+  SmallVector<Value> results;
+  for (const onnx::ValueInfoProto &output : graph.output()) {
+    auto it = values.find(output.name());
+    Value value;
+    if (it != values.end()) {
+      value = it->second;
+    } else if (auto knownIt = known.find(output.name());
+               knownIt != known.end()) {
+      value = materializeKnown(knownIt->second);
+    } else {
+      failGraph() << "output '" << output.name() << "' is never produced";
+      return nullptr;
+    }
+    results.push_back(value);
+  }
+  func::ReturnOp::create(builder, location, results);
+  function.setFunctionType(builder.getFunctionType(
+      inputTypes, llvm::to_vector(llvm::map_range(
+                      results, [](Value v) { return v.getType(); }))));
+  for (auto [index, output] : llvm::enumerate(graph.output()))
+    function.setResultAttr(index, nameAttr,
+                           builder.getStringAttr(output.name()));
+  // Constants the folding of reshapes and transposes left unused.
+  SmallVector<Operation *> unused;
+  function.walk([&](Operation *op) {
+    if (isa<tosa::ConstOp, tosa::ConstShapeOp>(op) && op->use_empty())
+      unused.push_back(op);
+  });
+  for (Operation *op : unused)
+    op->erase();
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> importOnnxModel(llvm::StringRef bytes,
+                                      llvm::StringRef modelPath,
+                                      MLIRContext *context,
+                                      const OnnxImportOptions &options) {
+  context->loadDialect<func::FuncDialect, tosa::TosaDialect,
+                       arith::ArithDialect, math::MathDialect,
+                       tensor::TensorDialect,
+                       precision::PrecisionDialect>();
+  onnx::ModelProto model;
+  if (bytes.size() > size_t(std::numeric_limits<int>::max()) ||
+      !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())) ||
+      !model.has_graph()) {
+    emitError(FileLineColLoc::get(context, modelPath, 0, 0))
+        << "'" << modelPath
+        << "' is not an ONNX model (the protobuf does not parse)";
+    return nullptr;
+  }
+  Importer importer(context, modelPath, options);
+  return importer.run(model);
+}
+
+} // namespace prec
