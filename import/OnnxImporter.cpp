@@ -188,6 +188,8 @@ private:
   Value mul(Value a, Value b);
   Value clampValue(Value value, double lo, double hi);
   Value reduce(llvm::StringRef name, Value value, ArrayRef<int64_t> axes);
+  Value trimForWindow(Value nhwc, std::vector<int64_t> &pads, int64_t windowH,
+                      int64_t windowW, ArrayRef<int64_t> strides);
 
   // Op handlers.
   LogicalResult importNode(const onnx::NodeProto &node);
@@ -899,6 +901,8 @@ LogicalResult Importer::importConv(bool transposed) {
     ow = (xShape[3] + pads[1] + pads[3] - dilations[1] * (kw - 1) - 1) /
              strides[1] +
          1;
+    nhwc = trimForWindow(nhwc, pads, dilations[0] * (kh - 1) + 1,
+                         dilations[1] * (kw - 1) + 1, strides);
     auto convolve = [&](Value in, int64_t firstOut, int64_t outs,
                         int64_t firstIn) {
       std::vector<double> ohwi(outs * kh * kw * w[1]);
@@ -940,11 +944,12 @@ LogicalResult Importer::importConv(bool transposed) {
       int64_t inPerGroup = w[1], outPerGroup = outChannels / group;
       SmallVector<Value> parts;
       for (int64_t g = 0; g < group; ++g) {
-        Value slice = create(
-            "tosa.slice",
-            {nhwc, constShape({0, 0, 0, g * inPerGroup}),
-             constShape({xShape[0], xShape[2], xShape[3], inPerGroup})},
-            tensorOf({xShape[0], xShape[2], xShape[3], inPerGroup}, element));
+        ArrayRef<int64_t> in = shapeOf(nhwc);
+        SmallVector<int64_t> sliceShape = {in[0], in[1], in[2], inPerGroup};
+        Value slice = create("tosa.slice",
+                             {nhwc, constShape({0, 0, 0, g * inPerGroup}),
+                              constShape(sliceShape)},
+                             tensorOf(sliceShape, element));
         parts.push_back(convolve(slice, g * outPerGroup, outPerGroup,
                                  g * inPerGroup));
       }
@@ -956,6 +961,43 @@ LogicalResult Importer::importConv(bool transposed) {
   }
   setOutput(0, transpose(result, {0, 3, 1, 2}));
   return success();
+}
+
+/// ONNX floors the output size of a strided window; TOSA wants the window
+/// to end exactly on the last output. Trims the trailing pad (or, when the
+/// pad is too small, the input's last rows) by the remainder: those rows
+/// reach no output. Returns the trailing pad to use and how many input rows
+/// to drop.
+static std::pair<int64_t, int64_t> trimTrailingPad(int64_t extent,
+                                                   int64_t leading,
+                                                   int64_t trailing,
+                                                   int64_t window,
+                                                   int64_t stride) {
+  int64_t remainder = (extent + leading + trailing - window) % stride;
+  if (remainder <= trailing)
+    return {trailing - remainder, 0};
+  return {0, remainder - trailing};
+}
+
+/// Applies trimTrailingPad to the H and W of an NHWC value and its
+/// [top, left, bottom, right] pads; returns the trimmed value.
+Value Importer::trimForWindow(Value nhwc, std::vector<int64_t> &pads,
+                              int64_t windowH, int64_t windowW,
+                              ArrayRef<int64_t> strides) {
+  SmallVector<int64_t> shape(shapeOf(nhwc));
+  auto [bottom, dropH] =
+      trimTrailingPad(shape[1], pads[0], pads[2], windowH, strides[0]);
+  auto [right, dropW] =
+      trimTrailingPad(shape[2], pads[1], pads[3], windowW, strides[1]);
+  pads[2] = bottom;
+  pads[3] = right;
+  if (dropH == 0 && dropW == 0)
+    return nhwc;
+  SmallVector<int64_t> kept = {shape[0], shape[1] - dropH, shape[2] - dropW,
+                               shape[3]};
+  return create("tosa.slice",
+                {nhwc, constShape({0, 0, 0, 0}), constShape(kept)},
+                tensorOf(kept, elementOf(nhwc)));
 }
 
 LogicalResult Importer::importPool(bool isMax, bool global) {
@@ -984,7 +1026,8 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
     return fail() << "dilated MaxPool is not supported";
   int64_t oh = (shape[2] + pads[0] + pads[2] - kernel[0]) / strides[0] + 1;
   int64_t ow = (shape[3] + pads[1] + pads[3] - kernel[1]) / strides[1] + 1;
-  Value nhwc = transpose(*x, {0, 2, 3, 1});
+  Value nhwc = trimForWindow(transpose(*x, {0, 2, 3, 1}), pads, kernel[0],
+                             kernel[1], strides);
   SmallVector<NamedAttribute> attrs = {
       builder.getNamedAttr("kernel", builder.getDenseI64ArrayAttr(kernel)),
       builder.getNamedAttr("stride", builder.getDenseI64ArrayAttr(strides)),
@@ -1691,6 +1734,14 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   builder.setInsertionPointToEnd(module->getBody());
 
   // Inputs: graph inputs that are not initializers, in graph order.
+  for (const auto &entry : options.inputShapes)
+    if (llvm::none_of(graph.input(), [&](const onnx::ValueInfoProto &info) {
+          return info.name() == entry.getKey() && !known.count(info.name());
+        })) {
+      failGraph() << "--input-shape names '" << entry.getKey()
+                  << "', which is not an input of the model";
+      return nullptr;
+    }
   SmallVector<Type> inputTypes;
   SmallVector<std::string> inputNames;
   for (const onnx::ValueInfoProto &info : graph.input()) {
@@ -1730,12 +1781,6 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     inputTypes.push_back(RankedTensorType::get(shape, element));
     inputNames.push_back(info.name());
   }
-  for (const auto &entry : options.inputShapes)
-    if (!llvm::is_contained(inputNames, entry.getKey().str())) {
-      failGraph() << "--input-shape names '" << entry.getKey()
-                  << "', which is not an input of the model";
-      return nullptr;
-    }
 
   auto function = func::FuncOp::create(
       builder, location, "main", builder.getFunctionType(inputTypes, {}));

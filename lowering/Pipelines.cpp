@@ -17,7 +17,8 @@ namespace prec {
 // a pipeline string so that it reads like the pipeline it is.
 static constexpr const char *kCpuPipeline =
     // TOSA to linalg on tensors, elementwise ops fused.
-    "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
+    "func.func(tosa-optional-decompositions,tosa-to-linalg-named,"
+    "tosa-to-linalg,tosa-to-arith,"
     "tosa-to-tensor),"
     // arith/math ops on tensors (Div, Sqrt: TOSA has no float division).
     "func.func(convert-elementwise-to-linalg),"

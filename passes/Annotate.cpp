@@ -63,6 +63,8 @@ public:
     }
 
     nameBindings(module);
+    warnUnmatched(module, *computePatterns, "layer-precisions");
+    warnUnmatched(module, *outputPatterns, "layer-output-types");
     module.walk([&](Operation *op) {
       if (!isAssignable(op) || classifyOp(op) == OpClass::Cast)
         return;
@@ -100,6 +102,26 @@ private:
           function.setArgAttr(argument.getArgNumber(), attrName,
                               StringAttr::get(&getContext(), name));
       }
+    }
+  }
+
+  /// A pattern that names no op is most likely a typo (or names lost in a
+  /// round trip without locations): say so.
+  void warnUnmatched(ModuleOp module, ArrayRef<LayerPattern> patterns,
+                     StringRef option) {
+    for (const LayerPattern &pattern : patterns) {
+      bool matched = module
+                         .walk([&](Operation *op) {
+                           return isAssignable(op) &&
+                                          pattern.pattern.matchesOp(op)
+                                      ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+                         })
+                         .wasInterrupted();
+      if (!matched)
+        module.emitWarning() << option << " pattern '"
+                             << pattern.pattern.getText()
+                             << "' matches no op name or layer name";
     }
   }
 

@@ -67,3 +67,259 @@ save("elementwise",
              "pow": pos ** 2, "sqrt": np.sqrt(pos), "exp": np.exp(a),
              "log": np.log(pos), "neg": -a, "abs": np.abs(a),
              "reciprocal": 1 / pos})
+
+
+def conv2d(x, w, b, strides, pads, dilations, group):
+    """NCHW convolution by explicit sums (pads: top, left, bottom, right)."""
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    oh = (h + pads[0] + pads[2] - dilations[0] * (kh - 1) - 1) // strides[0] + 1
+    ow = (wd + pads[1] + pads[3] - dilations[1] * (kw - 1) - 1) // strides[1] + 1
+    y = np.zeros((n, o, oh, ow), np.float64)
+    per_group = o // group
+    for oc in range(o):
+        g = oc // per_group
+        for i in range(oh):
+            for j in range(ow):
+                patch = xp[:, g * cg:(g + 1) * cg,
+                           i * strides[0]:i * strides[0] + dilations[0] * (kh - 1) + 1:dilations[0],
+                           j * strides[1]:j * strides[1] + dilations[1] * (kw - 1) + 1:dilations[1]]
+                y[:, oc, i, j] = np.sum(patch * w[oc], axis=(1, 2, 3)) + b[oc]
+    return y.astype(np.float32)
+
+
+def conv_transpose2d(x, w, b, strides, pads):
+    """ConvTranspose by scattering (weights [I, O, KH, KW])."""
+    n, c, h, wd = x.shape
+    _, o, kh, kw = w.shape
+    full = np.zeros((n, o, (h - 1) * strides[0] + kh, (wd - 1) * strides[1] + kw))
+    for i in range(h):
+        for j in range(wd):
+            full[:, :, i * strides[0]:i * strides[0] + kh,
+                 j * strides[1]:j * strides[1] + kw] += np.einsum(
+                     "nc,cokl->nokl", x[:, :, i, j], w)
+    y = full[:, :, pads[0]:full.shape[2] - pads[2], pads[1]:full.shape[3] - pads[3]]
+    return (y + b[None, :, None, None]).astype(np.float32)
+
+
+# Convolutions: plain with stride/pad/dilation, grouped, depthwise,
+# transposed.
+img = f32(1, 4, 9, 9)
+w1, b1 = f32(6, 4, 3, 3), f32(6)
+w2, b2 = f32(6, 2, 3, 3), f32(6)
+w3, b3 = f32(8, 1, 3, 3), f32(8)
+wt, bt = f32(4, 3, 3, 3), f32(3)
+save("conv",
+     [helper.make_node("Conv", ["img", "w1", "b1"], ["plain"],
+                       strides=[2, 1], pads=[1, 0, 1, 2], dilations=[1, 2]),
+      helper.make_node("Conv", ["img", "w2", "b2"], ["grouped"], group=2,
+                       pads=[1, 1, 1, 1]),
+      helper.make_node("Conv", ["img", "w3", "b3"], ["depthwise"], group=4),
+      helper.make_node("ConvTranspose", ["img", "wt", "bt"], ["transposed"],
+                       strides=[2, 2], pads=[1, 1, 1, 1])],
+     {"img": img}, None,
+     [("w1", w1), ("b1", b1), ("w2", w2), ("b2", b2), ("w3", w3),
+      ("b3", b3), ("wt", wt), ("bt", bt)],
+     golden={"plain": conv2d(img, w1, b1, [2, 1], [1, 0, 1, 2], [1, 2], 1),
+             "grouped": conv2d(img, w2, b2, [1, 1], [1, 1, 1, 1], [1, 1], 2),
+             "depthwise": conv2d(img, w3, b3, [1, 1], [0, 0, 0, 0], [1, 1], 4),
+             "transposed": conv_transpose2d(img, wt, bt, [2, 2], [1, 1, 1, 1])})
+
+# Gemm (alpha, beta, transposes) and batched, broadcasting MatMul.
+ga, gb, gc = f32(3, 5), f32(4, 5), f32(4)
+ma, mb = f32(2, 3, 4, 5), f32(5, 6)
+mv = f32(5)
+save("matmul",
+     [helper.make_node("Gemm", ["ga", "gb", "gc"], ["gemm"], alpha=0.5,
+                       beta=2.0, transB=1),
+      helper.make_node("MatMul", ["ma", "mb"], ["batched"]),
+      helper.make_node("MatMul", ["ma", "mv"], ["vector"])],
+     {"ga": ga, "ma": ma}, None, [("gb", gb), ("gc", gc), ("mb", mb),
+                                  ("mv", mv)],
+     golden={"gemm": 0.5 * ga @ gb.T + 2.0 * gc, "batched": ma @ mb,
+             "vector": ma @ mv})
+
+# Activations.
+act = f32(2, 8) * 4
+erf = np.vectorize(__import__("math").erf)
+save("activations",
+     [helper.make_node("Relu", ["x"], ["relu"]),
+      helper.make_node("LeakyRelu", ["x"], ["leaky"], alpha=0.1),
+      helper.make_node("Sigmoid", ["x"], ["sigmoid"]),
+      helper.make_node("Tanh", ["x"], ["tanh"]),
+      helper.make_node("Gelu", ["x"], ["gelu"]),
+      helper.make_node("HardSwish", ["x"], ["hardswish"]),
+      helper.make_node("Clip", ["x", "lo", "hi"], ["clip"])],
+     {"x": act}, None, [("lo", np.array(-1, np.float32)),
+                        ("hi", np.array(2, np.float32))], opset=20,
+     golden={"relu": np.maximum(act, 0), "leaky": np.where(act >= 0, act, 0.1 * act),
+             "sigmoid": 1 / (1 + np.exp(-act)), "tanh": np.tanh(act),
+             "gelu": (0.5 * act * (1 + erf(act / np.sqrt(2)))).astype(np.float32),
+             "hardswish": act * np.clip(act + 3, 0, 6) / 6,
+             "clip": np.clip(act, -1, 2)})
+
+# Normalizations and softmax.
+nx = f32(2, 3, 4, 4)
+scale, bias, mean, var = f32(3), f32(3), f32(3), np.abs(f32(3)) + 0.5
+gamma, beta = f32(4), f32(4)
+sx = f32(2, 5) * 3
+mu = nx.mean(axis=-1, keepdims=True)
+sigma2 = ((nx - mu) ** 2).mean(axis=-1, keepdims=True)
+e = np.exp(sx - sx.max(axis=1, keepdims=True))
+save("normalization",
+     [helper.make_node("BatchNormalization", ["nx", "scale", "bias", "mean", "var"],
+                       ["batchnorm"], epsilon=1e-3),
+      helper.make_node("LayerNormalization", ["nx", "gamma", "beta"],
+                       ["layernorm"], axis=-1, epsilon=1e-5),
+      helper.make_node("Softmax", ["sx"], ["softmax"], axis=1),
+      helper.make_node("LogSoftmax", ["sx"], ["logsoftmax"], axis=-1)],
+     {"nx": nx, "sx": sx}, None,
+     [("scale", scale), ("bias", bias), ("mean", mean), ("var", var),
+      ("gamma", gamma), ("beta", beta)],
+     golden={"batchnorm": ((nx - mean[None, :, None, None]) /
+                           np.sqrt(var[None, :, None, None] + 1e-3) *
+                           scale[None, :, None, None] + bias[None, :, None, None]),
+             "layernorm": (nx - mu) / np.sqrt(sigma2 + 1e-5) * gamma + beta,
+             "softmax": e / e.sum(axis=1, keepdims=True),
+             "logsoftmax": np.log(e / e.sum(axis=1, keepdims=True))})
+
+# Pooling.
+px = f32(1, 3, 6, 6)
+
+
+def pool(x, k, s, p, op):
+    xp = np.pad(x, ((0, 0), (0, 0), (p, p), (p, p)),
+                constant_values=-np.inf if op == "max" else np.nan)
+    oh = (x.shape[2] + 2 * p - k) // s + 1
+    y = np.zeros((x.shape[0], x.shape[1], oh, oh), np.float32)
+    for i in range(oh):
+        for j in range(oh):
+            win = xp[:, :, i * s:i * s + k, j * s:j * s + k]
+            y[:, :, i, j] = win.max(axis=(2, 3)) if op == "max" else np.nanmean(win, axis=(2, 3))
+    return y
+
+
+save("pooling",
+     [helper.make_node("MaxPool", ["px"], ["maxpool"], kernel_shape=[3, 3],
+                       strides=[2, 2], pads=[1, 1, 1, 1]),
+      helper.make_node("AveragePool", ["px"], ["avgpool"], kernel_shape=[2, 2],
+                       strides=[2, 2]),
+      helper.make_node("AveragePool", ["px"], ["avgpool_padded"],
+                       kernel_shape=[3, 3], strides=[1, 1], pads=[1, 1, 1, 1]),
+      helper.make_node("GlobalAveragePool", ["px"], ["global"])],
+     {"px": px}, None,
+     golden={"maxpool": pool(px, 3, 2, 1, "max"), "avgpool": pool(px, 2, 2, 0, "avg"),
+             "avgpool_padded": pool(px, 3, 1, 1, "avg"),
+             "global": px.mean(axis=(2, 3), keepdims=True)})
+
+# Shapes and data movement.
+t = f32(2, 3, 4)
+save("shapes",
+     [helper.make_node("Flatten", ["t"], ["flatten"], axis=1),
+      helper.make_node("Reshape", ["t", "shape"], ["reshape"]),
+      helper.make_node("Transpose", ["t"], ["transpose"], perm=[2, 0, 1]),
+      helper.make_node("Concat", ["t", "t"], ["concat"], axis=1),
+      helper.make_node("Split", ["t", "split"], ["split0", "split1"], axis=2),
+      helper.make_node("Slice", ["t", "starts", "ends", "axes"], ["slice"]),
+      helper.make_node("Unsqueeze", ["t", "uaxes"], ["unsqueeze"]),
+      helper.make_node("Squeeze", ["unsqueeze", "uaxes"], ["squeeze"]),
+      helper.make_node("Gather", ["t", "indices"], ["gather"], axis=1),
+      helper.make_node("Identity", ["t"], ["identity"]),
+      helper.make_node("Shape", ["t"], ["shape_of"]),
+      helper.make_node("Reshape", ["t", "shape_of"], ["same_shape"]),
+      helper.make_node("Constant", [], ["three"],
+                       value=numpy_helper.from_array(np.full((2, 3, 4), 3, np.float32))),
+      helper.make_node("Mul", ["t", "three"], ["times_three"])],
+     {"t": t}, None,
+     [("shape", np.array([4, 0, -1], np.int64)),
+      ("split", np.array([1, 3], np.int64)),
+      ("starts", np.array([1, -3], np.int64)),
+      ("ends", np.array([3, 100], np.int64)),
+      ("axes", np.array([1, 2], np.int64)),
+      ("uaxes", np.array([0, 3], np.int64)),
+      ("indices", np.array([[2, 0], [1, -1]], np.int64))],
+     golden={"flatten": t.reshape(2, 12), "reshape": t.reshape(4, 3, 2),
+             "transpose": t.transpose(2, 0, 1), "concat": np.concatenate([t, t], 1),
+             "split0": t[:, :, :1], "split1": t[:, :, 1:], "slice": t[:, 1:3, 1:],
+             "unsqueeze": t[None, :, :, None], "squeeze": t,
+             "gather": np.take(t, [[2, 0], [1, -1]], axis=1), "identity": t,
+             "same_shape": t, "times_three": t * 3})
+
+# Reductions, with axes as attributes (opset 17) and as inputs (opset 18).
+r = f32(2, 3, 4)
+for opset in (17, 18):
+    axes_nodes = []
+    inits = [("sum_axes", np.array([1], np.int64))]
+    if opset >= 18:
+        inits += [("mean_axes", np.array([-1], np.int64)),
+                  ("max_axes", np.array([0, 2], np.int64))]
+        mean = helper.make_node("ReduceMean", ["r", "mean_axes"], ["mean"])
+        mx = helper.make_node("ReduceMax", ["r", "max_axes"], ["max"], keepdims=0)
+    else:
+        mean = helper.make_node("ReduceMean", ["r"], ["mean"], axes=[-1])
+        mx = helper.make_node("ReduceMax", ["r"], ["max"], axes=[0, 2], keepdims=0)
+    save(f"reductions{opset}",
+         [mean, mx, helper.make_node("ReduceSum", ["r", "sum_axes"], ["sum"])],
+         {"r": r}, None, inits, opset=opset,
+         golden={"mean": r.mean(axis=-1, keepdims=True), "max": r.max(axis=(0, 2)),
+                 "sum": r.sum(axis=1, keepdims=True)})
+
+# Casts (user intent) and int8 quantize / dequantize.
+q = f32(3, 4) * 3
+q16 = q.astype(np.float16)
+quantized = np.clip(np.round(q / 0.05) + 3, -128, 127).astype(np.int8)
+graph = helper.make_graph(
+    [helper.make_node("Cast", ["q"], ["half"], to=TensorProto.FLOAT16),
+     helper.make_node("Cast", ["half"], ["roundtrip"], to=TensorProto.FLOAT),
+     helper.make_node("QuantizeLinear", ["q", "qscale", "qzero"], ["int8"]),
+     helper.make_node("DequantizeLinear", ["int8", "qscale", "qzero"], ["dequantized"])],
+    "casts",
+    [helper.make_tensor_value_info("q", TensorProto.FLOAT, q.shape)],
+    [helper.make_tensor_value_info("roundtrip", TensorProto.FLOAT, None),
+     helper.make_tensor_value_info("int8", TensorProto.INT8, None),
+     helper.make_tensor_value_info("dequantized", TensorProto.FLOAT, None)],
+    [numpy_helper.from_array(np.array(0.05, np.float32), "qscale"),
+     numpy_helper.from_array(np.array(3, np.int8), "qzero")])
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+model.ir_version = 8
+onnx.save(model, os.path.join(out, "casts.onnx"))
+np.savez(os.path.join(out, "casts.in.npz"), q=q)
+np.savez(os.path.join(out, "casts.golden.npz"), roundtrip=q16.astype(np.float32),
+         int8=quantized,
+         dequantized=((quantized.astype(np.float32) - 3) * np.float32(0.05)))
+
+# A large weight (stored as a resource blob) kept in an external data file.
+big_w, big_x = f32(64, 48), f32(2, 64)
+save("external",
+     [helper.make_node("MatMul", ["big_x", "big_w"], ["big_y"], name="Dense")],
+     {"big_x": big_x}, None, [("big_w", big_w)], golden={"big_y": big_x @ big_w})
+model = onnx.load(os.path.join(out, "external.onnx"))
+onnx.save(model, os.path.join(out, "external.onnx"), save_as_external_data=True,
+          all_tensors_to_one_file=True, location="external.weights",
+          size_threshold=0)
+
+# Models that must be refused.
+def bad(name, nodes, inputs, opset=17, outputs=("y",), initializers=()):
+    graph = helper.make_graph(
+        nodes, name,
+        [helper.make_tensor_value_info(k, TensorProto.FLOAT, v) for k, v in inputs.items()],
+        [helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in outputs],
+        list(initializers))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    onnx.save(model, os.path.join(out, name + ".onnx"))
+
+
+bad("unsupported", [helper.make_node("Hardmax", ["x"], ["y"], name="hm")], {"x": [2, 3]})
+bad("dynamic", [helper.make_node("Relu", ["x"], ["y"], name="r")], {"x": ["batch", 3]})
+bad("old_opset", [helper.make_node("Relu", ["x"], ["y"], name="r")], {"x": [2, 3]}, opset=12)
+bad("auto_pad", [helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2],
+                                  auto_pad="SAME_UPPER")], {"x": [1, 1, 4, 4]})
+bad("undefined_input", [helper.make_node("Add", ["x", "nowhere"], ["y"], name="add")], {"x": [2]})
+bad("dynamic_reshape", [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
+    {"x": [2, 3], "s": [2]})
+with open(os.path.join(out, "truncated.onnx"), "wb") as f:
+    f.write(open(os.path.join(out, "conv.onnx"), "rb").read()[:150])
+with open(os.path.join(out, "text.onnx"), "w") as f:
+    f.write("this is not a protobuf\n")
