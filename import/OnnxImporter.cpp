@@ -1689,6 +1689,11 @@ LogicalResult Importer::importNode(const onnx::NodeProto &current) {
   if (type == "Cast")
     return importCast();
   if (type == "Identity") {
+    // Exporters alias shared weights through Identity: keep them known.
+    if (const KnownTensor *tensor = getKnown(0)) {
+      known[current.output(0)] = *tensor;
+      return success();
+    }
     FailureOr<Value> x = input(0);
     if (failed(x))
       return failure();

@@ -103,15 +103,16 @@ def conv_transpose2d(x, w, b, strides, pads):
     return (y + b[None, :, None, None]).astype(np.float32)
 
 
-# Convolutions: plain with stride/pad/dilation, grouped, depthwise,
-# transposed.
+# Convolutions: plain with stride/pad/dilation (its bias aliased through
+# Identity, as exporters share weights), grouped, depthwise, transposed.
 img = f32(1, 4, 9, 9)
 w1, b1 = f32(6, 4, 3, 3), f32(6)
 w2, b2 = f32(6, 2, 3, 3), f32(6)
 w3, b3 = f32(8, 1, 3, 3), f32(8)
 wt, bt = f32(4, 3, 3, 3), f32(3)
 save("conv",
-     [helper.make_node("Conv", ["img", "w1", "b1"], ["plain"],
+     [helper.make_node("Identity", ["b1"], ["b1_alias"]),
+      helper.make_node("Conv", ["img", "w1", "b1_alias"], ["plain"],
                        strides=[2, 1], pads=[1, 0, 1, 2], dilations=[1, 2]),
       helper.make_node("Conv", ["img", "w2", "b2"], ["grouped"], group=2,
                        pads=[1, 1, 1, 1]),

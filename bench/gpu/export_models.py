@@ -1,0 +1,81 @@
+"""Exports the real models prec's importer is checked on, with PyTorch.
+
+Runs on the GPU machine (PyTorch is there, not here): builds torchvision's
+ResNet-18 and a transformer encoder layer with seeded random weights (no
+downloads), exports each to ONNX (opset 17, static shapes), and saves an
+input and PyTorch's f32 outputs next to it as .npz, for prec-translate and
+prec-run to check against.
+
+Usage: python3 export_models.py OUTPUT_DIR [resnet18] [encoder_layer]
+"""
+import os
+import sys
+
+import numpy as np
+import torch
+
+out = sys.argv[1]
+wanted = sys.argv[2:] or ["resnet18", "encoder_layer"]
+os.makedirs(out, exist_ok=True)
+torch.manual_seed(0)
+
+
+def split_weights(path, limit=15 << 20):
+    """Moves the initializers into data files of at most `limit` bytes each
+    (external data next to the model), so that every file stays small."""
+    import onnx
+    from onnx.external_data_helper import set_external_data
+
+    model = onnx.load(path)
+    base = os.path.splitext(os.path.basename(path))[0]
+    part, used = 0, 0
+    for tensor in model.graph.initializer:
+        size = len(tensor.raw_data)
+        if used and used + size > limit:
+            part, used = part + 1, 0
+        set_external_data(tensor, location=f"{base}.weights{part}")
+        used += size
+    onnx.external_data_helper.write_external_data_tensors(
+        model, os.path.dirname(path))
+    onnx.save(model, path)
+
+
+def export(name, model, example, input_name="x", output_name="y"):
+    model.eval()
+    path = os.path.join(out, name + ".onnx")
+    kwargs = dict(input_names=[input_name], output_names=[output_name],
+                  opset_version=17, do_constant_folding=True)
+    try:
+        torch.onnx.export(model, (example,), path, dynamo=False, **kwargs)
+    except TypeError:  # releases without the dynamo switch
+        torch.onnx.export(model, (example,), path, **kwargs)
+    with torch.no_grad():
+        expected = model(example)
+    np.savez(os.path.join(out, name + ".in.npz"),
+             **{input_name: example.numpy()})
+    np.savez(os.path.join(out, name + ".golden.npz"),
+             **{output_name: expected.numpy()})
+    # The same model in f16 on the GPU, for the engine comparisons to come.
+    if torch.cuda.is_available():
+        with torch.no_grad():
+            half = model.to("cuda").half()(example.to("cuda").half())
+        np.savez(os.path.join(out, name + ".torch_f16.npz"),
+                 **{output_name: half.float().cpu().numpy()})
+        model.float().cpu()
+    print(f"{name}: {os.path.getsize(path)} bytes, output "
+          f"{tuple(expected.shape)}")
+
+
+import torchvision  # noqa: E402
+
+if "resnet18" in wanted:
+    resnet = torchvision.models.resnet18(weights=None)
+    export("resnet18", resnet, torch.rand(1, 3, 224, 224))
+    split_weights(os.path.join(out, "resnet18.onnx"))
+
+if "encoder_layer" in wanted:
+    encoder = torch.nn.TransformerEncoderLayer(
+        d_model=128, nhead=4, dim_feedforward=256, dropout=0.0,
+        batch_first=True)
+    export("encoder_layer", encoder, torch.randn(1, 16, 128))
+print("torch", torch.__version__, "torchvision", torchvision.__version__)
