@@ -61,12 +61,14 @@ save("elementwise",
       helper.make_node("Log", ["p"], ["log"]),
       helper.make_node("Neg", ["a"], ["neg"]),
       helper.make_node("Abs", ["a"], ["abs"]),
-      helper.make_node("Reciprocal", ["p"], ["reciprocal"])],
+      helper.make_node("Reciprocal", ["p"], ["reciprocal"]),
+      helper.make_node("Erf", ["a"], ["erf"])],
      {"a": a, "b": b, "p": pos}, None, [("two", np.array([2], np.float32))],
      golden={"add": a + b, "sub": a - b, "mul": a * b, "div": a / b,
              "pow": pos ** 2, "sqrt": np.sqrt(pos), "exp": np.exp(a),
              "log": np.log(pos), "neg": -a, "abs": np.abs(a),
-             "reciprocal": 1 / pos})
+             "reciprocal": 1 / pos,
+             "erf": np.vectorize(__import__("math").erf)(a).astype(np.float32)})
 
 
 def conv2d(x, w, b, strides, pads, dilations, group):
