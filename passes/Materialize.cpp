@@ -15,8 +15,11 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/DenseSet.h"
+
+#include <cstring>
 
 namespace prec {
 #define GEN_PASS_DEF_PRECMATERIALIZE
@@ -39,23 +42,61 @@ bool isConvolution(Operation *op) {
              tosa::TransposeConv2DOp>(op);
 }
 
+/// `value` rounded to nearest even in `type`.
+APFloat roundTo(APFloat value, FloatType type) {
+  bool losesInfo = false;
+  value.convert(type.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return value;
+}
+
+/// Converts a resource blob of f32/f16/bf16 values to a blob of
+/// `elementType`, element by element.
+Attribute convertResource(DenseResourceElementsAttr resource,
+                          FloatType elementType) {
+  auto sourceType = dyn_cast<FloatType>(resource.getElementType());
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  if (!sourceType || !blob)
+    return Attribute();
+  unsigned sourceBytes = sourceType.getWidth() / 8;
+  unsigned targetBytes = elementType.getWidth() / 8;
+  ArrayRef<char> data = blob->getData();
+  int64_t count = resource.getNumElements();
+  if (sourceType.getWidth() % 8 || elementType.getWidth() % 8 ||
+      data.size() != size_t(count) * sourceBytes)
+    return Attribute();
+  std::vector<char> converted(count * targetBytes);
+  for (int64_t i = 0; i < count; ++i) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, data.data() + i * sourceBytes, sourceBytes);
+    APFloat value(sourceType.getFloatSemantics(),
+                  APInt(sourceType.getWidth(), bits));
+    uint64_t out = roundTo(value, elementType).bitcastToAPInt().getZExtValue();
+    std::memcpy(converted.data() + i * targetBytes, &out, targetBytes);
+  }
+  return DenseResourceElementsAttr::get(
+      resource.getType().clone(elementType), "weight",
+      HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<char>(converted)));
+}
+
 /// Converts a float constant's values to `elementType` (round to nearest
 /// even), or returns null if `attr` is not a float constant prec can read.
+/// Resource blobs (large imported weights) stay blobs.
 Attribute convertConstant(Attribute attr, Type elementType) {
+  auto floatType = dyn_cast<FloatType>(elementType);
+  if (!floatType)
+    return Attribute();
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
+    return convertResource(resource, floatType);
   auto elements = dyn_cast<DenseFPElementsAttr>(attr);
   if (!elements)
     return Attribute();
-  auto floatType = cast<FloatType>(elementType);
   SmallVector<APFloat> converted;
   converted.reserve(elements.getNumElements());
-  for (APFloat value : elements.getValues<APFloat>()) {
-    bool losesInfo = false;
-    value.convert(floatType.getFloatSemantics(),
-                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-    converted.push_back(value);
-  }
-  return DenseElementsAttr::get(
-      elements.getType().clone(elementType), converted);
+  for (APFloat value : elements.getValues<APFloat>())
+    converted.push_back(roundTo(value, floatType));
+  return DenseElementsAttr::get(elements.getType().clone(elementType),
+                                converted);
 }
 
 class Materializer {
