@@ -30,8 +30,7 @@ static std::string generateChain(int numOps) {
   std::string text;
   llvm::raw_string_ostream os(text);
   const char *type = "tensor<1x16x16xf32>";
-  os << "func.func @chain(%x: " << type << " loc(\"x\")) -> " << type
-     << " {\n";
+  os << "func.func @chain(%x: " << type << " loc(\"x\")) -> " << type << " {\n";
   os << "  %w = \"tosa.const\"() <{values = dense<0.0625> : " << type
      << "}> : () -> " << type << "\n";
   os << "  %c = \"tosa.const\"() <{values = dense<0.5> : " << type
@@ -62,8 +61,8 @@ static std::string generateChain(int numOps) {
       break;
     case 4:
       os << "tosa.clamp " << previous
-         << " {max_val = 3.40282347e+38 : f32, min_val = 0.0 : f32} : ("
-         << type << ") -> " << type;
+         << " {max_val = 3.40282347e+38 : f32, min_val = 0.0 : f32} : (" << type
+         << ") -> " << type;
       break;
     }
     os << " loc(\"op" << i << "\")\n";
@@ -89,10 +88,9 @@ static double timeLegalize(const DialectRegistry &registry, int numOps) {
     std::exit(1);
   }
   PassManager pm(&context);
-  if (failed(parsePassPipeline(
-          "prec-legalize{enabled=f16 val-range=x:[-1,1] "
-          "layer-precisions=op1*:f32 target=sm_90}",
-          pm))) {
+  if (failed(parsePassPipeline("prec-legalize{enabled=f16 val-range=x:[-1,1] "
+                               "layer-precisions=op1*:f32 target=sm_90}",
+                               pm))) {
     llvm::errs() << "failed to build the pipeline\n";
     std::exit(1);
   }

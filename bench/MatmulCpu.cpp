@@ -28,8 +28,7 @@ using namespace mlir;
 constexpr int64_t kSize = 1024;
 
 /// Best-of-`repeats` seconds of `fn`.
-template <typename Fn>
-static double bestSeconds(int repeats, Fn fn) {
+template <typename Fn> static double bestSeconds(int repeats, Fn fn) {
   double best = 1e30;
   for (int r = 0; r < repeats; ++r) {
     auto start = std::chrono::steady_clock::now();
@@ -52,9 +51,11 @@ int main() {
   MLIRContext context(registry);
 
   std::string source =
-      "func.func @main(%a: tensor<1x1024x1024xf32>, %b: tensor<1x1024x1024xf32>)"
+      "func.func @main(%a: tensor<1x1024x1024xf32>, %b: "
+      "tensor<1x1024x1024xf32>)"
       " -> tensor<1x1024x1024xf32> {\n"
-      "  %zp = \"tosa.const\"() <{values = dense<0.0> : tensor<1xf32>}> : () -> "
+      "  %zp = \"tosa.const\"() <{values = dense<0.0> : tensor<1xf32>}> : () "
+      "-> "
       "tensor<1xf32>\n"
       "  %c = tosa.matmul %a, %b, %zp, %zp : (tensor<1x1024x1024xf32>, "
       "tensor<1x1024x1024xf32>, tensor<1xf32>, tensor<1xf32>) -> "
@@ -81,7 +82,7 @@ int main() {
   }
 
   std::vector<prec::HostTensor> jitResult;
-  double jitSeconds = bestSeconds(5, [&] {
+  double jitSeconds = bestSeconds(10, [&] {
     llvm::Expected<std::vector<prec::HostTensor>> result =
         (*compiled)->run({a, b});
     if (!result) {
@@ -104,7 +105,7 @@ int main() {
 
   openblas_set_num_threads(1);
   std::vector<float> blas(kSize * kSize);
-  double blasSeconds = bestSeconds(5, [&] {
+  double blasSeconds = bestSeconds(10, [&] {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kSize, kSize, kSize,
                 1.0f, aData, kSize, bData, kSize, 0.0f, blas.data(), kSize);
   });

@@ -12,8 +12,8 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -36,7 +36,8 @@ bool parseInputShapes(llvm::ArrayRef<std::string> entries,
   for (llvm::StringRef entry : entries) {
     auto [name, dims] = entry.rsplit(':');
     if (name.empty() || dims.empty()) {
-      error = ("--input-shape '" + entry + "' is not <name>:<d0>x<d1>...").str();
+      error =
+          ("--input-shape '" + entry + "' is not <name>:<d0>x<d1>...").str();
       return false;
     }
     std::vector<int64_t> shape;
@@ -45,9 +46,9 @@ bool parseInputShapes(llvm::ArrayRef<std::string> entries,
     for (llvm::StringRef part : parts) {
       int64_t dim = 0;
       if (part.getAsInteger(10, dim) || dim <= 0) {
-        error = ("--input-shape '" + entry + "' has a bad dimension '" +
-                 part + "'")
-                    .str();
+        error =
+            ("--input-shape '" + entry + "' has a bad dimension '" + part + "'")
+                .str();
         return false;
       }
       shape.push_back(dim);
@@ -142,8 +143,7 @@ private:
     auto it = known.find(node->input(index));
     return it == known.end() ? nullptr : &it->second;
   }
-  FailureOr<std::vector<int64_t>> getKnownInts(int index,
-                                               llvm::StringRef what);
+  FailureOr<std::vector<int64_t>> getKnownInts(int index, llvm::StringRef what);
 
   // Graph values.
   bool hasInput(int index) {
@@ -176,8 +176,7 @@ private:
   Value create(llvm::StringRef name, ValueRange operands, Type resultType,
                ArrayRef<NamedAttribute> attributes = {});
   Value constShape(ArrayRef<int64_t> values);
-  Value constant(ArrayRef<int64_t> shape, Type element,
-                 ArrayRef<double> data);
+  Value constant(ArrayRef<int64_t> shape, Type element, ArrayRef<double> data);
   Value scalar(Type element, double value, int64_t rank);
   Value zeroPoint(Type element) { return constant({1}, element, {0.0}); }
   Value reshape(Value value, ArrayRef<int64_t> shape);
@@ -246,8 +245,8 @@ LogicalResult Importer::readTensorProto(const onnx::TensorProto &tensor,
   result.dataType = tensor.data_type();
   int64_t count = product(result.shape);
   if (count < 0 || count > (int64_t(1) << 34)) {
-    failGraph() << "tensor '" << tensor.name() << "' has "
-                << count << " elements: too large to import";
+    failGraph() << "tensor '" << tensor.name() << "' has " << count
+                << " elements: too large to import";
     return failure();
   }
 
@@ -282,9 +281,10 @@ LogicalResult Importer::readTensorProto(const onnx::TensorProto &tensor,
                   << "': external data range is outside '" << full << "'";
       return failure();
     }
-    external = bytes.substr(offset, length < 0 ? llvm::StringRef::npos
-                                               : size_t(length))
-                   .str();
+    external =
+        bytes
+            .substr(offset, length < 0 ? llvm::StringRef::npos : size_t(length))
+            .str();
     raw = &external;
   }
 
@@ -306,8 +306,7 @@ LogicalResult Importer::readTensorProto(const onnx::TensorProto &tensor,
     size_t width = result.dataType == onnx::TensorProto::DOUBLE
                        ? 8
                        : (element.getIntOrFloatBitWidth() + 7) / 8;
-    if (failed(expectSize(raw->size() / width)) ||
-        raw->size() % width != 0)
+    if (failed(expectSize(raw->size() / width)) || raw->size() % width != 0)
       return failure();
     const char *data = raw->data();
     for (int64_t i = 0; i < count; ++i) {
@@ -390,8 +389,8 @@ LogicalResult Importer::readTensorProto(const onnx::TensorProto &tensor,
   }
 }
 
-FailureOr<std::vector<int64_t>>
-Importer::getKnownInts(int index, llvm::StringRef what) {
+FailureOr<std::vector<int64_t>> Importer::getKnownInts(int index,
+                                                       llvm::StringRef what) {
   const KnownTensor *tensor = getKnown(index);
   if (!tensor) {
     fail() << what << " (input #" << index
@@ -520,13 +519,11 @@ Value Importer::constant(ArrayRef<int64_t> shape, Type element,
                            /*implicitTrunc=*/true));
     values = DenseElementsAttr::get(type, ints);
   }
-  Value result = create("tosa.const", {}, type,
-                        {builder.getNamedAttr("values", values)});
-  constantData[result] = KnownTensor{std::vector<int64_t>(shape.begin(),
-                                                          shape.end()),
-                                     std::vector<double>(data.begin(),
-                                                         data.end()),
-                                     0};
+  Value result =
+      create("tosa.const", {}, type, {builder.getNamedAttr("values", values)});
+  constantData[result] =
+      KnownTensor{std::vector<int64_t>(shape.begin(), shape.end()),
+                  std::vector<double>(data.begin(), data.end()), 0};
   return result;
 }
 
@@ -632,9 +629,9 @@ Value Importer::reduce(llvm::StringRef name, Value value,
   for (int64_t axis : axes) {
     SmallVector<int64_t> shape(shapeOf(value));
     shape[axis] = 1;
-    value = create(name, {value}, tensorOf(shape, elementOf(value)),
-                   {builder.getNamedAttr("axis",
-                                         builder.getI32IntegerAttr(axis))});
+    value =
+        create(name, {value}, tensorOf(shape, elementOf(value)),
+               {builder.getNamedAttr("axis", builder.getI32IntegerAttr(axis))});
   }
   return value;
 }
@@ -652,8 +649,8 @@ LogicalResult Importer::elementwiseBinary(llvm::StringRef tosaName) {
     return failure();
   if (elementOf(pair->first) != elementOf(pair->second))
     return fail() << "operands have different element types";
-  setOutput(0, binary(tosaName, pair->first, pair->second,
-                      elementOf(pair->first)));
+  setOutput(
+      0, binary(tosaName, pair->first, pair->second, elementOf(pair->first)));
   return success();
 }
 
@@ -698,10 +695,10 @@ LogicalResult Importer::importDiv() {
     return create("tosa.tile", {value, constShape(multiples)},
                   tensorOf(shape, element));
   };
-  setOutput(0, create("arith.divf",
-                      {tile(pair->first, multiplesA),
-                       tile(pair->second, multiplesB)},
-                      tensorOf(shape, element)));
+  setOutput(
+      0, create("arith.divf",
+                {tile(pair->first, multiplesA), tile(pair->second, multiplesB)},
+                tensorOf(shape, element)));
   return success();
 }
 
@@ -755,11 +752,10 @@ LogicalResult Importer::importMatMul() {
     return reshape(value, {batchSize, rows, columns});
   };
   Type element = elementOf(lhs);
-  Value product3 = create(
-      "tosa.matmul",
-      {toBatch(lhs, m, k), toBatch(rhs, k, n), zeroPoint(element),
-       zeroPoint(elementOf(rhs))},
-      tensorOf({batchSize, m, n}, element));
+  Value product3 = create("tosa.matmul",
+                          {toBatch(lhs, m, k), toBatch(rhs, k, n),
+                           zeroPoint(element), zeroPoint(elementOf(rhs))},
+                          tensorOf({batchSize, m, n}, element));
   SmallVector<int64_t> resultShape(batch->begin(), batch->end());
   if (!vectorA)
     resultShape.push_back(m);
@@ -801,8 +797,8 @@ LogicalResult Importer::importGemm() {
     if (beta != 1)
       bias = mul(bias, scalar(element, beta, 2));
     if (failed(broadcastShapes(shapeOf(bias), {m, n})))
-      return fail() << "C of type " << c->getType()
-                    << " does not broadcast to " << m << "x" << n;
+      return fail() << "C of type " << c->getType() << " does not broadcast to "
+                    << m << "x" << n;
     result = binary("tosa.add", result, bias, element);
   }
   setOutput(0, result);
@@ -855,8 +851,8 @@ LogicalResult Importer::importConv(bool transposed) {
         builder.getNamedAttr("stride", builder.getDenseI64ArrayAttr(strides))};
     if (withDilation) {
       list.push_back(builder.getNamedAttr(
-          "pad", builder.getDenseI64ArrayAttr(
-                     {pads[0], pads[2], pads[1], pads[3]})));
+          "pad",
+          builder.getDenseI64ArrayAttr({pads[0], pads[2], pads[1], pads[3]})));
       list.push_back(builder.getNamedAttr(
           "dilation", builder.getDenseI64ArrayAttr(dilations)));
     }
@@ -885,15 +881,14 @@ LogicalResult Importer::importConv(bool transposed) {
          outputPadding[1];
     SmallVector<NamedAttribute> list = attrs(false);
     list.push_back(builder.getNamedAttr(
-        "out_pad", builder.getDenseI64ArrayAttr(
-                       {-pads[0], -pads[2] + outputPadding[0], -pads[1],
-                        -pads[3] + outputPadding[1]})));
+        "out_pad",
+        builder.getDenseI64ArrayAttr({-pads[0], -pads[2] + outputPadding[0],
+                                      -pads[1], -pads[3] + outputPadding[1]})));
     result = create("tosa.transpose_conv2d",
                     {nhwc, constant({w[1], kh, kw, w[0]}, element, ohwi),
-                     constant({outChannels}, element, bias),
-                     zeroPoint(element), zeroPoint(element)},
-                    tensorOf({xShape[0], oh, ow, outChannels}, element),
-                    list);
+                     constant({outChannels}, element, bias), zeroPoint(element),
+                     zeroPoint(element)},
+                    tensorOf({xShape[0], oh, ow, outChannels}, element), list);
   } else {
     oh = (xShape[2] + pads[0] + pads[2] - dilations[0] * (kh - 1) - 1) /
              strides[0] +
@@ -913,13 +908,12 @@ LogicalResult Importer::importConv(bool transposed) {
               ohwi[((o * kh + y) * kw + xx) * w[1] + i] =
                   weightAt(firstOut + o, i, y, xx);
       (void)firstIn;
-      return create(
-          "tosa.conv2d",
-          {in, constant({outs, kh, kw, w[1]}, element, ohwi),
-           constant({outs}, element,
-                    ArrayRef<double>(bias).slice(firstOut, outs)),
-           zeroPoint(element), zeroPoint(element)},
-          tensorOf({xShape[0], oh, ow, outs}, element), attrs(true));
+      return create("tosa.conv2d",
+                    {in, constant({outs, kh, kw, w[1]}, element, ohwi),
+                     constant({outs}, element,
+                              ArrayRef<double>(bias).slice(firstOut, outs)),
+                     zeroPoint(element), zeroPoint(element)},
+                    tensorOf({xShape[0], oh, ow, outs}, element), attrs(true));
     };
     if (group == 1) {
       result = convolve(nhwc, 0, outChannels, 0);
@@ -950,13 +944,13 @@ LogicalResult Importer::importConv(bool transposed) {
                              {nhwc, constShape({0, 0, 0, g * inPerGroup}),
                               constShape(sliceShape)},
                              tensorOf(sliceShape, element));
-        parts.push_back(convolve(slice, g * outPerGroup, outPerGroup,
-                                 g * inPerGroup));
+        parts.push_back(
+            convolve(slice, g * outPerGroup, outPerGroup, g * inPerGroup));
       }
-      result = create("tosa.concat", parts,
-                      tensorOf({xShape[0], oh, ow, outChannels}, element),
-                      {builder.getNamedAttr("axis",
-                                            builder.getI32IntegerAttr(3))});
+      result =
+          create("tosa.concat", parts,
+                 tensorOf({xShape[0], oh, ow, outChannels}, element),
+                 {builder.getNamedAttr("axis", builder.getI32IntegerAttr(3))});
     }
   }
   setOutput(0, transpose(result, {0, 3, 1, 2}));
@@ -968,11 +962,9 @@ LogicalResult Importer::importConv(bool transposed) {
 /// pad is too small, the input's last rows) by the remainder: those rows
 /// reach no output. Returns the trailing pad to use and how many input rows
 /// to drop.
-static std::pair<int64_t, int64_t> trimTrailingPad(int64_t extent,
-                                                   int64_t leading,
-                                                   int64_t trailing,
-                                                   int64_t window,
-                                                   int64_t stride) {
+static std::pair<int64_t, int64_t>
+trimTrailingPad(int64_t extent, int64_t leading, int64_t trailing,
+                int64_t window, int64_t stride) {
   int64_t remainder = (extent + leading + trailing - window) % stride;
   if (remainder <= trailing)
     return {trailing - remainder, 0};
@@ -1008,9 +1000,9 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
   if (shape.size() != 4)
     return fail() << "only 2-D pooling (NCHW inputs) is supported";
   Type element = elementOf(*x);
-  std::vector<int64_t> kernel =
-      global ? std::vector<int64_t>{shape[2], shape[3]}
-             : intsAttribute("kernel_shape");
+  std::vector<int64_t> kernel = global
+                                    ? std::vector<int64_t>{shape[2], shape[3]}
+                                    : intsAttribute("kernel_shape");
   std::vector<int64_t> strides = intsAttribute("strides", {1, 1});
   std::vector<int64_t> pads = intsAttribute("pads", {0, 0, 0, 0});
   if (kernel.size() != 2 || strides.size() != 2 || pads.size() != 4)
@@ -1039,13 +1031,13 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
     pooled = create("tosa.max_pool2d", {nhwc}, resultType, attrs);
   } else {
     attrs.push_back(builder.getNamedAttr(
-        "acc_type", TypeAttr::get(element.isF32() || element.isF16() ||
-                                          element.isBF16()
-                                      ? builder.getF32Type()
-                                      : element)));
+        "acc_type",
+        TypeAttr::get(element.isF32() || element.isF16() || element.isBF16()
+                          ? builder.getF32Type()
+                          : element)));
     pooled = create("tosa.avg_pool2d",
-                    {nhwc, zeroPoint(element), zeroPoint(element)},
-                    resultType, attrs);
+                    {nhwc, zeroPoint(element), zeroPoint(element)}, resultType,
+                    attrs);
   }
   setOutput(0, transpose(pooled, {0, 3, 1, 2}));
   return success();
@@ -1182,8 +1174,8 @@ LogicalResult Importer::importReduce(llvm::StringRef kind) {
       return fail() << "axis out of range for rank " << rank;
   }
   llvm::sort(axes);
-  Value reduced = reduce(kind == "max" ? "tosa.reduce_max" : "tosa.reduce_sum",
-                         *x, axes);
+  Value reduced =
+      reduce(kind == "max" ? "tosa.reduce_max" : "tosa.reduce_sum", *x, axes);
   if (kind == "mean") {
     int64_t count = 1;
     for (int64_t axis : axes)
@@ -1267,8 +1259,7 @@ LogicalResult Importer::importTranspose() {
     for (int64_t d = rank - 1; d >= 0; --d)
       perm.push_back(d);
   if (int64_t(perm.size()) != rank)
-    return fail() << "perm has " << perm.size() << " entries for rank "
-                  << rank;
+    return fail() << "perm has " << perm.size() << " entries for rank " << rank;
   SmallVector<int32_t> perm32(perm.begin(), perm.end());
   setOutput(0, transpose(*x, perm32));
   return success();
@@ -1290,10 +1281,10 @@ LogicalResult Importer::importConcat() {
   shape[axis] = 0;
   for (Value value : inputs)
     shape[axis] += shapeOf(value)[axis];
-  setOutput(0, create("tosa.concat", inputs,
-                      tensorOf(shape, elementOf(inputs[0])),
-                      {builder.getNamedAttr("axis",
-                                            builder.getI32IntegerAttr(axis))}));
+  setOutput(
+      0,
+      create("tosa.concat", inputs, tensorOf(shape, elementOf(inputs[0])),
+             {builder.getNamedAttr("axis", builder.getI32IntegerAttr(axis))}));
   return success();
 }
 
@@ -1327,9 +1318,9 @@ LogicalResult Importer::importSplit() {
     SmallVector<int64_t> start(shape.size(), 0), extent(shape);
     start[axis] = offset;
     extent[axis] = size;
-    setOutput(index, create("tosa.slice",
-                            {*x, constShape(start), constShape(extent)},
-                            tensorOf(extent, elementOf(*x))));
+    setOutput(index,
+              create("tosa.slice", {*x, constShape(start), constShape(extent)},
+                     tensorOf(extent, elementOf(*x))));
     offset += size;
   }
   return success();
@@ -1411,7 +1402,8 @@ LogicalResult Importer::importSqueeze(bool unsqueeze) {
         axis += rank;
     SmallVector<int64_t> kept;
     for (int64_t d = 0; d < rank; ++d) {
-      bool squeezed = axes.empty() ? shape[d] == 1 : llvm::is_contained(axes, d);
+      bool squeezed =
+          axes.empty() ? shape[d] == 1 : llvm::is_contained(axes, d);
       if (squeezed && shape[d] != 1)
         return fail() << "cannot squeeze dimension " << d << " of size "
                       << shape[d];
@@ -1493,9 +1485,9 @@ LogicalResult Importer::importActivation(llvm::StringRef kind) {
   } else if (kind == "LeakyRelu") {
     double alpha = floatAttribute("alpha", 0.01f);
     Value scaled = mul(*x, scalar(element, alpha, rank));
-    Value positive = create("tosa.greater_equal",
-                            {*x, scalar(element, 0, rank)},
-                            tensorOf(shapeOf(*x), builder.getI1Type()));
+    Value positive =
+        create("tosa.greater_equal", {*x, scalar(element, 0, rank)},
+               tensorOf(shapeOf(*x), builder.getI1Type()));
     setOutput(0, create("tosa.select", {positive, *x, scaled}, x->getType()));
   } else if (kind == "HardSwish") {
     // x * clip(x + 3, 0, 6) / 6.
@@ -1598,20 +1590,19 @@ LogicalResult Importer::importQuantize(bool quantize) {
     // saturate(round(x / scale) + zero point): the cast rounds to nearest
     // even and saturates; the zero point is an integer, so adding it before
     // rounding changes nothing.
-    Value scaled = create("arith.divf",
-                          {*x, create("tosa.tile",
-                                      {scalar(floatType, scale->values[0],
-                                              rank),
-                                       constShape(shapeOf(*x))},
-                                      x->getType())},
-                          x->getType());
+    Value scaled =
+        create("arith.divf",
+               {*x, create("tosa.tile",
+                           {scalar(floatType, scale->values[0], rank),
+                            constShape(shapeOf(*x))},
+                           x->getType())},
+               x->getType());
     Value shifted = binary("tosa.add", scaled,
                            scalar(floatType, zeroPointValue, rank), floatType);
-    setOutput(0, create("tosa.cast", {shifted},
-                        tensorOf(shapeOf(*x), element)));
+    setOutput(0,
+              create("tosa.cast", {shifted}, tensorOf(shapeOf(*x), element)));
   } else {
-    Value asFloat =
-        create("tosa.cast", {*x}, tensorOf(shapeOf(*x), floatType));
+    Value asFloat = create("tosa.cast", {*x}, tensorOf(shapeOf(*x), floatType));
     Value centered = binary("tosa.sub", asFloat,
                             scalar(floatType, zeroPointValue, rank), floatType);
     setOutput(0, mul(centered, scalar(floatType, scale->values[0], rank)));
@@ -1627,7 +1618,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &current) {
   llvm::StringRef type = current.op_type();
   using namespace std::placeholders;
   static const llvm::StringMap<llvm::StringRef> binaryOps = {
-      {"Add", "tosa.add"}, {"Sub", "tosa.sub"}, {"Mul", "tosa.mul"},
+      {"Add", "tosa.add"}, {"Sub", "tosa.sub"},     {"Mul", "tosa.mul"},
       {"Pow", "tosa.pow"}, {"Max", "tosa.maximum"}, {"Min", "tosa.minimum"}};
   static const llvm::StringMap<llvm::StringRef> unaryOps = {
       {"Exp", "tosa.exp"},         {"Log", "tosa.log"},
@@ -1772,12 +1763,11 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     } else {
       for (const auto &dim : tensorType.shape().dim()) {
         if (!dim.has_dim_value() || dim.dim_value() <= 0) {
-          failGraph() << "input '" << info.name()
-                      << "' has a dynamic dimension"
+          failGraph() << "input '" << info.name() << "' has a dynamic dimension"
                       << (dim.has_dim_param() ? " '" + dim.dim_param() + "'"
                                               : std::string())
-                      << "; give its shape with --input-shape "
-                      << info.name() << ":1x3x224x224";
+                      << "; give its shape with --input-shape " << info.name()
+                      << ":1x3x224x224";
           return nullptr;
         }
         shape.push_back(dim.dim_value());
@@ -1787,8 +1777,8 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     inputNames.push_back(info.name());
   }
 
-  auto function = func::FuncOp::create(
-      builder, location, "main", builder.getFunctionType(inputTypes, {}));
+  auto function = func::FuncOp::create(builder, location, "main",
+                                       builder.getFunctionType(inputTypes, {}));
   Block *entry = function.addEntryBlock();
   StringRef nameAttr = precision::PrecisionDialect::getNameAttrName();
   for (auto [index, name] : llvm::enumerate(inputNames)) {
@@ -1803,9 +1793,9 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     nodeName = current.name().empty()
                    ? current.op_type() + "_" + std::to_string(index)
                    : current.name();
-    location = NameLoc::get(
-        builder.getStringAttr(nodeName),
-        FileLineColLoc::get(context, modelPath, index + 1, 0));
+    location =
+        NameLoc::get(builder.getStringAttr(nodeName),
+                     FileLineColLoc::get(context, modelPath, index + 1, 0));
     if (failed(importNode(current)))
       return nullptr;
   }
@@ -1854,8 +1844,7 @@ OwningOpRef<ModuleOp> importOnnxModel(llvm::StringRef bytes,
                                       const OnnxImportOptions &options) {
   context->loadDialect<func::FuncDialect, tosa::TosaDialect,
                        arith::ArithDialect, math::MathDialect,
-                       tensor::TensorDialect,
-                       precision::PrecisionDialect>();
+                       tensor::TensorDialect, precision::PrecisionDialect>();
   onnx::ModelProto model;
   if (bytes.size() > size_t(std::numeric_limits<int>::max()) ||
       !model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())) ||

@@ -42,7 +42,7 @@ def PrecTileContractions
     Option<"registerRows", "register-rows", "int64_t", /*default=*/"8",
            "rows of a register tile">,
     Option<"registerColumns", "register-columns", "int64_t",
-           /*default=*/"32", "columns of a register tile">,
+           /*default=*/"16", "columns of a register tile">,
     Option<"cacheRows", "cache-rows", "int64_t", /*default=*/"64",
            "rows of a cache block">,
     Option<"cacheColumns", "cache-columns", "int64_t", /*default=*/"256",

@@ -69,11 +69,11 @@ public:
           sizes.insert(sizes.begin(), 1);
         return sizes;
       };
-      FailureOr<Operation *> block = tile(
-          rewriter, op,
-          withBatch({chooseTileSize(m, cacheRows, rows),
-                     chooseTileSize(n, cacheColumns, columns),
-                     chooseTileSize(k, cacheDepth, 1)}));
+      FailureOr<Operation *> block =
+          tile(rewriter, op,
+               withBatch({chooseTileSize(m, cacheRows, rows),
+                          chooseTileSize(n, cacheColumns, columns),
+                          chooseTileSize(k, cacheDepth, 1)}));
       if (failed(block))
         return signalPassFailure();
       FailureOr<Operation *> micro =
@@ -108,14 +108,13 @@ private:
       if (vectorType.getElementType() == accType)
         continue;
       VectorType wide = vectorType.clone(accType);
-      Value widened =
-          isa<FloatType>(accType)
-              ? arith::ExtFOp::create(builder, contract.getLoc(), wide,
-                                      operand->get())
-                    .getResult()
-              : arith::ExtSIOp::create(builder, contract.getLoc(), wide,
-                                       operand->get())
-                    .getResult();
+      Value widened = isa<FloatType>(accType)
+                          ? arith::ExtFOp::create(builder, contract.getLoc(),
+                                                  wide, operand->get())
+                                .getResult()
+                          : arith::ExtSIOp::create(builder, contract.getLoc(),
+                                                   wide, operand->get())
+                                .getResult();
       operand->set(widened);
     }
   }

@@ -68,8 +68,8 @@ public:
     module.walk([&](Operation *op) {
       if (!isAssignable(op) || classifyOp(op) == OpClass::Cast)
         return;
-      std::optional<PendingRequest> request = findRequest(
-          op, policy->getConstraints(), *computePatterns, plan);
+      std::optional<PendingRequest> request =
+          findRequest(op, policy->getConstraints(), *computePatterns, plan);
       for (const LayerPattern &pattern : *outputPatterns) {
         if (!pattern.pattern.matchesOp(op))
           continue;
@@ -110,18 +110,18 @@ private:
   void warnUnmatched(ModuleOp module, ArrayRef<LayerPattern> patterns,
                      StringRef option) {
     for (const LayerPattern &pattern : patterns) {
-      bool matched = module
-                         .walk([&](Operation *op) {
-                           return isAssignable(op) &&
-                                          pattern.pattern.matchesOp(op)
-                                      ? WalkResult::interrupt()
-                                      : WalkResult::advance();
-                         })
-                         .wasInterrupted();
+      bool matched =
+          module
+              .walk([&](Operation *op) {
+                return isAssignable(op) && pattern.pattern.matchesOp(op)
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted();
       if (!matched)
-        module.emitWarning() << option << " pattern '"
-                             << pattern.pattern.getText()
-                             << "' matches no op name or layer name";
+        module.emitWarning()
+            << option << " pattern '" << pattern.pattern.getText()
+            << "' matches no op name or layer name";
     }
   }
 
@@ -133,8 +133,7 @@ private:
     if (!typing.empty()) {
       std::optional<TypingMode> parsed = symbolizeTypingMode(typing);
       if (!parsed) {
-        emitError() << "typing must be strong or weak, not '" << typing
-                    << "'";
+        emitError() << "typing must be strong or weak, not '" << typing << "'";
         return failure();
       }
       typingMode = *parsed;
@@ -173,8 +172,8 @@ private:
       }
       targetName = target;
     }
-    return PolicyAttr::get(&getContext(), typingMode, enabledTypes,
-                           defaultMode, targetName);
+    return PolicyAttr::get(&getContext(), typingMode, enabledTypes, defaultMode,
+                           targetName);
   }
 
   /// The compute request of `op` from its highest-ranked source.
@@ -183,9 +182,8 @@ private:
               ArrayRef<LayerPattern> computePatterns,
               const PrecisionPlan &plan) {
     auto fromPlan = [&](const PlanRequest &request, Reason origin) {
-      return PendingRequest{request.compute, request.accumulate,
-                            request.output, request.mode.value_or(defaultMode),
-                            origin};
+      return PendingRequest{request.compute, request.accumulate, request.output,
+                            request.mode.value_or(defaultMode), origin};
     };
     for (const PlanOpEntry &entry : llvm::reverse(plan.ops))
       if (entry.matches(op))
@@ -195,11 +193,10 @@ private:
         return PendingRequest{pattern.type, Type(), Type(), defaultMode,
                               Reason::Pattern};
     if (auto region = op->getParentOfType<RegionOp>())
-      return PendingRequest{region.getPrecision(),
-                            region.getAccumulate().value_or(Type()),
-                            region.getOutput().value_or(Type()),
-                            region.getMode().value_or(defaultMode),
-                            Reason::Region};
+      return PendingRequest{
+          region.getPrecision(), region.getAccumulate().value_or(Type()),
+          region.getOutput().value_or(Type()),
+          region.getMode().value_or(defaultMode), Reason::Region};
     OpClass opClass = classifyOp(op);
     for (const PlanClassRule &rule : llvm::reverse(plan.classes))
       if (rule.opClass == opClass)

@@ -31,8 +31,7 @@ struct Interval {
   /// Clips to [lo, hi] (a clamp).
   Interval clip(double low, double high) const;
   /// Images of a non-decreasing function.
-  template <typename Fn>
-  Interval mapMonotone(Fn fn) const {
+  template <typename Fn> Interval mapMonotone(Fn fn) const {
     return {fn(lo), fn(hi)};
   }
 

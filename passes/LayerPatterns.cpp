@@ -44,8 +44,8 @@ parseLayerPatterns(ArrayRef<std::string> entries, StringRef optionName,
     Type type = precision::parsePrecisionType(context, typeName);
     if (!type) {
       emitError() << optionName << " entry '" << entry
-                  << "' names unknown precision '" << typeName
-                  << "'; expected " << precision::getPrecisionTypeSpellings();
+                  << "' names unknown precision '" << typeName << "'; expected "
+                  << precision::getPrecisionTypeSpellings();
       return failure();
     }
     std::string what = (optionName + " entry '" + entry + "'").str();

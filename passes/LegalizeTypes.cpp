@@ -37,9 +37,8 @@ std::string describe(Operation *op) {
 
 std::string formatRange(const Interval &range) {
   std::string text;
-  llvm::raw_string_ostream(text)
-      << "[" << llvm::format("%g", range.lo) << ", "
-      << llvm::format("%g", range.hi) << "]";
+  llvm::raw_string_ostream(text) << "[" << llvm::format("%g", range.lo) << ", "
+                                 << llvm::format("%g", range.hi) << "]";
   return text;
 }
 
@@ -133,8 +132,7 @@ private:
     std::string detail;
     bool storageRequested = request && request.getOutput();
     auto setCompute = [&](Type type) {
-      if (accumulate == compute ||
-          !canRepresentAllValues(accumulate, type))
+      if (accumulate == compute || !canRepresentAllValues(accumulate, type))
         accumulate = getDefaultAccumulate(op, type);
       if (!storageRequested)
         storage = type;
@@ -170,8 +168,7 @@ private:
       reason = Reason::Fallback;
     }
     if (!isSupported(target, OpClass::DataMovement, storage)) {
-      Type fallback =
-          getFallbackType(target, OpClass::DataMovement, storage);
+      Type fallback = getFallbackType(target, OpClass::DataMovement, storage);
       if (storageRequested && mode == ConstraintMode::Obey) {
         op->emitError() << describe(op) << " must store " << storage
                         << " (obey), but target " << policy.getTarget()
@@ -193,8 +190,7 @@ private:
       } else {
         Type promoted = Float32Type::get(op->getContext());
         op->emitRemark() << describe(op) << " promoted from " << compute
-                         << " to " << promoted << ": "
-                         << problem->describe();
+                         << " to " << promoted << ": " << problem->describe();
         detail = problem->describe();
         if (storageRequested && findRangeProblem(op, promoted, storage))
           storageRequested = false;
@@ -228,8 +224,7 @@ private:
             function.getResultTypes()[use.getOperandNumber()]);
       } else if (auto userAssignment = user->getAttrOfType<AssignmentAttr>(
                      PrecisionDialect::getAssignmentAttrName());
-                 userAssignment &&
-                 classifyOp(user) != OpClass::Cast) {
+                 userAssignment && classifyOp(user) != OpClass::Cast) {
         userType = userAssignment.getCompute();
       } else {
         return;

@@ -76,7 +76,8 @@ Attribute convertResource(DenseResourceElementsAttr resource,
   }
   return DenseResourceElementsAttr::get(
       resource.getType().clone(elementType), "weight",
-      HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<char>(converted)));
+      HeapAsmResourceBlob::allocateAndCopyInferAlign(
+          ArrayRef<char>(converted)));
 }
 
 /// Converts a float constant's values to `elementType` (round to nearest
@@ -212,8 +213,8 @@ public:
       // The conversion to the storage type belongs to the op (a GEMM
       // epilogue), not to the boundary between ops.
       builder.setInsertionPointAfter(op);
-      auto epilogue = tosa::CastOp::create(
-          builder, op->getLoc(), tensorType.clone(storage), result);
+      auto epilogue = tosa::CastOp::create(builder, op->getLoc(),
+                                           tensorType.clone(storage), result);
       epilogue->setAttr(PrecisionDialect::getEpilogueAttrName(),
                         builder.getUnitAttr());
       result.replaceAllUsesExcept(epilogue.getResult(), epilogue);
@@ -242,8 +243,7 @@ public:
   /// Erases the constants (and casts of constants) that folded copies
   /// replaced, and inserted casts, once nothing uses them.
   void eraseUnusedOps() {
-    SmallVector<Operation *> worklist(replacedOps.begin(),
-                                      replacedOps.end());
+    SmallVector<Operation *> worklist(replacedOps.begin(), replacedOps.end());
     llvm::DenseSet<Operation *> erased;
     while (!worklist.empty()) {
       Operation *op = worklist.pop_back_val();
@@ -280,8 +280,7 @@ private:
     if (isa<tosa::MatMulOp, tosa::ReduceSumOp>(op))
       return accumulate;
     if (isConvolution(op))
-      return storage == compute || storage == accumulate ? storage
-                                                         : accumulate;
+      return storage == compute || storage == accumulate ? storage : accumulate;
     return compute;
   }
 
@@ -310,7 +309,8 @@ private:
   llvm::SetVector<Operation *> replacedOps;
 };
 
-class MaterializePass : public prec::impl::PrecMaterializeBase<MaterializePass> {
+class MaterializePass
+    : public prec::impl::PrecMaterializeBase<MaterializePass> {
 public:
   using Base::Base;
 
@@ -380,9 +380,9 @@ private:
       materializer.recordOriginalType(argument, tensorType);
       argument.setType(tensorType.clone(type));
     }
-    function.setFunctionType(FunctionType::get(
-        &getContext(), function.getBody().getArgumentTypes(),
-        function.getResultTypes()));
+    function.setFunctionType(
+        FunctionType::get(&getContext(), function.getBody().getArgumentTypes(),
+                          function.getResultTypes()));
   }
 
   void changeResultTypes(func::FuncOp function,
@@ -392,19 +392,17 @@ private:
       return;
     SmallVector<Type> resultTypes(function.getResultTypes());
     for (auto [index, resultType] : llvm::enumerate(resultTypes)) {
-      Type type =
-          findBindingType(bindingTypes, getResultName(function, index));
+      Type type = findBindingType(bindingTypes, getResultName(function, index));
       if (type && isFloatTensor(resultType))
         resultType = cast<RankedTensorType>(resultType).clone(type);
     }
     function.walk([&](func::ReturnOp ret) {
       for (auto [index, resultType] : llvm::enumerate(resultTypes))
-        ret->setOperand(index,
-                        isFloatTensor(resultType)
-                            ? materializer.convert(
-                                  ret->getOperand(index),
-                                  getElementTypeOrSelf(resultType))
-                            : ret->getOperand(index));
+        ret->setOperand(
+            index, isFloatTensor(resultType)
+                       ? materializer.convert(ret->getOperand(index),
+                                              getElementTypeOrSelf(resultType))
+                       : ret->getOperand(index));
     });
     function.setFunctionType(FunctionType::get(
         &getContext(), function.getArgumentTypes(), resultTypes));

@@ -52,8 +52,7 @@ OpClass classifyOp(Operation *op) {
 }
 
 bool accumulates(Operation *op) {
-  return classifyOp(op) == OpClass::Contraction ||
-         isa<tosa::ReduceSumOp>(op);
+  return classifyOp(op) == OpClass::Contraction || isa<tosa::ReduceSumOp>(op);
 }
 
 StringRef getOpClassName(OpClass opClass) {

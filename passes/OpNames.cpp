@@ -24,11 +24,13 @@ std::string getLocationName(Location location) {
   return name;
 }
 
-std::string getLayerName(Operation *op) { return getLocationName(op->getLoc()); }
+std::string getLayerName(Operation *op) {
+  return getLocationName(op->getLoc());
+}
 
 std::string getBindingName(BlockArgument argument) {
-  if (auto function = dyn_cast<FunctionOpInterface>(
-          argument.getOwner()->getParentOp()))
+  if (auto function =
+          dyn_cast<FunctionOpInterface>(argument.getOwner()->getParentOp()))
     if (auto named = function.getArgAttrOfType<StringAttr>(
             argument.getArgNumber(),
             precision::PrecisionDialect::getNameAttrName()))

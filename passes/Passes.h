@@ -21,8 +21,7 @@ namespace prec {
 /// Options of the `prec-legalize` pipeline: the union of its passes'.
 struct LegalizePipelineOptions
     : public mlir::PassPipelineOptions<LegalizePipelineOptions> {
-  Option<std::string> typing{*this, "typing",
-                             llvm::cl::desc("strong | weak")};
+  Option<std::string> typing{*this, "typing", llvm::cl::desc("strong | weak")};
   ListOption<std::string> enabled{
       *this, "enabled",
       llvm::cl::desc("reduced precisions the compiler may choose")};

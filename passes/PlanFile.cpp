@@ -119,8 +119,7 @@ private:
 };
 
 llvm::Error topLevelError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
 } // namespace
@@ -144,9 +143,9 @@ llvm::Expected<PrecisionPlan> parsePlan(StringRef text, MLIRContext *context) {
     return topLevelError("'version' must be 1");
 
   PrecisionPlan plan;
-  auto forEachEntry = [&](StringRef key,
-                          llvm::function_ref<llvm::Error(EntryParser &)> fn)
-      -> llvm::Error {
+  auto forEachEntry =
+      [&](StringRef key,
+          llvm::function_ref<llvm::Error(EntryParser &)> fn) -> llvm::Error {
     const llvm::json::Value *value = root->get(key);
     if (!value)
       return llvm::Error::success();
@@ -165,52 +164,54 @@ llvm::Expected<PrecisionPlan> parsePlan(StringRef text, MLIRContext *context) {
     return llvm::Error::success();
   };
 
-  if (llvm::Error error = forEachEntry("ops", [&](EntryParser &parser) -> llvm::Error {
-        if (llvm::Error error = parser.checkKeys(
-                {"name", "op", "compute", "accumulate", "output", "mode"}))
-          return error;
-        PlanOpEntry entry;
-        llvm::Expected<std::optional<NamePattern>> name =
-            parser.getGlob("name");
-        if (!name)
-          return name.takeError();
-        llvm::Expected<std::optional<NamePattern>> opName =
-            parser.getGlob("op");
-        if (!opName)
-          return opName.takeError();
-        if (!*name && !*opName)
-          return parser.error("needs 'name' or 'op'");
-        llvm::Expected<PlanRequest> request = parser.getRequest();
-        if (!request)
-          return request.takeError();
-        entry.name = std::move(*name);
-        entry.opName = std::move(*opName);
-        entry.request = *request;
-        plan.ops.push_back(std::move(entry));
-        return llvm::Error::success();
-      }))
+  if (llvm::Error error =
+          forEachEntry("ops", [&](EntryParser &parser) -> llvm::Error {
+            if (llvm::Error error = parser.checkKeys(
+                    {"name", "op", "compute", "accumulate", "output", "mode"}))
+              return error;
+            PlanOpEntry entry;
+            llvm::Expected<std::optional<NamePattern>> name =
+                parser.getGlob("name");
+            if (!name)
+              return name.takeError();
+            llvm::Expected<std::optional<NamePattern>> opName =
+                parser.getGlob("op");
+            if (!opName)
+              return opName.takeError();
+            if (!*name && !*opName)
+              return parser.error("needs 'name' or 'op'");
+            llvm::Expected<PlanRequest> request = parser.getRequest();
+            if (!request)
+              return request.takeError();
+            entry.name = std::move(*name);
+            entry.opName = std::move(*opName);
+            entry.request = *request;
+            plan.ops.push_back(std::move(entry));
+            return llvm::Error::success();
+          }))
     return std::move(error);
 
-  if (llvm::Error error = forEachEntry("classes", [&](EntryParser &parser) -> llvm::Error {
-        if (llvm::Error error = parser.checkKeys(
-                {"class", "compute", "accumulate", "output", "mode"}))
-          return error;
-        llvm::Expected<std::optional<StringRef>> className =
-            parser.getString("class");
-        if (!className)
-          return className.takeError();
-        if (!*className)
-          return parser.error("needs 'class'");
-        std::optional<OpClass> opClass = parseOpClassName(**className);
-        if (!opClass)
-          return parser.error("unknown class '" + **className +
-                              "'; expected " + getOpClassSpellings());
-        llvm::Expected<PlanRequest> request = parser.getRequest();
-        if (!request)
-          return request.takeError();
-        plan.classes.push_back({*opClass, *request});
-        return llvm::Error::success();
-      }))
+  if (llvm::Error error =
+          forEachEntry("classes", [&](EntryParser &parser) -> llvm::Error {
+            if (llvm::Error error = parser.checkKeys(
+                    {"class", "compute", "accumulate", "output", "mode"}))
+              return error;
+            llvm::Expected<std::optional<StringRef>> className =
+                parser.getString("class");
+            if (!className)
+              return className.takeError();
+            if (!*className)
+              return parser.error("needs 'class'");
+            std::optional<OpClass> opClass = parseOpClassName(**className);
+            if (!opClass)
+              return parser.error("unknown class '" + **className +
+                                  "'; expected " + getOpClassSpellings());
+            llvm::Expected<PlanRequest> request = parser.getRequest();
+            if (!request)
+              return request.takeError();
+            plan.classes.push_back({*opClass, *request});
+            return llvm::Error::success();
+          }))
     return std::move(error);
   return plan;
 }

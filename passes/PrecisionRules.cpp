@@ -21,9 +21,9 @@ precision::PolicyAttr getPolicy(ModuleOp module) {
           precision::PrecisionDialect::getPolicyAttrName()))
     return policy;
   module.getContext()->getOrLoadDialect<precision::PrecisionDialect>();
-  return precision::PolicyAttr::get(
-      module.getContext(), precision::TypingMode::Weak, {},
-      precision::ConstraintMode::Prefer, "cpu");
+  return precision::PolicyAttr::get(module.getContext(),
+                                    precision::TypingMode::Weak, {},
+                                    precision::ConstraintMode::Prefer, "cpu");
 }
 
 static Type getFloatElementType(Type type) {
@@ -92,8 +92,8 @@ Value lookThroughRegions(Value value) {
     auto region = value.getDefiningOp<precision::RegionOp>();
     if (!region)
       return value;
-    value = region.getYield().getValues()[cast<OpResult>(value)
-                                              .getResultNumber()];
+    value =
+        region.getYield().getValues()[cast<OpResult>(value).getResultNumber()];
   }
 }
 

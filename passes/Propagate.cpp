@@ -19,8 +19,7 @@ using namespace prec::precision;
 namespace {
 
 /// The compute type and reason for `op` when nobody pinned it.
-static std::pair<Type, Reason> chooseCompute(Operation *op,
-                                             PolicyAttr policy) {
+static std::pair<Type, Reason> chooseCompute(Operation *op, PolicyAttr policy) {
   if (policy.getTyping() == TypingMode::Strong)
     return {getResultElementType(op), Reason::Strong};
   if (Type weights = getReducedWeightType(op))

@@ -8,10 +8,10 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <algorithm>
@@ -193,10 +193,9 @@ static bool hasPadding(Operation *op) {
 static Interval boundPower(const Interval &base, bool constantExponent,
                            const Interval &exponent) {
   if (base.lo > 0) {
-    double corners[] = {std::pow(base.lo, exponent.lo),
-                        std::pow(base.lo, exponent.hi),
-                        std::pow(base.hi, exponent.lo),
-                        std::pow(base.hi, exponent.hi)};
+    double corners[] = {
+        std::pow(base.lo, exponent.lo), std::pow(base.lo, exponent.hi),
+        std::pow(base.hi, exponent.lo), std::pow(base.hi, exponent.hi)};
     return {*std::min_element(std::begin(corners), std::end(corners)),
             *std::max_element(std::begin(corners), std::end(corners))};
   }
@@ -208,8 +207,8 @@ static Interval boundPower(const Interval &base, bool constantExponent,
   double power = exponent.lo;
   if (std::fmod(power, 2) == 1)
     return {std::pow(base.lo, power), std::pow(base.hi, power)};
-  double smallest = base.contains(0) ? 0 : std::min(std::fabs(base.lo),
-                                                    std::fabs(base.hi));
+  double smallest =
+      base.contains(0) ? 0 : std::min(std::fabs(base.lo), std::fabs(base.hi));
   return {std::pow(smallest, power), std::pow(base.maxMagnitude(), power)};
 }
 
@@ -218,7 +217,8 @@ using MonotoneFunction = double (*)(double);
 /// The non-decreasing function an elementwise op applies, if it is one.
 static MonotoneFunction getMonotoneFunction(Operation *op) {
   return llvm::TypeSwitch<Operation *, MonotoneFunction>(op)
-      .Case<tosa::ExpOp>([](auto) { return [](double x) { return std::exp(x); }; })
+      .Case<tosa::ExpOp>(
+          [](auto) { return [](double x) { return std::exp(x); }; })
       .Case<tosa::LogOp>([](auto) {
         return [](double x) {
           return x <= 0 ? -std::numeric_limits<double>::infinity()
@@ -230,7 +230,8 @@ static MonotoneFunction getMonotoneFunction(Operation *op) {
       .Case<tosa::SigmoidOp>([](auto) {
         return [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
       })
-      .Case<tosa::ErfOp>([](auto) { return [](double x) { return std::erf(x); }; })
+      .Case<tosa::ErfOp>(
+          [](auto) { return [](double x) { return std::erf(x); }; })
       .Case<tosa::FloorOp>(
           [](auto) { return [](double x) { return std::floor(x); }; })
       .Case<tosa::CeilOp>(
@@ -303,8 +304,9 @@ Interval RangeAnalysis::computeResultRange(Operation *op) {
         return operandRange(0).clip(bound(clamp.getMinValAttr(), -inf),
                                     bound(clamp.getMaxValAttr(), inf));
       })
-      .Case<tosa::SinOp, tosa::CosOp>(
-          [&](Operation *) { return Interval{-1, 1}; })
+      .Case<tosa::SinOp, tosa::CosOp>([&](Operation *) {
+        return Interval{-1, 1};
+      })
       .Case<tosa::ReciprocalOp>([&](auto) {
         Interval in = operandRange(0);
         if (in.contains(0))
@@ -335,8 +337,7 @@ Interval RangeAnalysis::computeResultRange(Operation *op) {
       .Case<tosa::ReduceMaxOp, tosa::ReduceMinOp, tosa::MaxPool2dOp,
             tosa::ReshapeOp, tosa::TransposeOp, tosa::SliceOp, tosa::TileOp,
             tosa::ReverseOp, tosa::IdentityOp, tosa::GatherOp, tosa::CastOp,
-            precision::CastOp>(
-          [&](Operation *) { return operandRange(0); })
+            precision::CastOp>([&](Operation *) { return operandRange(0); })
       .Case<tosa::AvgPool2dOp>([&](Operation *) {
         Interval in = operandRange(0);
         return hasPadding(op) ? in.join(Interval::point(0)) : in;
@@ -365,9 +366,9 @@ Interval RangeAnalysis::computeResultRange(Operation *op) {
               [&](size_t i) { return (i / (k * n)) * n + i % n; }, {});
         if (const std::optional<std::vector<double>> &a =
                 getWeights(matmul.getA()))
-          return boundContraction(
-              getRange(matmul.getB()), *a, aType.getDimSize(0) * m,
-              [&](size_t i) { return i / k; }, {});
+          return boundContraction(getRange(matmul.getB()), *a,
+                                  aType.getDimSize(0) * m,
+                                  [&](size_t i) { return i / k; }, {});
         return scale(getRange(matmul.getA()) * getRange(matmul.getB()), k);
       })
       .Case<tosa::Conv2DOp, tosa::Conv3DOp, tosa::TransposeConv2DOp>(

@@ -53,8 +53,7 @@ private:
 
   llvm::DenseMap<mlir::Value, Interval> ranges;
   // Node-based: references handed out stay valid as entries are added.
-  std::unordered_map<const void *, std::optional<std::vector<double>>>
-      weights;
+  std::unordered_map<const void *, std::optional<std::vector<double>>> weights;
 };
 
 } // namespace prec

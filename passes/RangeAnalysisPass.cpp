@@ -80,9 +80,8 @@ public:
       SmallVector<std::optional<Interval>> argumentRanges;
       for (BlockArgument argument : function.getArguments()) {
         std::optional<Interval> range;
-        if (auto recorded =
-                function.getArgAttrOfType<DenseF64ArrayAttr>(
-                    argument.getArgNumber(), rangeName))
+        if (auto recorded = function.getArgAttrOfType<DenseF64ArrayAttr>(
+                argument.getArgNumber(), rangeName))
           range = Interval{recorded[0], recorded[1]};
         std::string name = getBindingName(argument);
         for (NamedRange &input : inputRanges) {

@@ -54,8 +54,8 @@ std::string formatLocation(Location location) {
 }
 
 struct Row {
-  std::string name, op, location, opClass, compute, accumulate, storage,
-      reason, detail;
+  std::string name, op, location, opClass, compute, accumulate, storage, reason,
+      detail;
   RequestAttr request;
   int64_t castsInserted = 0;
 
@@ -163,9 +163,8 @@ private:
     std::error_code error;
     llvm::raw_fd_ostream os(reportFile, error, llvm::sys::fs::OF_Text);
     if (error)
-      return getOperation().emitError()
-             << "cannot write report '" << reportFile
-             << "': " << error.message();
+      return getOperation().emitError() << "cannot write report '" << reportFile
+                                        << "': " << error.message();
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(document)))
        << "\n";
     return success();
@@ -197,8 +196,8 @@ private:
       *os << llvm::formatv("{0,-20} {1,-22} {2,-8} {3,-10} {4,-8} {5,-11} "
                            "{6,-5} {7}\n",
                            row.name.empty() ? "-" : row.name, row.op,
-                           row.compute, row.accumulate, row.storage,
-                           row.reason, row.castsInserted, row.detail);
+                           row.compute, row.accumulate, row.storage, row.reason,
+                           row.castsInserted, row.detail);
       ++perCompute[row.compute];
     }
     *os << "totals: " << rows.size() << " ops (";
@@ -262,10 +261,10 @@ private:
       const Row &old = it->second;
       if (old.compute != row.compute || old.accumulate != row.accumulate ||
           old.storage != row.storage) {
-        os << "changed " << label(row) << ": compute " << old.compute
-           << " -> " << row.compute << ", accumulate " << old.accumulate
-           << " -> " << row.accumulate << ", storage " << old.storage
-           << " -> " << row.storage << "\n";
+        os << "changed " << label(row) << ": compute " << old.compute << " -> "
+           << row.compute << ", accumulate " << old.accumulate << " -> "
+           << row.accumulate << ", storage " << old.storage << " -> "
+           << row.storage << "\n";
         ++changes;
       }
       baseline.erase(it);

@@ -62,8 +62,8 @@ const SupportRow *findRow(Type type) {
   std::optional<Kind> kind = getKind(type);
   if (!kind)
     return nullptr;
-  return llvm::find_if(kSupportTable,
-                       [&](const SupportRow &row) { return row.kind == *kind; });
+  return llvm::find_if(
+      kSupportTable, [&](const SupportRow &row) { return row.kind == *kind; });
 }
 
 } // namespace
@@ -78,8 +78,8 @@ bool isSupported(const precision::Target &target, OpClass opClass, Type type) {
          llvm::is_contained(row->classes, opClass);
 }
 
-std::string explainUnsupported(const precision::Target &target,
-                               OpClass opClass, Type type) {
+std::string explainUnsupported(const precision::Target &target, OpClass opClass,
+                               Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);
   const SupportRow *row = findRow(type);
@@ -105,8 +105,8 @@ Type getFallbackType(const precision::Target &target, OpClass opClass,
     if (candidate == type)
       continue;
     // i8 values are integers in [-128, 127]: every float type holds them.
-    bool holdsAll = type.isInteger(8) ||
-                    precision::canRepresentAllValues(candidate, type);
+    bool holdsAll =
+        type.isInteger(8) || precision::canRepresentAllValues(candidate, type);
     if (holdsAll && isSupported(target, opClass, candidate))
       return candidate;
   }

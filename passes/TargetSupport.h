@@ -25,8 +25,8 @@ bool isSupported(const precision::Target &target, OpClass opClass,
 
 /// Why `target` does not run `opClass` in `type`, in words
 /// ("bf16 needs sm_80 or later"). Only meaningful when unsupported.
-std::string explainUnsupported(const precision::Target &target,
-                               OpClass opClass, mlir::Type type);
+std::string explainUnsupported(const precision::Target &target, OpClass opClass,
+                               mlir::Type type);
 
 /// The nearest wider type than `type` that `target` runs `opClass` in and
 /// that holds every value of `type`; f32 runs everywhere, so there always

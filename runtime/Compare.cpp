@@ -50,8 +50,7 @@ ComparisonResult compareTensors(const HostTensor &actual,
   ComparisonResult result;
   if (actual.shape != expected.shape) {
     result.mismatch = "shape " + actual.formatShape() +
-                      " differs from the reference's " +
-                      expected.formatShape();
+                      " differs from the reference's " + expected.formatShape();
     return result;
   }
   int64_t count = actual.getNumElements();
@@ -146,8 +145,8 @@ void printComparison(llvm::raw_ostream &os, llvm::StringRef name,
   os << "]: " << number(result.worstActual) << " vs reference "
      << number(result.worstExpected) << "\n";
   os << "  NaN: " << result.actualNaNs << " (reference " << result.expectedNaNs
-     << "), Inf: " << result.actualInfs << " (reference "
-     << result.expectedInfs << ")\n";
+     << "), Inf: " << result.actualInfs << " (reference " << result.expectedInfs
+     << ")\n";
   if (tolerances.stat == ErrorStat::Elemwise)
     os << "  elements outside tolerance: " << result.failingElements << "\n";
   else

@@ -10,8 +10,7 @@ namespace prec {
 
 /// An error carrying `message` for the user.
 inline llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
 } // namespace prec

@@ -100,16 +100,15 @@ int64_t HostTensor::getNumElements() const {
   return count;
 }
 
-template <typename T>
-static T load(const std::vector<uint8_t> &data, int64_t index) {
+template <typename T> static T load(const uint8_t *bytes, int64_t index) {
   T value;
-  std::memcpy(&value, data.data() + index * sizeof(T), sizeof(T));
+  std::memcpy(&value, bytes + index * sizeof(T), sizeof(T));
   return value;
 }
 
 template <typename T>
-static void store(std::vector<uint8_t> &data, int64_t index, T value) {
-  std::memcpy(data.data() + index * sizeof(T), &value, sizeof(T));
+static void store(uint8_t *bytes, int64_t index, T value) {
+  std::memcpy(bytes + index * sizeof(T), &value, sizeof(T));
 }
 
 /// A 16-bit float pattern as a double.
@@ -128,8 +127,7 @@ static uint16_t doubleToHalfBits(const llvm::fltSemantics &semantics,
 }
 
 /// `value` rounded to nearest even and saturated to T's range.
-template <typename T>
-static T saturate(double value) {
+template <typename T> static T saturate(double value) {
   if (std::isnan(value))
     return 0;
   double rounded = std::nearbyint(value);
@@ -143,27 +141,27 @@ static T saturate(double value) {
 double HostTensor::getAsDouble(int64_t index) const {
   switch (kind) {
   case ElementKind::F32:
-    return load<float>(data, index);
+    return load<float>(data.data(), index);
   case ElementKind::F64:
-    return load<double>(data, index);
+    return load<double>(data.data(), index);
   case ElementKind::F16:
     return halfBitsToDouble(llvm::APFloat::IEEEhalf(),
-                            load<uint16_t>(data, index));
+                            load<uint16_t>(data.data(), index));
   case ElementKind::BF16:
     return halfBitsToDouble(llvm::APFloat::BFloat(),
-                            load<uint16_t>(data, index));
+                            load<uint16_t>(data.data(), index));
   case ElementKind::I8:
-    return load<int8_t>(data, index);
+    return load<int8_t>(data.data(), index);
   case ElementKind::U8:
-    return load<uint8_t>(data, index);
+    return load<uint8_t>(data.data(), index);
   case ElementKind::I16:
-    return load<int16_t>(data, index);
+    return load<int16_t>(data.data(), index);
   case ElementKind::I32:
-    return load<int32_t>(data, index);
+    return load<int32_t>(data.data(), index);
   case ElementKind::I64:
-    return static_cast<double>(load<int64_t>(data, index));
+    return static_cast<double>(load<int64_t>(data.data(), index));
   case ElementKind::Bool:
-    return load<uint8_t>(data, index) != 0;
+    return load<uint8_t>(data.data(), index) != 0;
   }
   llvm_unreachable("unknown element kind");
 }
@@ -171,27 +169,27 @@ double HostTensor::getAsDouble(int64_t index) const {
 void HostTensor::setFromDouble(int64_t index, double value) {
   switch (kind) {
   case ElementKind::F32:
-    return store<float>(data, index, static_cast<float>(value));
+    return store<float>(data.data(), index, static_cast<float>(value));
   case ElementKind::F64:
-    return store<double>(data, index, value);
+    return store<double>(data.data(), index, value);
   case ElementKind::F16:
-    return store<uint16_t>(
-        data, index, doubleToHalfBits(llvm::APFloat::IEEEhalf(), value));
+    return store<uint16_t>(data.data(), index,
+                           doubleToHalfBits(llvm::APFloat::IEEEhalf(), value));
   case ElementKind::BF16:
-    return store<uint16_t>(data, index,
+    return store<uint16_t>(data.data(), index,
                            doubleToHalfBits(llvm::APFloat::BFloat(), value));
   case ElementKind::I8:
-    return store<int8_t>(data, index, saturate<int8_t>(value));
+    return store<int8_t>(data.data(), index, saturate<int8_t>(value));
   case ElementKind::U8:
-    return store<uint8_t>(data, index, saturate<uint8_t>(value));
+    return store<uint8_t>(data.data(), index, saturate<uint8_t>(value));
   case ElementKind::I16:
-    return store<int16_t>(data, index, saturate<int16_t>(value));
+    return store<int16_t>(data.data(), index, saturate<int16_t>(value));
   case ElementKind::I32:
-    return store<int32_t>(data, index, saturate<int32_t>(value));
+    return store<int32_t>(data.data(), index, saturate<int32_t>(value));
   case ElementKind::I64:
-    return store<int64_t>(data, index, saturate<int64_t>(value));
+    return store<int64_t>(data.data(), index, saturate<int64_t>(value));
   case ElementKind::Bool:
-    return store<uint8_t>(data, index, value != 0);
+    return store<uint8_t>(data.data(), index, value != 0);
   }
   llvm_unreachable("unknown element kind");
 }
@@ -199,11 +197,9 @@ void HostTensor::setFromDouble(int64_t index, double value) {
 std::string formatShape(llvm::ArrayRef<int64_t> shape) {
   if (shape.empty())
     return "scalar";
-  return llvm::join(llvm::map_range(shape,
-                                    [](int64_t dim) {
-                                      return std::to_string(dim);
-                                    }),
-                    "x");
+  return llvm::join(
+      llvm::map_range(shape, [](int64_t dim) { return std::to_string(dim); }),
+      "x");
 }
 
 std::string HostTensor::formatShape() const { return prec::formatShape(shape); }

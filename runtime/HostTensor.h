@@ -11,7 +11,9 @@
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,10 +31,34 @@ std::optional<ElementKind> getElementKind(mlir::Type type);
 /// Whether the kind is a floating-point kind.
 bool isFloatKind(ElementKind kind);
 
+/// Allocates on cache-line boundaries: compiled code loads whole vectors,
+/// and a vector split across two cache lines costs twice.
+template <typename T> struct CacheLineAllocator {
+  using value_type = T;
+  static constexpr std::size_t kAlignment = 64;
+
+  CacheLineAllocator() = default;
+  template <typename U> CacheLineAllocator(const CacheLineAllocator<U> &) {}
+
+  T *allocate(std::size_t count) {
+    return static_cast<T *>(
+        ::operator new(count * sizeof(T), std::align_val_t(kAlignment)));
+  }
+  void deallocate(T *pointer, std::size_t) {
+    ::operator delete(pointer, std::align_val_t(kAlignment));
+  }
+  template <typename U> bool operator==(const CacheLineAllocator<U> &) const {
+    return true;
+  }
+  template <typename U> bool operator!=(const CacheLineAllocator<U> &) const {
+    return false;
+  }
+};
+
 struct HostTensor {
   ElementKind kind = ElementKind::F32;
   std::vector<int64_t> shape;
-  std::vector<uint8_t> data;
+  std::vector<uint8_t, CacheLineAllocator<uint8_t>> data;
 
   HostTensor() = default;
   HostTensor(ElementKind kind, std::vector<int64_t> shape);

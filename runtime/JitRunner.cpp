@@ -25,13 +25,11 @@ namespace prec {
 static llvm::Expected<Binding> makeBinding(std::string name, mlir::Type type) {
   auto tensorType = llvm::dyn_cast<mlir::RankedTensorType>(type);
   if (!tensorType || !tensorType.hasStaticShape())
-    return makeError("binding '" + name + "' has type " +
-                     [&] {
-                       std::string text;
-                       llvm::raw_string_ostream(text) << type;
-                       return text;
-                     }() +
-                     "; prec-run passes statically shaped tensors only");
+    return makeError("binding '" + name + "' has type " + [&] {
+      std::string text;
+      llvm::raw_string_ostream(text) << type;
+      return text;
+    }() + "; prec-run passes statically shaped tensors only");
   std::optional<ElementKind> kind = getElementKind(tensorType.getElementType());
   if (!kind) {
     std::string text;
@@ -161,8 +159,8 @@ CompiledFunction::run(llvm::ArrayRef<HostTensor> arguments) {
                        argument.formatShape() + " but the function takes " +
                        getElementKindName(binding.kind) + " " +
                        formatShape(binding.shape));
-    descriptors.emplace_back(
-        const_cast<uint8_t *>(argument.data.data()), argument.shape);
+    descriptors.emplace_back(const_cast<uint8_t *>(argument.data.data()),
+                             argument.shape);
   }
   std::vector<HostTensor> results;
   results.reserve(outputs.size());

@@ -48,8 +48,8 @@ llvm::StringRef getDescr(ElementKind kind) {
 
 llvm::Expected<ElementKind> parseDescr(llvm::StringRef descr, bool bf16) {
   // One-byte types carry '|' (no byte order); numpy also accepts '<'.
-  if (descr.size() == 3 && (descr[0] == '<' || descr[0] == '|' ||
-                            descr[0] == '='))
+  if (descr.size() == 3 &&
+      (descr[0] == '<' || descr[0] == '|' || descr[0] == '='))
     descr = descr.drop_front();
   else if (descr.starts_with(">"))
     return makeError("big-endian data ('" + descr +
@@ -243,8 +243,8 @@ llvm::Expected<std::string> inflateRaw(llvm::StringRef compressed,
   z_stream stream{};
   if (inflateInit2(&stream, -MAX_WBITS) != Z_OK)
     return makeError("cannot start inflating");
-  stream.next_in = reinterpret_cast<Bytef *>(
-      const_cast<char *>(compressed.data()));
+  stream.next_in =
+      reinterpret_cast<Bytef *>(const_cast<char *>(compressed.data()));
   stream.avail_in = static_cast<uInt>(compressed.size());
   stream.next_out = reinterpret_cast<Bytef *>(out.data());
   stream.avail_out = static_cast<uInt>(out.size());
@@ -323,8 +323,8 @@ llvm::Expected<NamedTensors> readNpz(llvm::StringRef path,
     if (method == 8) {
       llvm::Expected<std::string> data = inflateRaw(stored, size);
       if (!data)
-        return fail("member '" + name + "': " +
-                    llvm::toString(data.takeError()));
+        return fail("member '" + name +
+                    "': " + llvm::toString(data.takeError()));
       inflated = std::move(*data);
       stored = inflated;
     } else if (method != 0) {
@@ -337,8 +337,8 @@ llvm::Expected<NamedTensors> readNpz(llvm::StringRef path,
     llvm::Expected<HostTensor> tensor =
         parseNpy(stored, llvm::is_contained(bf16Names, memberName.str()));
     if (!tensor)
-      return fail("member '" + name + "': " +
-                  llvm::toString(tensor.takeError()));
+      return fail("member '" + name +
+                  "': " + llvm::toString(tensor.takeError()));
     tensors.emplace_back(memberName.str(), std::move(*tensor));
   }
   return tensors;
@@ -357,16 +357,16 @@ llvm::Error writeNpz(llvm::StringRef path, const NamedTensors &tensors) {
                        "' needs zip64, which prec does not write");
 
     auto writeCommon = [&](std::string &out) {
-      write16(out, 20);                      // version needed
-      write16(out, 0);                       // flags
-      write16(out, 0);                       // stored
-      write16(out, 0);                       // time
-      write16(out, 0x21);                    // date: 1980-01-01
+      write16(out, 20);   // version needed
+      write16(out, 0);    // flags
+      write16(out, 0);    // stored
+      write16(out, 0);    // time
+      write16(out, 0x21); // date: 1980-01-01
       write32(out, crc);
       write32(out, static_cast<uint32_t>(member.size()));
       write32(out, static_cast<uint32_t>(member.size()));
       write16(out, static_cast<uint16_t>(fileName.size()));
-      write16(out, 0);                       // extra length
+      write16(out, 0); // extra length
     };
     write32(archive, kLocalHeader);
     writeCommon(archive);
@@ -374,12 +374,12 @@ llvm::Error writeNpz(llvm::StringRef path, const NamedTensors &tensors) {
     archive += member;
 
     write32(directory, kCentralHeader);
-    write16(directory, 20);                  // version made by
+    write16(directory, 20); // version made by
     writeCommon(directory);
-    write16(directory, 0);                   // comment length
-    write16(directory, 0);                   // disk
-    write16(directory, 0);                   // internal attributes
-    write32(directory, 0);                   // external attributes
+    write16(directory, 0); // comment length
+    write16(directory, 0); // disk
+    write16(directory, 0); // internal attributes
+    write32(directory, 0); // external attributes
     write32(directory, offset);
     directory += fileName;
   }

@@ -66,7 +66,8 @@ bool isLegalized(ModuleOp module) {
 }
 
 bool hasPrecisionRegions(ModuleOp module) {
-  return module.walk([](precision::RegionOp) { return WalkResult::interrupt(); })
+  return module
+      .walk([](precision::RegionOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
 }
 
@@ -116,8 +117,8 @@ llvm::Expected<NamedTensors> loadBindings(llvm::StringRef path,
   if (!loaded)
     return loaded.takeError();
   auto find = [&](llvm::StringRef name) {
-    return llvm::find_if(*loaded,
-                         [&](const auto &entry) { return entry.first == name; });
+    return llvm::find_if(
+        *loaded, [&](const auto &entry) { return entry.first == name; });
   };
   for (const Binding &binding : bindings)
     if (find(binding.name) == loaded->end())
@@ -179,12 +180,10 @@ generateInputs(llvm::ArrayRef<Binding> bindings,
   for (llvm::StringRef entry : valRanges) {
     size_t colon = entry.rfind(":[");
     double lo = 0, hi = 0;
-    if (colon == llvm::StringRef::npos || colon == 0 ||
-        !entry.ends_with("]"))
+    if (colon == llvm::StringRef::npos || colon == 0 || !entry.ends_with("]"))
       return makeError("--val-range '" + entry +
                        "' is not <input>:[<lo>,<hi>]");
-    auto [loText, hiText] =
-        entry.drop_front(colon + 2).drop_back().split(',');
+    auto [loText, hiText] = entry.drop_front(colon + 2).drop_back().split(',');
     if (loText.trim().getAsDouble(lo) || hiText.trim().getAsDouble(hi) ||
         lo > hi)
       return makeError("--val-range '" + entry +
@@ -247,11 +246,11 @@ int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
 
   Tolerances tolerances;
   llvm::StringMap<double> atolPerOutput, rtolPerOutput;
-  if (llvm::Error error = parseTolerances(options.atol, "atol",
-                                          tolerances.atol, atolPerOutput))
+  if (llvm::Error error =
+          parseTolerances(options.atol, "atol", tolerances.atol, atolPerOutput))
     return fail(std::move(error));
-  if (llvm::Error error = parseTolerances(options.rtol, "rtol",
-                                          tolerances.rtol, rtolPerOutput))
+  if (llvm::Error error =
+          parseTolerances(options.rtol, "rtol", tolerances.rtol, rtolPerOutput))
     return fail(std::move(error));
   std::optional<ErrorStat> stat = parseErrorStat(options.checkErrorStat);
   if (!stat)
@@ -264,8 +263,8 @@ int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
   tolerances.quantile = options.errorQuantile;
   tolerances.infinitiesCompareEqual = options.infinitiesCompareEqual;
   if (!options.reference.empty() && options.reference != "f32")
-    return fail(makeError("--reference must be f32, not '" +
-                          options.reference + "'"));
+    return fail(
+        makeError("--reference must be f32, not '" + options.reference + "'"));
   if (!options.reference.empty() && !options.compareWith.empty())
     return fail(makeError("--compare and --reference exclude each other"));
   if (!options.loadInputs.empty() && !options.valRanges.empty())
@@ -335,9 +334,10 @@ int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
       std::move(model), options.functionName, *inputs, &milliseconds);
   if (!outputs)
     return fail(outputs.takeError());
-  out << "ran @" << options.functionName << " on the CPU: "
-      << inputBindings.size() << " inputs, " << outputBindings.size()
-      << " outputs, " << llvm::format("%.3f", milliseconds) << " ms\n";
+  out << "ran @" << options.functionName
+      << " on the CPU: " << inputBindings.size() << " inputs, "
+      << outputBindings.size() << " outputs, "
+      << llvm::format("%.3f", milliseconds) << " ms\n";
   NamedTensors namedOutputs;
   for (auto [binding, tensor] : llvm::zip(outputBindings, *outputs))
     namedOutputs.emplace_back(binding.name, tensor);

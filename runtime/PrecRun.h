@@ -32,8 +32,8 @@ struct PrecRunOptions {
   uint64_t seed = 1;
   std::string saveInputs;
   std::string saveOutputs;
-  std::string compareWith;   // a golden .npz
-  std::string reference;     // "f32" or empty
+  std::string compareWith;       // a golden .npz
+  std::string reference;         // "f32" or empty
   std::vector<std::string> atol; // "X" or "output:X"
   std::vector<std::string> rtol;
   std::string checkErrorStat = "elemwise";

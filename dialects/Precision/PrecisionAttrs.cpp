@@ -31,17 +31,15 @@ bool PolicyAttr::isEnabled(Type type) const {
   return type.isF32() || llvm::is_contained(getEnabled(), type);
 }
 
-LogicalResult
-PolicyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   TypingMode typing, ArrayRef<Type> enabled,
-                   ConstraintMode constraints, StringRef target) {
+LogicalResult PolicyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 TypingMode typing, ArrayRef<Type> enabled,
+                                 ConstraintMode constraints, StringRef target) {
   for (auto [index, type] : llvm::enumerate(enabled)) {
     if (!isPrecisionType(type))
       return emitError() << "enabled precision " << type << " is not one of "
                          << getPrecisionTypeSpellings();
     if (llvm::is_contained(enabled.take_front(index), type))
-      return emitError() << "enabled precision " << type
-                         << " is listed twice";
+      return emitError() << "enabled precision " << type << " is listed twice";
   }
   if (!parseTarget(target))
     return emitError() << "unknown target '" << target << "'; expected "
@@ -68,8 +66,8 @@ Attribute PolicyAttr::parse(AsmParser &parser, Type) {
              << "unknown policy key '" << key
              << "'; expected typing, enabled, constraints or target";
     if (!seenKeys.insert(key).second)
-      return parser.emitError(keyLoc) << "policy key '" << key
-                                      << "' given twice";
+      return parser.emitError(keyLoc)
+             << "policy key '" << key << "' given twice";
     if (parser.parseEqual())
       return failure();
     if (key == "enabled")
@@ -85,17 +83,15 @@ Attribute PolicyAttr::parse(AsmParser &parser, Type) {
     if (key == "typing") {
       std::optional<TypingMode> parsed = symbolizeTypingMode(value);
       if (!parsed)
-        return parser.emitError(valueLoc)
-               << "unknown typing mode '" << value
-               << "'; expected strong or weak";
+        return parser.emitError(valueLoc) << "unknown typing mode '" << value
+                                          << "'; expected strong or weak";
       typing = *parsed;
       return success();
     }
     std::optional<ConstraintMode> parsed = symbolizeConstraintMode(value);
     if (!parsed)
-      return parser.emitError(valueLoc)
-             << "unknown constraint mode '" << value
-             << "'; expected obey, prefer or none";
+      return parser.emitError(valueLoc) << "unknown constraint mode '" << value
+                                        << "'; expected obey, prefer or none";
     constraints = *parsed;
     return success();
   };

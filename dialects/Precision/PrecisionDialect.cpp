@@ -48,12 +48,13 @@ LogicalResult PrecisionDialect::verifyOperationAttribute(Operation *op,
   StringRef name = attr.getName().getValue();
   Attribute value = attr.getValue();
   if (name == getPolicyAttrName()) {
-    if (failed(verifyAttrKind<PolicyAttr>(op, name, value, "a #precision.policy")))
+    if (failed(
+            verifyAttrKind<PolicyAttr>(op, name, value, "a #precision.policy")))
       return failure();
     if (!isa<ModuleOp>(op))
-      return op->emitError() << "'" << name
-                             << "' belongs on a builtin.module, not on '"
-                             << op->getName() << "'";
+      return op->emitError()
+             << "'" << name << "' belongs on a builtin.module, not on '"
+             << op->getName() << "'";
     return success();
   }
   if (name == getRequestAttrName())
@@ -70,8 +71,7 @@ LogicalResult PrecisionDialect::verifyOperationAttribute(Operation *op,
 }
 
 LogicalResult PrecisionDialect::verifyRegionArgAttribute(Operation *op,
-                                                         unsigned,
-                                                         unsigned,
+                                                         unsigned, unsigned,
                                                          NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   if (name == getRangeAttrName())
@@ -82,8 +82,9 @@ LogicalResult PrecisionDialect::verifyRegionArgAttribute(Operation *op,
                          << name << "'";
 }
 
-LogicalResult PrecisionDialect::verifyRegionResultAttribute(
-    Operation *op, unsigned, unsigned, NamedAttribute attr) {
+LogicalResult
+PrecisionDialect::verifyRegionResultAttribute(Operation *op, unsigned, unsigned,
+                                              NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   if (name == getNameAttrName())
     return verifyAttrKind<StringAttr>(op, name, attr.getValue(), "a string");

@@ -19,8 +19,7 @@ using namespace prec::precision;
 //===----------------------------------------------------------------------===//
 
 void RegionOp::build(OpBuilder &builder, OperationState &state,
-                     TypeRange resultTypes, ValueRange inputs,
-                     Type precision) {
+                     TypeRange resultTypes, ValueRange inputs, Type precision) {
   state.addOperands(inputs);
   state.addTypes(resultTypes);
   state.addAttribute(getPrecisionAttrName(state.name),
@@ -111,10 +110,9 @@ ParseResult RegionOp::parse(OpAsmParser &parser, OperationState &state) {
 }
 
 void RegionOp::print(OpAsmPrinter &printer) {
-  SmallVector<StringRef> printedAttrs = {getPrecisionAttrName(),
-                                         getModeAttrName(),
-                                         getAccumulateAttrName(),
-                                         getOutputAttrName()};
+  SmallVector<StringRef> printedAttrs = {
+      getPrecisionAttrName(), getModeAttrName(), getAccumulateAttrName(),
+      getOutputAttrName()};
   printer << ' ' << getPrecision();
   if (std::optional<ConstraintMode> mode = getMode())
     printer << ' ' << stringifyConstraintMode(*mode);
@@ -139,12 +137,12 @@ void RegionOp::print(OpAsmPrinter &printer) {
              getOutputMinAttrName(), getOutputMaxAttrName());
 
   printer << " (";
-  llvm::interleaveComma(
-      llvm::zip(getBodyBlock().getArguments(), getInputs()), printer,
-      [&](auto binding) {
-        auto [argument, input] = binding;
-        printer << argument << " = " << input << " : " << input.getType();
-      });
+  llvm::interleaveComma(llvm::zip(getBodyBlock().getArguments(), getInputs()),
+                        printer, [&](auto binding) {
+                          auto [argument, input] = binding;
+                          printer << argument << " = " << input << " : "
+                                  << input.getType();
+                        });
   printer << ')';
   printer.printOptionalArrowTypeList(getResultTypes());
   printer << ' ';
@@ -171,9 +169,9 @@ static LogicalResult verifyRange(RegionOp op, StringRef name, FloatAttr lo,
     return op.emitOpError() << name << " [" << formatRangeEnd(low) << ", "
                             << formatRangeEnd(high) << "] is not finite";
   if (low > high)
-    return op.emitOpError() << name << " minimum " << formatRangeEnd(low)
-                            << " is greater than its maximum "
-                            << formatRangeEnd(high);
+    return op.emitOpError()
+           << name << " minimum " << formatRangeEnd(low)
+           << " is greater than its maximum " << formatRangeEnd(high);
   return success();
 }
 
@@ -244,8 +242,8 @@ LogicalResult YieldOp::verify() {
        llvm::enumerate(getValues(), resultTypes)) {
     if (value.getType() != resultType)
       return emitOpError() << "yielded value #" << index << " has type "
-                           << value.getType() << " but region result #"
-                           << index << " has type " << resultType;
+                           << value.getType() << " but region result #" << index
+                           << " has type " << resultType;
   }
   return success();
 }
@@ -257,8 +255,8 @@ LogicalResult YieldOp::verify() {
 LogicalResult CastOp::verify() {
   auto inputType = cast<RankedTensorType>(getInput().getType());
   auto resultType = cast<RankedTensorType>(getResult().getType());
-  for (auto [role, type] : {std::pair{"input", inputType},
-                            std::pair{"result", resultType}}) {
+  for (auto [role, type] :
+       {std::pair{"input", inputType}, std::pair{"result", resultType}}) {
     if (!isa<FloatType, IntegerType>(type.getElementType()))
       return emitOpError() << role << " element type " << type.getElementType()
                            << " is neither a float nor an integer";

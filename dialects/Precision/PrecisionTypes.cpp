@@ -66,8 +66,8 @@ bool canRepresentAllValues(Type wide, Type narrow) {
   auto narrowFloat = dyn_cast<FloatType>(narrow);
   if (!wideFloat || !narrowFloat)
     return false;
-  return llvm::APFloatBase::isRepresentableBy(
-      narrowFloat.getFloatSemantics(), wideFloat.getFloatSemantics());
+  return llvm::APFloatBase::isRepresentableBy(narrowFloat.getFloatSemantics(),
+                                              wideFloat.getFloatSemantics());
 }
 
 } // namespace prec::precision

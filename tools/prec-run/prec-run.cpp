@@ -21,9 +21,8 @@ int main(int argc, char **argv) {
       "policy",
       cl::desc("prec-legalize options to apply first, e.g. \"enabled=f16\""),
       cl::cat(category));
-  cl::opt<std::string> loadInputs("load-inputs",
-                                  cl::desc("inputs from an .npz"),
-                                  cl::cat(category));
+  cl::opt<std::string> loadInputs(
+      "load-inputs", cl::desc("inputs from an .npz"), cl::cat(category));
   cl::list<std::string> valRanges(
       "val-range",
       cl::desc("<input>:[lo,hi] of generated inputs (repeat the option or "
@@ -37,12 +36,13 @@ int main(int argc, char **argv) {
   cl::opt<std::string> saveOutputs("save-outputs",
                                    cl::desc("write the outputs to an .npz"),
                                    cl::cat(category));
-  cl::opt<std::string> compare("compare",
-                               cl::desc("golden outputs (.npz) to compare with"),
-                               cl::cat(category));
+  cl::opt<std::string> compare(
+      "compare", cl::desc("golden outputs (.npz) to compare with"),
+      cl::cat(category));
   cl::opt<std::string> reference(
-      "reference", cl::desc("f32: also run the model without precision "
-                            "choices and compare"),
+      "reference",
+      cl::desc("f32: also run the model without precision "
+               "choices and compare"),
       cl::cat(category));
   cl::list<std::string> atol("atol",
                              cl::desc("absolute tolerance, or <output>:<x>"),
@@ -51,15 +51,14 @@ int main(int argc, char **argv) {
                              cl::desc("relative tolerance, or <output>:<x>"),
                              cl::cat(category));
   cl::opt<std::string> checkErrorStat(
-      "check-error-stat",
-      cl::desc("elemwise | max | mean | median | quantile"),
+      "check-error-stat", cl::desc("elemwise | max | mean | median | quantile"),
       cl::init("elemwise"), cl::cat(category));
   cl::opt<double> errorQuantile("error-quantile",
                                 cl::desc("quantile for --check-error-stat"),
                                 cl::init(0.99), cl::cat(category));
   cl::opt<bool> infinitiesCompareEqual(
-      "infinities-compare-equal",
-      cl::desc("equal infinities are no error"), cl::cat(category));
+      "infinities-compare-equal", cl::desc("equal infinities are no error"),
+      cl::cat(category));
   cl::HideUnrelatedOptions(category);
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "prec-run: run a model on the CPU, "

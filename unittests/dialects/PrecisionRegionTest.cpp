@@ -22,9 +22,9 @@ protected:
     module = ModuleOp::create(builder.getUnknownLoc());
     builder.setInsertionPointToEnd(module->getBody());
     tensorType = RankedTensorType::get({4, 8}, builder.getF32Type());
-    auto function = func::FuncOp::create(
-        builder, builder.getUnknownLoc(), "f",
-        builder.getFunctionType({tensorType}, {}));
+    auto function =
+        func::FuncOp::create(builder, builder.getUnknownLoc(), "f",
+                             builder.getFunctionType({tensorType}, {}));
     Block *entry = function.addEntryBlock();
     builder.setInsertionPointToStart(entry);
     argument = entry->getArgument(0);
@@ -49,9 +49,9 @@ protected:
 };
 
 TEST_F(PrecisionRegionTest, BuilderMirrorsOperandsAsBlockArguments) {
-  auto region = RegionOp::create(builder, builder.getUnknownLoc(),
-                                 TypeRange{tensorType}, ValueRange{argument},
-                                 builder.getF16Type());
+  auto region =
+      RegionOp::create(builder, builder.getUnknownLoc(), TypeRange{tensorType},
+                       ValueRange{argument}, builder.getF16Type());
   ASSERT_EQ(region.getBodyBlock().getNumArguments(), 1u);
   EXPECT_EQ(region.getBodyBlock().getArgument(0).getType(), tensorType);
 
@@ -71,9 +71,8 @@ TEST_F(PrecisionRegionTest, BuilderMirrorsOperandsAsBlockArguments) {
 }
 
 TEST_F(PrecisionRegionTest, OptionalAttributesReadBack) {
-  auto region = RegionOp::create(builder, builder.getUnknownLoc(),
-                                 TypeRange{}, ValueRange{argument},
-                                 builder.getI8Type());
+  auto region = RegionOp::create(builder, builder.getUnknownLoc(), TypeRange{},
+                                 ValueRange{argument}, builder.getI8Type());
   region.setMode(ConstraintMode::Obey);
   region.setOutput(builder.getF16Type());
   region.setInputMinAttr(builder.getF64FloatAttr(-6.0));
@@ -96,9 +95,9 @@ TEST_F(PrecisionRegionTest, OptionalAttributesReadBack) {
 }
 
 TEST_F(PrecisionRegionTest, VerifierRejectsYieldOfTheWrongType) {
-  auto region = RegionOp::create(builder, builder.getUnknownLoc(),
-                                 TypeRange{tensorType}, ValueRange{argument},
-                                 builder.getF16Type());
+  auto region =
+      RegionOp::create(builder, builder.getUnknownLoc(), TypeRange{tensorType},
+                       ValueRange{argument}, builder.getF16Type());
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToEnd(&region.getBodyBlock());
@@ -112,9 +111,8 @@ TEST_F(PrecisionRegionTest, VerifierRejectsYieldOfTheWrongType) {
 }
 
 TEST_F(PrecisionRegionTest, VerifierRejectsNarrowAccumulate) {
-  auto region = RegionOp::create(builder, builder.getUnknownLoc(),
-                                 TypeRange{}, ValueRange{argument},
-                                 builder.getF16Type());
+  auto region = RegionOp::create(builder, builder.getUnknownLoc(), TypeRange{},
+                                 ValueRange{argument}, builder.getF16Type());
   region.setAccumulate(builder.getBF16Type());
   {
     OpBuilder::InsertionGuard guard(builder);

@@ -47,8 +47,7 @@ TEST(PrecisionTypesTest, RepresentabilityFollowsExponentAndMantissa) {
   MLIRContext context;
   Builder builder(&context);
   Type f32 = builder.getF32Type(), f16 = builder.getF16Type(),
-       bf16 = builder.getBF16Type(),
-       e4m3 = builder.getType<Float8E4M3FNType>(),
+       bf16 = builder.getBF16Type(), e4m3 = builder.getType<Float8E4M3FNType>(),
        e5m2 = builder.getType<Float8E5M2Type>();
   EXPECT_TRUE(canRepresentAllValues(f32, f16));
   EXPECT_TRUE(canRepresentAllValues(f32, bf16));

@@ -34,9 +34,8 @@ TEST(IntervalTest, ZeroTimesInfinityIsZero) {
 TEST(IntervalTest, JoinClipAndMonotoneMaps) {
   EXPECT_EQ((Interval{1, 2}).join(Interval{-1, 0}), (Interval{-1, 2}));
   EXPECT_EQ((Interval{-5, 5}).clip(0, 6), (Interval{0, 5}));
-  Interval exp = (Interval{0, 1}).mapMonotone([](double x) {
-    return std::exp(x);
-  });
+  Interval exp =
+      (Interval{0, 1}).mapMonotone([](double x) { return std::exp(x); });
   EXPECT_DOUBLE_EQ(exp.lo, 1);
   EXPECT_DOUBLE_EQ(exp.hi, std::exp(1.0));
   EXPECT_EQ((Interval{-7, 3}).maxMagnitude(), 7);

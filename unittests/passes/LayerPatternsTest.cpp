@@ -15,8 +15,7 @@ namespace {
 
 class LayerPatternsTest : public ::testing::Test {
 protected:
-  FailureOr<std::vector<LayerPattern>>
-  parse(std::vector<std::string> entries) {
+  FailureOr<std::vector<LayerPattern>> parse(std::vector<std::string> entries) {
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
       lastError = diagnostic.str();
       return success();

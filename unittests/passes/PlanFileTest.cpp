@@ -62,18 +62,18 @@ TEST(PlanFileTest, ErrorsSayWhere) {
                 R"({"version": 1, "ops": [{"name": 3, "compute": "f16"}]})",
                 &context)),
             "ops[0]: 'name' must be a string");
-  EXPECT_EQ(errorOf(parsePlan(R"({"version": 1, "classes": [{"compute": "f16"}]})",
-                              &context)),
-            "classes[0]: needs 'class'");
-  EXPECT_NE(errorOf(parsePlan(R"({"version": 1,)", &context))
-                .find("not valid JSON"),
-            std::string::npos);
+  EXPECT_EQ(
+      errorOf(parsePlan(R"({"version": 1, "classes": [{"compute": "f16"}]})",
+                        &context)),
+      "classes[0]: needs 'class'");
+  EXPECT_NE(
+      errorOf(parsePlan(R"({"version": 1,)", &context)).find("not valid JSON"),
+      std::string::npos);
 }
 
 TEST(PlanFileTest, MissingFileIsAnError) {
   MLIRContext context;
-  std::string error =
-      errorOf(loadPlanFile("/nonexistent/plan.json", &context));
+  std::string error = errorOf(loadPlanFile("/nonexistent/plan.json", &context));
   EXPECT_NE(error.find("cannot read plan file '/nonexistent/plan.json'"),
             std::string::npos)
       << error;

@@ -59,9 +59,9 @@ TEST_F(TargetSupportTest, FallbackIsTheNearestWiderSupportedType) {
 }
 
 TEST_F(TargetSupportTest, ExplanationsNameWhatIsMissing) {
-  EXPECT_EQ(explainUnsupported(*parseTarget("sm_75"), OpClass::Elementwise,
-                               bf16),
-            "bf16 arithmetic needs sm_80 or later; the target is sm_75");
+  EXPECT_EQ(
+      explainUnsupported(*parseTarget("sm_75"), OpClass::Elementwise, bf16),
+      "bf16 arithmetic needs sm_80 or later; the target is sm_75");
   EXPECT_EQ(explainUnsupported(*parseTarget("sm_90"), OpClass::Sensitive, i8),
             "no i8 implementation exists for sensitive ops");
 }

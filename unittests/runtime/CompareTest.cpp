@@ -22,8 +22,8 @@ TEST(CompareTest, ElementwisePassesWhereEitherToleranceHolds) {
   tolerances.atol = 0.1;
   tolerances.rtol = 0.01;
   // 1000 vs 1005: abs 5 > atol, rel 0.005 <= rtol; 0.5 vs 0.55: abs 0.05.
-  ComparisonResult result = compareTensors(
-      fromValues({1005, 0.55}), fromValues({1000, 0.5}), tolerances);
+  ComparisonResult result = compareTensors(fromValues({1005, 0.55}),
+                                           fromValues({1000, 0.5}), tolerances);
   EXPECT_TRUE(result.passed);
   EXPECT_DOUBLE_EQ(result.maxAbsolute, 5);
   EXPECT_EQ(result.worstIndex, std::vector<int64_t>{0});
@@ -51,8 +51,8 @@ TEST(CompareTest, StatisticsDecideInTheirModes) {
   tolerances.quantile = 0.5;
   EXPECT_TRUE(compareTensors(actual, expected, tolerances).passed);
   tolerances.quantile = 0.9; // 0.9 * 4 = 3.6: 0.6 of the way to 10
-  EXPECT_DOUBLE_EQ(
-      compareTensors(actual, expected, tolerances).checkedAbsolute, 6);
+  EXPECT_DOUBLE_EQ(compareTensors(actual, expected, tolerances).checkedAbsolute,
+                   6);
 }
 
 TEST(CompareTest, NonFiniteValues) {

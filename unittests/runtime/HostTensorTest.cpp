@@ -19,10 +19,10 @@ uint16_t bitsAt(const HostTensor &tensor, int64_t index) {
 
 TEST(HostTensorTest, HalfPrecisionRoundsToNearestEven) {
   HostTensor half(ElementKind::F16, {4});
-  half.setFromDouble(0, 1.0 + std::ldexp(1.0, -11)); // tie: down to 1
+  half.setFromDouble(0, 1.0 + std::ldexp(1.0, -11));     // tie: down to 1
   half.setFromDouble(1, 1.0 + 3 * std::ldexp(1.0, -11)); // tie: up
-  half.setFromDouble(2, 65520);                        // tie: to infinity
-  half.setFromDouble(3, std::ldexp(1.0, -25));         // tie: to zero
+  half.setFromDouble(2, 65520);                          // tie: to infinity
+  half.setFromDouble(3, std::ldexp(1.0, -25));           // tie: to zero
   EXPECT_EQ(bitsAt(half, 0), 0x3C00);
   EXPECT_EQ(bitsAt(half, 1), 0x3C02);
   EXPECT_EQ(bitsAt(half, 2), 0x7C00);
@@ -41,8 +41,7 @@ TEST(HostTensorTest, BFloat16KeepsTheUpperHalfOfF32) {
 
 TEST(HostTensorTest, IntegersSaturateAndRoundHalfToEven) {
   HostTensor i8(ElementKind::I8, {5});
-  for (auto [index, value] :
-       std::initializer_list<std::pair<int, double>>{
+  for (auto [index, value] : std::initializer_list<std::pair<int, double>>{
            {0, 300}, {1, -300}, {2, 2.5}, {3, -3.5}, {4, NAN}})
     i8.setFromDouble(index, value);
   EXPECT_EQ(i8.getAsDouble(0), 127);

@@ -43,15 +43,15 @@ TEST_P(NpyTest, RoundTripsEveryKind) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllKinds, NpyTest,
-    ::testing::Values(ElementKind::F32, ElementKind::F64, ElementKind::F16,
-                      ElementKind::BF16, ElementKind::I8, ElementKind::U8,
-                      ElementKind::I16, ElementKind::I32, ElementKind::I64,
-                      ElementKind::Bool),
-    [](const auto &info) {
-      return getElementKindName(info.param).str();
-    });
+INSTANTIATE_TEST_SUITE_P(AllKinds, NpyTest,
+                         ::testing::Values(ElementKind::F32, ElementKind::F64,
+                                           ElementKind::F16, ElementKind::BF16,
+                                           ElementKind::I8, ElementKind::U8,
+                                           ElementKind::I16, ElementKind::I32,
+                                           ElementKind::I64, ElementKind::Bool),
+                         [](const auto &info) {
+                           return getElementKindName(info.param).str();
+                         });
 
 TEST(NpyHeaderTest, MatchesNumpysHeader) {
   // The first 128 bytes np.save writes for np.zeros((2, 3), np.float32).
