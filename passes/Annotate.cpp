@@ -66,7 +66,14 @@ public:
     warnUnmatched(module, *computePatterns, "layer-precisions");
     warnUnmatched(module, *outputPatterns, "layer-output-types");
     module.walk([&](Operation *op) {
-      if (!isAssignable(op) || classifyOp(op) == OpClass::Cast)
+      if (!isAssignable(op))
+        return;
+      // Names survive printing as an attribute.
+      std::string layer = getLocationName(op->getLoc());
+      if (!layer.empty() && !op->hasAttr(PrecisionDialect::getLayerAttrName()))
+        op->setAttr(PrecisionDialect::getLayerAttrName(),
+                    StringAttr::get(&getContext(), layer));
+      if (classifyOp(op) == OpClass::Cast)
         return;
       std::optional<PendingRequest> request =
           findRequest(op, policy->getConstraints(), *computePatterns, plan);

@@ -25,6 +25,9 @@ std::string getLocationName(Location location) {
 }
 
 std::string getLayerName(Operation *op) {
+  if (auto layer = op->getAttrOfType<StringAttr>(
+          precision::PrecisionDialect::getLayerAttrName()))
+    return layer.str();
   return getLocationName(op->getLoc());
 }
 

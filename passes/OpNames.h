@@ -22,7 +22,8 @@ namespace prec {
 /// and call-site locations, or "".
 std::string getLocationName(mlir::Location location);
 
-/// The op's name from its location (the first `NameLoc` found, looking
+/// The op's layer name: its `precision.layer` attribute, else the name
+/// from its location (the first `NameLoc` found, looking
 /// through fused and call-site locations), or "" if it has none.
 std::string getLayerName(mlir::Operation *op);
 

@@ -20,3 +20,12 @@ config.substitutions.append(("%prec_src", config.prec_src_root))
 # independent expected values; it may not be the python3 first on PATH.
 config.substitutions.append(("%python", "/usr/bin/python3"))
 config.suffixes.append(".test")
+
+# CUDA: engines compile with nvcc where the toolkit is installed; tests that
+# need it say REQUIRES: nvcc and show as UNSUPPORTED elsewhere.
+nvcc = "/usr/local/cuda/bin/nvcc"
+if os.path.exists(nvcc):
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", nvcc))
+else:
+    lit_config.note("nvcc not found at " + nvcc + ": CUDA engine compile tests are skipped")

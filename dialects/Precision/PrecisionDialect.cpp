@@ -64,6 +64,8 @@ LogicalResult PrecisionDialect::verifyOperationAttribute(Operation *op,
                                           "a #precision.assignment");
   if (name == getRangeAttrName())
     return verifyRangeAttr(op, attr);
+  if (name == getLayerAttrName())
+    return verifyAttrKind<StringAttr>(op, name, value, "a string");
   if (name == getInsertedCastAttrName() || name == getEpilogueAttrName())
     return verifyAttrKind<UnitAttr>(op, name, value, "a unit attribute");
   return op->emitError() << "unknown precision dialect attribute '" << name

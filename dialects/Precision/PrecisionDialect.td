@@ -65,6 +65,11 @@ def Precision_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getNameAttrName() {
       return ::llvm::StringLiteral("precision.name");
     }
+    /// Op attribute: the op's layer name (an ONNX node name), recorded from
+    /// its location so that it survives printing without locations.
+    static constexpr ::llvm::StringLiteral getLayerAttrName() {
+      return ::llvm::StringLiteral("precision.layer");
+    }
     /// Unit attribute on casts the compiler inserted between ops.
     static constexpr ::llvm::StringLiteral getInsertedCastAttrName() {
       return ::llvm::StringLiteral("precision.inserted_cast");

@@ -77,3 +77,12 @@ func.func @unnamed(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = tosa.abs %x : (tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// Layer names survive printing without locations: prec-legalize records
+// them as precision.layer.
+// RUN: prec-opt %prec_src/examples/needs_constraints.mlir --prec-legalize="enabled=f16" -o %t.printed.mlir 2>/dev/null
+// RUN: FileCheck %s --check-prefix=LAYER < %t.printed.mlir
+// LAYER: tosa.matmul {{.*}}precision.layer = "MatMul"
+// LAYER: tosa.add {{.*}}precision.layer = "Add"
+// RUN: prec-opt %t.printed.mlir --prec-report="report-table=-" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPRINTED
+// REPRINTED: Add                  tosa.add

@@ -351,3 +351,11 @@ func.func @binding_name_not_a_string(%x: tensor<4xf32> {precision.name = 3}) -> 
 func.func @result_range(%x: tensor<4xf32>) -> (tensor<4xf32> {precision.range = array<f64: 0.0, 1.0>}) {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+func.func @layer_name_not_a_string(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'precision.layer' must be a string, got 1 : i64}}
+  %y = tosa.abs %x {precision.layer = 1} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}

@@ -1,0 +1,971 @@
+//===- CudaEmitter.cpp - a legalized module as a CUDA engine --------------===//
+
+#include "codegen/CudaEmitter.h"
+
+#include "dialects/Precision/PrecisionDialect.h"
+#include "dialects/Precision/PrecisionOps.h"
+#include "passes/OpNames.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+#include <cstring>
+#include <numeric>
+
+using namespace mlir;
+
+namespace prec {
+
+static std::string &engineOutputPath() {
+  static std::string path;
+  return path;
+}
+
+void setCudaEngineOutputPath(llvm::StringRef path) {
+  engineOutputPath() = path.str();
+}
+
+namespace {
+
+/// How an element type is stored and named on the device.
+struct DeviceType {
+  const char *cType;     // C type of an element
+  const char *dtype;     // manifest / header name
+  const char *toFloat;   // expression turning `x` into float
+  const char *fromFloat; // expression turning float `x` into the type
+  const char *cudaType;  // cudaDataType for cuBLASLt, or null
+  int64_t bytes;
+};
+
+std::optional<DeviceType> getDeviceType(Type type) {
+  if (type.isF32())
+    return DeviceType{"float", "f32", "(x)", "(x)", "CUDA_R_32F", 4};
+  if (type.isF16())
+    return DeviceType{"__half",          "f16",
+                      "__half2float(x)", "__float2half_rn(x)",
+                      "CUDA_R_16F",      2};
+  if (type.isBF16())
+    return DeviceType{"__nv_bfloat16",       "bf16",
+                      "__bfloat162float(x)", "__float2bfloat16_rn(x)",
+                      "CUDA_R_16BF",         2};
+  if (type.isInteger(1))
+    return DeviceType{"uint8_t",      "i1",
+                      "((float)(x))", "((uint8_t)((x) != 0.0f))",
+                      nullptr,        1};
+  if (type.isInteger(8))
+    return DeviceType{"int8_t",    "i8", "((float)(x))", "prec_saturate_i8(x)",
+                      "CUDA_R_8I", 1};
+  if (type.isInteger(32))
+    return DeviceType{"int32_t",      "i32",
+                      "((float)(x))", "prec_saturate_i32(x)",
+                      "CUDA_R_32I",   4};
+  return std::nullopt;
+}
+
+std::string substitute(llvm::StringRef pattern, llvm::StringRef value) {
+  std::string result = pattern.str();
+  size_t at = result.find('x');
+  // Patterns hold one `x` standing for the operand.
+  while (at != std::string::npos) {
+    bool standalone = (at == 0 || !isalnum(result[at - 1])) &&
+                      (at + 1 == result.size() || !isalnum(result[at + 1]));
+    if (standalone) {
+      result.replace(at, 1, value.str());
+      at = result.find('x', at + value.size());
+    } else {
+      at = result.find('x', at + 1);
+    }
+  }
+  return result;
+}
+
+/// A device buffer: an engine input or output binding, a weight, or an
+/// activation in the arena.
+struct Buffer {
+  enum class Kind { Input, Weight, Activation } kind;
+  int64_t offset = 0; // into the weights block or the arena; input index
+  int64_t bytes = 0;
+  std::string cType;
+};
+
+class CudaEmitter {
+public:
+  CudaEmitter(func::FuncOp function, llvm::StringRef stem)
+      : function(function), stem(stem.str()) {}
+
+  LogicalResult emit(llvm::raw_ostream &cu, llvm::StringRef directory);
+
+private:
+  LogicalResult emitOp(Operation *op);
+  LogicalResult assignBuffer(Value value);
+  LogicalResult addWeight(Value value, ElementsAttr values);
+  std::string pointer(Value value);
+  std::string kernelName(Operation *op);
+  void launch(Operation *op, const std::string &kernel, int64_t count,
+              ArrayRef<Value> inputs, Value output);
+  LogicalResult emitElementwise(Operation *op);
+  LogicalResult emitMatmul(tosa::MatMulOp op);
+  LogicalResult emitReduce(Operation *op, bool isMax);
+  LogicalResult emitTranspose(tosa::TransposeOp op);
+  LogicalResult emitSlice(tosa::SliceOp op);
+  LogicalResult emitConcat(tosa::ConcatOp op);
+  LogicalResult emitTile(tosa::TileOp op);
+  LogicalResult emitGather(tosa::GatherOp op);
+  LogicalResult unsupported(Operation *op, const llvm::Twine &why);
+
+  static ArrayRef<int64_t> shapeOf(Value value) {
+    return cast<RankedTensorType>(value.getType()).getShape();
+  }
+  static int64_t countOf(Value value) {
+    ArrayRef<int64_t> shape = shapeOf(value);
+    return std::accumulate(shape.begin(), shape.end(), int64_t(1),
+                           std::multiplies<int64_t>());
+  }
+  static DeviceType typeOf(Value value) {
+    return *getDeviceType(getElementTypeOrSelf(value.getType()));
+  }
+
+  func::FuncOp function;
+  std::string stem;
+  llvm::DenseMap<Value, Buffer> buffers;
+  std::vector<char> weights;
+  std::vector<std::pair<int64_t, int64_t>> weightEntries; // offset, bytes
+  int64_t arenaBytes = 0;
+  int64_t workspaceBytes = 0;
+  int kernelCount = 0;
+  std::string kernels;    // __global__ functions
+  std::string createCode; // per-engine set-up (cuBLASLt descriptors)
+  std::string runCode;    // launches, in order
+  std::string stateFields;
+  llvm::json::Array opRecords;
+};
+
+LogicalResult CudaEmitter::unsupported(Operation *op, const llvm::Twine &why) {
+  return op->emitError() << "the CUDA emitter cannot generate '"
+                         << op->getName() << "': " << why;
+}
+
+LogicalResult CudaEmitter::addWeight(Value value, ElementsAttr values) {
+  DeviceType type = typeOf(value);
+  int64_t bytes = countOf(value) * type.bytes;
+  std::vector<char> data(bytes);
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(values)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob || int64_t(blob->getData().size()) != bytes)
+      return value.getDefiningOp()->emitError()
+             << "weight blob has no data of " << bytes << " bytes";
+    std::memcpy(data.data(), blob->getData().data(), bytes);
+  } else if (auto dense = dyn_cast<DenseElementsAttr>(values)) {
+    int64_t index = 0;
+    Type element = dense.getElementType();
+    for (int64_t i = 0, e = countOf(value); i < e; ++i) {
+      APInt bits = isa<FloatType>(element)
+                       ? dense.getValues<APFloat>()[dense.isSplat() ? 0 : i]
+                             .bitcastToAPInt()
+                       : dense.getValues<APInt>()[dense.isSplat() ? 0 : i];
+      uint64_t raw =
+          element.isInteger(1) ? bits.getZExtValue() & 1 : bits.getZExtValue();
+      std::memcpy(data.data() + index, &raw, type.bytes);
+      index += type.bytes;
+    }
+  } else {
+    return value.getDefiningOp()->emitError()
+           << "constant of an unsupported kind";
+  }
+  int64_t offset = (weights.size() + 255) / 256 * 256;
+  weights.resize(offset);
+  weights.insert(weights.end(), data.begin(), data.end());
+  weightEntries.emplace_back(offset, bytes);
+  buffers[value] = Buffer{Buffer::Kind::Weight, offset, bytes, type.cType};
+  return success();
+}
+
+LogicalResult CudaEmitter::assignBuffer(Value value) {
+  auto tensorType = dyn_cast<RankedTensorType>(value.getType());
+  if (!tensorType || !tensorType.hasStaticShape())
+    return value.getDefiningOp()->emitError()
+           << "the CUDA emitter needs statically shaped tensors";
+  std::optional<DeviceType> type = getDeviceType(tensorType.getElementType());
+  if (!type)
+    return value.getDefiningOp()->emitError()
+           << "the CUDA emitter cannot store " << tensorType.getElementType();
+  int64_t bytes = countOf(value) * type->bytes;
+  arenaBytes = (arenaBytes + 255) / 256 * 256;
+  buffers[value] =
+      Buffer{Buffer::Kind::Activation, arenaBytes, bytes, type->cType};
+  arenaBytes += bytes;
+  return success();
+}
+
+std::string CudaEmitter::pointer(Value value) {
+  const Buffer &buffer = buffers.lookup(value);
+  std::string base;
+  switch (buffer.kind) {
+  case Buffer::Kind::Input:
+    base = llvm::formatv("bindings[{0}]", buffer.offset);
+    break;
+  case Buffer::Kind::Weight:
+    base = llvm::formatv("(e->weights + {0})", buffer.offset);
+    break;
+  case Buffer::Kind::Activation:
+    base = llvm::formatv("(e->arena + {0})", buffer.offset);
+    break;
+  }
+  return llvm::formatv("(({0} *){1})", buffer.cType, base);
+}
+
+std::string CudaEmitter::kernelName(Operation *op) {
+  std::string name = "k" + std::to_string(kernelCount++) + "_";
+  for (char c : op->getName().stripDialect())
+    name += isalnum(c) ? c : '_';
+  return name;
+}
+
+void CudaEmitter::launch(Operation *op, const std::string &kernel,
+                         int64_t count, ArrayRef<Value> inputs, Value output) {
+  std::string layer = getLayerName(op);
+  runCode += llvm::formatv("  // {0}{1}\n", op->getName(),
+                           layer.empty() ? "" : " '" + layer + "'");
+  runCode += llvm::formatv("  {0}<<<{1}, 256, 0, stream>>>(", kernel,
+                           (count + 255) / 256);
+  for (Value input : inputs)
+    runCode += pointer(input) + ", ";
+  runCode += pointer(output) + ");\n";
+}
+
+/// `coordinate * stride` terms turning an output index into the offset of an
+/// operand of shape `operand` broadcast to `result`.
+std::string broadcastOffsets(ArrayRef<int64_t> result,
+                             ArrayRef<ArrayRef<int64_t>> operands) {
+  std::string code = "  long long rem = i;\n";
+  for (size_t n = 0; n < operands.size(); ++n)
+    code += llvm::formatv("  long long o{0} = 0;\n", n);
+  std::vector<int64_t> strides(operands.size(), 1);
+  for (int64_t d = int64_t(result.size()) - 1; d >= 0; --d) {
+    // A unit dimension has coordinate 0: nothing to add.
+    if (result[d] == 1)
+      continue;
+    code += llvm::formatv("  {{ long long c = rem % {0}LL; rem /= {0}LL;",
+                          result[d]);
+    for (size_t n = 0; n < operands.size(); ++n) {
+      if (operands[n][d] != 1)
+        code += llvm::formatv(" o{0} += c * {1}LL;", n, strides[n]);
+      strides[n] *= operands[n][d];
+    }
+    code += " }\n";
+  }
+  return code;
+}
+
+LogicalResult CudaEmitter::emitElementwise(Operation *op) {
+  Value result = op->getResult(0);
+  SmallVector<Value> inputs;
+  for (Value operand : op->getOperands())
+    if (auto type = dyn_cast<RankedTensorType>(operand.getType()))
+      inputs.push_back(operand);
+  // Operands that are not data: tosa.mul's shift, negate's zero points.
+  if (isa<tosa::MulOp>(op))
+    inputs.resize(2);
+  if (isa<tosa::NegateOp>(op))
+    inputs.resize(1);
+
+  std::string expression =
+      llvm::TypeSwitch<Operation *, std::string>(op)
+          .Case<tosa::AddOp>([](auto) { return "a0 + a1"; })
+          .Case<tosa::SubOp>([](auto) { return "a0 - a1"; })
+          .Case<tosa::MulOp>([](auto) { return "a0 * a1"; })
+          .Case<arith::DivFOp>([](auto) { return "a0 / a1"; })
+          .Case<tosa::MaximumOp>([](auto) { return "fmaxf(a0, a1)"; })
+          .Case<tosa::MinimumOp>([](auto) { return "fminf(a0, a1)"; })
+          .Case<tosa::PowOp>([](auto) { return "powf(a0, a1)"; })
+          .Case<tosa::AbsOp>([](auto) { return "fabsf(a0)"; })
+          .Case<tosa::NegateOp>([](auto) { return "-a0"; })
+          .Case<tosa::ExpOp>([](auto) { return "expf(a0)"; })
+          .Case<tosa::LogOp>([](auto) { return "logf(a0)"; })
+          .Case<tosa::TanhOp>([](auto) { return "tanhf(a0)"; })
+          .Case<tosa::SigmoidOp>(
+              [](auto) { return "1.0f / (1.0f + expf(-a0))"; })
+          .Case<tosa::ErfOp>([](auto) { return "erff(a0)"; })
+          .Case<tosa::ReciprocalOp>([](auto) { return "1.0f / a0"; })
+          .Case<tosa::RsqrtOp>([](auto) { return "1.0f / sqrtf(a0)"; })
+          .Case<math::SqrtOp>([](auto) { return "sqrtf(a0)"; })
+          .Case<tosa::FloorOp>([](auto) { return "floorf(a0)"; })
+          .Case<tosa::CeilOp>([](auto) { return "ceilf(a0)"; })
+          .Case<tosa::SelectOp>([](auto) { return "a0 != 0.0f ? a1 : a2"; })
+          .Case<tosa::GreaterEqualOp>([](auto) { return "a0 >= a1"; })
+          .Case<tosa::GreaterOp>([](auto) { return "a0 > a1"; })
+          .Case<tosa::EqualOp>([](auto) { return "a0 == a1"; })
+          .Case<tosa::CastOp, precision::CastOp>([](auto) { return "a0"; })
+          .Case<tosa::ClampOp>([](tosa::ClampOp clamp) {
+            auto bound = [](Attribute attr) {
+              double value = isa<FloatAttr>(attr)
+                                 ? cast<FloatAttr>(attr).getValueAsDouble()
+                                 : double(cast<IntegerAttr>(attr).getInt());
+              if (std::isinf(value))
+                return std::string(value < 0 ? "-INFINITY" : "INFINITY");
+              return llvm::formatv("{0:e}f", value).str();
+            };
+            return llvm::formatv("fminf(fmaxf(a0, {0}), {1})",
+                                 bound(clamp.getMinValAttr()),
+                                 bound(clamp.getMaxValAttr()))
+                .str();
+          })
+          .Default([](Operation *) { return std::string(); });
+  if (expression.empty())
+    return unsupported(op, "no kernel for this op yet");
+
+  std::string name = kernelName(op);
+  DeviceType out = typeOf(result);
+  std::string signature;
+  for (auto [index, input] : llvm::enumerate(inputs))
+    signature += llvm::formatv("const {0} *__restrict__ in{1}, ",
+                               typeOf(input).cType, index);
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (Value input : inputs)
+    shapes.push_back(shapeOf(input));
+  int64_t count = countOf(result);
+  kernels += llvm::formatv("// {0} {1}\n__global__ void {2}({3}{4} "
+                           "*__restrict__ out) {{\n",
+                           op->getName(), getLayerName(op), name, signature,
+                           out.cType);
+  kernels += llvm::formatv(
+      "  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+      "  if (i >= {0}LL) return;\n",
+      count);
+  kernels += broadcastOffsets(shapeOf(result), shapes);
+  for (auto [index, input] : llvm::enumerate(inputs))
+    kernels +=
+        "  float a" + std::to_string(index) + " = " +
+        substitute(typeOf(input).toFloat, "in" + std::to_string(index) + "[o" +
+                                              std::to_string(index) + "]") +
+        ";\n";
+  kernels += "  float r = " + expression + ";\n";
+  kernels += "  out[i] = " + substitute(out.fromFloat, "r") + ";\n}\n\n";
+  launch(op, name, count, inputs, result);
+  return success();
+}
+
+LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
+  ArrayRef<int64_t> a = shapeOf(op.getA()), b = shapeOf(op.getB());
+  int64_t batch = a[0], m = a[1], k = a[2], n = b[2];
+  Type inputType = getElementTypeOrSelf(op.getA().getType());
+  Type resultType = getElementTypeOrSelf(op.getType());
+  DeviceType in = typeOf(op.getA()), out = typeOf(op.getResult());
+  if (!in.cudaType || !isa<FloatType>(inputType))
+    return unsupported(op, "only float matmuls are emitted yet");
+  // The result type is the accumulator (prec-materialize makes it so).
+  const char *compute = nullptr, *scale = nullptr;
+  if (resultType.isF32()) {
+    compute = "CUBLAS_COMPUTE_32F";
+    scale = "CUDA_R_32F";
+  } else if (resultType.isF16() && inputType.isF16()) {
+    compute = "CUBLAS_COMPUTE_16F";
+    scale = "CUDA_R_16F";
+  } else {
+    return unsupported(op, "cuBLASLt has no " + llvm::Twine(out.dtype) +
+                               " accumulation for these inputs");
+  }
+  int index = kernelCount++;
+  stateFields += llvm::formatv(
+      "  cublasLtMatmulDesc_t desc{0}; cublasLtMatrixLayout_t la{0}, lb{0}, "
+      "lc{0}; cublasLtMatmulAlgo_t algo{0};\n",
+      index);
+  // Row-major C = A B is column-major C^T = B^T A^T: cuBLASLt's A is our B.
+  createCode += llvm::formatv(
+      R"(  PREC_CHECK_BLAS(cublasLtMatmulDescCreate(&e->desc{0}, {1}, {2}));
+  PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->la{0}, {3}, {4}, {5}, {4}));
+  PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->lb{0}, {3}, {5}, {6}, {5}));
+  PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->lc{0}, {7}, {4}, {6}, {4}));
+  prec_set_batch(e->la{0}, {8}, {5}LL * {4}LL);
+  prec_set_batch(e->lb{0}, {8}, {6}LL * {5}LL);
+  prec_set_batch(e->lc{0}, {8}, {6}LL * {4}LL);
+  if (int s_ = prec_pick_algo(e, e->desc{0}, e->la{0}, e->lb{0}, e->lc{0}, &e->algo{0})) return s_;
+)",
+      index, compute, scale, in.cudaType, n, k, m, out.cudaType, batch);
+  std::string one = resultType.isF16() ? "e->half_one" : "e->float_one";
+  std::string zero = resultType.isF16() ? "e->half_zero" : "e->float_zero";
+  std::string layer = getLayerName(op);
+  runCode +=
+      llvm::formatv("  // tosa.matmul{0}: {1}x{2}x{3}, batch {4}\n",
+                    layer.empty() ? "" : " '" + layer + "'", m, n, k, batch);
+  runCode += llvm::formatv(
+      "  PREC_CHECK_BLAS(cublasLtMatmul(e->lt, e->desc{0}, &{1}, {2}, "
+      "e->la{0}, {3}, e->lb{0}, &{4}, {5}, e->lc{0}, {5}, e->lc{0}, "
+      "&e->algo{0}, e->workspace, PREC_WORKSPACE, stream));\n",
+      index, one, pointer(op.getB()), pointer(op.getA()), zero,
+      pointer(op.getResult()));
+  workspaceBytes = 32 << 20;
+  return success();
+}
+
+LogicalResult CudaEmitter::emitReduce(Operation *op, bool isMax) {
+  Value input = op->getOperand(0), result = op->getResult(0);
+  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  ArrayRef<int64_t> shape = shapeOf(input);
+  int64_t inner = 1;
+  for (int64_t d = axis + 1; d < int64_t(shape.size()); ++d)
+    inner *= shape[d];
+  int64_t count = countOf(result);
+  DeviceType in = typeOf(input), out = typeOf(result);
+  std::string name = kernelName(op);
+  // Each step rounds to the result type, as a reduction in that type does.
+  kernels += llvm::formatv(
+      R"(// {0} {1}
+__global__ void {2}(const {3} *__restrict__ in0, {4} *__restrict__ out) {{
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i >= {5}LL) return;
+  long long outer = i / {6}LL, inner = i % {6}LL;
+  const {3} *p = in0 + outer * {7}LL * {6}LL + inner;
+  float acc = {8};
+  for (long long j = 0; j < {7}LL; ++j) {{
+    float x = {9};
+    acc = {10};
+  }
+  out[i] = {11};
+}
+
+)",
+      op->getName(), getLayerName(op), name, in.cType, out.cType, count, inner,
+      shape[axis], isMax ? "-INFINITY" : "0.0f",
+      substitute(in.toFloat, "p[j * " + std::to_string(inner) + "LL]"),
+      substitute(
+          out.toFloat,
+          "(" +
+              substitute(out.fromFloat, isMax ? "fmaxf(acc, x)" : "(acc + x)") +
+              ")"),
+      substitute(out.fromFloat, "acc"));
+  launch(op, name, count, {input}, result);
+  return success();
+}
+
+LogicalResult CudaEmitter::emitTranspose(tosa::TransposeOp op) {
+  ArrayRef<int64_t> in = shapeOf(op.getInput1());
+  ArrayRef<int64_t> out = shapeOf(op.getResult());
+  ArrayRef<int32_t> perms = op.getPerms();
+  SmallVector<int64_t> inStrides(in.size(), 1);
+  for (int64_t d = int64_t(in.size()) - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * in[d + 1];
+  std::string name = kernelName(op);
+  DeviceType type = typeOf(op.getResult());
+  std::string body = "  long long rem = i, o0 = 0;\n";
+  for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d)
+    if (out[d] != 1)
+      body += llvm::formatv("  {{ long long c = rem % {0}LL; rem /= {0}LL; "
+                            "o0 += c * {1}LL; }\n",
+                            out[d], inStrides[perms[d]]);
+  kernels += llvm::formatv(
+      "// tosa.transpose {0}\n__global__ void {1}(const {2} *__restrict__ "
+      "in0, {2} *__restrict__ out) {{\n  long long i = blockIdx.x * (long "
+      "long)blockDim.x + threadIdx.x;\n  if (i >= {3}LL) return;\n{4}  out[i] "
+      "= in0[o0];\n}\n\n",
+      getLayerName(op), name, type.cType, countOf(op.getResult()), body);
+  launch(op, name, countOf(op.getResult()), {op.getInput1()}, op.getResult());
+  return success();
+}
+
+/// A copy kernel whose source offset for output coordinate `c` along
+/// dimension d is `sourceCoordinate(d, "c")`.
+static std::string copyBody(
+    ArrayRef<int64_t> out, ArrayRef<int64_t> in,
+    llvm::function_ref<std::string(int64_t, std::string)> sourceCoordinate) {
+  SmallVector<int64_t> inStrides(in.size(), 1);
+  for (int64_t d = int64_t(in.size()) - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * in[d + 1];
+  std::string body = "  long long rem = i, o0 = 0;\n";
+  for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d) {
+    if (out[d] == 1) {
+      body += llvm::formatv("  o0 += ({0}) * {1}LL;\n",
+                            sourceCoordinate(d, "0LL"), inStrides[d]);
+      continue;
+    }
+    body += llvm::formatv(
+        "  {{ long long c = rem % {0}LL; rem /= {0}LL; o0 += ({1}) * {2}LL; "
+        "}\n",
+        out[d], sourceCoordinate(d, "c"), inStrides[d]);
+  }
+  return body;
+}
+
+LogicalResult CudaEmitter::emitSlice(tosa::SliceOp op) {
+  SmallVector<int64_t> start;
+  if (!tosa::getConstShapeValues(op.getStart().getDefiningOp(), start))
+    return unsupported(op, "its start is not a constant shape");
+  std::string name = kernelName(op);
+  DeviceType type = typeOf(op.getResult());
+  std::string body =
+      copyBody(shapeOf(op.getResult()), shapeOf(op.getInput1()),
+               [&](int64_t d, std::string c) {
+                 return c + " + " + std::to_string(start[d]) + "LL";
+               });
+  kernels += llvm::formatv(
+      "// tosa.slice {0}\n__global__ void {1}(const {2} *__restrict__ in0, "
+      "{2} *__restrict__ out) {{\n  long long i = blockIdx.x * (long "
+      "long)blockDim.x + threadIdx.x;\n  if (i >= {3}LL) return;\n{4}  out[i] "
+      "= in0[o0];\n}\n\n",
+      getLayerName(op), name, type.cType, countOf(op.getResult()), body);
+  launch(op, name, countOf(op.getResult()), {op.getInput1()}, op.getResult());
+  return success();
+}
+
+LogicalResult CudaEmitter::emitTile(tosa::TileOp op) {
+  ArrayRef<int64_t> in = shapeOf(op.getInput1());
+  std::string name = kernelName(op);
+  DeviceType type = typeOf(op.getResult());
+  std::string body =
+      copyBody(shapeOf(op.getResult()), in, [&](int64_t d, std::string c) {
+        return c + " % " + std::to_string(in[d]) + "LL";
+      });
+  kernels += llvm::formatv(
+      "// tosa.tile {0}\n__global__ void {1}(const {2} *__restrict__ in0, "
+      "{2} *__restrict__ out) {{\n  long long i = blockIdx.x * (long "
+      "long)blockDim.x + threadIdx.x;\n  if (i >= {3}LL) return;\n{4}  out[i] "
+      "= in0[o0];\n}\n\n",
+      getLayerName(op), name, type.cType, countOf(op.getResult()), body);
+  launch(op, name, countOf(op.getResult()), {op.getInput1()}, op.getResult());
+  return success();
+}
+
+LogicalResult CudaEmitter::emitConcat(tosa::ConcatOp op) {
+  int64_t axis = op.getAxis();
+  ArrayRef<int64_t> out = shapeOf(op.getResult());
+  int64_t offset = 0;
+  DeviceType type = typeOf(op.getResult());
+  for (Value input : op.getInput1()) {
+    ArrayRef<int64_t> in = shapeOf(input);
+    SmallVector<int64_t> outStrides(out.size(), 1);
+    for (int64_t d = int64_t(out.size()) - 2; d >= 0; --d)
+      outStrides[d] = outStrides[d + 1] * out[d + 1];
+    // One thread per input element, written at its place in the output.
+    std::string body = "  long long rem = i, o0 = 0;\n";
+    for (int64_t d = int64_t(in.size()) - 1; d >= 0; --d) {
+      int64_t shift = d == axis ? offset : 0;
+      if (in[d] == 1)
+        body += llvm::formatv("  o0 += {0}LL * {1}LL;\n", shift, outStrides[d]);
+      else
+        body += llvm::formatv("  {{ long long c = rem % {0}LL; rem /= {0}LL; "
+                              "o0 += (c + {1}LL) * {2}LL; }\n",
+                              in[d], shift, outStrides[d]);
+    }
+    std::string name = kernelName(op);
+    kernels += llvm::formatv(
+        "// tosa.concat {0}\n__global__ void {1}(const {2} *__restrict__ in0, "
+        "{2} *__restrict__ out) {{\n  long long i = blockIdx.x * (long "
+        "long)blockDim.x + threadIdx.x;\n  if (i >= {3}LL) return;\n{4}  "
+        "out[o0] = in0[i];\n}\n\n",
+        getLayerName(op), name, type.cType, countOf(input), body);
+    launch(op, name, countOf(input), {input}, op.getResult());
+    offset += in[axis];
+  }
+  return success();
+}
+
+LogicalResult CudaEmitter::emitGather(tosa::GatherOp op) {
+  ArrayRef<int64_t> values = shapeOf(op.getValues());
+  ArrayRef<int64_t> out = shapeOf(op.getResult());
+  DeviceType type = typeOf(op.getResult());
+  DeviceType index = typeOf(op.getIndices());
+  std::string name = kernelName(op);
+  // out[n, w, c] = values[n, indices[n, w], c].
+  kernels += llvm::formatv(
+      R"(// tosa.gather {0}
+__global__ void {1}(const {2} *__restrict__ in0, const {3} *__restrict__ in1, {2} *__restrict__ out) {{
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i >= {4}LL) return;
+  long long c = i % {5}LL, w = (i / {5}LL) % {6}LL, n = i / ({5}LL * {6}LL);
+  long long k = in1[n * {6}LL + w];
+  out[i] = in0[(n * {7}LL + k) * {5}LL + c];
+}
+
+)",
+      getLayerName(op), name, type.cType, index.cType, countOf(op.getResult()),
+      out[2], out[1], values[1]);
+  launch(op, name, countOf(op.getResult()), {op.getValues(), op.getIndices()},
+         op.getResult());
+  return success();
+}
+
+LogicalResult CudaEmitter::emitOp(Operation *op) {
+  if (auto assignment = op->getAttrOfType<precision::AssignmentAttr>(
+          precision::PrecisionDialect::getAssignmentAttrName())) {
+    auto typeName = [](Type type) {
+      std::string text;
+      llvm::raw_string_ostream(text) << type;
+      return text;
+    };
+    opRecords.push_back(
+        llvm::json::Object{{"name", getLayerName(op)},
+                           {"op", op->getName().getStringRef()},
+                           {"compute", typeName(assignment.getCompute())},
+                           {"accumulate", typeName(assignment.getAccumulate())},
+                           {"storage", typeName(assignment.getStorage())}});
+  }
+  if (isa<tosa::ConstShapeOp>(op))
+    return success();
+  if (auto constant = dyn_cast<tosa::ConstOp>(op))
+    return addWeight(constant.getResult(), constant.getValues());
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto values = dyn_cast<ElementsAttr>(constant.getValue());
+    if (!values)
+      return unsupported(op, "only tensor constants are emitted");
+    return addWeight(constant.getResult(), values);
+  }
+  // Reshapes and identities alias their input's buffer.
+  if (isa<tosa::ReshapeOp, tosa::IdentityOp>(op)) {
+    buffers[op->getResult(0)] = buffers.lookup(op->getOperand(0));
+    return success();
+  }
+  if (op->getNumResults() != 1)
+    return unsupported(op, "ops with several results are not emitted");
+  if (failed(assignBuffer(op->getResult(0))))
+    return failure();
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<tosa::MatMulOp>([&](auto matmul) { return emitMatmul(matmul); })
+      .Case<tosa::ReduceSumOp>([&](auto) { return emitReduce(op, false); })
+      .Case<tosa::ReduceMaxOp>([&](auto) { return emitReduce(op, true); })
+      .Case<tosa::TransposeOp>([&](auto t) { return emitTranspose(t); })
+      .Case<tosa::SliceOp>([&](auto s) { return emitSlice(s); })
+      .Case<tosa::ConcatOp>([&](auto c) { return emitConcat(c); })
+      .Case<tosa::TileOp>([&](auto t) { return emitTile(t); })
+      .Case<tosa::GatherOp>([&](auto g) { return emitGather(g); })
+      .Default([&](Operation *) { return emitElementwise(op); });
+}
+
+LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
+                                llvm::StringRef directory) {
+  // Bindings: inputs then outputs, in signature order.
+  llvm::json::Array bindingRecords;
+  std::string bindingTable;
+  auto addBinding = [&](const std::string &name, Type type, bool isInput) {
+    auto tensorType = cast<RankedTensorType>(type);
+    DeviceType device = *getDeviceType(tensorType.getElementType());
+    llvm::json::Array shape;
+    std::string dims;
+    for (int64_t dim : tensorType.getShape()) {
+      shape.push_back(dim);
+      dims += std::to_string(dim) + ", ";
+    }
+    bindingRecords.push_back(llvm::json::Object{{"name", name},
+                                                {"input", isInput},
+                                                {"dtype", device.dtype},
+                                                {"shape", std::move(shape)}});
+    bindingTable += llvm::formatv(
+        "  {{\"{0}\", {1}, \"{2}\", {3}, {{{4}}},\n", name, isInput ? 1 : 0,
+        device.dtype, tensorType.getRank(), dims.empty() ? "0" : dims);
+  };
+  for (BlockArgument argument : function.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(argument.getType());
+    if (!type || !type.hasStaticShape() ||
+        !getDeviceType(type.getElementType()))
+      return function.emitError()
+             << "the CUDA emitter needs statically shaped tensor bindings";
+    buffers[argument] = Buffer{Buffer::Kind::Input, argument.getArgNumber(), 0,
+                               getDeviceType(type.getElementType())->cType};
+    addBinding(getBindingName(argument), type, true);
+  }
+  for (auto [index, type] : llvm::enumerate(function.getResultTypes())) {
+    auto tensorType = dyn_cast<RankedTensorType>(type);
+    if (!tensorType || !tensorType.hasStaticShape() ||
+        !getDeviceType(tensorType.getElementType()))
+      return function.emitError()
+             << "the CUDA emitter needs statically shaped tensor bindings";
+    addBinding(getResultName(function, index), type, false);
+  }
+
+  for (Operation &op : function.getBody().front()) {
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
+        const Buffer &buffer = buffers.lookup(value);
+        int64_t bytes = countOf(value) * typeOf(value).bytes;
+        (void)buffer;
+        runCode += llvm::formatv(
+            "  PREC_CHECK(cudaMemcpyAsync(bindings[{0}], {1}, {2}, "
+            "cudaMemcpyDeviceToDevice, stream));\n",
+            function.getNumArguments() + index, pointer(value), bytes);
+      }
+      continue;
+    }
+    if (failed(emitOp(&op)))
+      return failure();
+  }
+
+  int numBindings = function.getNumArguments() + function.getNumResults();
+  std::string prefix = stem;
+  // The .cu file.
+  cu << llvm::formatv(
+      R"(// CUDA engine generated by prec from a legalized module.
+// Kernels carry the op and layer they compute in a comment above them.
+#include "{0}.h"
+
+#include <cublasLt.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#define PREC_WORKSPACE ((size_t){1})
+#define PREC_CHECK(call) do {{ cudaError_t s_ = (call); if (s_ != cudaSuccess) return (int)s_; } while (0)
+#define PREC_CHECK_BLAS(call) do {{ cublasStatus_t s_ = (call); if (s_ != CUBLAS_STATUS_SUCCESS) return 10000 + (int)s_; } while (0)
+
+__device__ inline int8_t prec_saturate_i8(float x) {{
+  float r = rintf(x);
+  return (int8_t)fminf(fmaxf(r, -128.0f), 127.0f);
+}
+__device__ inline int32_t prec_saturate_i32(float x) {{
+  return (int32_t)fminf(fmaxf(rintf(x), -2147483648.0f), 2147483520.0f);
+}
+
+)",
+      stem, std::max<int64_t>(workspaceBytes, 1));
+  cu << kernels;
+  cu << llvm::formatv(R"(struct {0}_engine {{
+  char *weights = nullptr;
+  char *arena = nullptr;
+  void *workspace = nullptr;
+  cublasLtHandle_t lt = nullptr;
+  float float_one = 1.0f, float_zero = 0.0f;
+  __half half_one = __float2half(1.0f), half_zero = __float2half(0.0f);
+{1}};
+
+static void prec_set_batch(cublasLtMatrixLayout_t layout, int batch, long long stride) {{
+  cublasLtMatrixLayoutSetAttribute(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof(batch));
+  cublasLtMatrixLayoutSetAttribute(layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof(stride));
+}
+
+static int prec_pick_algo({0}_engine *e, cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t a,
+                          cublasLtMatrixLayout_t b, cublasLtMatrixLayout_t c, cublasLtMatmulAlgo_t *algo) {{
+  cublasLtMatmulPreference_t preference;
+  if (cublasLtMatmulPreferenceCreate(&preference) != CUBLAS_STATUS_SUCCESS) return 20001;
+  size_t workspace = PREC_WORKSPACE;
+  cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof(workspace));
+  cublasLtMatmulHeuristicResult_t result;
+  int found = 0;
+  cublasLtMatmulAlgoGetHeuristic(e->lt, desc, a, b, c, c, preference, 1, &result, &found);
+  cublasLtMatmulPreferenceDestroy(preference);
+  if (found == 0) return 20002;
+  *algo = result.algo;
+  return 0;
+}
+
+extern "C" int {0}_create(const char *weights_path, {0}_engine **out) {{
+  *out = nullptr;
+  FILE *file = std::fopen(weights_path, "rb");
+  if (!file) return 30001;
+  char magic[8];
+  unsigned long long bytes = 0;
+  if (std::fread(magic, 1, 8, file) != 8 || std::memcmp(magic, "PRECWTS1", 8) != 0 ||
+      std::fread(&bytes, sizeof(bytes), 1, file) != 1 || bytes != {2}ULL) {{
+    std::fclose(file);
+    return 30002;
+  }
+  char *host = (char *)std::malloc(bytes ? bytes : 1);
+  if (bytes && std::fread(host, 1, bytes, file) != bytes) {{
+    std::free(host);
+    std::fclose(file);
+    return 30003;
+  }
+  std::fclose(file);
+  {0}_engine *e = new {0}_engine();
+  int status = 0;
+  if (cudaMalloc(&e->weights, bytes ? bytes : 1) != cudaSuccess ||
+      cudaMemcpy(e->weights, host, bytes, cudaMemcpyHostToDevice) != cudaSuccess ||
+      cudaMalloc(&e->arena, {3}ULL) != cudaSuccess ||
+      cudaMalloc(&e->workspace, PREC_WORKSPACE) != cudaSuccess ||
+      cublasLtCreate(&e->lt) != CUBLAS_STATUS_SUCCESS)
+    status = 30004;
+  std::free(host);
+  if (status == 0) status = [&]() -> int {{
+{4}    return 0;
+  }();
+  if (status != 0) {{
+    cudaFree(e->weights); cudaFree(e->arena); cudaFree(e->workspace);
+    if (e->lt) cublasLtDestroy(e->lt);
+    delete e;
+    return status;
+  }
+  *out = e;
+  return 0;
+}
+
+extern "C" int {0}_run({0}_engine *e, void *const *bindings, cudaStream_t stream) {{
+{5}  PREC_CHECK(cudaGetLastError());
+  return 0;
+}
+
+extern "C" void {0}_destroy({0}_engine *e) {{
+  if (!e) return;
+  cudaFree(e->weights);
+  cudaFree(e->arena);
+  cudaFree(e->workspace);
+  cublasLtDestroy(e->lt);
+  delete e;
+}
+
+struct {0}_binding {{ const char *name; int is_input; const char *dtype; int rank; long long shape[8]; };
+static const {0}_binding {0}_bindings[] = {{
+{6}};
+
+extern "C" int {0}_num_bindings(void) {{ return {7}; }
+extern "C" const char *{0}_binding_name(int i) {{ return {0}_bindings[i].name; }
+extern "C" int {0}_binding_is_input(int i) {{ return {0}_bindings[i].is_input; }
+extern "C" const char *{0}_binding_dtype(int i) {{ return {0}_bindings[i].dtype; }
+extern "C" int {0}_binding_rank(int i) {{ return {0}_bindings[i].rank; }
+extern "C" const long long *{0}_binding_shape(int i) {{ return {0}_bindings[i].shape; }
+)",
+                      prefix, stateFields, weights.size(),
+                      std::max<int64_t>(arenaBytes, 1), createCode, runCode,
+                      bindingTable, numBindings);
+
+  // The header.
+  llvm::SmallString<256> path(directory);
+  llvm::sys::path::append(path, stem + ".h");
+  std::error_code error;
+  {
+    llvm::raw_fd_ostream header(path, error);
+    if (error)
+      return function.emitError()
+             << "cannot write '" << path << "': " << error.message();
+    header << llvm::formatv(R"(/* C API of the prec engine '{0}'. */
+#ifndef PREC_ENGINE_{1}_H
+#define PREC_ENGINE_{1}_H
+
+#include <cuda_runtime.h>
+
+#ifdef __cplusplus
+extern "C" {{
+#endif
+
+typedef struct {0}_engine {0}_engine;
+
+/* Loads the weights file and allocates everything the engine needs;
+   returns 0 or an error code. */
+int {0}_create(const char *weights_path, {0}_engine **engine);
+/* Runs on `stream`; bindings are device pointers, inputs then outputs, in
+   the order of the binding queries below. No allocation happens here. */
+int {0}_run({0}_engine *engine, void *const *bindings, cudaStream_t stream);
+void {0}_destroy({0}_engine *engine);
+
+int {0}_num_bindings(void);
+const char *{0}_binding_name(int index);
+int {0}_binding_is_input(int index);
+const char *{0}_binding_dtype(int index);
+int {0}_binding_rank(int index);
+const long long *{0}_binding_shape(int index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
+)",
+                            prefix, llvm::StringRef(prefix).upper());
+  }
+
+  // The weights file: magic, byte count, the weights block.
+  path = directory;
+  llvm::sys::path::append(path, stem + ".weights");
+  {
+    llvm::raw_fd_ostream file(path, error, llvm::sys::fs::OF_None);
+    if (error)
+      return function.emitError()
+             << "cannot write '" << path << "': " << error.message();
+    uint64_t bytes = weights.size();
+    file.write("PRECWTS1", 8);
+    file.write(reinterpret_cast<const char *>(&bytes), sizeof(bytes));
+    file.write(weights.data(), weights.size());
+  }
+
+  // The manifest.
+  path = directory;
+  llvm::sys::path::append(path, stem + ".json");
+  {
+    llvm::raw_fd_ostream file(path, error);
+    if (error)
+      return function.emitError()
+             << "cannot write '" << path << "': " << error.message();
+    std::string target = "cpu";
+    if (auto policy = function->getParentOfType<ModuleOp>()
+                          ->getAttrOfType<precision::PolicyAttr>(
+                              precision::PrecisionDialect::getPolicyAttrName()))
+      target = policy.getTarget().str();
+    llvm::json::Object manifest{{"engine", stem},
+                                {"target", target},
+                                {"bindings", std::move(bindingRecords)},
+                                {"ops", std::move(opRecords)},
+                                {"weights_bytes", int64_t(weights.size())},
+                                {"activation_bytes", arenaBytes},
+                                {"workspace_bytes", workspaceBytes}};
+    file << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
+         << "\n";
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult emitCudaEngine(ModuleOp module, llvm::raw_ostream &cuStream,
+                             llvm::StringRef directory, llvm::StringRef stem) {
+  SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+  auto main = llvm::find_if(
+      functions, [](func::FuncOp f) { return f.getName() == "main"; });
+  func::FuncOp function = main != functions.end() ? *main
+                          : functions.size() == 1 ? functions[0]
+                                                  : func::FuncOp();
+  if (!function)
+    return module.emitError()
+           << "the CUDA emitter needs a function @main (or a single function)";
+  if (module.walk([](precision::RegionOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
+    return module.emitError()
+           << "precision.region must be legalized first: run prec-legalize";
+  return CudaEmitter(function, stem).emit(cuStream, directory);
+}
+
+void registerCudaEmitTranslation() {
+  TranslateFromMLIRRegistration registration(
+      "emit-cuda",
+      "Write a legalized module as a CUDA engine (.cu, .h, .weights, .json)",
+      [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<ModuleOp>(op);
+        if (!module)
+          return op->emitError() << "expected a module";
+        llvm::StringRef path = engineOutputPath();
+        llvm::SmallString<256> directory;
+        std::string stem = "engine";
+        if (!path.empty() && path != "-") {
+          directory = llvm::sys::path::parent_path(path);
+          stem = llvm::sys::path::stem(path).str();
+        }
+        if (directory.empty())
+          directory = ".";
+        // The stem names C functions: keep it an identifier.
+        for (char &c : stem)
+          if (!isalnum(c))
+            c = '_';
+        if (stem.empty() || isdigit(stem[0]))
+          stem = "engine_" + stem;
+        return emitCudaEngine(module, os, directory, stem);
+      },
+      [](DialectRegistry &registry) {
+        registry
+            .insert<func::FuncDialect, tosa::TosaDialect, arith::ArithDialect,
+                    math::MathDialect, precision::PrecisionDialect>();
+      });
+}
+
+} // namespace prec

@@ -1,0 +1,37 @@
+//===- CudaEmitter.h - a legalized module as a CUDA engine ------*- C++ -*-===//
+//
+// Writes a legalized module's function as a CUDA engine: one .cu file with a
+// kernel per op (op names in comments) and cuBLASLt calls for matmuls, host
+// code that runs them on one stream without allocating per run, a C header
+// with the engine's API, a weights file holding every constant in its
+// target type, and a manifest JSON (bindings, each op's compute /
+// accumulate / storage types, workspace size, target).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PREC_CODEGEN_CUDAEMITTER_H
+#define PREC_CODEGEN_CUDAEMITTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace prec {
+
+/// Emits the engine for `module`'s function: the .cu text to `cuStream`, and
+/// `<stem>.h`, `<stem>.weights`, `<stem>.json` into `directory`. The C
+/// functions are named `<stem>_create`, `<stem>_run`, ...
+mlir::LogicalResult emitCudaEngine(mlir::ModuleOp module,
+                                   llvm::raw_ostream &cuStream,
+                                   llvm::StringRef directory,
+                                   llvm::StringRef stem);
+
+/// Where prec-translate writes the .cu (its -o), so that the emitter can put
+/// the other files next to it; "-" or empty means the current directory.
+void setCudaEngineOutputPath(llvm::StringRef path);
+
+/// Registers `--emit-cuda` with prec-translate.
+void registerCudaEmitTranslation();
+
+} // namespace prec
+
+#endif // PREC_CODEGEN_CUDAEMITTER_H

@@ -1,0 +1,65 @@
+// The Polygraphy example, legalized to f16 for an H100, as a CUDA engine:
+// the .cu, and beside it the header, weights and manifest.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: prec-opt %prec_src/examples/needs_constraints.mlir --prec-legalize="enabled=f16 val-range=x:[1,2] target=sm_90" -o %t/model.mlir 2>/dev/null
+// RUN: prec-translate --emit-cuda %t/model.mlir -o %t/needs_constraints.cu
+// RUN: FileCheck %s --check-prefix=CU < %t/needs_constraints.cu
+// RUN: FileCheck %s --check-prefix=HEADER < %t/needs_constraints.h
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/needs_constraints.json
+// RUN: %python -c "import sys; d = open(sys.argv[1], 'rb').read(); print(d[:8], int.from_bytes(d[8:16], 'little'), len(d) - 16)" %t/needs_constraints.weights | FileCheck %s --check-prefix=WEIGHTS
+
+// The f32 input is cast to f16 for the first matmul, which cuBLASLt runs on
+// f16 operands accumulating in f32; Add and Sub (promoted) run in f32.
+// CU: #include "needs_constraints.h"
+// CU: // tosa.cast
+// CU-NEXT: __global__ void k0_cast(const float *__restrict__ in0, __half *__restrict__ out)
+// CU: out[i] = __float2half_rn(r);
+// CU: // tosa.add Add
+// CU-NEXT: __global__ void k2_add(const float *__restrict__ in0, const float *__restrict__ in1, float *__restrict__ out)
+// CU: float r = a0 + a1;
+// CU: cublasLtMatmulDescCreate(&e->desc1, CUBLAS_COMPUTE_32F, CUDA_R_32F)
+// CU: cublasLtMatrixLayoutCreate(&e->la1, CUDA_R_16F, 2, 2, 2)
+// CU: cublasLtMatrixLayoutCreate(&e->lc1, CUDA_R_32F, 2, 2, 2)
+// CU-LABEL: extern "C" int needs_constraints_run(
+// CU: // tosa.matmul 'MatMul': 2x2x2, batch 1
+// CU-NEXT: cublasLtMatmul(e->lt, e->desc1,
+// CU: // tosa.add 'Add'
+// CU: // tosa.sub 'Sub'
+// CU: // tosa.matmul 'MatMul_1': 2x2x2, batch 1
+// CU: cudaMemcpyAsync(bindings[1],
+// CU-NOT: cudaMalloc
+// CU: extern "C" void needs_constraints_destroy(
+
+// HEADER: int needs_constraints_create(const char *weights_path, needs_constraints_engine **engine);
+// HEADER: int needs_constraints_run(needs_constraints_engine *engine, void *const *bindings, cudaStream_t stream);
+// HEADER: void needs_constraints_destroy(needs_constraints_engine *engine);
+// HEADER: int needs_constraints_num_bindings(void);
+// HEADER: const long long *needs_constraints_binding_shape(int index);
+
+// MANIFEST: "bindings": [
+// MANIFEST: "dtype": "f32",
+// MANIFEST-NEXT: "input": true,
+// MANIFEST-NEXT: "name": "x",
+// MANIFEST: "engine": "needs_constraints",
+// MANIFEST: "accumulate": "f32",
+// MANIFEST-NEXT: "compute": "f16",
+// MANIFEST-NEXT: "name": "MatMul",
+// MANIFEST-NEXT: "op": "tosa.matmul",
+// MANIFEST-NEXT: "storage": "f32"
+// MANIFEST: "target": "sm_90",
+// MANIFEST: "workspace_bytes": 33554432
+
+// Every constant, 256-byte aligned: the rot90 weights in f16, FP16_MAX in
+// f32, the matmul zero point in f16 and the i8 multiply shift.
+// WEIGHTS: b'PRECWTS1' 769 769
+
+// The engine compiles for Ampere and Hopper.
+// RUN: %if nvcc %{ %nvcc -arch=sm_80 -c %t/needs_constraints.cu -o %t/engine80.o %}
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/needs_constraints.cu -o %t/engine90.o %}
+
+// Unsupported input is an error naming the op.
+// RUN: prec-opt %prec_src/examples/trtorch_conv_region.mlir --prec-legalize -o %t/conv.mlir
+// RUN: not prec-translate --emit-cuda %t/conv.mlir -o %t/conv.cu 2>&1 | FileCheck %s --check-prefix=CONV
+// CONV: error: the CUDA emitter cannot generate 'tosa.conv2d': no kernel for this op yet
+// RUN: not prec-translate --emit-cuda %prec_src/examples/trtorch_conv_region.mlir -o %t/region.cu 2>&1 | FileCheck %s --check-prefix=REGION
+// REGION: error: precision.region must be legalized first: run prec-legalize
