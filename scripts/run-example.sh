@@ -25,3 +25,20 @@ echo "== TRTorch example (examples/trtorch_conv_region.mlir): conv2 pinned to f1
 echo
 "$bin/prec-run" "$root/examples/trtorch_conv_region.mlir" --function forward \
   --val-range "arg0:[-1,1]" --reference f32 --atol 2e-3 --rtol 1e-2
+
+echo
+echo "== CUDA engine for the Polygraphy example (build/example-engine/)"
+mkdir -p "$root/build/example-engine"
+"$bin/prec-opt" "$root/examples/needs_constraints.mlir" \
+  --prec-legalize="enabled=f16 val-range=x:[1,2] target=sm_90" \
+  --mlir-print-op-on-diagnostic=false -o "$root/build/example-engine/model.mlir" 2>/dev/null
+"$bin/prec-translate" --emit-cuda "$root/build/example-engine/model.mlir" \
+  -o "$root/build/example-engine/needs_constraints.cu"
+ls -l "$root/build/example-engine"
+if [ -x /usr/local/cuda/bin/nvcc ]; then
+  /usr/local/cuda/bin/nvcc -arch=sm_90a -c "$root/build/example-engine/needs_constraints.cu" \
+    -o "$root/build/example-engine/needs_constraints.o"
+  echo "compiled with nvcc for sm_90a: build/example-engine/needs_constraints.o"
+else
+  echo "nvcc not found at /usr/local/cuda/bin/nvcc: the engine is not compiled"
+fi
