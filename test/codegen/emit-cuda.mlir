@@ -57,9 +57,29 @@
 // RUN: %if nvcc %{ %nvcc -arch=sm_80 -c %t/needs_constraints.cu -o %t/engine80.o %}
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/needs_constraints.cu -o %t/engine90.o %}
 
-// Unsupported input is an error naming the op.
+// The TRTorch example: convolutions (the pinned one in f16 with an f32
+// accumulator), max pooling and the ReLU clamp as kernels.
 // RUN: prec-opt %prec_src/examples/trtorch_conv_region.mlir --prec-legalize -o %t/conv.mlir
-// RUN: not prec-translate --emit-cuda %t/conv.mlir -o %t/conv.cu 2>&1 | FileCheck %s --check-prefix=CONV
-// CONV: error: the CUDA emitter cannot generate 'tosa.conv2d': no kernel for this op yet
+// RUN: prec-translate --emit-cuda %t/conv.mlir -o %t/trtorch.cu
+// RUN: FileCheck %s --check-prefix=CONV < %t/trtorch.cu
+// CONV: // tosa.conv2d conv1
+// CONV-NEXT: __global__ void k{{[0-9]+}}_conv2d(const float *__restrict__ in0, const float *__restrict__ in1, const float *__restrict__ in2, float *__restrict__ out)
+// CONV: // tosa.conv2d conv2
+// CONV-NEXT: __global__ void k{{[0-9]+}}_conv2d(const __half *__restrict__ in0, const __half *__restrict__ in1, const __half *__restrict__ in2, __half *__restrict__ out)
+// CONV: acc = acc + xv * wv;
+// CONV: out[i] = __float2half_rn(r);
+// CONV: // tosa.max_pool2d pool
+// CONV: acc = fmaxf(acc, v);
+// CONV: // tosa.clamp relu
+// CONV: extern "C" int trtorch_run(
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/trtorch.cu -o %t/trtorch.o %}
+
+// Unsupported input is an error naming the op.
+// RUN: not prec-translate --emit-cuda %s -o %t/reverse.cu 2>&1 | FileCheck %s --check-prefix=UNSUPPORTED-OP
+// UNSUPPORTED-OP: error: the CUDA emitter cannot generate 'tosa.reverse': no kernel for this op yet
 // RUN: not prec-translate --emit-cuda %prec_src/examples/trtorch_conv_region.mlir -o %t/region.cu 2>&1 | FileCheck %s --check-prefix=REGION
 // REGION: error: precision.region must be legalized first: run prec-legalize
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = tosa.reverse %x {axis = 0 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

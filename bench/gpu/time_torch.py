@@ -1,0 +1,39 @@
+"""Times PyTorch eager, in f32 and f16, on the models export_models.py
+exports (same shapes, same seeded weights), as the peer of prec's engines:
+median of 200 runs after 20 warm-up runs.
+
+Usage: python3 time_torch.py resnet18|encoder_layer
+"""
+import copy
+import sys
+
+import torch
+import torchvision
+
+torch.manual_seed(0)
+if sys.argv[1] == "resnet18":
+    model, example = torchvision.models.resnet18(weights=None), torch.rand(1, 3, 224, 224)
+else:
+    model = torch.nn.TransformerEncoderLayer(
+        d_model=128, nhead=4, dim_feedforward=256, dropout=0.0,
+        batch_first=True)
+    example = torch.randn(1, 16, 128)
+model = model.eval().cuda()
+example = example.cuda()
+for name, variant, data in [
+        ("torch eager f32", model, example),
+        ("torch eager f16", copy.deepcopy(model).half(), example.half())]:
+    with torch.no_grad():
+        for _ in range(20):
+            variant(data)
+        times = []
+        for _ in range(200):
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            variant(data)
+            end.record()
+            end.synchronize()
+            times.append(start.elapsed_time(end))
+    times.sort()
+    print(f"{sys.argv[1]} {name:18s} median run {times[len(times) // 2] * 1e3:.1f} us")
