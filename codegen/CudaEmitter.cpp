@@ -22,6 +22,7 @@
 #include "llvm/Support/Path.h"
 
 #include <cstring>
+#include <functional>
 #include <numeric>
 
 using namespace mlir;
@@ -271,62 +272,143 @@ std::string broadcastOffsets(ArrayRef<int64_t> result,
   return code;
 }
 
-LogicalResult CudaEmitter::emitElementwise(Operation *op) {
-  Value result = op->getResult(0);
-  SmallVector<Value> inputs;
+/// The data operands of an elementwise op (not tosa.mul's shift nor
+/// negate's zero points).
+static SmallVector<Value> dataOperands(Operation *op) {
+  SmallVector<Value> operands;
   for (Value operand : op->getOperands())
-    if (auto type = dyn_cast<RankedTensorType>(operand.getType()))
-      inputs.push_back(operand);
-  // Operands that are not data: tosa.mul's shift, negate's zero points.
+    if (isa<RankedTensorType>(operand.getType()))
+      operands.push_back(operand);
   if (isa<tosa::MulOp>(op))
-    inputs.resize(2);
+    operands.resize(2);
   if (isa<tosa::NegateOp>(op))
-    inputs.resize(1);
+    operands.resize(1);
+  return operands;
+}
 
-  std::string expression =
-      llvm::TypeSwitch<Operation *, std::string>(op)
-          .Case<tosa::AddOp>([](auto) { return "a0 + a1"; })
-          .Case<tosa::SubOp>([](auto) { return "a0 - a1"; })
-          .Case<tosa::MulOp>([](auto) { return "a0 * a1"; })
-          .Case<arith::DivFOp>([](auto) { return "a0 / a1"; })
-          .Case<tosa::MaximumOp>([](auto) { return "fmaxf(a0, a1)"; })
-          .Case<tosa::MinimumOp>([](auto) { return "fminf(a0, a1)"; })
-          .Case<tosa::PowOp>([](auto) { return "powf(a0, a1)"; })
-          .Case<tosa::AbsOp>([](auto) { return "fabsf(a0)"; })
-          .Case<tosa::NegateOp>([](auto) { return "-a0"; })
-          .Case<tosa::ExpOp>([](auto) { return "expf(a0)"; })
-          .Case<tosa::LogOp>([](auto) { return "logf(a0)"; })
-          .Case<tosa::TanhOp>([](auto) { return "tanhf(a0)"; })
-          .Case<tosa::SigmoidOp>(
-              [](auto) { return "1.0f / (1.0f + expf(-a0))"; })
-          .Case<tosa::ErfOp>([](auto) { return "erff(a0)"; })
-          .Case<tosa::ReciprocalOp>([](auto) { return "1.0f / a0"; })
-          .Case<tosa::RsqrtOp>([](auto) { return "1.0f / sqrtf(a0)"; })
-          .Case<math::SqrtOp>([](auto) { return "sqrtf(a0)"; })
-          .Case<tosa::FloorOp>([](auto) { return "floorf(a0)"; })
-          .Case<tosa::CeilOp>([](auto) { return "ceilf(a0)"; })
-          .Case<tosa::SelectOp>([](auto) { return "a0 != 0.0f ? a1 : a2"; })
-          .Case<tosa::GreaterEqualOp>([](auto) { return "a0 >= a1"; })
-          .Case<tosa::GreaterOp>([](auto) { return "a0 > a1"; })
-          .Case<tosa::EqualOp>([](auto) { return "a0 == a1"; })
-          .Case<tosa::CastOp, precision::CastOp>([](auto) { return "a0"; })
-          .Case<tosa::ClampOp>([](tosa::ClampOp clamp) {
-            auto bound = [](Attribute attr) {
-              double value = isa<FloatAttr>(attr)
-                                 ? cast<FloatAttr>(attr).getValueAsDouble()
-                                 : double(cast<IntegerAttr>(attr).getInt());
-              if (std::isinf(value))
-                return std::string(value < 0 ? "-INFINITY" : "INFINITY");
-              return llvm::formatv("{0:e}f", value).str();
-            };
-            return llvm::formatv("fminf(fmaxf(a0, {0}), {1})",
-                                 bound(clamp.getMinValAttr()),
-                                 bound(clamp.getMaxValAttr()))
-                .str();
-          })
-          .Default([](Operation *) { return std::string(); });
-  if (expression.empty())
+/// The float expression an elementwise op computes, with $0, $1, $2 for its
+/// data operands (as floats); empty for ops that are not elementwise.
+static std::string elementwiseExpression(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::string>(op)
+      // Rounded intrinsics: nvcc never contracts them into FMAs, so fused
+      // kernels round after every op as the CPU path does.
+      .Case<tosa::AddOp>([](auto) { return "__fadd_rn($0, $1)"; })
+      .Case<tosa::SubOp>([](auto) { return "__fsub_rn($0, $1)"; })
+      .Case<tosa::MulOp>([](auto) { return "__fmul_rn($0, $1)"; })
+      .Case<arith::DivFOp>([](auto) { return "__fdiv_rn($0, $1)"; })
+      .Case<tosa::MaximumOp>([](auto) { return "fmaxf($0, $1)"; })
+      .Case<tosa::MinimumOp>([](auto) { return "fminf($0, $1)"; })
+      .Case<tosa::PowOp>([](auto) { return "powf($0, $1)"; })
+      .Case<tosa::AbsOp>([](auto) { return "fabsf($0)"; })
+      .Case<tosa::NegateOp>([](auto) { return "-$0"; })
+      .Case<tosa::ExpOp>([](auto) { return "expf($0)"; })
+      .Case<tosa::LogOp>([](auto) { return "logf($0)"; })
+      .Case<tosa::TanhOp>([](auto) { return "tanhf($0)"; })
+      .Case<tosa::SigmoidOp>([](auto) { return "1.0f / (1.0f + expf(-$0))"; })
+      .Case<tosa::ErfOp>([](auto) { return "erff($0)"; })
+      .Case<tosa::ReciprocalOp>([](auto) { return "1.0f / $0"; })
+      .Case<tosa::RsqrtOp>([](auto) { return "1.0f / sqrtf($0)"; })
+      .Case<math::SqrtOp>([](auto) { return "sqrtf($0)"; })
+      .Case<tosa::FloorOp>([](auto) { return "floorf($0)"; })
+      .Case<tosa::CeilOp>([](auto) { return "ceilf($0)"; })
+      .Case<tosa::SelectOp>([](auto) { return "$0 != 0.0f ? $1 : $2"; })
+      .Case<tosa::GreaterEqualOp>([](auto) { return "$0 >= $1"; })
+      .Case<tosa::GreaterOp>([](auto) { return "$0 > $1"; })
+      .Case<tosa::EqualOp>([](auto) { return "$0 == $1"; })
+      .Case<tosa::CastOp, precision::CastOp>([](auto) { return "$0"; })
+      .Case<tosa::ClampOp>([](tosa::ClampOp clamp) {
+        auto bound = [](Attribute attr) {
+          double value = isa<FloatAttr>(attr)
+                             ? cast<FloatAttr>(attr).getValueAsDouble()
+                             : double(cast<IntegerAttr>(attr).getInt());
+          if (std::isinf(value))
+            return std::string(value < 0 ? "-INFINITY" : "INFINITY");
+          return llvm::formatv("{0:e}f", value).str();
+        };
+        return llvm::formatv("fminf(fmaxf($0, {0}), {1})",
+                             bound(clamp.getMinValAttr()),
+                             bound(clamp.getMaxValAttr()))
+            .str();
+      })
+      .Default([](Operation *) { return std::string(); });
+}
+
+/// The conversion of a matmul's accumulator to its storage type, when
+/// cuBLASLt can write that type itself (its D type) instead of a kernel
+/// converting afterwards.
+static Operation *getEpilogueCast(tosa::MatMulOp op) {
+  if (!op.getResult().hasOneUse())
+    return nullptr;
+  Operation *user = *op.getResult().user_begin();
+  if (!isa<tosa::CastOp>(user) ||
+      !user->hasAttr(precision::PrecisionDialect::getEpilogueAttrName()))
+    return nullptr;
+  Type storage = getElementTypeOrSelf(user->getResult(0).getType());
+  return storage.isF16() || storage.isBF16() ? user : nullptr;
+}
+
+/// Whether `op` can be computed inside its only user's kernel: both are
+/// elementwise over the same shape, so one thread per element computes
+/// both, rounding the inner result to its type as its own kernel would.
+static bool isFusedIntoUser(Operation *op) {
+  if (elementwiseExpression(op).empty() || op->getNumResults() != 1 ||
+      !op->getResult(0).hasOneUse())
+    return false;
+  // A matmul's epilogue conversion is done by cuBLASLt.
+  if (auto matmul = op->getOperand(0).getDefiningOp<tosa::MatMulOp>();
+      matmul && getEpilogueCast(matmul) == op)
+    return false;
+  Operation *user = *op->getResult(0).user_begin();
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  return user->getBlock() == op->getBlock() &&
+         !elementwiseExpression(user).empty() &&
+         llvm::is_contained(dataOperands(user), op->getResult(0)) &&
+         cast<RankedTensorType>(user->getResult(0).getType()).getShape() ==
+             type.getShape();
+}
+
+LogicalResult CudaEmitter::emitElementwise(Operation *op) {
+  if (elementwiseExpression(op).empty())
     return unsupported(op, "no kernel for this op yet");
+  Value result = op->getResult(0);
+  // The values the fused expression reads from memory, each once.
+  SmallVector<Value> inputs;
+  SmallVector<std::string> fusedNames;
+  std::function<std::string(Value)> valueExpression =
+      [&](Value value) -> std::string {
+    Operation *def = value.getDefiningOp();
+    if (def && isFusedIntoUser(def)) {
+      std::string expression = elementwiseExpression(def);
+      for (auto [index, operand] : llvm::enumerate(dataOperands(def))) {
+        std::string placeholder = "$" + std::to_string(index);
+        std::string operandExpression = "(" + valueExpression(operand) + ")";
+        for (size_t at = expression.find(placeholder); at != std::string::npos;
+             at = expression.find(placeholder, at + operandExpression.size()))
+          expression.replace(at, placeholder.size(), operandExpression);
+      }
+      fusedNames.push_back(
+          (def->getName().getStringRef() + " " + getLayerName(def)).str());
+      DeviceType type = typeOf(value);
+      if (getElementTypeOrSelf(value.getType()).isF32())
+        return expression;
+      return substitute(type.toFloat,
+                        "(" + substitute(type.fromFloat, expression) + ")");
+    }
+    auto it = llvm::find(inputs, value);
+    size_t index = it - inputs.begin();
+    if (it == inputs.end())
+      inputs.push_back(value);
+    return "a" + std::to_string(index);
+  };
+  // Build the root's expression (with fused producers inlined).
+  std::string expression = elementwiseExpression(op);
+  for (auto [index, operand] : llvm::enumerate(dataOperands(op))) {
+    std::string placeholder = "$" + std::to_string(index);
+    std::string operandExpression = "(" + valueExpression(operand) + ")";
+    for (size_t at = expression.find(placeholder); at != std::string::npos;
+         at = expression.find(placeholder, at + operandExpression.size()))
+      expression.replace(at, placeholder.size(), operandExpression);
+  }
 
   std::string name = kernelName(op);
   DeviceType out = typeOf(result);
@@ -338,6 +420,8 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   for (Value input : inputs)
     shapes.push_back(shapeOf(input));
   int64_t count = countOf(result);
+  for (const std::string &fused : fusedNames)
+    kernels += "// fused: " + fused + "\n";
   kernels += llvm::formatv("// {0} {1}\n__global__ void {2}({3}{4} "
                            "*__restrict__ out) {{\n",
                            op->getName(), getLayerName(op), name, signature,
@@ -379,6 +463,14 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
     return unsupported(op, "cuBLASLt has no " + llvm::Twine(out.dtype) +
                                " accumulation for these inputs");
   }
+  // Write the storage type directly when the accumulator is only converted.
+  Value destination = op.getResult();
+  if (Operation *epilogue = getEpilogueCast(op)) {
+    destination = epilogue->getResult(0);
+    if (failed(assignBuffer(destination)))
+      return failure();
+    out = typeOf(destination);
+  }
   int index = kernelCount++;
   stateFields += llvm::formatv(
       "  cublasLtMatmulDesc_t desc{0}; cublasLtMatrixLayout_t la{0}, lb{0}, "
@@ -407,7 +499,7 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
       "e->la{0}, {3}, e->lb{0}, &{4}, {5}, e->lc{0}, {5}, e->lc{0}, "
       "&e->algo{0}, e->workspace, PREC_WORKSPACE, stream));\n",
       index, one, pointer(op.getB()), pointer(op.getA()), zero,
-      pointer(op.getResult()));
+      pointer(destination));
   workspaceBytes = 32 << 20;
   return success();
 }
@@ -422,6 +514,37 @@ LogicalResult CudaEmitter::emitReduce(Operation *op, bool isMax) {
   int64_t count = countOf(result);
   DeviceType in = typeOf(input), out = typeOf(result);
   std::string name = kernelName(op);
+  // Rows along the innermost axis, summed in f32 (or maxed, which is exact
+  // in any order): a block per row, threads striding it, a tree at the end.
+  // Only the summation order differs from the CPU path.
+  bool f32Result = getElementTypeOrSelf(result.getType()).isF32();
+  if (inner == 1 && (isMax || f32Result)) {
+    kernels += llvm::formatv(
+        "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, {4} "
+        "*__restrict__ out) {{\n"
+        "  __shared__ float partial[256];\n"
+        "  const {3} *row = in0 + blockIdx.x * {5}LL;\n"
+        "  float acc = {6};\n"
+        "  for (long long j = threadIdx.x; j < {5}LL; j += 256) {{\n"
+        "    float x = {7};\n    acc = {8};\n  }\n"
+        "  partial[threadIdx.x] = acc;\n  __syncthreads();\n"
+        "  for (int step = 128; step > 0; step /= 2) {{\n"
+        "    if (threadIdx.x < step) {{ float x = partial[threadIdx.x + "
+        "step]; acc = partial[threadIdx.x]; partial[threadIdx.x] = {8}; }\n"
+        "    __syncthreads();\n  }\n"
+        "  if (threadIdx.x == 0) {{ float r = partial[0]; out[blockIdx.x] = "
+        "{9}; }\n}\n\n",
+        op->getName(), getLayerName(op), name, in.cType, out.cType, shape[axis],
+        isMax ? "-INFINITY" : "0.0f", substitute(in.toFloat, "row[j]"),
+        isMax ? "fmaxf(acc, x)" : "__fadd_rn(acc, x)",
+        substitute(out.fromFloat, "r"));
+    std::string layer = getLayerName(op);
+    runCode += llvm::formatv("  // {0}{1}\n", op->getName(),
+                             layer.empty() ? "" : " '" + layer + "'");
+    runCode += llvm::formatv("  {0}<<<{1}, 256, 0, stream>>>({2}, {3});\n",
+                             name, count, pointer(input), pointer(result));
+    return success();
+  }
   // Each step rounds to the result type, as a reduction in that type does.
   kernels += llvm::formatv(
       R"(// {0} {1}
@@ -442,11 +565,11 @@ __global__ void {2}(const {3} *__restrict__ in0, {4} *__restrict__ out) {{
       op->getName(), getLayerName(op), name, in.cType, out.cType, count, inner,
       shape[axis], isMax ? "-INFINITY" : "0.0f",
       substitute(in.toFloat, "p[j * " + std::to_string(inner) + "LL]"),
-      substitute(
-          out.toFloat,
-          "(" +
-              substitute(out.fromFloat, isMax ? "fmaxf(acc, x)" : "(acc + x)") +
-              ")"),
+      substitute(out.toFloat,
+                 "(" +
+                     substitute(out.fromFloat,
+                                isMax ? "fmaxf(acc, x)" : "__fadd_rn(acc, x)") +
+                     ")"),
       substitute(out.fromFloat, "acc"));
   launch(op, name, count, {input}, result);
   return success();
@@ -601,9 +724,9 @@ __global__ void {1}(const {2} *__restrict__ in0, const {3} *__restrict__ in1, {2
 /// The accumulation step `acc + term` in the accumulate type `accType`:
 /// f32 accumulates in float; a 16-bit accumulator rounds every step.
 static std::string accumulateStep(Type accType, llvm::StringRef term) {
-  std::string sum = ("acc + " + term).str();
+  std::string sum = ("__fadd_rn(acc, " + term + ")").str();
   if (accType.isF32())
-    return sum;
+    return "__fadd_rn(acc, " + term.str() + ")";
   DeviceType type = *getDeviceType(accType);
   return substitute(type.toFloat, "(" + substitute(type.fromFloat, sum) + ")");
 }
@@ -649,7 +772,8 @@ LogicalResult CudaEmitter::emitConv(Operation *op, bool depthwise) {
                                      kw, channels, multiplier)
                            .str()) +
             ";\n";
-    loop += "    acc = " + accumulateStep(accType, "xv * wv") + ";\n  }\n";
+    loop += "    acc = " + accumulateStep(accType, "__fmul_rn(xv, wv)") +
+            ";\n  }\n";
   } else {
     // OHWI weights.
     loop = window;
@@ -661,8 +785,8 @@ LogicalResult CudaEmitter::emitConv(Operation *op, bool depthwise) {
                           channels);
     loop += "      float xv = " + substitute(x.toFloat, "xp[c]") +
             "; float wv = " + substitute(k.toFloat, "wp[c]") + ";\n";
-    loop +=
-        "      acc = " + accumulateStep(accType, "xv * wv") + ";\n    }\n  }\n";
+    loop += "      acc = " + accumulateStep(accType, "__fmul_rn(xv, wv)") +
+            ";\n    }\n  }\n";
   }
   std::string name = kernelName(op);
   kernels += llvm::formatv(
@@ -714,9 +838,11 @@ LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
                                       in[1], in[2], in[3])
                             .str()) +
              ";\n";
-  kernels += std::string("    acc = ") + (isMax ? "fmaxf(acc, v)" : "acc + v") +
+  kernels += std::string("    acc = ") +
+             (isMax ? "fmaxf(acc, v)" : "__fadd_rn(acc, v)") +
              ";\n    ++count;\n  }\n";
-  kernels += std::string("  float r = ") + (isMax ? "acc" : "acc / count") +
+  kernels += std::string("  float r = ") +
+             (isMax ? "acc" : "__fdiv_rn(acc, (float)count)") +
              ";\n  out[i] = " + substitute(o.fromFloat, "r") + ";\n}\n\n";
   launch(op, name, countOf(result), {input}, result);
   return success();
@@ -754,6 +880,17 @@ LogicalResult CudaEmitter::emitOp(Operation *op) {
   }
   if (op->getNumResults() != 1)
     return unsupported(op, "ops with several results are not emitted");
+  // Computed inside its user's kernel, without a buffer of its own.
+  if (isFusedIntoUser(op))
+    return success();
+  // Written by the matmul before it (cuBLASLt's D type).
+  if (auto cast = dyn_cast<tosa::CastOp>(op))
+    if (auto matmul = cast.getInput().getDefiningOp<tosa::MatMulOp>();
+        matmul && getEpilogueCast(matmul) == op)
+      return success();
+  if (auto matmul = dyn_cast<tosa::MatMulOp>(op);
+      matmul && getEpilogueCast(matmul))
+    return emitMatmul(matmul);
   if (failed(assignBuffer(op->getResult(0))))
     return failure();
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
@@ -870,6 +1007,7 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 
 #define PREC_WORKSPACE ((size_t){1})
 #define PREC_CHECK(call) do {{ cudaError_t s_ = (call); if (s_ != cudaSuccess) return (int)s_; } while (0)

@@ -14,17 +14,21 @@
 // CU: // tosa.cast
 // CU-NEXT: __global__ void k0_cast(const float *__restrict__ in0, __half *__restrict__ out)
 // CU: out[i] = __float2half_rn(r);
-// CU: // tosa.add Add
-// CU-NEXT: __global__ void k2_add(const float *__restrict__ in0, const float *__restrict__ in1, float *__restrict__ out)
-// CU: float r = a0 + a1;
+// Add and Sub are elementwise over the same shape as the cast after them:
+// one fused kernel computes all three, rounding after every op.
+// CU: // fused: tosa.add Add
+// CU-NEXT: // fused: tosa.sub Sub
+// CU-NEXT: // tosa.cast
+// CU-NEXT: __global__ void k{{[0-9]+}}_cast(const float *__restrict__ in0, const float *__restrict__ in1, __half *__restrict__ out)
+// CU: float r = (__fsub_rn((__fadd_rn((a0), (a1))), (a1)));
+// CU: out[i] = __float2half_rn(r);
 // CU: cublasLtMatmulDescCreate(&e->desc1, CUBLAS_COMPUTE_32F, CUDA_R_32F)
 // CU: cublasLtMatrixLayoutCreate(&e->la1, CUDA_R_16F, 2, 2, 2)
 // CU: cublasLtMatrixLayoutCreate(&e->lc1, CUDA_R_32F, 2, 2, 2)
 // CU-LABEL: extern "C" int needs_constraints_run(
 // CU: // tosa.matmul 'MatMul': 2x2x2, batch 1
 // CU-NEXT: cublasLtMatmul(e->lt, e->desc1,
-// CU: // tosa.add 'Add'
-// CU: // tosa.sub 'Sub'
+// CU: // tosa.cast
 // CU: // tosa.matmul 'MatMul_1': 2x2x2, batch 1
 // CU: cudaMemcpyAsync(bindings[1],
 // CU-NOT: cudaMalloc
@@ -66,7 +70,7 @@
 // CONV-NEXT: __global__ void k{{[0-9]+}}_conv2d(const float *__restrict__ in0, const float *__restrict__ in1, const float *__restrict__ in2, float *__restrict__ out)
 // CONV: // tosa.conv2d conv2
 // CONV-NEXT: __global__ void k{{[0-9]+}}_conv2d(const __half *__restrict__ in0, const __half *__restrict__ in1, const __half *__restrict__ in2, __half *__restrict__ out)
-// CONV: acc = acc + xv * wv;
+// CONV: acc = __fadd_rn(acc, __fmul_rn(xv, wv));
 // CONV: out[i] = __float2half_rn(r);
 // CONV: // tosa.max_pool2d pool
 // CONV: acc = fmaxf(acc, v);
