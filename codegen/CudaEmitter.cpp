@@ -95,7 +95,7 @@ std::string substitute(llvm::StringRef pattern, llvm::StringRef value) {
 /// A device buffer: an engine input or output binding, a weight, or an
 /// activation in the arena.
 struct Buffer {
-  enum class Kind { Input, Weight, Activation } kind;
+  enum class Kind { Input, Output, Weight, Activation } kind;
   int64_t offset = 0; // into the weights block or the arena; input index
   int64_t bytes = 0;
   std::string cType;
@@ -143,6 +143,8 @@ private:
   func::FuncOp function;
   std::string stem;
   llvm::DenseMap<Value, Buffer> buffers;
+  /// Values computed straight into an output binding (its index).
+  llvm::DenseMap<Value, int64_t> outputBindings;
   std::vector<char> weights;
   std::vector<std::pair<int64_t, int64_t>> weightEntries; // offset, bytes
   int64_t arenaBytes = 0;
@@ -205,6 +207,12 @@ LogicalResult CudaEmitter::assignBuffer(Value value) {
     return value.getDefiningOp()->emitError()
            << "the CUDA emitter cannot store " << tensorType.getElementType();
   int64_t bytes = countOf(value) * type->bytes;
+  // A result the function returns is written straight into its binding.
+  if (auto it = outputBindings.find(value); it != outputBindings.end()) {
+    buffers[value] =
+        Buffer{Buffer::Kind::Output, it->second, bytes, type->cType};
+    return success();
+  }
   arenaBytes = (arenaBytes + 255) / 256 * 256;
   buffers[value] =
       Buffer{Buffer::Kind::Activation, arenaBytes, bytes, type->cType};
@@ -217,6 +225,7 @@ std::string CudaEmitter::pointer(Value value) {
   std::string base;
   switch (buffer.kind) {
   case Buffer::Kind::Input:
+  case Buffer::Kind::Output:
     base = llvm::formatv("bindings[{0}]", buffer.offset);
     break;
   case Buffer::Kind::Weight:
@@ -973,12 +982,32 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
     addBinding(getResultName(function, index), type, false);
   }
 
+  // Results produced here (through reshapes that only alias them) are
+  // written into their output bindings; others are copied there at the end.
+  auto ret = cast<func::ReturnOp>(function.getBody().front().getTerminator());
+  for (auto [index, operand] : llvm::enumerate(ret.getOperands())) {
+    Value value = operand;
+    while (Operation *def = value.getDefiningOp()) {
+      if (!isa<tosa::ReshapeOp, tosa::IdentityOp>(def) ||
+          !def->getOperand(0).hasOneUse())
+        break;
+      value = def->getOperand(0);
+    }
+    Operation *def = value.getDefiningOp();
+    if (def && !isa<tosa::ConstOp, arith::ConstantOp>(def) &&
+        llvm::count(ret.getOperands(), operand) == 1 &&
+        !outputBindings.count(value))
+      outputBindings[value] = function.getNumArguments() + index;
+  }
+
   for (Operation &op : function.getBody().front()) {
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
         const Buffer &buffer = buffers.lookup(value);
+        if (buffer.kind == Buffer::Kind::Output &&
+            buffer.offset == int64_t(function.getNumArguments() + index))
+          continue;
         int64_t bytes = countOf(value) * typeOf(value).bytes;
-        (void)buffer;
         runCode += llvm::formatv(
             "  PREC_CHECK(cudaMemcpyAsync(bindings[{0}], {1}, {2}, "
             "cudaMemcpyDeviceToDevice, stream));\n",
