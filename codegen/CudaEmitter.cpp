@@ -125,6 +125,7 @@ private:
   LogicalResult emitTile(tosa::TileOp op);
   LogicalResult emitGather(tosa::GatherOp op);
   LogicalResult emitConv(Operation *op, bool depthwise);
+  LogicalResult emitConvGemm(tosa::Conv2DOp op);
   LogicalResult emitPool(Operation *op, bool isMax);
   LogicalResult unsupported(Operation *op, const llvm::Twine &why);
 
@@ -816,6 +817,104 @@ LogicalResult CudaEmitter::emitConv(Operation *op, bool depthwise) {
   return success();
 }
 
+/// A convolution as a GEMM: an im2col kernel lays every output position's
+/// receptive field out as a row, and cuBLASLt multiplies those rows by the
+/// OHWI weights, adding the bias in its accumulator (the BIAS epilogue) and
+/// writing the storage type, as the convolution itself would.
+LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
+  Value input = op.getInput(), weight = op.getWeight(), bias = op.getBias(),
+        result = op.getResult();
+  ArrayRef<int64_t> in = shapeOf(input), w = shapeOf(weight),
+                    out = shapeOf(result);
+  ArrayRef<int64_t> pad = op.getPad(), stride = op.getStride(),
+                    dilation = op.getDilation();
+  Type accType = op.getAccType();
+  Type inputType = getElementTypeOrSelf(input.getType());
+  Type resultType = getElementTypeOrSelf(result.getType());
+  DeviceType x = typeOf(input), o = typeOf(result);
+  const char *compute = accType.isF32() ? "CUBLAS_COMPUTE_32F"
+                        : accType.isF16() && inputType.isF16()
+                            ? "CUBLAS_COMPUTE_16F"
+                            : nullptr;
+  if (!compute || !x.cudaType || !isa<FloatType>(inputType) ||
+      getElementTypeOrSelf(weight.getType()) != inputType ||
+      getElementTypeOrSelf(bias.getType()) != resultType ||
+      buffers.lookup(bias).kind == Buffer::Kind::Input)
+    return emitConv(op, /*depthwise=*/false);
+  const char *scale = accType.isF32() ? "CUDA_R_32F" : "CUDA_R_16F";
+  int64_t rows = out[0] * out[1] * out[2]; // output positions
+  int64_t depth = w[1] * w[2] * w[3];      // KH * KW * C
+  int64_t channels = out[3];
+
+  // The im2col buffer, in the arena.
+  arenaBytes = (arenaBytes + 255) / 256 * 256;
+  int64_t columnsOffset = arenaBytes;
+  arenaBytes += rows * depth * x.bytes;
+  std::string columns =
+      llvm::formatv("(({0} *)(e->arena + {1}))", x.cType, columnsOffset);
+
+  std::string name = kernelName(op);
+  kernels += llvm::formatv(
+      "// im2col for tosa.conv2d {0}\n__global__ void {1}(const {2} "
+      "*__restrict__ in0, {2} *__restrict__ out) {{\n"
+      "  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+      "  if (i >= {3}LL) return;\n"
+      "  long long k = i % {4}LL, p = i / {4}LL;\n"
+      "  long long c = k % {5}LL, z = (k / {5}LL) % {6}LL, y = k / ({5}LL * "
+      "{6}LL);\n"
+      "  long long ow = p % {7}LL, oh = (p / {7}LL) % {8}LL, n = p / ({7}LL "
+      "* {8}LL);\n"
+      "  long long iy = oh * {9}LL - {10}LL + y * {11}LL, ix = ow * {12}LL - "
+      "{13}LL + z * {14}LL;\n"
+      "  bool inside = iy >= 0 && iy < {15}LL && ix >= 0 && ix < {16}LL;\n"
+      "  out[i] = inside ? in0[((n * {15}LL + iy) * {16}LL + ix) * {5}LL + c] "
+      ": ({2})0.0f;\n}\n\n",
+      getLayerName(op), name, x.cType, rows * depth, depth, in[3], w[2], out[2],
+      out[1], stride[0], pad[0], dilation[0], stride[1], pad[2], dilation[1],
+      in[1], in[2]);
+  std::string layer = getLayerName(op);
+  runCode += llvm::formatv("  // tosa.conv2d{0}: im2col, then a GEMM "
+                           "{1}x{2}x{3} with the bias epilogue\n",
+                           layer.empty() ? "" : " '" + layer + "'", rows,
+                           channels, depth);
+  runCode += llvm::formatv("  {0}<<<{1}, 256, 0, stream>>>({2}, {3});\n", name,
+                           (rows * depth + 255) / 256, pointer(input), columns);
+
+  // D (row-major rows x channels) is column-major channels x rows:
+  // D = op(W) * columns^T with W (OHWI, row-major O x depth) transposed.
+  int index = kernelCount++;
+  stateFields += llvm::formatv(
+      "  cublasLtMatmulDesc_t desc{0}; cublasLtMatrixLayout_t la{0}, lb{0}, "
+      "lc{0}; cublasLtMatmulAlgo_t algo{0};\n",
+      index);
+  createCode += llvm::formatv(
+      R"(  PREC_CHECK_BLAS(cublasLtMatmulDescCreate(&e->desc{0}, {1}, {2}));
+  {{
+    cublasOperation_t transpose = CUBLAS_OP_T;
+    cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
+    const void *bias = {9};
+    PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof(transpose)));
+    PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue)));
+    PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)));
+  }
+  PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->la{0}, {3}, {4}, {5}, {4}));
+  PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->lb{0}, {3}, {4}, {6}, {4}));
+  PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->lc{0}, {7}, {5}, {6}, {5}));
+  if (int s_ = prec_pick_algo(e, e->desc{0}, e->la{0}, e->lb{0}, e->lc{0}, &e->algo{0})) return s_;
+)",
+      index, compute, scale, x.cudaType, depth, channels, rows, o.cudaType, 0,
+      pointer(bias));
+  bool halfScale = accType.isF16();
+  runCode += llvm::formatv(
+      "  PREC_CHECK_BLAS(cublasLtMatmul(e->lt, e->desc{0}, &{1}, {2}, "
+      "e->la{0}, {3}, e->lb{0}, &{4}, {5}, e->lc{0}, {5}, e->lc{0}, "
+      "&e->algo{0}, e->workspace, PREC_WORKSPACE, stream));\n",
+      index, halfScale ? "e->half_one" : "e->float_one", pointer(weight),
+      columns, halfScale ? "e->half_zero" : "e->float_zero", pointer(result));
+  workspaceBytes = 32 << 20;
+  return success();
+}
+
 LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
   Value input = op->getOperand(0), result = op->getResult(0);
   ArrayRef<int64_t> in = shapeOf(input), out = shapeOf(result);
@@ -911,7 +1010,7 @@ LogicalResult CudaEmitter::emitOp(Operation *op) {
       .Case<tosa::ConcatOp>([&](auto c) { return emitConcat(c); })
       .Case<tosa::TileOp>([&](auto t) { return emitTile(t); })
       .Case<tosa::GatherOp>([&](auto g) { return emitGather(g); })
-      .Case<tosa::Conv2DOp>([&](auto) { return emitConv(op, false); })
+      .Case<tosa::Conv2DOp>([&](auto conv) { return emitConvGemm(conv); })
       .Case<tosa::DepthwiseConv2DOp>([&](auto) { return emitConv(op, true); })
       .Case<tosa::MaxPool2dOp>([&](auto) { return emitPool(op, true); })
       .Case<tosa::AvgPool2dOp>([&](auto) { return emitPool(op, false); })
@@ -919,7 +1018,7 @@ LogicalResult CudaEmitter::emitOp(Operation *op) {
 }
 
 static constexpr const char *matmulHelpers =
-    R"(static void prec_set_batch(cublasLtMatrixLayout_t layout, int batch, long long stride) {{
+    R"([[maybe_unused]] static void prec_set_batch(cublasLtMatrixLayout_t layout, int batch, long long stride) {{
   cublasLtMatrixLayoutSetAttribute(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof(batch));
   cublasLtMatrixLayoutSetAttribute(layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof(stride));
 }

@@ -63,22 +63,28 @@
 // RUN: %if nvcc %{ %nvcc -arch=sm_80 -c %t/needs_constraints.cu -o %t/engine80.o %}
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/needs_constraints.cu -o %t/engine90.o %}
 
-// The TRTorch example: convolutions (the pinned one in f16 with an f32
-// accumulator), max pooling and the ReLU clamp as kernels.
+// The TRTorch example: each convolution is an im2col kernel and a cuBLASLt
+// GEMM adding the bias in its accumulator (the pinned one on f16 operands
+// with an f32 accumulator), then max pooling and the ReLU clamp.
 // RUN: prec-opt %prec_src/examples/trtorch_conv_region.mlir --prec-legalize -o %t/conv.mlir
 // RUN: prec-translate --emit-cuda %t/conv.mlir -o %t/trtorch.cu
 // RUN: FileCheck %s --check-prefix=CONV < %t/trtorch.cu
-// CONV: // tosa.conv2d conv1
-// CONV-NEXT: __global__ void k{{[0-9]+}}_conv2d(const float *__restrict__ in0, const float *__restrict__ in1, const float *__restrict__ in2, float *__restrict__ out)
-// CONV: // tosa.conv2d conv2
-// CONV-NEXT: __global__ void k{{[0-9]+}}_conv2d(const __half *__restrict__ in0, const __half *__restrict__ in1, const __half *__restrict__ in2, __half *__restrict__ out)
-// CONV: acc = __fadd_rn(acc, __fmul_rn(xv, wv));
-// CONV: out[i] = __float2half_rn(r);
+// CONV: // im2col for tosa.conv2d conv1
+// CONV-NEXT: __global__ void k{{[0-9]+}}_conv2d(const float *__restrict__ in0, float *__restrict__ out)
+// CONV: // im2col for tosa.conv2d conv2
+// CONV-NEXT: __global__ void k{{[0-9]+}}_conv2d(const __half *__restrict__ in0, __half *__restrict__ out)
 // CONV: // tosa.max_pool2d pool
 // CONV: acc = fmaxf(acc, v);
 // CONV: // tosa.clamp relu
+// CONV: cublasLtMatmulDescCreate(&e->desc{{[0-9]+}}, CUBLAS_COMPUTE_32F, CUDA_R_32F)
+// CONV: CUBLASLT_EPILOGUE_BIAS
+// CONV: cublasLtMatrixLayoutCreate(&e->la{{[0-9]+}}, CUDA_R_16F, 27, 3, 27)
+// CONV: cublasLtMatrixLayoutCreate(&e->lb{{[0-9]+}}, CUDA_R_16F, 27, 144, 27)
+// CONV: cublasLtMatrixLayoutCreate(&e->lc{{[0-9]+}}, CUDA_R_16F, 3, 144, 3)
 // CONV: extern "C" int trtorch_run(
-// RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/trtorch.cu -o %t/trtorch.o %}
+// CONV: // tosa.conv2d 'conv2': im2col, then a GEMM 144x3x27 with the bias epilogue
+// RUN: %if nvcc %{ %nvcc -arch=sm_80 -c %t/trtorch.cu -o %t/trtorch80.o %}
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/trtorch.cu -o %t/trtorch90.o %}
 
 // Unsupported input is an error naming the op.
 // RUN: not prec-translate --emit-cuda %s -o %t/reverse.cu 2>&1 | FileCheck %s --check-prefix=UNSUPPORTED-OP
