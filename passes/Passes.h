@@ -21,6 +21,10 @@ namespace prec {
 /// Options of the `prec-legalize` pipeline: the union of its passes'.
 struct LegalizePipelineOptions
     : public mlir::PassPipelineOptions<LegalizePipelineOptions> {
+  Option<std::string> bindingLayout{
+      *this, "binding-layout",
+      llvm::cl::desc("nchw | nhwc: memory layout of 4-D bindings"),
+      llvm::cl::init("nchw")};
   Option<std::string> typing{*this, "typing", llvm::cl::desc("strong | weak")};
   ListOption<std::string> enabled{
       *this, "enabled",
@@ -54,8 +58,8 @@ struct LegalizePipelineOptions
       llvm::cl::desc("an earlier JSON report to diff against")};
 };
 
-/// annotate -> range analysis -> propagate -> legalize types -> materialize
-/// -> report.
+/// binding layout -> annotate -> range analysis -> propagate -> legalize
+/// types -> materialize -> report.
 void buildLegalizePipeline(mlir::OpPassManager &pm,
                            const LegalizePipelineOptions &options);
 

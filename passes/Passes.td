@@ -12,6 +12,22 @@
 
 include "mlir/Pass/PassBase.td"
 
+def PrecBindingLayout : Pass<"prec-binding-layout", "::mlir::ModuleOp"> {
+  let summary = "Choose the memory layout of 4-D bindings: NCHW or NHWC";
+  let description = [{
+    With `layout=nhwc` (PyTorch's channels_last), every 4-D input and output
+    of the functions is bound in NHWC order: a transpose at the entry (and
+    before the return) keeps the body's NCHW semantics, and where the body
+    itself transposes to NHWC (the importer does around convolutions) the
+    two transposes cancel. `nchw`, the default, changes nothing.
+  }];
+  let options = [
+    Option<"layout", "layout", "std::string", /*default=*/"\"nchw\"",
+           "nchw | nhwc">
+  ];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def PrecAnnotate : Pass<"prec-annotate", "::mlir::ModuleOp"> {
   let summary = "Turn the policy, regions, patterns and a plan into per-op "
                 "precision requests";

@@ -11,6 +11,10 @@ namespace prec {
 
 void buildLegalizePipeline(OpPassManager &pm,
                            const LegalizePipelineOptions &options) {
+  PrecBindingLayoutOptions layout;
+  layout.layout = options.bindingLayout;
+  pm.addPass(createPrecBindingLayout(layout));
+
   PrecAnnotateOptions annotate;
   annotate.typing = options.typing;
   annotate.enabled = llvm::to_vector(options.enabled);

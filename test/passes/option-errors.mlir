@@ -78,3 +78,6 @@ func.func @f(%x: tensor<4xf32> loc("x")) -> tensor<4xf32> {
 
 // RUN: not prec-opt %s --prec-legalize="no-such-option=1" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: no-such-option
+
+// RUN: not prec-opt %s --prec-legalize="binding-layout=nwhc" 2>&1 | FileCheck %s --check-prefix=LAYOUT
+// LAYOUT: error: layout must be nchw or nhwc, not 'nwhc'
