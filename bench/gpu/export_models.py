@@ -6,7 +6,11 @@ downloads), exports each to ONNX (opset 17, static shapes), and saves an
 input and PyTorch's f32 outputs next to it as .npz, for prec-translate and
 prec-run to check against.
 
-Usage: python3 export_models.py OUTPUT_DIR [resnet18] [encoder_layer]
+Usage: python3 export_models.py OUTPUT_DIR [resnet18] [encoder_layer] [resnet50_f16]
+
+resnet50_f16 is ResNet-50 at batch 64 with f16 weights (small enough to
+carry), exported without reference outputs: the engine benchmark compares
+with the same seeded model on the GPU.
 """
 import os
 import sys
@@ -72,6 +76,16 @@ if "resnet18" in wanted:
     resnet = torchvision.models.resnet18(weights=None)
     export("resnet18", resnet, torch.rand(1, 3, 224, 224))
     split_weights(os.path.join(out, "resnet18.onnx"))
+
+if "resnet50_f16" in wanted:
+    torch.manual_seed(0)
+    resnet50 = torchvision.models.resnet50(weights=None).eval().half().cuda()
+    path = os.path.join(out, "resnet50_f16.onnx")
+    torch.onnx.export(resnet50, (torch.rand(64, 3, 224, 224).half().cuda(),), path,
+                      input_names=["x"], output_names=["y"], opset_version=17,
+                      do_constant_folding=True, dynamo=False)
+    split_weights(path)
+    print(f"resnet50_f16: {os.path.getsize(path)} bytes of graph")
 
 if "encoder_layer" in wanted:
     encoder = torch.nn.TransformerEncoderLayer(
