@@ -326,3 +326,17 @@ with open(os.path.join(out, "truncated.onnx"), "wb") as f:
     f.write(open(os.path.join(out, "conv.onnx"), "rb").read()[:150])
 with open(os.path.join(out, "text.onnx"), "w") as f:
     f.write("this is not a protobuf\n")
+
+# Convolutions with elementwise ops between them: the importer's layout
+# transposes are pushed through them and cancel.
+cx = f32(1, 3, 8, 8)
+cw1, cw2 = f32(4, 3, 3, 3), f32(4, 4, 3, 3)
+zeros = np.zeros(4, np.float32)
+c1 = np.maximum(conv2d(cx, cw1, zeros, [1, 1], [1, 1, 1, 1], [1, 1], 1), 0)
+save("chain",
+     [helper.make_node("Conv", ["cx", "cw1"], ["c1"], pads=[1, 1, 1, 1]),
+      helper.make_node("Relu", ["c1"], ["r1"]),
+      helper.make_node("Conv", ["r1", "cw2"], ["c2"], pads=[1, 1, 1, 1]),
+      helper.make_node("Relu", ["c2"], ["out"])],
+     {"cx": cx}, None, [("cw1", cw1), ("cw2", cw2)],
+     golden={"out": np.maximum(conv2d(c1, cw2, zeros, [1, 1], [1, 1, 1, 1], [1, 1], 1), 0)})
