@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FileSystem.h"
@@ -144,6 +145,8 @@ private:
   func::FuncOp function;
   std::string stem;
   llvm::DenseMap<Value, Buffer> buffers;
+  /// ReLU clamps a convolution's GEMM applies in its epilogue.
+  llvm::DenseSet<Operation *> reluByGemm;
   /// Values computed straight into an output binding (its index).
   llvm::DenseMap<Value, int64_t> outputBindings;
   std::vector<char> weights;
@@ -357,6 +360,24 @@ static Operation *getEpilogueCast(tosa::MatMulOp op) {
   return storage.isF16() || storage.isBF16() ? user : nullptr;
 }
 
+/// The ReLU (a clamp to [0, +inf) or to the end of f32) applied to a
+/// convolution's only result, which cuBLASLt's RELU_BIAS epilogue can do.
+static Operation *getReluEpilogue(tosa::Conv2DOp op) {
+  if (!op.getResult().hasOneUse())
+    return nullptr;
+  auto clamp = dyn_cast<tosa::ClampOp>(*op.getResult().user_begin());
+  if (!clamp || clamp.getType() != op.getType())
+    return nullptr;
+  auto low = dyn_cast<FloatAttr>(clamp.getMinValAttr());
+  auto high = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
+  if (!low || !high || low.getValueAsDouble() != 0.0)
+    return nullptr;
+  double top = high.getValueAsDouble();
+  return std::isinf(top) || top >= std::numeric_limits<float>::max()
+             ? clamp.getOperation()
+             : nullptr;
+}
+
 /// Whether `op` can be computed inside its only user's kernel: both are
 /// elementwise over the same shape, so one thread per element computes
 /// both, rounding the inner result to its type as its own kernel would.
@@ -364,9 +385,12 @@ static bool isFusedIntoUser(Operation *op) {
   if (elementwiseExpression(op).empty() || op->getNumResults() != 1 ||
       !op->getResult(0).hasOneUse())
     return false;
-  // A matmul's epilogue conversion is done by cuBLASLt.
+  // A matmul's epilogue conversion, a convolution's ReLU: done by cuBLASLt.
   if (auto matmul = op->getOperand(0).getDefiningOp<tosa::MatMulOp>();
       matmul && getEpilogueCast(matmul) == op)
+    return false;
+  if (auto conv = op->getOperand(0).getDefiningOp<tosa::Conv2DOp>();
+      conv && getReluEpilogue(conv) == op)
     return false;
   Operation *user = *op->getResult(0).user_begin();
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
@@ -842,6 +866,17 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
       buffers.lookup(bias).kind == Buffer::Kind::Input)
     return emitConv(op, /*depthwise=*/false);
   const char *scale = accType.isF32() ? "CUDA_R_32F" : "CUDA_R_16F";
+  // A ReLU after the convolution is applied in the epilogue, writing the
+  // clamp's buffer (ReLU and rounding to the storage type commute).
+  Value destination = result;
+  const char *epilogueKind = "CUBLASLT_EPILOGUE_BIAS";
+  if (Operation *relu = getReluEpilogue(op)) {
+    destination = relu->getResult(0);
+    if (failed(assignBuffer(destination)))
+      return failure();
+    reluByGemm.insert(relu);
+    epilogueKind = "CUBLASLT_EPILOGUE_RELU_BIAS";
+  }
   int64_t rows = out[0] * out[1] * out[2]; // output positions
   int64_t depth = w[1] * w[2] * w[3];      // KH * KW * C
   int64_t channels = out[3];
@@ -874,9 +909,10 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
       in[1], in[2]);
   std::string layer = getLayerName(op);
   runCode += llvm::formatv("  // tosa.conv2d{0}: im2col, then a GEMM "
-                           "{1}x{2}x{3} with the bias epilogue\n",
+                           "{1}x{2}x{3} with the {4} epilogue\n",
                            layer.empty() ? "" : " '" + layer + "'", rows,
-                           channels, depth);
+                           channels, depth,
+                           destination == result ? "bias" : "bias + ReLU");
   runCode += llvm::formatv("  {0}<<<{1}, 256, 0, stream>>>({2}, {3});\n", name,
                            (rows * depth + 255) / 256, pointer(input), columns);
 
@@ -891,7 +927,7 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
       R"(  PREC_CHECK_BLAS(cublasLtMatmulDescCreate(&e->desc{0}, {1}, {2}));
   {{
     cublasOperation_t transpose = CUBLAS_OP_T;
-    cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
+    cublasLtEpilogue_t epilogue = {8};
     const void *bias = {9};
     PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof(transpose)));
     PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue)));
@@ -902,15 +938,16 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->lc{0}, {7}, {5}, {6}, {5}));
   if (int s_ = prec_pick_algo(e, e->desc{0}, e->la{0}, e->lb{0}, e->lc{0}, &e->algo{0})) return s_;
 )",
-      index, compute, scale, x.cudaType, depth, channels, rows, o.cudaType, 0,
-      pointer(bias));
+      index, compute, scale, x.cudaType, depth, channels, rows, o.cudaType,
+      epilogueKind, pointer(bias));
   bool halfScale = accType.isF16();
   runCode += llvm::formatv(
       "  PREC_CHECK_BLAS(cublasLtMatmul(e->lt, e->desc{0}, &{1}, {2}, "
       "e->la{0}, {3}, e->lb{0}, &{4}, {5}, e->lc{0}, {5}, e->lc{0}, "
       "&e->algo{0}, e->workspace, PREC_WORKSPACE, stream));\n",
       index, halfScale ? "e->half_one" : "e->float_one", pointer(weight),
-      columns, halfScale ? "e->half_zero" : "e->float_zero", pointer(result));
+      columns, halfScale ? "e->half_zero" : "e->float_zero",
+      pointer(destination));
   workspaceBytes = 32 << 20;
   return success();
 }
@@ -988,6 +1025,11 @@ LogicalResult CudaEmitter::emitOp(Operation *op) {
   }
   if (op->getNumResults() != 1)
     return unsupported(op, "ops with several results are not emitted");
+  // Written by the convolution's GEMM (the RELU_BIAS epilogue).
+  if (auto clamp = dyn_cast<tosa::ClampOp>(op))
+    if (auto conv = clamp.getInput().getDefiningOp<tosa::Conv2DOp>();
+        conv && getReluEpilogue(conv) == op && reluByGemm.count(op))
+      return success();
   // Computed inside its user's kernel, without a buffer of its own.
   if (isFusedIntoUser(op))
     return success();
