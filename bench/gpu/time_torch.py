@@ -10,6 +10,8 @@ import sys
 import torch
 import torchvision
 
+from engine import median_ms
+
 torch.manual_seed(0)
 if sys.argv[1] == "resnet18":
     model, example = torchvision.models.resnet18(weights=None), torch.rand(1, 3, 224, 224)
@@ -24,16 +26,5 @@ for name, variant, data in [
         ("torch eager f32", model, example),
         ("torch eager f16", copy.deepcopy(model).half(), example.half())]:
     with torch.no_grad():
-        for _ in range(20):
-            variant(data)
-        times = []
-        for _ in range(200):
-            start = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            start.record()
-            variant(data)
-            end.record()
-            end.synchronize()
-            times.append(start.elapsed_time(end))
-    times.sort()
-    print(f"{sys.argv[1]} {name:18s} median run {times[len(times) // 2] * 1e3:.1f} us")
+        median = median_ms(lambda: variant(data), warmup=20, runs=200)
+    print(f"{sys.argv[1]} {name:18s} median run {median * 1e3:.1f} us")

@@ -1,0 +1,64 @@
+"""What the GPU scripts here share: building and driving a prec CUDA engine
+through its C API, and timing a function on the GPU.
+
+An engine is the .cu that `prec-translate --emit-cuda` writes, with its
+.weights and .json beside it. Tensors are torch CUDA tensors, in binding
+order (inputs, then outputs), as the manifest lists them.
+"""
+import ctypes
+import json
+import os
+import subprocess
+
+import torch
+
+
+class Engine:
+    """A prec engine built with nvcc for sm_90a and created from its weights."""
+
+    def __init__(self, cu):
+        cu = os.path.abspath(cu)
+        self.base = cu[:-3]
+        self.stem = os.path.basename(self.base)
+        subprocess.run(["nvcc", "-O3", "-shared", "-Xcompiler", "-fPIC",
+                        "-arch=sm_90a", cu, "-lcublasLt", "-o",
+                        self.base + ".so"], check=True)
+        self.lib = ctypes.CDLL(self.base + ".so")
+        self.manifest = json.load(open(self.base + ".json"))
+        self.handle = ctypes.c_void_p()
+        status = getattr(self.lib, self.stem + "_create")(
+            (self.base + ".weights").encode(), ctypes.byref(self.handle))
+        assert status == 0, f"{self.stem}_create returned {status}"
+
+    def runner(self, tensors):
+        """A function running the engine on `tensors` on the current stream.
+        The pointer array is built once, so that timing it times the engine."""
+        pointers = (ctypes.c_void_p * len(tensors))(
+            *[t.data_ptr() for t in tensors])
+        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+        run = getattr(self.lib, self.stem + "_run")
+
+        def run_engine():
+            status = run(self.handle, pointers, stream)
+            assert status == 0, f"{self.stem}_run returned {status}"
+        return run_engine
+
+    def destroy(self):
+        getattr(self.lib, self.stem + "_destroy")(self.handle)
+
+
+def median_ms(fn, warmup=10, runs=50):
+    """Median GPU time of `fn` in milliseconds, after `warmup` untimed runs."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(runs):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    times.sort()
+    return times[len(times) // 2]
