@@ -881,40 +881,54 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   int64_t depth = w[1] * w[2] * w[3];      // KH * KW * C
   int64_t channels = out[3];
 
-  // The im2col buffer, in the arena.
-  arenaBytes = (arenaBytes + 255) / 256 * 256;
-  int64_t columnsOffset = arenaBytes;
-  arenaBytes += rows * depth * x.bytes;
-  std::string columns =
-      llvm::formatv("(({0} *)(e->arena + {1}))", x.cType, columnsOffset);
-
-  std::string name = kernelName(op);
-  kernels += llvm::formatv(
-      "// im2col for tosa.conv2d {0}\n__global__ void {1}(const {2} "
-      "*__restrict__ in0, {2} *__restrict__ out) {{\n"
-      "  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-      "  if (i >= {3}LL) return;\n"
-      "  long long k = i % {4}LL, p = i / {4}LL;\n"
-      "  long long c = k % {5}LL, z = (k / {5}LL) % {6}LL, y = k / ({5}LL * "
-      "{6}LL);\n"
-      "  long long ow = p % {7}LL, oh = (p / {7}LL) % {8}LL, n = p / ({7}LL "
-      "* {8}LL);\n"
-      "  long long iy = oh * {9}LL - {10}LL + y * {11}LL, ix = ow * {12}LL - "
-      "{13}LL + z * {14}LL;\n"
-      "  bool inside = iy >= 0 && iy < {15}LL && ix >= 0 && ix < {16}LL;\n"
-      "  out[i] = inside ? in0[((n * {15}LL + iy) * {16}LL + ix) * {5}LL + c] "
-      ": ({2})0.0f;\n}\n\n",
-      getLayerName(op), name, x.cType, rows * depth, depth, in[3], w[2], out[2],
-      out[1], stride[0], pad[0], dilation[0], stride[1], pad[2], dilation[1],
-      in[1], in[2]);
+  // A 1x1 convolution with unit strides and no padding reads its NHWC input
+  // as the rows x C matrix directly; any other goes through im2col into a
+  // rows x (KH * KW * C) buffer in the arena.
   std::string layer = getLayerName(op);
-  runCode += llvm::formatv("  // tosa.conv2d{0}: im2col, then a GEMM "
-                           "{1}x{2}x{3} with the {4} epilogue\n",
-                           layer.empty() ? "" : " '" + layer + "'", rows,
-                           channels, depth,
-                           destination == result ? "bias" : "bias + ReLU");
-  runCode += llvm::formatv("  {0}<<<{1}, 256, 0, stream>>>({2}, {3});\n", name,
-                           (rows * depth + 255) / 256, pointer(input), columns);
+  const char *epilogueName = destination == result ? "bias" : "bias + ReLU";
+  bool pointwise = w[1] == 1 && w[2] == 1 && stride[0] == 1 &&
+                   stride[1] == 1 && llvm::all_of(pad, [](int64_t p) {
+                     return p == 0;
+                   });
+  std::string columns;
+  if (pointwise) {
+    columns = pointer(input);
+    runCode += llvm::formatv(
+        "  // tosa.conv2d{0}: 1x1, a GEMM {1}x{2}x{3} on the input with the "
+        "{4} epilogue\n",
+        layer.empty() ? "" : " '" + layer + "'", rows, channels, depth,
+        epilogueName);
+  } else {
+    arenaBytes = (arenaBytes + 255) / 256 * 256;
+    columns = llvm::formatv("(({0} *)(e->arena + {1}))", x.cType, arenaBytes);
+    arenaBytes += rows * depth * x.bytes;
+    std::string name = kernelName(op);
+    kernels += llvm::formatv(
+        "// im2col for tosa.conv2d {0}\n__global__ void {1}(const {2} "
+        "*__restrict__ in0, {2} *__restrict__ out) {{\n"
+        "  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+        "  if (i >= {3}LL) return;\n"
+        "  long long k = i % {4}LL, p = i / {4}LL;\n"
+        "  long long c = k % {5}LL, z = (k / {5}LL) % {6}LL, y = k / ({5}LL * "
+        "{6}LL);\n"
+        "  long long ow = p % {7}LL, oh = (p / {7}LL) % {8}LL, n = p / ({7}LL "
+        "* {8}LL);\n"
+        "  long long iy = oh * {9}LL - {10}LL + y * {11}LL, ix = ow * {12}LL - "
+        "{13}LL + z * {14}LL;\n"
+        "  bool inside = iy >= 0 && iy < {15}LL && ix >= 0 && ix < {16}LL;\n"
+        "  out[i] = inside ? in0[((n * {15}LL + iy) * {16}LL + ix) * {5}LL + c] "
+        ": ({2})0.0f;\n}\n\n",
+        layer, name, x.cType, rows * depth, depth, in[3], w[2], out[2],
+        out[1], stride[0], pad[0], dilation[0], stride[1], pad[2],
+        dilation[1], in[1], in[2]);
+    runCode += llvm::formatv("  // tosa.conv2d{0}: im2col, then a GEMM "
+                             "{1}x{2}x{3} with the {4} epilogue\n",
+                             layer.empty() ? "" : " '" + layer + "'", rows,
+                             channels, depth, epilogueName);
+    runCode += llvm::formatv("  {0}<<<{1}, 256, 0, stream>>>({2}, {3});\n",
+                             name, (rows * depth + 255) / 256, pointer(input),
+                             columns);
+  }
 
   // D (row-major rows x channels) is column-major channels x rows:
   // D = op(W) * columns^T with W (OHWI, row-major O x depth) transposed.
