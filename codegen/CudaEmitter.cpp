@@ -2,6 +2,8 @@
 
 #include "codegen/CudaEmitter.h"
 
+#include "codegen/ArenaAllocator.h"
+
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOps.h"
 #include "passes/OpNames.h"
@@ -15,6 +17,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FileSystem.h"
@@ -112,6 +115,8 @@ public:
 private:
   LogicalResult emitOp(Operation *op);
   LogicalResult assignBuffer(Value value);
+  void planBufferReleases();
+  void releaseBuffersAfter(Operation *op);
   LogicalResult addWeight(Value value, ElementsAttr values);
   std::string pointer(Value value);
   std::string kernelName(Operation *op);
@@ -151,7 +156,9 @@ private:
   llvm::DenseMap<Value, int64_t> outputBindings;
   std::vector<char> weights;
   std::vector<std::pair<int64_t, int64_t>> weightEntries; // offset, bytes
-  int64_t arenaBytes = 0;
+  ArenaAllocator arena;
+  /// The activation buffers whose last reader is the kernel of an op.
+  llvm::DenseMap<Operation *, llvm::SmallVector<Value>> releasesAfter;
   int64_t workspaceBytes = 0;
   int kernelCount = 0;
   std::string kernels;    // __global__ functions
@@ -217,10 +224,8 @@ LogicalResult CudaEmitter::assignBuffer(Value value) {
         Buffer{Buffer::Kind::Output, it->second, bytes, type->cType};
     return success();
   }
-  arenaBytes = (arenaBytes + 255) / 256 * 256;
-  buffers[value] =
-      Buffer{Buffer::Kind::Activation, arenaBytes, bytes, type->cType};
-  arenaBytes += bytes;
+  buffers[value] = Buffer{Buffer::Kind::Activation, arena.allocate(bytes),
+                          bytes, type->cType};
   return success();
 }
 
@@ -399,6 +404,55 @@ static bool isFusedIntoUser(Operation *op) {
          llvm::is_contained(dataOperands(user), op->getResult(0)) &&
          cast<RankedTensorType>(user->getResult(0).getType()).getShape() ==
              type.getShape();
+}
+
+/// The value whose buffer `value` uses: reshapes and identities alias their
+/// input's.
+static Value getStorageRoot(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<tosa::ReshapeOp, tosa::IdentityOp>(def))
+      break;
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
+void CudaEmitter::planBufferReleases() {
+  Block &body = function.getBody().front();
+  llvm::DenseMap<Operation *, int64_t> position;
+  for (auto [index, op] : llvm::enumerate(body))
+    position[&op] = index;
+  // An op fused into its user is computed, reading its operands, by the
+  // kernel of the last op of its chain.
+  auto kernelOf = [](Operation *op) {
+    while (isFusedIntoUser(op))
+      op = *op->getResult(0).user_begin();
+    return op;
+  };
+  llvm::MapVector<Value, Operation *> lastReader;
+  for (Operation &op : body) {
+    Operation *kernel = kernelOf(&op);
+    for (Value operand : op.getOperands()) {
+      Operation *&reader = lastReader[getStorageRoot(operand)];
+      if (!reader || position[kernel] > position[reader])
+        reader = kernel;
+    }
+    // A buffer nothing reads is released once written.
+    for (Value result : op.getResults())
+      if (getStorageRoot(result) == result)
+        lastReader.try_emplace(result, &op);
+  }
+  for (auto [value, reader] : lastReader)
+    releasesAfter[reader].push_back(value);
+}
+
+void CudaEmitter::releaseBuffersAfter(Operation *op) {
+  for (Value value : releasesAfter.lookup(op)) {
+    auto buffer = buffers.find(value);
+    if (buffer != buffers.end() &&
+        buffer->second.kind == Buffer::Kind::Activation)
+      arena.release(buffer->second.offset);
+  }
 }
 
 LogicalResult CudaEmitter::emitElementwise(Operation *op) {
@@ -891,6 +945,7 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
                      return p == 0;
                    });
   std::string columns;
+  std::optional<int64_t> columnsOffset;
   if (pointwise) {
     columns = pointer(input);
     runCode += llvm::formatv(
@@ -899,9 +954,9 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
         layer.empty() ? "" : " '" + layer + "'", rows, channels, depth,
         epilogueName);
   } else {
-    arenaBytes = (arenaBytes + 255) / 256 * 256;
-    columns = llvm::formatv("(({0} *)(e->arena + {1}))", x.cType, arenaBytes);
-    arenaBytes += rows * depth * x.bytes;
+    columnsOffset = arena.allocate(rows * depth * x.bytes);
+    columns =
+        llvm::formatv("(({0} *)(e->arena + {1}))", x.cType, *columnsOffset);
     std::string name = kernelName(op);
     kernels += llvm::formatv(
         "// im2col for tosa.conv2d {0}\n__global__ void {1}(const {2} "
@@ -963,6 +1018,9 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
       columns, halfScale ? "e->half_zero" : "e->float_zero",
       pointer(destination));
   workspaceBytes = 32 << 20;
+  // The columns are dead once the GEMM has read them.
+  if (columnsOffset)
+    arena.release(*columnsOffset);
   return success();
 }
 
@@ -1155,6 +1213,7 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
       outputBindings[value] = function.getNumArguments() + index;
   }
 
+  planBufferReleases();
   for (Operation &op : function.getBody().front()) {
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
@@ -1172,6 +1231,7 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
     }
     if (failed(emitOp(&op)))
       return failure();
+    releaseBuffersAfter(&op);
   }
 
   int numBindings = function.getNumArguments() + function.getNumResults();
@@ -1283,7 +1343,7 @@ extern "C" const char *{0}_binding_dtype(int i) {{ return {0}_bindings[i].dtype;
 extern "C" int {0}_binding_rank(int i) {{ return {0}_bindings[i].rank; }
 extern "C" const long long *{0}_binding_shape(int i) {{ return {0}_bindings[i].shape; }
 )",
-      prefix, stateFields, weights.size(), std::max<int64_t>(arenaBytes, 1),
+      prefix, stateFields, weights.size(), std::max<int64_t>(arena.size(), 1),
       createCode, runCode, bindingTable, numBindings,
       // cuBLASLt helpers, where there are matmuls to call.
       stateFields.empty() ? std::string()
@@ -1366,7 +1426,7 @@ const long long *{0}_binding_shape(int index);
                                 {"bindings", std::move(bindingRecords)},
                                 {"ops", std::move(opRecords)},
                                 {"weights_bytes", int64_t(weights.size())},
-                                {"activation_bytes", arenaBytes},
+                                {"activation_bytes", arena.size()},
                                 {"workspace_bytes", workspaceBytes}};
     file << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
          << "\n";

@@ -14,8 +14,8 @@
 // CHECK: // tosa.conv2d 'shortcut': im2col, then a GEMM 25x8x4 with the bias epilogue
 // CHECK-NEXT: k{{[0-9]+}}_conv2d<<<1, 256, 0, stream>>>(((float *)bindings[0]), ((float *)(e->arena + 0)));
 // The results go straight to their bindings: the shortcut's 25x4 f32
-// columns are the only activation buffer.
-// MANIFEST: "activation_bytes": 400,
+// columns (400 bytes, in 256-byte blocks) are the only activation buffer.
+// MANIFEST: "activation_bytes": 512,
 func.func @main(%x: tensor<1x9x9x4xf32>) -> (tensor<1x9x9x16xf32>, tensor<1x5x5x8xf32>) {
   %w1 = "tosa.const"() <{values = dense<0.25> : tensor<16x1x1x4xf32>}> : () -> tensor<16x1x1x4xf32>
   %b1 = "tosa.const"() <{values = dense<0.5> : tensor<16xf32>}> : () -> tensor<16xf32>
