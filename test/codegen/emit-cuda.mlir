@@ -13,6 +13,11 @@
 // CU: #include "needs_constraints.h"
 // CU: // tosa.cast
 // CU-NEXT: __global__ void k0_cast(const float *__restrict__ in0, __half *__restrict__ out)
+// Each thread loads four elements, 256 apart, before it computes any.
+// CU-NEXT: float v0[4];
+// CU-NEXT: const long long base = blockIdx.x * 1024LL + threadIdx.x;
+// CU: v0[k] = (in0[o0]);
+// CU: float a0 = v0[k];
 // CU: out[i] = __float2half_rn(r);
 // Add and Sub are elementwise over the same shape as the cast after them:
 // one fused kernel computes all three, rounding after every op.
