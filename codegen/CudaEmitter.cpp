@@ -98,7 +98,7 @@ std::string substitute(llvm::StringRef pattern, llvm::StringRef value) {
 
 /// A device buffer: an engine input or output binding, a weight, or an
 /// activation in the arena.
-/// Elements each thread of an elementwise kernel computes.
+/// Elements each thread of an elementwise or im2col kernel moves.
 static constexpr int64_t elementwiseUnroll = 4;
 
 struct Buffer {
@@ -986,28 +986,41 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
     kernels += llvm::formatv(
         "// im2col for tosa.conv2d {0}\n__global__ void {1}(const {2} "
         "*__restrict__ in0, {2} *__restrict__ out) {{\n"
-        "  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-        "  if (i >= {3}LL) return;\n"
-        "  long long k = i % {4}LL, p = i / {4}LL;\n"
-        "  long long c = k % {5}LL, z = (k / {5}LL) % {6}LL, y = k / ({5}LL * "
-        "{6}LL);\n"
-        "  long long ow = p % {7}LL, oh = (p / {7}LL) % {8}LL, n = p / ({7}LL "
-        "* {8}LL);\n"
-        "  long long iy = oh * {9}LL - {10}LL + y * {11}LL, ix = ow * {12}LL - "
-        "{13}LL + z * {14}LL;\n"
-        "  bool inside = iy >= 0 && iy < {15}LL && ix >= 0 && ix < {16}LL;\n"
-        "  out[i] = inside ? in0[((n * {15}LL + iy) * {16}LL + ix) * {5}LL + c] "
-        ": ({2})0.0f;\n}\n\n",
+        "  {2} v[{17}];\n"
+        "  const long long base = blockIdx.x * {18}LL + threadIdx.x;\n"
+        "#pragma unroll\n"
+        "  for (int u = 0; u < {17}; ++u) {{\n"
+        "    long long i = base + u * 256LL;\n"
+        "    if (i >= {3}LL) break;\n"
+        "    long long k = i % {4}LL, p = i / {4}LL;\n"
+        "    long long c = k % {5}LL, z = (k / {5}LL) % {6}LL, y = k / ({5}LL "
+        "* {6}LL);\n"
+        "    long long ow = p % {7}LL, oh = (p / {7}LL) % {8}LL, n = p / "
+        "({7}LL * {8}LL);\n"
+        "    long long iy = oh * {9}LL - {10}LL + y * {11}LL, ix = ow * {12}LL "
+        "- {13}LL + z * {14}LL;\n"
+        "    bool inside = iy >= 0 && iy < {15}LL && ix >= 0 && ix < {16}LL;\n"
+        "    v[u] = inside ? in0[((n * {15}LL + iy) * {16}LL + ix) * {5}LL + "
+        "c] : ({2})0.0f;\n"
+        "  }\n"
+        "#pragma unroll\n"
+        "  for (int u = 0; u < {17}; ++u) {{\n"
+        "    long long i = base + u * 256LL;\n"
+        "    if (i >= {3}LL) return;\n"
+        "    out[i] = v[u];\n"
+        "  }\n}\n\n",
         layer, name, x.cType, rows * depth, depth, in[3], w[2], out[2],
         out[1], stride[0], pad[0], dilation[0], stride[1], pad[2],
-        dilation[1], in[1], in[2]);
+        dilation[1], in[1], in[2], elementwiseUnroll,
+        256 * elementwiseUnroll);
     runCode += llvm::formatv("  // tosa.conv2d{0}: im2col, then a GEMM "
                              "{1}x{2}x{3} with the {4} epilogue\n",
                              layer.empty() ? "" : " '" + layer + "'", rows,
                              channels, depth, epilogueName);
+    int64_t perBlock = 256 * elementwiseUnroll;
     runCode += llvm::formatv("  {0}<<<{1}, 256, 0, stream>>>({2}, {3});\n",
-                             name, (rows * depth + 255) / 256, pointer(input),
-                             columns);
+                             name, (rows * depth + perBlock - 1) / perBlock,
+                             pointer(input), columns);
   }
 
   // D (row-major rows x channels) is column-major channels x rows:

@@ -6,6 +6,10 @@
 // RUN: FileCheck %s < %t/conv_relu.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/conv_relu.cu -o %t/conv_relu.o %}
 // CHECK-NOT: // tosa.clamp conv1.relu
+// im2col: each thread gathers four elements before it stores any.
+// CHECK: // im2col for tosa.conv2d conv1
+// CHECK: v[u] = inside ? in0[((n * 8LL + iy) * 8LL + ix) * 3LL + c] : (float)0.0f;
+// CHECK: out[i] = v[u];
 // CHECK: // fused: tosa.add residual
 // CHECK-NEXT: // tosa.clamp out.relu
 // CHECK: cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_RELU_BIAS;
