@@ -101,6 +101,43 @@ std::string substitute(llvm::StringRef pattern, llvm::StringRef value) {
 /// Elements each thread of an elementwise or im2col kernel moves.
 static constexpr int64_t elementwiseUnroll = 4;
 
+/// Index spaces below this size (with room for a block's overrun) are
+/// computed in 32 bits.
+static constexpr int64_t narrowIndexLimit = (int64_t(1) << 31) - (1 << 20);
+
+/// `kernels` with 32-bit indices: `long long` becomes `int` and integer
+/// literals lose their `LL`. Kernels are written with 64-bit indices, but the
+/// GPU emulates 64-bit division, which im2col and broadcast offsets do by
+/// non-power-of-two extents (ResNet-50 b64 f16: 5.71 -> 5.21 ms).
+static std::string narrowIndices(llvm::StringRef kernels) {
+  std::string narrow;
+  narrow.reserve(kernels.size());
+  auto isIdentifierChar = [](char c) { return isalnum(c) || c == '_'; };
+  for (size_t i = 0; i < kernels.size();) {
+    bool atBoundary = i == 0 || !isIdentifierChar(kernels[i - 1]);
+    if (atBoundary && kernels.substr(i).starts_with("long long") &&
+        !isIdentifierChar(kernels.substr(i + 9).empty() ? ' '
+                                                        : kernels[i + 9])) {
+      narrow += "int";
+      i += 9;
+      continue;
+    }
+    if (atBoundary && isdigit(kernels[i])) {
+      size_t end = i;
+      while (end < kernels.size() && isdigit(kernels[end]))
+        ++end;
+      narrow += kernels.slice(i, end);
+      if (kernels.substr(end).starts_with("LL") &&
+          (end + 2 == kernels.size() || !isIdentifierChar(kernels[end + 2])))
+        end += 2;
+      i = end;
+      continue;
+    }
+    narrow += kernels[i++];
+  }
+  return narrow;
+}
+
 struct Buffer {
   enum class Kind { Input, Output, Weight, Activation } kind;
   int64_t offset = 0; // into the weights block or the arena; input index
@@ -117,6 +154,8 @@ public:
 
 private:
   LogicalResult emitOp(Operation *op);
+  /// The largest index space any kernel computes over.
+  int64_t largestIndexSpace = 0;
   LogicalResult assignBuffer(Value value);
   void planBufferReleases();
   void releaseBuffersAfter(Operation *op);
@@ -980,6 +1019,7 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
         epilogueName);
   } else {
     columnsOffset = arena.allocate(rows * depth * x.bytes);
+    largestIndexSpace = std::max(largestIndexSpace, rows * depth);
     columns =
         llvm::formatv("(({0} *)(e->arena + {1}))", x.cType, *columnsOffset);
     std::string name = kernelName(op);
@@ -1252,6 +1292,13 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
   }
 
   planBufferReleases();
+  function.walk([&](Operation *op) {
+    for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
+      if (auto type = dyn_cast<RankedTensorType>(value.getType());
+          type && type.hasStaticShape())
+        largestIndexSpace =
+            std::max(largestIndexSpace, type.getNumElements());
+  });
   for (Operation &op : function.getBody().front()) {
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
@@ -1305,7 +1352,8 @@ __device__ inline int32_t prec_saturate_i32(float x) {{
 
 )",
       stem, std::max<int64_t>(workspaceBytes, 1));
-  cu << kernels;
+  cu << (largestIndexSpace < narrowIndexLimit ? narrowIndices(kernels)
+                                               : kernels);
   cu << llvm::formatv(
       R"(struct {0}_engine {{
   char *weights = nullptr;

@@ -8,7 +8,7 @@
 // CHECK-NOT: // tosa.clamp conv1.relu
 // im2col: each thread gathers four elements before it stores any.
 // CHECK: // im2col for tosa.conv2d conv1
-// CHECK: v[u] = inside ? in0[((n * 8LL + iy) * 8LL + ix) * 3LL + c] : (float)0.0f;
+// CHECK: v[u] = inside ? in0[((n * 8 + iy) * 8 + ix) * 3 + c] : (float)0.0f;
 // CHECK: out[i] = v[u];
 // CHECK: // fused: tosa.add residual
 // CHECK-NEXT: // tosa.clamp out.relu

@@ -15,7 +15,9 @@
 // CU-NEXT: __global__ void k0_cast(const float *__restrict__ in0, __half *__restrict__ out)
 // Each thread loads four elements, 256 apart, before it computes any.
 // CU-NEXT: float v0[4];
-// CU-NEXT: const long long base = blockIdx.x * 1024LL + threadIdx.x;
+// Every index space fits in 32 bits, so indices are ints (64-bit division
+// is emulated on the GPU).
+// CU-NEXT: const int base = blockIdx.x * 1024 + threadIdx.x;
 // CU: v0[k] = (in0[o0]);
 // CU: float a0 = v0[k];
 // CU: out[i] = __float2half_rn(r);

@@ -1,0 +1,13 @@
+// Kernels index in 32 bits unless some index space reaches 2^31 elements:
+// this 2^31-element input keeps every kernel's indices 64-bit.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: prec-translate --emit-cuda %s -o %t/wide.cu
+// RUN: FileCheck %s < %t/wide.cu
+// CHECK: __global__ void k0_exp(const float *__restrict__ in0, float *__restrict__ out)
+// CHECK: const long long base = blockIdx.x * 1024LL + threadIdx.x;
+// CHECK: if (i >= 2147483648LL) break;
+// CHECK: k0_exp<<<2097152, 256, 0, stream>>>
+func.func @main(%x: tensor<2147483648xf32>) -> tensor<2147483648xf32> {
+  %y = tosa.exp %x : (tensor<2147483648xf32>) -> tensor<2147483648xf32> loc("exp")
+  return %y : tensor<2147483648xf32>
+}
