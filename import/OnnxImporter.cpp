@@ -135,6 +135,15 @@ private:
            << opset << "): ";
   }
   InFlightDiagnostic failGraph() { return emitError(location); }
+  /// Turns an ONNX axis (negative counts from the end) into an index below
+  /// `rank`, or fails naming it.
+  LogicalResult normalizeAxis(int64_t &axis, int64_t rank) {
+    int64_t normalized = axis < 0 ? axis + rank : axis;
+    if (normalized < 0 || normalized >= rank)
+      return fail() << "axis " << axis << " is out of range for rank " << rank;
+    axis = normalized;
+    return success();
+  }
 
   // Tensors known at import time.
   LogicalResult readTensorProto(const onnx::TensorProto &tensor,
@@ -1083,11 +1092,8 @@ LogicalResult Importer::importLayerNormalization() {
   ArrayRef<int64_t> shape = shapeOf(*x);
   int64_t rank = shape.size();
   int64_t axis = intAttribute("axis", -1);
-  if (axis < 0)
-    axis += rank;
-  if (axis < 0 || axis >= rank)
-    return fail() << "axis " << intAttribute("axis", -1)
-                  << " is out of range for rank " << rank;
+  if (failed(normalizeAxis(axis, rank)))
+    return failure();
   double epsilon = floatAttribute("epsilon", 1e-5f);
   Type element = elementOf(*x);
   SmallVector<int64_t> axes;
@@ -1126,10 +1132,8 @@ LogicalResult Importer::importSoftmax(bool logarithm) {
     return failure();
   int64_t rank = shapeOf(*x).size();
   int64_t axis = intAttribute("axis", -1);
-  if (axis < 0)
-    axis += rank;
-  if (axis < 0 || axis >= rank)
-    return fail() << "axis is out of range for rank " << rank;
+  if (failed(normalizeAxis(axis, rank)))
+    return failure();
   Type element = elementOf(*x);
   Value shifted =
       binary("tosa.sub", *x, reduce("tosa.reduce_max", *x, {axis}), element);
@@ -1170,10 +1174,8 @@ LogicalResult Importer::importReduce(llvm::StringRef kind) {
     std::iota(axes.begin(), axes.end(), 0);
   }
   for (int64_t &axis : axes) {
-    if (axis < 0)
-      axis += rank;
-    if (axis < 0 || axis >= rank)
-      return fail() << "axis out of range for rank " << rank;
+    if (failed(normalizeAxis(axis, rank)))
+      return failure();
   }
   llvm::sort(axes);
   Value reduced =
@@ -1275,10 +1277,9 @@ LogicalResult Importer::importConcat() {
       return failure();
     inputs.push_back(*value);
   }
-  int64_t rank = shapeOf(inputs[0]).size();
   int64_t axis = intAttribute("axis", 0);
-  if (axis < 0)
-    axis += rank;
+  if (failed(normalizeAxis(axis, shapeOf(inputs[0]).size())))
+    return failure();
   SmallVector<int64_t> shape(shapeOf(inputs[0]));
   shape[axis] = 0;
   for (Value value : inputs)
@@ -1296,8 +1297,8 @@ LogicalResult Importer::importSplit() {
     return failure();
   ArrayRef<int64_t> shape = shapeOf(*x);
   int64_t axis = intAttribute("axis", 0);
-  if (axis < 0)
-    axis += shape.size();
+  if (failed(normalizeAxis(axis, shape.size())))
+    return failure();
   std::vector<int64_t> sizes;
   if (hasInput(1)) {
     FailureOr<std::vector<int64_t>> known = getKnownInts(1, "split");
@@ -1352,9 +1353,9 @@ LogicalResult Importer::importSlice() {
   }
   SmallVector<int64_t> start(rank, 0), extent(shape);
   for (size_t i = 0; i < axes.size(); ++i) {
-    int64_t axis = axes[i] < 0 ? axes[i] + rank : axes[i];
-    if (axis < 0 || axis >= rank)
-      return fail() << "axis " << axes[i] << " out of range";
+    int64_t axis = axes[i];
+    if (failed(normalizeAxis(axis, rank)))
+      return failure();
     if (steps[i] != 1)
       return fail() << "steps other than 1 are not supported";
     int64_t dim = shape[axis];
@@ -1427,10 +1428,8 @@ LogicalResult Importer::importGather() {
   ArrayRef<int64_t> shape = shapeOf(*data);
   int64_t rank = shape.size();
   int64_t axis = intAttribute("axis", 0);
-  if (axis < 0)
-    axis += rank;
-  if (axis < 0 || axis >= rank)
-    return fail() << "axis out of range";
+  if (failed(normalizeAxis(axis, rank)))
+    return failure();
   // tosa.gather works on [N, K, C] values and [N, W] indices: fold the
   // dimensions before the axis into N and those after into C.
   int64_t outer = product(shape.take_front(axis));

@@ -320,6 +320,8 @@ bad("old_opset", [helper.make_node("Relu", ["x"], ["y"], name="r")], {"x": [2, 3
 bad("auto_pad", [helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2],
                                   auto_pad="SAME_UPPER")], {"x": [1, 1, 4, 4]})
 bad("undefined_input", [helper.make_node("Add", ["x", "nowhere"], ["y"], name="add")], {"x": [2]})
+bad("concat_axis", [helper.make_node("Concat", ["x", "x"], ["y"], name="join", axis=2)],
+    {"x": [2, 3]})
 bad("dynamic_reshape", [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
     {"x": [2, 3], "s": [2]})
 with open(os.path.join(out, "truncated.onnx"), "wb") as f:
