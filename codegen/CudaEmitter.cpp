@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -169,6 +170,7 @@ private:
   LogicalResult emitMatmul(tosa::MatMulOp op);
   LogicalResult emitReduce(Operation *op, bool isMax);
   LogicalResult emitTranspose(tosa::TransposeOp op);
+  void emitCopyKernel(Operation *op, llvm::StringRef offsets);
   LogicalResult emitSlice(tosa::SliceOp op);
   LogicalResult emitConcat(tosa::ConcatOp op);
   LogicalResult emitTile(tosa::TileOp op);
@@ -728,28 +730,32 @@ __global__ void {2}(const {3} *__restrict__ in0, {4} *__restrict__ out) {{
 }
 
 LogicalResult CudaEmitter::emitTranspose(tosa::TransposeOp op) {
-  ArrayRef<int64_t> in = shapeOf(op.getInput1());
   ArrayRef<int64_t> out = shapeOf(op.getResult());
   ArrayRef<int32_t> perms = op.getPerms();
-  SmallVector<int64_t> inStrides(in.size(), 1);
-  for (int64_t d = int64_t(in.size()) - 2; d >= 0; --d)
-    inStrides[d] = inStrides[d + 1] * in[d + 1];
-  std::string name = kernelName(op);
-  DeviceType type = typeOf(op.getResult());
-  std::string body = "  long long rem = i, o0 = 0;\n";
+  SmallVector<int64_t> inStrides = computeStrides(shapeOf(op.getInput1()));
+  std::string offsets = "  long long rem = i, o0 = 0;\n";
   for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d)
     if (out[d] != 1)
-      body += llvm::formatv("  {{ long long c = rem % {0}LL; rem /= {0}LL; "
-                            "o0 += c * {1}LL; }\n",
-                            out[d], inStrides[perms[d]]);
-  kernels += llvm::formatv(
-      "// tosa.transpose {0}\n__global__ void {1}(const {2} *__restrict__ "
-      "in0, {2} *__restrict__ out) {{\n  long long i = blockIdx.x * (long "
-      "long)blockDim.x + threadIdx.x;\n  if (i >= {3}LL) return;\n{4}  out[i] "
-      "= in0[o0];\n}\n\n",
-      getLayerName(op), name, type.cType, countOf(op.getResult()), body);
-  launch(op, name, countOf(op.getResult()), {op.getInput1()}, op.getResult());
+      offsets += llvm::formatv("  {{ long long c = rem % {0}LL; rem /= {0}LL; "
+                               "o0 += c * {1}LL; }\n",
+                               out[d], inStrides[perms[d]]);
+  emitCopyKernel(op, offsets);
   return success();
+}
+
+/// A kernel copying `in0[o0]` to `out[i]` for every output element `i`,
+/// with `offsets` computing `o0` from `i`.
+void CudaEmitter::emitCopyKernel(Operation *op, llvm::StringRef offsets) {
+  Value input = op->getOperand(0), result = op->getResult(0);
+  std::string name = kernelName(op);
+  kernels += llvm::formatv(
+      "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, "
+      "{3} *__restrict__ out) {{\n  long long i = blockIdx.x * (long "
+      "long)blockDim.x + threadIdx.x;\n  if (i >= {4}LL) return;\n{5}  out[i] "
+      "= in0[o0];\n}\n\n",
+      op->getName(), getLayerName(op), name, typeOf(result).cType,
+      countOf(result), offsets);
+  launch(op, name, countOf(result), {input}, result);
 }
 
 /// A copy kernel whose source offset for output coordinate `c` along
@@ -757,9 +763,7 @@ LogicalResult CudaEmitter::emitTranspose(tosa::TransposeOp op) {
 static std::string copyBody(
     ArrayRef<int64_t> out, ArrayRef<int64_t> in,
     llvm::function_ref<std::string(int64_t, std::string)> sourceCoordinate) {
-  SmallVector<int64_t> inStrides(in.size(), 1);
-  for (int64_t d = int64_t(in.size()) - 2; d >= 0; --d)
-    inStrides[d] = inStrides[d + 1] * in[d + 1];
+  SmallVector<int64_t> inStrides = computeStrides(in);
   std::string body = "  long long rem = i, o0 = 0;\n";
   for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d) {
     if (out[d] == 1) {
@@ -779,51 +783,31 @@ LogicalResult CudaEmitter::emitSlice(tosa::SliceOp op) {
   SmallVector<int64_t> start;
   if (!tosa::getConstShapeValues(op.getStart().getDefiningOp(), start))
     return unsupported(op, "its start is not a constant shape");
-  std::string name = kernelName(op);
-  DeviceType type = typeOf(op.getResult());
-  std::string body =
-      copyBody(shapeOf(op.getResult()), shapeOf(op.getInput1()),
-               [&](int64_t d, std::string c) {
-                 return c + " + " + std::to_string(start[d]) + "LL";
-               });
-  kernels += llvm::formatv(
-      "// tosa.slice {0}\n__global__ void {1}(const {2} *__restrict__ in0, "
-      "{2} *__restrict__ out) {{\n  long long i = blockIdx.x * (long "
-      "long)blockDim.x + threadIdx.x;\n  if (i >= {3}LL) return;\n{4}  out[i] "
-      "= in0[o0];\n}\n\n",
-      getLayerName(op), name, type.cType, countOf(op.getResult()), body);
-  launch(op, name, countOf(op.getResult()), {op.getInput1()}, op.getResult());
+  emitCopyKernel(op, copyBody(shapeOf(op.getResult()), shapeOf(op.getInput1()),
+                              [&](int64_t d, std::string c) {
+                                return c + " + " + std::to_string(start[d]) +
+                                       "LL";
+                              }));
   return success();
 }
 
 LogicalResult CudaEmitter::emitTile(tosa::TileOp op) {
   ArrayRef<int64_t> in = shapeOf(op.getInput1());
-  std::string name = kernelName(op);
-  DeviceType type = typeOf(op.getResult());
-  std::string body =
-      copyBody(shapeOf(op.getResult()), in, [&](int64_t d, std::string c) {
-        return c + " % " + std::to_string(in[d]) + "LL";
-      });
-  kernels += llvm::formatv(
-      "// tosa.tile {0}\n__global__ void {1}(const {2} *__restrict__ in0, "
-      "{2} *__restrict__ out) {{\n  long long i = blockIdx.x * (long "
-      "long)blockDim.x + threadIdx.x;\n  if (i >= {3}LL) return;\n{4}  out[i] "
-      "= in0[o0];\n}\n\n",
-      getLayerName(op), name, type.cType, countOf(op.getResult()), body);
-  launch(op, name, countOf(op.getResult()), {op.getInput1()}, op.getResult());
+  emitCopyKernel(op, copyBody(shapeOf(op.getResult()), in,
+                              [&](int64_t d, std::string c) {
+                                return c + " % " + std::to_string(in[d]) + "LL";
+                              }));
   return success();
 }
 
 LogicalResult CudaEmitter::emitConcat(tosa::ConcatOp op) {
   int64_t axis = op.getAxis();
   ArrayRef<int64_t> out = shapeOf(op.getResult());
+  SmallVector<int64_t> outStrides = computeStrides(out);
   int64_t offset = 0;
   DeviceType type = typeOf(op.getResult());
   for (Value input : op.getInput1()) {
     ArrayRef<int64_t> in = shapeOf(input);
-    SmallVector<int64_t> outStrides(out.size(), 1);
-    for (int64_t d = int64_t(out.size()) - 2; d >= 0; --d)
-      outStrides[d] = outStrides[d + 1] * out[d + 1];
     // One thread per input element, written at its place in the output.
     std::string body = "  long long rem = i, o0 = 0;\n";
     for (int64_t d = int64_t(in.size()) - 1; d >= 0; --d) {

@@ -5,6 +5,7 @@
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOps.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -565,9 +566,7 @@ Value Importer::transpose(Value value, ArrayRef<int32_t> permutation) {
     // source index whose axis permutation[d] is r[d].
     const std::vector<double> &source = it->second.values;
     std::vector<double> permuted(source.size());
-    SmallVector<int64_t> sourceStrides(shape.size(), 1);
-    for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
-      sourceStrides[d] = sourceStrides[d + 1] * shape[d + 1];
+    SmallVector<int64_t> sourceStrides = computeStrides(shape);
     SmallVector<int64_t> index(result.size(), 0);
     for (size_t flat = 0; flat < permuted.size(); ++flat) {
       int64_t offset = 0;
