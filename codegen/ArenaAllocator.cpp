@@ -9,8 +9,8 @@
 using namespace prec;
 
 int64_t ArenaAllocator::allocate(int64_t bytes) {
-  int64_t size = (std::max<int64_t>(bytes, 1) + kAlignment - 1) / kAlignment *
-                 kAlignment;
+  int64_t size =
+      (std::max<int64_t>(bytes, 1) + kAlignment - 1) / kAlignment * kAlignment;
   for (auto it = freeRanges.begin(); it != freeRanges.end(); ++it) {
     auto [offset, available] = *it;
     if (available < size)

@@ -567,8 +567,7 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   std::string loads, values;
   for (auto [index, input] : llvm::enumerate(inputs)) {
     loads += llvm::formatv("  float v{0}[{1}];\n", index, elementwiseUnroll);
-    values += llvm::formatv(
-        "    float a{0} = v{0}[k];\n", index);
+    values += llvm::formatv("    float a{0} = v{0}[k];\n", index);
   }
   kernels += loads;
   kernels += llvm::formatv(
@@ -580,10 +579,10 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
       256 * elementwiseUnroll, elementwiseUnroll, count);
   kernels += broadcastOffsets(shapeOf(result), shapes);
   for (auto [index, input] : llvm::enumerate(inputs))
-    kernels += llvm::formatv(
-        "    v{0}[k] = {1};\n", index,
-        substitute(typeOf(input).toFloat,
-                   llvm::formatv("in{0}[o{0}]", index).str()));
+    kernels +=
+        llvm::formatv("    v{0}[k] = {1};\n", index,
+                      substitute(typeOf(input).toFloat,
+                                 llvm::formatv("in{0}[o{0}]", index).str()));
   kernels += llvm::formatv("  }\n"
                            "#pragma unroll\n"
                            "  for (int k = 0; k < {0}; ++k) {{\n"
@@ -793,10 +792,10 @@ LogicalResult CudaEmitter::emitSlice(tosa::SliceOp op) {
 
 LogicalResult CudaEmitter::emitTile(tosa::TileOp op) {
   ArrayRef<int64_t> in = shapeOf(op.getInput1());
-  emitCopyKernel(op, copyBody(shapeOf(op.getResult()), in,
-                              [&](int64_t d, std::string c) {
-                                return c + " % " + std::to_string(in[d]) + "LL";
-                              }));
+  emitCopyKernel(
+      op, copyBody(shapeOf(op.getResult()), in, [&](int64_t d, std::string c) {
+        return c + " % " + std::to_string(in[d]) + "LL";
+      }));
   return success();
 }
 
@@ -988,10 +987,8 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   // rows x (KH * KW * C) buffer in the arena.
   std::string layer = getLayerName(op);
   const char *epilogueName = destination == result ? "bias" : "bias + ReLU";
-  bool pointwise = w[1] == 1 && w[2] == 1 && stride[0] == 1 &&
-                   stride[1] == 1 && llvm::all_of(pad, [](int64_t p) {
-                     return p == 0;
-                   });
+  bool pointwise = w[1] == 1 && w[2] == 1 && stride[0] == 1 && stride[1] == 1 &&
+                   llvm::all_of(pad, [](int64_t p) { return p == 0; });
   std::string columns;
   std::optional<int64_t> columnsOffset;
   if (pointwise) {
@@ -1033,10 +1030,9 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
         "    if (i >= {3}LL) return;\n"
         "    out[i] = v[u];\n"
         "  }\n}\n\n",
-        layer, name, x.cType, rows * depth, depth, in[3], w[2], out[2],
-        out[1], stride[0], pad[0], dilation[0], stride[1], pad[2],
-        dilation[1], in[1], in[2], elementwiseUnroll,
-        256 * elementwiseUnroll);
+        layer, name, x.cType, rows * depth, depth, in[3], w[2], out[2], out[1],
+        stride[0], pad[0], dilation[0], stride[1], pad[2], dilation[1], in[1],
+        in[2], elementwiseUnroll, 256 * elementwiseUnroll);
     runCode += llvm::formatv("  // tosa.conv2d{0}: im2col, then a GEMM "
                              "{1}x{2}x{3} with the {4} epilogue\n",
                              layer.empty() ? "" : " '" + layer + "'", rows,
@@ -1280,8 +1276,7 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
     for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
       if (auto type = dyn_cast<RankedTensorType>(value.getType());
           type && type.hasStaticShape())
-        largestIndexSpace =
-            std::max(largestIndexSpace, type.getNumElements());
+        largestIndexSpace = std::max(largestIndexSpace, type.getNumElements());
   });
   for (Operation &op : function.getBody().front()) {
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
@@ -1337,7 +1332,7 @@ __device__ inline int32_t prec_saturate_i32(float x) {{
 )",
       stem, std::max<int64_t>(workspaceBytes, 1));
   cu << (largestIndexSpace < narrowIndexLimit ? narrowIndices(kernels)
-                                               : kernels);
+                                              : kernels);
   cu << llvm::formatv(
       R"(struct {0}_engine {{
   char *weights = nullptr;
