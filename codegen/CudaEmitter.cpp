@@ -170,6 +170,7 @@ private:
   LogicalResult emitMatmul(tosa::MatMulOp op);
   LogicalResult emitReduce(Operation *op, bool isMax);
   LogicalResult emitTranspose(tosa::TransposeOp op);
+  int addGemmState();
   void emitCopyKernel(Operation *op, llvm::StringRef offsets);
   LogicalResult emitSlice(tosa::SliceOp op);
   LogicalResult emitConcat(tosa::ConcatOp op);
@@ -206,9 +207,10 @@ private:
   llvm::DenseMap<Operation *, llvm::SmallVector<Value>> releasesAfter;
   int64_t workspaceBytes = 0;
   int kernelCount = 0;
-  std::string kernels;    // __global__ functions
-  std::string createCode; // per-engine set-up (cuBLASLt descriptors)
-  std::string runCode;    // launches, in order
+  std::string kernels;     // __global__ functions
+  std::string createCode;  // per-engine set-up (cuBLASLt descriptors)
+  std::string releaseCode; // what create set up, destroyed
+  std::string runCode;     // launches, in order
   std::string stateFields;
   llvm::json::Array opRecords;
 };
@@ -596,6 +598,25 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   return success();
 }
 
+/// Declares a cuBLASLt matmul's descriptor, layouts and algorithm in the
+/// engine, released when it is destroyed (or its creation fails); returns
+/// their index.
+int CudaEmitter::addGemmState() {
+  int index = kernelCount++;
+  stateFields += llvm::formatv(
+      "  cublasLtMatmulDesc_t desc{0} = nullptr; cublasLtMatrixLayout_t la{0} "
+      "= nullptr, lb{0} = nullptr, lc{0} = nullptr; cublasLtMatmulAlgo_t "
+      "algo{0};\n",
+      index);
+  releaseCode +=
+      llvm::formatv("  if (e->desc{0}) cublasLtMatmulDescDestroy(e->desc{0});\n"
+                    "  if (e->la{0}) cublasLtMatrixLayoutDestroy(e->la{0});\n"
+                    "  if (e->lb{0}) cublasLtMatrixLayoutDestroy(e->lb{0});\n"
+                    "  if (e->lc{0}) cublasLtMatrixLayoutDestroy(e->lc{0});\n",
+                    index);
+  return index;
+}
+
 LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
   ArrayRef<int64_t> a = shapeOf(op.getA()), b = shapeOf(op.getB());
   int64_t batch = a[0], m = a[1], k = a[2], n = b[2];
@@ -624,11 +645,7 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
       return failure();
     out = typeOf(destination);
   }
-  int index = kernelCount++;
-  stateFields += llvm::formatv(
-      "  cublasLtMatmulDesc_t desc{0}; cublasLtMatrixLayout_t la{0}, lb{0}, "
-      "lc{0}; cublasLtMatmulAlgo_t algo{0};\n",
-      index);
+  int index = addGemmState();
   // Row-major C = A B is column-major C^T = B^T A^T: cuBLASLt's A is our B.
   createCode += llvm::formatv(
       R"(  PREC_CHECK_BLAS(cublasLtMatmulDescCreate(&e->desc{0}, {1}, {2}));
@@ -1045,11 +1062,7 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
 
   // D (row-major rows x channels) is column-major channels x rows:
   // D = op(W) * columns^T with W (OHWI, row-major O x depth) transposed.
-  int index = kernelCount++;
-  stateFields += llvm::formatv(
-      "  cublasLtMatmulDesc_t desc{0}; cublasLtMatrixLayout_t la{0}, lb{0}, "
-      "lc{0}; cublasLtMatmulAlgo_t algo{0};\n",
-      index);
+  int index = addGemmState();
   createCode += llvm::formatv(
       R"(  PREC_CHECK_BLAS(cublasLtMatmulDescCreate(&e->desc{0}, {1}, {2}));
   {{
@@ -1374,7 +1387,7 @@ __device__ inline int32_t prec_saturate_i32(float x) {{
 {4}    return 0;
   }();
   if (status != 0) {{
-    cudaFree(e->weights); cudaFree(e->arena); cudaFree(e->workspace);
+{9}    cudaFree(e->weights); cudaFree(e->arena); cudaFree(e->workspace);
     if (e->lt) cublasLtDestroy(e->lt);
     delete e;
     return status;
@@ -1390,7 +1403,7 @@ extern "C" int {0}_run({0}_engine *e, void *const *bindings, cudaStream_t stream
 
 extern "C" void {0}_destroy({0}_engine *e) {{
   if (!e) return;
-  cudaFree(e->weights);
+{9}  cudaFree(e->weights);
   cudaFree(e->arena);
   cudaFree(e->workspace);
   cublasLtDestroy(e->lt);
@@ -1412,7 +1425,8 @@ extern "C" const long long *{0}_binding_shape(int i) {{ return {0}_bindings[i].s
       createCode, runCode, bindingTable, numBindings,
       // cuBLASLt helpers, where there are matmuls to call.
       stateFields.empty() ? std::string()
-                          : llvm::formatv(matmulHelpers, prefix).str());
+                          : llvm::formatv(matmulHelpers, prefix).str(),
+      releaseCode);
 
   // The header.
   llvm::SmallString<256> path(directory);

@@ -42,6 +42,13 @@
 // CU-NOT: cudaMemcpyAsync
 // CU-NOT: cudaMalloc
 // CU: extern "C" void needs_constraints_destroy(
+// Destroying the engine releases both GEMMs' cuBLASLt descriptors and layouts.
+// CU-NEXT: if (!e) return;
+// CU-NEXT: if (e->desc1) cublasLtMatmulDescDestroy(e->desc1);
+// CU-NEXT: if (e->la1) cublasLtMatrixLayoutDestroy(e->la1);
+// CU-NEXT: if (e->lb1) cublasLtMatrixLayoutDestroy(e->lb1);
+// CU-NEXT: if (e->lc1) cublasLtMatrixLayoutDestroy(e->lc1);
+// CU-NEXT: if (e->desc3) cublasLtMatmulDescDestroy(e->desc3);
 
 // HEADER: int needs_constraints_create(const char *weights_path, needs_constraints_engine **engine);
 // HEADER: int needs_constraints_run(needs_constraints_engine *engine, void *const *bindings, cudaStream_t stream);
