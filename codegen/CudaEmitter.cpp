@@ -117,8 +117,7 @@ static std::string narrowIndices(llvm::StringRef kernels) {
   for (size_t i = 0; i < kernels.size();) {
     bool atBoundary = i == 0 || !isIdentifierChar(kernels[i - 1]);
     if (atBoundary && kernels.substr(i).starts_with("long long") &&
-        !isIdentifierChar(kernels.substr(i + 9).empty() ? ' '
-                                                        : kernels[i + 9])) {
+        (i + 9 == kernels.size() || !isIdentifierChar(kernels[i + 9]))) {
       narrow += "int";
       i += 9;
       continue;
@@ -878,7 +877,7 @@ __global__ void {1}(const {2} *__restrict__ in0, const {3} *__restrict__ in1, {2
 static std::string accumulateStep(Type accType, llvm::StringRef term) {
   std::string sum = ("__fadd_rn(acc, " + term + ")").str();
   if (accType.isF32())
-    return "__fadd_rn(acc, " + term.str() + ")";
+    return sum;
   DeviceType type = *getDeviceType(accType);
   return substitute(type.toFloat, "(" + substitute(type.fromFloat, sum) + ")");
 }
