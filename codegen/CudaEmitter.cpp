@@ -3,9 +3,11 @@
 #include "codegen/CudaEmitter.h"
 
 #include "codegen/ArenaAllocator.h"
+#include "codegen/RowGroups.h"
 
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOps.h"
+#include "lowering/Pipelines.h"
 #include "passes/OpNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,9 +18,11 @@
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FileSystem.h"
@@ -158,6 +162,11 @@ private:
   int64_t largestIndexSpace = 0;
   LogicalResult assignBuffer(Value value);
   void planBufferReleases();
+  void planGemmEpilogues();
+  bool isFusedIntoUser(Operation *op) const;
+  bool isGemmEpilogue(Operation *op) const;
+  /// The op whose kernel computes `op`'s result (itself unless fused).
+  Operation *getKernelOp(Operation *op) const;
   void releaseBuffersAfter(Operation *op);
   LogicalResult addWeight(Value value, ElementsAttr values);
   std::string pointer(Value value);
@@ -178,6 +187,7 @@ private:
   LogicalResult emitConv(Operation *op, bool depthwise);
   LogicalResult emitConvGemm(tosa::Conv2DOp op);
   LogicalResult emitPool(Operation *op, bool isMax);
+  LogicalResult emitRowGroup(const RowGroup &group);
   LogicalResult unsupported(Operation *op, const llvm::Twine &why);
 
   static ArrayRef<int64_t> shapeOf(Value value) {
@@ -195,8 +205,14 @@ private:
   func::FuncOp function;
   std::string stem;
   llvm::DenseMap<Value, Buffer> buffers;
-  /// ReLU clamps a convolution's GEMM applies in its epilogue.
-  llvm::DenseSet<Operation *> reluByGemm;
+  /// GEMMs with an epilogue (bias, ReLU, conversion), keyed by the op at
+  /// which they run: the last op of the epilogue.
+  llvm::DenseMap<Operation *, Operation *> gemmAt;
+  /// The GEMM, its other epilogue ops and a bias's widening it reads
+  /// through, mapped to the op at which that GEMM runs.
+  llvm::DenseMap<Operation *, Operation *> performedBy;
+  std::vector<RowGroup> rowGroups;
+  llvm::DenseMap<Operation *, const RowGroup *> rowGroupOf;
   /// Values computed straight into an output binding (its index).
   llvm::DenseMap<Value, int64_t> outputBindings;
   std::vector<char> weights;
@@ -318,24 +334,73 @@ void CudaEmitter::launch(Operation *op, const std::string &kernel,
 /// operand of shape `operand` broadcast to `result`.
 std::string broadcastOffsets(ArrayRef<int64_t> result,
                              ArrayRef<ArrayRef<int64_t>> operands) {
-  std::string code = "    long long rem = i;\n";
-  for (size_t n = 0; n < operands.size(); ++n)
-    code += llvm::formatv("    long long o{0} = 0;\n", n);
-  std::vector<int64_t> strides(operands.size(), 1);
+  // An operand of the result's shape is read at `i`, one of a single element
+  // at 0; only the others need the coordinates.
+  std::string code;
+  SmallVector<size_t> broadcast;
+  for (auto [n, shape] : llvm::enumerate(operands)) {
+    bool single = llvm::all_of(shape, [](int64_t d) { return d == 1; });
+    code += llvm::formatv("    long long o{0} = {1};\n", n,
+                          shape == result ? "i" : "0");
+    if (shape != result && !single)
+      broadcast.push_back(n);
+  }
+  if (broadcast.empty())
+    return code;
+  code += "    long long rem = i;\n";
+  SmallVector<int64_t> strides(operands.size(), 1);
+  auto isRead = [&](int64_t d) {
+    return llvm::any_of(broadcast,
+                        [&](size_t n) { return operands[n][d] != 1; });
+  };
   for (int64_t d = int64_t(result.size()) - 1; d >= 0; --d) {
     // A unit dimension has coordinate 0: nothing to add.
     if (result[d] == 1)
       continue;
-    code += llvm::formatv("    {{ long long c = rem % {0}LL; rem /= {0}LL;",
-                          result[d]);
-    for (size_t n = 0; n < operands.size(); ++n) {
+    bool outerRead = false;
+    for (int64_t outer = 0; outer < d; ++outer)
+      outerRead |= result[outer] != 1 && isRead(outer);
+    if (!isRead(d)) {
+      if (!outerRead)
+        break;
+      code += llvm::formatv("    rem /= {0}LL;\n", result[d]);
+      continue;
+    }
+    code += llvm::formatv("    {{ long long c = rem % {0}LL;", result[d]);
+    for (size_t n : broadcast) {
       if (operands[n][d] != 1)
         code += llvm::formatv(" o{0} += c * {1}LL;", n, strides[n]);
       strides[n] *= operands[n][d];
     }
-    code += " }\n";
+    code += outerRead ? llvm::formatv(" rem /= {0}LL; }\n", result[d]).str()
+                      : std::string(" }\n");
   }
   return code;
+}
+
+/// A float literal for a constant whose elements are all one value, so that
+/// kernels need not load it (the GELU's 0.5, LayerNorm's epsilon).
+static std::optional<std::string> getSplatLiteral(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def || !isa<tosa::ConstOp, arith::ConstantOp>(def))
+    return std::nullopt;
+  auto values = dyn_cast<DenseElementsAttr>(
+      def->getAttr(isa<tosa::ConstOp>(def) ? "values" : "value"));
+  if (!values || !values.isSplat() || !isa<FloatType>(values.getElementType()))
+    return std::nullopt;
+  APFloat element = values.getSplatValue<APFloat>();
+  bool losesInfo = false;
+  element.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+  float number = element.convertToFloat();
+  if (std::isnan(number))
+    return std::string("NAN");
+  if (std::isinf(number))
+    return std::string(number < 0 ? "-INFINITY" : "INFINITY");
+  // Hexadecimal: exact, whatever the value.
+  char text[64];
+  std::snprintf(text, sizeof(text), "%af", double(number));
+  return std::string(text);
 }
 
 /// The data operands of an elementwise op (not tosa.mul's shift nor
@@ -399,24 +464,104 @@ static std::string elementwiseExpression(Operation *op) {
       .Default([](Operation *) { return std::string(); });
 }
 
-/// The conversion of a matmul's accumulator to its storage type, when
-/// cuBLASLt can write that type itself (its D type) instead of a kernel
-/// converting afterwards.
-static Operation *getEpilogueCast(tosa::MatMulOp op) {
-  if (!op.getResult().hasOneUse())
-    return nullptr;
-  Operation *user = *op.getResult().user_begin();
-  if (!isa<tosa::CastOp>(user) ||
-      !user->hasAttr(precision::PrecisionDialect::getEpilogueAttrName()))
-    return nullptr;
-  Type storage = getElementTypeOrSelf(user->getResult(0).getType());
-  return storage.isF16() || storage.isBF16() ? user : nullptr;
+/// The value whose buffer `value` uses: reshapes and identities alias their
+/// input's.
+static Value getStorageRoot(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<tosa::ReshapeOp, tosa::IdentityOp>(def))
+      break;
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
+/// What cuBLASLt computes after a matmul's product (its epilogue), and the
+/// ops of the program that this covers.
+struct MatmulEpilogue {
+  Operation *biasAdd = nullptr;      // adds a row bias in the accumulator type
+  Value bias;                        // that bias, in the D type, as read
+  Operation *biasWidening = nullptr; // the bias's widening, looked through
+  Operation *cast = nullptr;         // converts the accumulator to the D type
+  Value result;                      // what the GEMM writes
+};
+
+/// The epilogue of `op`: a bias added in its accumulator type (prec-fuse-bias
+/// puts it there) and a conversion to f16/bf16 (cuBLASLt's D type). The
+/// bias is read in the D type: an f16 bias widened for the f32 add is read
+/// before its widening, which is exact.
+static MatmulEpilogue getMatmulEpilogue(tosa::MatMulOp op) {
+  MatmulEpilogue epilogue;
+  epilogue.result = op.getResult();
+  auto singleUser = [](Value value) -> Operation * {
+    return value.hasOneUse() ? *value.user_begin() : nullptr;
+  };
+  // Only an f32 accumulator: cuBLASLt adds the bias in f32.
+  auto add = dyn_cast_or_null<tosa::AddOp>(singleUser(op.getResult()));
+  if (add && (add.getType() != op.getType() ||
+              !getElementTypeOrSelf(op.getType()).isF32()))
+    add = nullptr;
+  Value accumulated = add ? add.getResult() : op.getResult();
+  auto conversion = dyn_cast_or_null<tosa::CastOp>(singleUser(accumulated));
+  if (conversion &&
+      conversion->hasAttr(precision::PrecisionDialect::getEpilogueAttrName())) {
+    Type storage = getElementTypeOrSelf(conversion.getType());
+    if (storage.isF16() || storage.isBF16())
+      epilogue.cast = conversion;
+  }
+  Type dType = getElementTypeOrSelf(
+      epilogue.cast ? epilogue.cast->getResult(0).getType() : op.getType());
+  if (add) {
+    Value bias =
+        add.getInput1() == op.getResult() ? add.getInput2() : add.getInput1();
+    auto biasType = cast<RankedTensorType>(bias.getType());
+    ArrayRef<int64_t> shape = biasType.getShape();
+    bool isRowVector =
+        shape.back() ==
+            cast<RankedTensorType>(op.getType()).getShape().back() &&
+        llvm::all_of(shape.drop_back(), [](int64_t d) { return d == 1; });
+    auto widening = bias.getDefiningOp<tosa::CastOp>();
+    if (widening && biasType.getElementType() != dType &&
+        getElementTypeOrSelf(widening.getInput().getType()) == dType)
+      bias = widening.getInput();
+    else
+      widening = nullptr;
+    if (isRowVector && getElementTypeOrSelf(bias.getType()) == dType) {
+      epilogue.biasAdd = add;
+      epilogue.bias = bias;
+      epilogue.biasWidening = widening;
+    }
+  }
+  if (epilogue.biasAdd)
+    epilogue.result = epilogue.biasAdd->getResult(0);
+  // The cast is the epilogue's only when nothing between needs a kernel.
+  if (epilogue.cast && (epilogue.biasAdd || !add))
+    epilogue.result = epilogue.cast->getResult(0);
+  else
+    epilogue.cast = nullptr;
+  return epilogue;
+}
+
+/// Whether a convolution is emitted as im2col and a cuBLASLt GEMM (the
+/// others run a direct kernel): float inputs and weights of one type, an
+/// accumulator cuBLASLt has, and a bias in the storage type that is known
+/// when the engine is created (its pointer goes into the GEMM descriptor).
+static bool isConvGemm(tosa::Conv2DOp op) {
+  Type accType = op.getAccType();
+  Type inputType = getElementTypeOrSelf(op.getInput().getType());
+  bool hasAccumulator =
+      accType.isF32() || (accType.isF16() && inputType.isF16());
+  return hasAccumulator && getDeviceType(inputType) &&
+         getDeviceType(inputType)->cudaType && isa<FloatType>(inputType) &&
+         getElementTypeOrSelf(op.getWeight().getType()) == inputType &&
+         getElementTypeOrSelf(op.getBias().getType()) ==
+             getElementTypeOrSelf(op.getType()) &&
+         !isa<BlockArgument>(getStorageRoot(op.getBias()));
 }
 
 /// The ReLU (a clamp to [0, +inf) or to the end of f32) applied to a
 /// convolution's only result, which cuBLASLt's RELU_BIAS epilogue can do.
 static Operation *getReluEpilogue(tosa::Conv2DOp op) {
-  if (!op.getResult().hasOneUse())
+  if (!isConvGemm(op) || !op.getResult().hasOneUse())
     return nullptr;
   auto clamp = dyn_cast<tosa::ClampOp>(*op.getResult().user_begin());
   if (!clamp || clamp.getType() != op.getType())
@@ -431,21 +576,69 @@ static Operation *getReluEpilogue(tosa::Conv2DOp op) {
              : nullptr;
 }
 
+void CudaEmitter::planGemmEpilogues() {
+  Block &body = function.getBody().front();
+  // A GEMM runs where the last op of its epilogue is: every operand of the
+  // epilogue (a bias) exists by then.
+  auto fuse = [&](Operation *gemm, ArrayRef<Operation *> epilogueOps) {
+    Operation *last = epilogueOps.back();
+    gemmAt[last] = gemm;
+    performedBy[gemm] = last;
+    for (Operation *covered : epilogueOps.drop_back())
+      performedBy[covered] = last;
+  };
+  llvm::SetVector<Operation *> biasWidenings;
+  for (Operation &op : body) {
+    if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
+      if (Operation *relu = getReluEpilogue(conv))
+        fuse(conv, {relu});
+    auto matmul = dyn_cast<tosa::MatMulOp>(op);
+    if (!matmul)
+      continue;
+    MatmulEpilogue epilogue = getMatmulEpilogue(matmul);
+    SmallVector<Operation *> epilogueOps;
+    for (Operation *covered : {epilogue.biasAdd, epilogue.cast})
+      if (covered)
+        epilogueOps.push_back(covered);
+    if (!epilogueOps.empty())
+      fuse(matmul, epilogueOps);
+    if (epilogue.biasWidening)
+      biasWidenings.insert(epilogue.biasWidening);
+  }
+  // A bias widened only for GEMMs that read it unwidened needs no kernel; it
+  // is read by the last of them.
+  for (Operation *widening : biasWidenings) {
+    Operation *lastKernel = nullptr;
+    for (Operation *user : widening->getResult(0).getUsers()) {
+      Operation *kernel = performedBy.lookup(user);
+      if (!kernel || !isa<tosa::AddOp>(user)) {
+        lastKernel = nullptr;
+        break;
+      }
+      if (!lastKernel || lastKernel->isBeforeInBlock(kernel))
+        lastKernel = kernel;
+    }
+    if (lastKernel)
+      performedBy[widening] = lastKernel;
+  }
+}
+
+bool CudaEmitter::isGemmEpilogue(Operation *op) const {
+  return performedBy.count(op) || gemmAt.count(op);
+}
+
 /// Whether `op` can be computed inside its only user's kernel: both are
 /// elementwise over the same shape, so one thread per element computes
 /// both, rounding the inner result to its type as its own kernel would.
-static bool isFusedIntoUser(Operation *op) {
+bool CudaEmitter::isFusedIntoUser(Operation *op) const {
   if (elementwiseExpression(op).empty() || op->getNumResults() != 1 ||
       !op->getResult(0).hasOneUse())
     return false;
-  // A matmul's epilogue conversion, a convolution's ReLU: done by cuBLASLt.
-  if (auto matmul = op->getOperand(0).getDefiningOp<tosa::MatMulOp>();
-      matmul && getEpilogueCast(matmul) == op)
-    return false;
-  if (auto conv = op->getOperand(0).getDefiningOp<tosa::Conv2DOp>();
-      conv && getReluEpilogue(conv) == op)
-    return false;
   Operation *user = *op->getResult(0).user_begin();
+  // Computed by a GEMM's epilogue or a row kernel instead.
+  if (isGemmEpilogue(op) || isGemmEpilogue(user) || rowGroupOf.count(op) ||
+      rowGroupOf.count(user))
+    return false;
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
   return user->getBlock() == op->getBlock() &&
          !elementwiseExpression(user).empty() &&
@@ -454,15 +647,16 @@ static bool isFusedIntoUser(Operation *op) {
              type.getShape();
 }
 
-/// The value whose buffer `value` uses: reshapes and identities alias their
-/// input's.
-static Value getStorageRoot(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (!isa<tosa::ReshapeOp, tosa::IdentityOp>(def))
-      break;
-    value = def->getOperand(0);
-  }
-  return value;
+Operation *CudaEmitter::getKernelOp(Operation *op) const {
+  // An op fused into its user is computed, reading its operands, by the
+  // kernel of the last op of its chain.
+  while (isFusedIntoUser(op))
+    op = *op->getResult(0).user_begin();
+  if (Operation *gemm = performedBy.lookup(op))
+    return gemm;
+  if (const RowGroup *group = rowGroupOf.lookup(op))
+    return group->ops.back();
+  return op;
 }
 
 void CudaEmitter::planBufferReleases() {
@@ -470,16 +664,9 @@ void CudaEmitter::planBufferReleases() {
   llvm::DenseMap<Operation *, int64_t> position;
   for (auto [index, op] : llvm::enumerate(body))
     position[&op] = index;
-  // An op fused into its user is computed, reading its operands, by the
-  // kernel of the last op of its chain.
-  auto kernelOf = [](Operation *op) {
-    while (isFusedIntoUser(op))
-      op = *op->getResult(0).user_begin();
-    return op;
-  };
   llvm::MapVector<Value, Operation *> lastReader;
   for (Operation &op : body) {
-    Operation *kernel = kernelOf(&op);
+    Operation *kernel = getKernelOp(&op);
     for (Value operand : op.getOperands()) {
       Operation *&reader = lastReader[getStorageRoot(operand)];
       if (!reader || position[kernel] > position[reader])
@@ -530,6 +717,8 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
       return substitute(type.toFloat,
                         "(" + substitute(type.fromFloat, expression) + ")");
     }
+    if (std::optional<std::string> literal = getSplatLiteral(value))
+      return *literal;
     auto it = llvm::find(inputs, value);
     size_t index = it - inputs.begin();
     if (it == inputs.end())
@@ -571,13 +760,16 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
     values += llvm::formatv("    float a{0} = v{0}[k];\n", index);
   }
   kernels += loads;
+  // The last block overruns the elements unless they fill every block.
+  bool overruns = count % (256 * elementwiseUnroll) != 0;
   kernels += llvm::formatv(
       "  const long long base = blockIdx.x * {0}LL + threadIdx.x;\n"
       "#pragma unroll\n"
       "  for (int k = 0; k < {1}; ++k) {{\n"
-      "    long long i = base + k * 256LL;\n"
-      "    if (i >= {2}LL) break;\n",
-      256 * elementwiseUnroll, elementwiseUnroll, count);
+      "    long long i = base + k * 256LL;\n{2}",
+      256 * elementwiseUnroll, elementwiseUnroll,
+      overruns ? llvm::formatv("    if (i >= {0}LL) break;\n", count).str()
+               : std::string());
   kernels += broadcastOffsets(shapeOf(result), shapes);
   for (auto [index, input] : llvm::enumerate(inputs))
     kernels +=
@@ -587,9 +779,13 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   kernels += llvm::formatv("  }\n"
                            "#pragma unroll\n"
                            "  for (int k = 0; k < {0}; ++k) {{\n"
-                           "    long long i = base + k * 256LL;\n"
-                           "    if (i >= {1}LL) return;\n",
-                           elementwiseUnroll, count);
+                           "    long long i = base + k * 256LL;\n{1}",
+                           elementwiseUnroll,
+                           overruns ? llvm::formatv("    if (i >= {0}LL) "
+                                                    "return;\n",
+                                                    count)
+                                          .str()
+                                    : std::string());
   kernels += values;
   kernels += "    float r = " + expression + ";\n";
   kernels += "    out[i] = " + substitute(out.fromFloat, "r") + ";\n  }\n}\n\n";
@@ -636,15 +832,21 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
     return unsupported(op, "cuBLASLt has no " + llvm::Twine(out.dtype) +
                                " accumulation for these inputs");
   }
-  // Write the storage type directly when the accumulator is only converted.
-  Value destination = op.getResult();
-  if (Operation *epilogue = getEpilogueCast(op)) {
-    destination = epilogue->getResult(0);
-    if (failed(assignBuffer(destination)))
-      return failure();
-    out = typeOf(destination);
-  }
+  // The epilogue adds the bias and writes the storage type (cuBLASLt's D
+  // type) when the program converts the accumulator.
+  MatmulEpilogue epilogue = getMatmulEpilogue(op);
+  Value destination = epilogue.result;
+  if (failed(assignBuffer(destination)))
+    return failure();
+  out = typeOf(destination);
   int index = addGemmState();
+  std::string setEpilogue;
+  if (epilogue.biasAdd)
+    setEpilogue = llvm::formatv(
+        "  {{\n    cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;\n"
+        "    PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, "
+        "CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue)));\n  }\n",
+        index);
   // Row-major C = A B is column-major C^T = B^T A^T: cuBLASLt's A is our B.
   createCode += llvm::formatv(
       R"(  PREC_CHECK_BLAS(cublasLtMatmulDescCreate(&e->desc{0}, {1}, {2}));
@@ -654,15 +856,23 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
   prec_set_batch(e->la{0}, {8}, {5}LL * {4}LL);
   prec_set_batch(e->lb{0}, {8}, {6}LL * {5}LL);
   prec_set_batch(e->lc{0}, {8}, {6}LL * {4}LL);
-  if (int s_ = prec_pick_algo(e, e->desc{0}, e->la{0}, e->lb{0}, e->lc{0}, &e->algo{0})) return s_;
+{9}  if (int s_ = prec_pick_algo(e, e->desc{0}, e->la{0}, e->lb{0}, e->lc{0}, &e->algo{0})) return s_;
 )",
-      index, compute, scale, in.cudaType, n, k, m, out.cudaType, batch);
+      index, compute, scale, in.cudaType, n, k, m, out.cudaType, batch,
+      setEpilogue);
   std::string one = resultType.isF16() ? "e->half_one" : "e->float_one";
   std::string zero = resultType.isF16() ? "e->half_zero" : "e->float_zero";
   std::string layer = getLayerName(op);
-  runCode +=
-      llvm::formatv("  // tosa.matmul{0}: {1}x{2}x{3}, batch {4}\n",
-                    layer.empty() ? "" : " '" + layer + "'", m, n, k, batch);
+  runCode += llvm::formatv("  // tosa.matmul{0}: {1}x{2}x{3}, batch {4}{5}\n",
+                           layer.empty() ? "" : " '" + layer + "'", m, n, k,
+                           batch, epilogue.biasAdd ? ", bias epilogue" : "");
+  // The bias may be a binding: its pointer is known only when the engine runs.
+  if (epilogue.biasAdd)
+    runCode += llvm::formatv(
+        "  {{ const void *bias = {1}; "
+        "PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, "
+        "CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias))); }\n",
+        index, pointer(epilogue.bias));
   runCode += llvm::formatv(
       "  PREC_CHECK_BLAS(cublasLtMatmul(e->lt, e->desc{0}, &{1}, {2}, "
       "e->la{0}, {3}, e->lb{0}, &{4}, {5}, e->lc{0}, {5}, e->lc{0}, "
@@ -971,17 +1181,11 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
                     dilation = op.getDilation();
   Type accType = op.getAccType();
   Type inputType = getElementTypeOrSelf(input.getType());
-  Type resultType = getElementTypeOrSelf(result.getType());
   DeviceType x = typeOf(input), o = typeOf(result);
-  const char *compute = accType.isF32() ? "CUBLAS_COMPUTE_32F"
-                        : accType.isF16() && inputType.isF16()
-                            ? "CUBLAS_COMPUTE_16F"
-                            : nullptr;
-  if (!compute || !x.cudaType || !isa<FloatType>(inputType) ||
-      getElementTypeOrSelf(weight.getType()) != inputType ||
-      getElementTypeOrSelf(bias.getType()) != resultType ||
-      buffers.lookup(bias).kind == Buffer::Kind::Input)
+  if (!isConvGemm(op))
     return emitConv(op, /*depthwise=*/false);
+  const char *compute =
+      accType.isF32() ? "CUBLAS_COMPUTE_32F" : "CUBLAS_COMPUTE_16F";
   const char *scale = accType.isF32() ? "CUDA_R_32F" : "CUDA_R_16F";
   // A ReLU after the convolution is applied in the epilogue, writing the
   // clamp's buffer (ReLU and rounding to the storage type commute).
@@ -991,7 +1195,6 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
     destination = relu->getResult(0);
     if (failed(assignBuffer(destination)))
       return failure();
-    reluByGemm.insert(relu);
     epilogueKind = "CUBLASLT_EPILOGUE_RELU_BIAS";
   }
   int64_t rows = out[0] * out[1] * out[2]; // output positions
@@ -1135,6 +1338,228 @@ LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
   return success();
 }
 
+/// Combines every thread's `v` of a row kernel's block: a shuffle tree in
+/// each warp, then the warps' partials in order. Every thread gets the result.
+static constexpr const char *rowReduceHelper =
+    R"(template <bool IsMax>
+__device__ __forceinline__ float prec_row_reduce(float v, float *partial) {
+  for (int offset = 16; offset > 0; offset /= 2) {
+    float w = __shfl_xor_sync(0xffffffffu, v, offset);
+    v = IsMax ? fmaxf(v, w) : __fadd_rn(v, w);
+  }
+  const int warps = blockDim.x / 32;
+  if (warps == 1) return v;
+  __syncthreads(); // the previous reduction has read its partials
+  if ((threadIdx.x & 31) == 0) partial[threadIdx.x / 32] = v;
+  __syncthreads();
+  v = partial[0];
+  for (int w = 1; w < warps; ++w) v = IsMax ? fmaxf(v, partial[w]) : __fadd_rn(v, partial[w]);
+  return v;
+}
+
+)";
+
+/// A row group as one kernel: a block per row, each thread holding row
+/// elements threadIdx.x + e * threads in registers. Every op rounds to its
+/// type as its own kernel would; only the summation order of a reduction
+/// differs from the CPU path, as in emitReduce.
+LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
+  const int64_t width = group.width;
+  const int threads = width >= 2048  ? 256
+                      : width >= 512 ? 128
+                      : width >= 128 ? 64
+                                     : 32;
+  const int64_t perThread = (width + threads - 1) / threads;
+  // Element e of a thread is inside the row unless the threads overrun it.
+  const bool overruns = width % threads != 0;
+  // A loop over a thread's elements of the row running `statements`, which
+  // see the element's index in the row as j.
+  auto overRow = [&](const std::string &statements) {
+    return llvm::formatv("#pragma unroll\n"
+                         "  for (int e = 0; e < {0}; ++e) {{\n"
+                         "    [[maybe_unused]] const long long j = "
+                         "threadIdx.x + e * {1};\n"
+                         "{2}{3}  }\n",
+                         perThread, threads,
+                         overruns ? llvm::formatv("    if (j >= {0}LL) "
+                                                  "break;\n",
+                                                  width)
+                                        .str()
+                                  : std::string(),
+                         statements)
+        .str();
+  };
+  auto inGroup = [&](Operation *op) {
+    return op && rowGroupOf.lookup(op) == &group;
+  };
+  // Reshapes inside the group alias the value they reshape.
+  auto rootOf = [&](Value value) {
+    while (auto reshape = value.getDefiningOp<tosa::ReshapeOp>()) {
+      if (!inGroup(reshape))
+        break;
+      value = reshape.getInput1();
+    }
+    return value;
+  };
+  std::function<bool(Value)> isReadAfter = [&](Value value) {
+    return llvm::any_of(value.getUsers(), [&](Operation *user) {
+      return !inGroup(user) ||
+             (isa<tosa::ReshapeOp>(user) && isReadAfter(user->getResult(0)));
+    });
+  };
+  auto isFull = [&](Value value) {
+    return getRowValueKind(value, group.rows, width) == RowValueKind::Full;
+  };
+
+  llvm::DenseMap<Value, std::string> registers;
+  SmallVector<Value> inputs, outputs;
+  std::string body, layers;
+  for (Operation *op : group.ops) {
+    if (isa<tosa::ReshapeOp>(op))
+      continue;
+    layers += llvm::formatv("//   {0} {1}\n", op->getName(), getLayerName(op));
+    Value result = op->getResult(0);
+    bool full = isFull(result);
+    std::string name = (full ? "f" : "s") + std::to_string(registers.size());
+    registers[result] = name;
+    if (isReadAfter(result))
+      outputs.push_back(result);
+    if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp>(op)) {
+      bool isMax = isa<tosa::ReduceMaxOp>(op);
+      // A row computed before the group is loaded into registers first.
+      Value reduced = rootOf(op->getOperand(0));
+      if (!registers.count(reduced)) {
+        std::string loaded = "f" + std::to_string(registers.size());
+        registers[reduced] = loaded;
+        size_t input = inputs.size();
+        inputs.push_back(reduced);
+        body += llvm::formatv("  float {0}[{1}];\n", loaded, perThread);
+        body += overRow(llvm::formatv(
+            "    {0}[e] = {1};\n", loaded,
+            substitute(
+                typeOf(reduced).toFloat,
+                llvm::formatv("in{0}[row * {1}LL + j]", input, width).str())));
+      }
+      body += llvm::formatv("  float {0}_acc = {1};\n", name,
+                            isMax ? "-INFINITY" : "0.0f");
+      body += overRow(
+          llvm::formatv(isMax ? "    {0}_acc = fmaxf({0}_acc, {1}[e]);\n"
+                              : "    {0}_acc = __fadd_rn({0}_acc, {1}[e]);\n",
+                        name, registers.lookup(reduced)));
+      body += llvm::formatv(
+          "  const float {0} = prec_row_reduce<{1}>({0}_acc, partial);\n", name,
+          isMax ? "true" : "false");
+      continue;
+    }
+    // Operands: registers of the group, or loads of values computed before.
+    std::string expression = elementwiseExpression(op);
+    SmallVector<ArrayRef<int64_t>> loadedShapes;
+    std::string loads;
+    for (auto [index, operand] : llvm::enumerate(dataOperands(op))) {
+      Value root = rootOf(operand);
+      std::string operandExpression;
+      if (std::string reg = registers.lookup(root); !reg.empty()) {
+        operandExpression = isFull(root) ? reg + "[e]" : reg;
+      } else if (std::optional<std::string> literal =
+                     getSplatLiteral(operand)) {
+        operandExpression = *literal;
+      } else {
+        auto it = llvm::find(inputs, operand);
+        size_t input = it - inputs.begin();
+        if (it == inputs.end())
+          inputs.push_back(operand);
+        // Rows, per-row values and vectors along the row are read directly;
+        // other broadcasts through the coordinates.
+        ArrayRef<int64_t> shape = shapeOf(operand);
+        std::string offset;
+        if (isFull(operand))
+          offset = llvm::formatv("row * {0}LL + j", width);
+        else if (getRowValueKind(operand, group.rows, width) ==
+                 RowValueKind::PerRow)
+          offset = "row";
+        else if (llvm::all_of(shape.drop_back(),
+                              [](int64_t d) { return d == 1; }))
+          offset = shape.back() == 1 ? "0" : "j";
+        else
+          offset = "o" + std::to_string(loadedShapes.size());
+        if (offset.front() == 'o')
+          loadedShapes.push_back(shape);
+        operandExpression =
+            substitute(typeOf(operand).toFloat,
+                       llvm::formatv("in{0}[{1}]", input, offset).str());
+      }
+      std::string placeholder = "$" + std::to_string(index);
+      operandExpression = "(" + operandExpression + ")";
+      for (size_t at = expression.find(placeholder); at != std::string::npos;
+           at = expression.find(placeholder, at + operandExpression.size()))
+        expression.replace(at, placeholder.size(), operandExpression);
+    }
+    if (!loadedShapes.empty())
+      loads = (full ? "    long long i = row * " + std::to_string(width) +
+                          "LL + j;\n"
+                    : std::string("    long long i = row;\n")) +
+              broadcastOffsets(shapeOf(result), loadedShapes);
+    if (!getElementTypeOrSelf(result.getType()).isF32())
+      expression = substitute(
+          typeOf(result).toFloat,
+          "(" + substitute(typeOf(result).fromFloat, expression) + ")");
+    if (full)
+      body += llvm::formatv("  float {0}[{1}];\n", name, perThread).str() +
+              overRow(llvm::formatv("{0}    {1}[e] = {2};\n", loads, name,
+                                    expression));
+    else
+      body += llvm::formatv("  float {0};\n  {{\n{1}    {0} = {2};\n  }\n",
+                            name, loads, expression);
+  }
+
+  // The values read after the group get buffers; so do the reshapes of them
+  // that the group covers.
+  for (Value output : outputs)
+    if (failed(assignBuffer(output)))
+      return failure();
+  for (Operation *op : group.ops)
+    if (isa<tosa::ReshapeOp>(op))
+      if (auto it = buffers.find(rootOf(op->getResult(0))); it != buffers.end())
+        buffers[op->getResult(0)] = it->second;
+
+  std::string name = kernelName(group.ops.back());
+  std::string signature;
+  for (auto [index, input] : llvm::enumerate(inputs))
+    signature += llvm::formatv("const {0} *__restrict__ in{1}, ",
+                               typeOf(input).cType, index);
+  for (auto [index, output] : llvm::enumerate(outputs))
+    signature += llvm::formatv("{0}{1} *__restrict__ out{2}", index ? ", " : "",
+                               typeOf(output).cType, index);
+  std::string writes;
+  for (auto [index, output] : llvm::enumerate(outputs)) {
+    std::string reg = registers.lookup(output);
+    if (isFull(output))
+      writes += overRow(
+          llvm::formatv("    out{0}[row * {1}LL + j] = {2};\n", index, width,
+                        substitute(typeOf(output).fromFloat, reg + "[e]")));
+    else
+      writes += llvm::formatv("  if (threadIdx.x == 0) out{0}[row] = {1};\n",
+                              index, substitute(typeOf(output).fromFloat, reg));
+  }
+  kernels += llvm::formatv(
+      "// row kernel: {0} rows of {1}, a block of {2} threads per row, for\n"
+      "{3}__global__ void {4}({5}) {{\n"
+      "  __shared__ float partial[8];\n"
+      "  const long long row = blockIdx.x;\n{6}{7}}\n\n",
+      group.rows, width, threads, layers, name, signature, body, writes);
+  std::string layer = getLayerName(group.ops.back());
+  runCode += llvm::formatv("  // row kernel ending at {0}{1}\n",
+                           group.ops.back()->getName(),
+                           layer.empty() ? "" : " '" + layer + "'");
+  runCode += llvm::formatv("  {0}<<<{1}, {2}, 0, stream>>>(", name, group.rows,
+                           threads);
+  SmallVector<std::string> arguments;
+  for (Value value : llvm::concat<Value>(inputs, outputs))
+    arguments.push_back(pointer(value));
+  runCode += llvm::join(arguments, ", ") + ");\n";
+  return success();
+}
+
 LogicalResult CudaEmitter::emitOp(Operation *op) {
   if (auto assignment = op->getAttrOfType<precision::AssignmentAttr>(
           precision::PrecisionDialect::getAssignmentAttrName())) {
@@ -1167,26 +1592,21 @@ LogicalResult CudaEmitter::emitOp(Operation *op) {
   }
   if (op->getNumResults() != 1)
     return unsupported(op, "ops with several results are not emitted");
-  // Written by the convolution's GEMM (the RELU_BIAS epilogue).
-  if (auto clamp = dyn_cast<tosa::ClampOp>(op))
-    if (auto conv = clamp.getInput().getDefiningOp<tosa::Conv2DOp>();
-        conv && getReluEpilogue(conv) == op && reluByGemm.count(op))
-      return success();
-  // Computed inside its user's kernel, without a buffer of its own.
-  if (isFusedIntoUser(op))
+  if (Operation *gemm = gemmAt.lookup(op)) {
+    if (auto matmul = dyn_cast<tosa::MatMulOp>(gemm))
+      return emitMatmul(matmul);
+    return emitConvGemm(cast<tosa::Conv2DOp>(gemm));
+  }
+  // Computed by a GEMM's epilogue, a row kernel or its user's kernel.
+  if (performedBy.count(op) || isFusedIntoUser(op))
     return success();
-  // Written by the matmul before it (cuBLASLt's D type).
-  if (auto cast = dyn_cast<tosa::CastOp>(op))
-    if (auto matmul = cast.getInput().getDefiningOp<tosa::MatMulOp>();
-        matmul && getEpilogueCast(matmul) == op)
-      return success();
-  if (auto matmul = dyn_cast<tosa::MatMulOp>(op);
-      matmul && getEpilogueCast(matmul))
+  if (const RowGroup *group = rowGroupOf.lookup(op))
+    return op == group->ops.back() ? emitRowGroup(*group) : success();
+  if (auto matmul = dyn_cast<tosa::MatMulOp>(op))
     return emitMatmul(matmul);
   if (failed(assignBuffer(op->getResult(0))))
     return failure();
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case<tosa::MatMulOp>([&](auto matmul) { return emitMatmul(matmul); })
       .Case<tosa::ReduceSumOp>([&](auto) { return emitReduce(op, false); })
       .Case<tosa::ReduceMaxOp>([&](auto) { return emitReduce(op, true); })
       .Case<tosa::TransposeOp>([&](auto t) { return emitTranspose(t); })
@@ -1283,6 +1703,19 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
       outputBindings[value] = function.getNumArguments() + index;
   }
 
+  planGemmEpilogues();
+  rowGroups = planRowGroups(
+      function.getBody().front(), /*maxWidth=*/8192,
+      [](Operation *op) { return !elementwiseExpression(op).empty(); },
+      // Sums in f32 (or max): other sums round every step, in order.
+      [](Operation *op) {
+        return isa<tosa::ReduceMaxOp>(op) ||
+               getElementTypeOrSelf(op->getResult(0).getType()).isF32();
+      },
+      [&](Operation *op) { return isGemmEpilogue(op); });
+  for (const RowGroup &group : rowGroups)
+    for (Operation *op : group.ops)
+      rowGroupOf[op] = &group;
   planBufferReleases();
   function.walk([&](Operation *op) {
     for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
@@ -1343,6 +1776,8 @@ __device__ inline int32_t prec_saturate_i32(float x) {{
 
 )",
       stem, std::max<int64_t>(workspaceBytes, 1));
+  if (!rowGroups.empty())
+    cu << rowReduceHelper;
   cu << (largestIndexSpace < narrowIndexLimit ? narrowIndices(kernels)
                                               : kernels);
   cu << llvm::formatv(
@@ -1529,6 +1964,10 @@ LogicalResult emitCudaEngine(ModuleOp module, llvm::raw_ostream &cuStream,
           .wasInterrupted())
     return module.emitError()
            << "precision.region must be legalized first: run prec-legalize";
+  PassManager lowering(module.getContext());
+  buildLowerToGpuPipeline(lowering);
+  if (failed(lowering.run(module)))
+    return failure();
   return CudaEmitter(function, stem).emit(cuStream, directory);
 }
 

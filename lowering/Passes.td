@@ -1,6 +1,7 @@
 //===- Passes.td - prec's lowering passes ------------------*- tablegen -*-===//
 //
-// The passes of the lowering pipelines (prec-lower-to-cpu). They live beside
+// The passes of the lowering pipelines (prec-lower-to-cpu,
+// prec-lower-to-gpu). They live beside
 // the pipelines that use them, apart from passes/Passes.td: the precision
 // passes register these pipelines, so one library cannot hold both.
 //
@@ -20,6 +21,21 @@ def PrecLowerPrecisionCasts
     tosa.cast's semantics (round to nearest even, saturate to integers) and
     lower as such. A `precision.region` left in the module means the
     precision pipeline did not run: an error says so.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
+def PrecFuseBias : Pass<"prec-fuse-bias", "::mlir::func::FuncOp"> {
+  let summary = "Add a matmul's bias in its accumulator, before the one "
+                "rounding to the storage type";
+  let description = [{
+    A matmul accumulating in f32 and storing a narrower type rounds its
+    result (the `precision.epilogue` cast) and a following bias add rounds
+    again. GPU libraries add the bias in the accumulator (cuBLASLt's BIAS
+    epilogue, TensorRT's fused bias) and round once; this pass rewrites the
+    program to that form (bias widened, added in f32, then the epilogue
+    cast) so the CPU and the CUDA engine compute the same values. A bias is
+    a tensor broadcast over every dimension but the last.
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }

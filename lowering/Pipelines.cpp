@@ -13,7 +13,7 @@ using namespace mlir;
 
 namespace prec {
 
-// The upstream passes after prec-lower-precision-casts, in order. Written as
+// The upstream passes after the shared lowering, in order. Written as
 // a pipeline string so that it reads like the pipeline it is.
 static constexpr const char *kCpuPipeline =
     // TOSA to linalg on tensors, elementwise ops fused.
@@ -47,13 +47,22 @@ static constexpr const char *kCpuPipeline =
     "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
     "convert-cf-to-llvm,reconcile-unrealized-casts";
 
-void buildLowerToCpuPipeline(OpPassManager &pm) {
+/// The rewrites both pipelines start with, so that the CPU computes what
+/// the CUDA engine computes.
+static void addSharedLowering(OpPassManager &pm) {
   pm.addPass(createPrecLowerPrecisionCasts());
+  pm.addNestedPass<func::FuncOp>(createPrecFuseBias());
+}
+
+void buildLowerToCpuPipeline(OpPassManager &pm) {
+  addSharedLowering(pm);
   std::string error;
   llvm::raw_string_ostream errorStream(error);
   if (failed(parsePassPipeline(kCpuPipeline, pm, errorStream)))
     llvm::report_fatal_error(llvm::Twine("prec-lower-to-cpu: ") + error);
 }
+
+void buildLowerToGpuPipeline(OpPassManager &pm) { addSharedLowering(pm); }
 
 void registerLoweringPipelines() {
   registerPrecLoweringPasses();
@@ -61,6 +70,10 @@ void registerLoweringPipelines() {
       "prec-lower-to-cpu",
       "Lower a legalized module to the LLVM dialect for the CPU JIT",
       buildLowerToCpuPipeline);
+  PassPipelineRegistration<>(
+      "prec-lower-to-gpu",
+      "Rewrite a legalized module into the TOSA the CUDA emitter reads",
+      buildLowerToGpuPipeline);
 }
 
 } // namespace prec

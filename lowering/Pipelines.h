@@ -17,6 +17,14 @@ namespace prec {
 /// result, a conv's acc_type).
 void buildLowerToCpuPipeline(mlir::OpPassManager &pm);
 
+/// `prec-lower-to-gpu`: a legalized module to the TOSA that the CUDA emitter
+/// (codegen/, `prec-translate --emit-cuda`) turns into kernels and cuBLASLt
+/// calls: casts as tosa.cast, biases in their matmul's accumulator. The
+/// emitter reads TOSA rather than linalg: its kernels (fused elementwise
+/// chains, row reductions) round after every op, which it writes directly
+/// from the ops' types.
+void buildLowerToGpuPipeline(mlir::OpPassManager &pm);
+
 /// Registers the lowering passes and pipelines with the pass registry.
 void registerLoweringPipelines();
 

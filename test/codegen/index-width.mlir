@@ -5,7 +5,11 @@
 // RUN: FileCheck %s < %t/wide.cu
 // CHECK: __global__ void k0_exp(const float *__restrict__ in0, float *__restrict__ out)
 // CHECK: const long long base = blockIdx.x * 1024LL + threadIdx.x;
-// CHECK: if (i >= 2147483648LL) break;
+// The blocks cover the elements exactly: no bound check.
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int k = 0; k < 4; ++k) {
+// CHECK-NEXT: long long i = base + k * 256LL;
+// CHECK-NEXT: long long o0 = i;
 // CHECK: k0_exp<<<2097152, 256, 0, stream>>>
 func.func @main(%x: tensor<2147483648xf32>) -> tensor<2147483648xf32> {
   %y = tosa.exp %x : (tensor<2147483648xf32>) -> tensor<2147483648xf32> loc("exp")

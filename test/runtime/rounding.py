@@ -110,3 +110,13 @@ wide, narrow = run("f16_matmul", {"a": a, "b": b})
 exact = float(np.sum(a.astype(np.float64)))
 print(f"f16 matmul, f32 accumulation: {float(wide.item())} (exact {exact})")
 print(f"f16 matmul, f16 accumulation: {float(narrow.item())}")
+
+# 1 + 2^-11 is halfway between two f16 values and rounds (to even) to 1:
+# rounding the product first, then adding the bias 2^-11, would round to 1
+# again. Added in the f32 accumulator, 1 + 2^-10 is exact in f16.
+a = np.array([[[1.0, 2.0 ** -11]]], dtype=np.float16)
+b = np.ones((1, 2, 1), dtype=np.float16)
+bias = np.full((1, 1, 1), 2.0 ** -11, dtype=np.float16)
+(linear,) = run("f16_linear", {"a": a, "b": b, "bias": bias})
+print(f"f16 linear, bias in the accumulator: {float(linear.item())!r} "
+      f"(rounded twice: {float(np.float16(np.float16(1 + 2.0 ** -11) + bias.item()))!r})")

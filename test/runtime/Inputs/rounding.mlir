@@ -47,3 +47,13 @@ func.func @f16_matmul(%a: tensor<1x1x4096xf16> loc("a"), %b: tensor<1x4096x1xf16
   %narrow = tosa.matmul %a, %b, %zp, %zp : (tensor<1x1x4096xf16>, tensor<1x4096x1xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x1x1xf16>
   return %wide, %narrow : tensor<1x1x1xf32>, tensor<1x1x1xf16>
 }
+
+// A bias after an f32-accumulating f16 matmul is added before the product
+// is rounded to f16 (prec-fuse-bias), as the CUDA engine's GEMM does.
+func.func @f16_linear(%a: tensor<1x1x2xf16> loc("a"), %b: tensor<1x2x1xf16> loc("b"), %bias: tensor<1x1x1xf16> loc("bias")) -> tensor<1x1x1xf16> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %acc = tosa.matmul %a, %b, %zp, %zp : (tensor<1x1x2xf16>, tensor<1x2x1xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x1x1xf32>
+  %d = tosa.cast %acc {precision.epilogue} : (tensor<1x1x1xf32>) -> tensor<1x1x1xf16>
+  %y = tosa.add %d, %bias : (tensor<1x1x1xf16>, tensor<1x1x1xf16>) -> tensor<1x1x1xf16>
+  return %y : tensor<1x1x1xf16>
+}

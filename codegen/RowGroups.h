@@ -1,0 +1,45 @@
+//===- RowGroups.h - ops one row kernel computes ----------------*- C++ -*-===//
+//
+// LayerNorm and softmax are chains of elementwise ops and reductions along
+// the last axis. Each op as its own kernel reads and writes the whole tensor
+// (LayerNorm: nine passes); one kernel with a block per row keeps the row in
+// registers and reads it once. A row group is a contiguous run of such ops
+// over the same rows: every value is either a full row (`rows` x `width`) or
+// one value per row (`rows` x 1).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PREC_CODEGEN_ROWGROUPS_H
+#define PREC_CODEGEN_ROWGROUPS_H
+
+#include "mlir/IR/Block.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <vector>
+
+namespace prec {
+
+struct RowGroup {
+  /// In program order; the kernel runs at the last one.
+  llvm::SmallVector<mlir::Operation *> ops;
+  int64_t rows = 0, width = 0;
+};
+
+/// How a value relates to the rows of a group.
+enum class RowValueKind { Full, PerRow, Other };
+RowValueKind getRowValueKind(mlir::Value value, int64_t rows, int64_t width);
+
+/// The row groups of `block` with at least one reduction and rows no wider
+/// than `maxWidth`. `isElementwise` says which ops are elementwise over their
+/// (broadcast) operands; `isExcluded` marks ops computed elsewhere (a GEMM's
+/// epilogue). Reductions join only when `canReduce` accepts them.
+std::vector<RowGroup>
+planRowGroups(mlir::Block &block, int64_t maxWidth,
+              llvm::function_ref<bool(mlir::Operation *)> isElementwise,
+              llvm::function_ref<bool(mlir::Operation *)> canReduce,
+              llvm::function_ref<bool(mlir::Operation *)> isExcluded);
+
+} // namespace prec
+
+#endif // PREC_CODEGEN_ROWGROUPS_H

@@ -1,0 +1,76 @@
+// RUN: prec-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(prec-fuse-bias))" | FileCheck %s
+// RUN: prec-opt %s -split-input-file --prec-lower-to-gpu | FileCheck %s
+
+// An f16 matmul accumulating in f32: its bias is added in f32, then the one
+// conversion to f16 (the epilogue cast) follows the add.
+// CHECK-LABEL: func.func @linear
+// CHECK: %[[ACC:.*]] = tosa.matmul {{.*}} -> tensor<1x4x8xf32>
+// CHECK-NEXT: %[[WIDE:.*]] = tosa.cast %arg1 {precision.inserted_cast} : (tensor<1x1x8xf16>) -> tensor<1x1x8xf32>
+// CHECK-NEXT: %[[SUM:.*]] = tosa.add %[[ACC]], %[[WIDE]] {precision.assigned = #precision.assignment<compute = f32, accumulate = f32, storage = f32, reason = follow, detail = "added in its contraction's accumulator">, precision.layer = "fc.bias"} : {{.*}} -> tensor<1x4x8xf32>
+// CHECK-NEXT: %[[OUT:.*]] = tosa.cast %[[SUM]] {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
+// CHECK-NEXT: return %[[OUT]]
+func.func @linear(%x: tensor<1x4x16xf16>, %b: tensor<1x1x8xf16>) -> tensor<1x4x8xf16> {
+  %w = "tosa.const"() <{values = dense<1.0> : tensor<1x16x8xf16>}> : () -> tensor<1x16x8xf16>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %acc = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf32>
+  %d = tosa.cast %acc {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
+  %y = tosa.add %b, %d {precision.assigned = #precision.assignment<compute = f16, accumulate = f16, storage = f16, reason = follow>, precision.layer = "fc.bias"} : (tensor<1x1x8xf16>, tensor<1x4x8xf16>) -> tensor<1x4x8xf16>
+  return %y : tensor<1x4x8xf16>
+}
+
+// -----
+
+// An ONNX Gemm: the product is reshaped to a matrix before the bias. The
+// bias becomes a row of the matmul's rank, the add moves before the
+// reshape, and the reshape follows the conversion.
+// CHECK-LABEL: func.func @gemm
+// CHECK: %[[ACC:.*]] = tosa.matmul
+// CHECK: %[[ROW:.*]] = tosa.reshape %arg1, %{{.*}} : (tensor<1x8xf16>, !tosa.shape<3>) -> tensor<1x1x8xf16>
+// CHECK-NEXT: %[[WIDE:.*]] = tosa.cast %[[ROW]] {{.*}} -> tensor<1x1x8xf32>
+// CHECK-NEXT: %[[SUM:.*]] = tosa.add %[[ACC]], %[[WIDE]]
+// CHECK-NEXT: %[[D:.*]] = tosa.cast %[[SUM]] {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
+// CHECK-NEXT: %[[Y:.*]] = tosa.reshape %[[D]], %{{.*}} -> tensor<4x8xf16>
+// CHECK-NEXT: return %[[Y]]
+func.func @gemm(%x: tensor<1x4x16xf16>, %b: tensor<1x8xf16>) -> tensor<4x8xf16> {
+  %w = "tosa.const"() <{values = dense<1.0> : tensor<1x16x8xf16>}> : () -> tensor<1x16x8xf16>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %s = tosa.const_shape {values = dense<[4, 8]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %acc = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf32>
+  %d = tosa.cast %acc {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
+  %m = tosa.reshape %d, %s : (tensor<1x4x8xf16>, !tosa.shape<2>) -> tensor<4x8xf16>
+  %y = tosa.add %m, %b : (tensor<4x8xf16>, tensor<1x8xf16>) -> tensor<4x8xf16>
+  return %y : tensor<4x8xf16>
+}
+
+// -----
+
+// Left alone: a bias that varies along the rows, a product read twice, an
+// f16 accumulator (no epilogue cast), and an add of two full tensors.
+// CHECK-LABEL: func.func @not_a_bias
+// CHECK: %[[D:.*]] = tosa.cast %{{.*}} {precision.epilogue}
+// CHECK-NEXT: tosa.add %[[D]], %arg1 : (tensor<1x4x8xf16>, tensor<1x4x1xf16>)
+// CHECK: %[[D2:.*]] = tosa.cast %{{.*}} {precision.epilogue}
+// CHECK-NEXT: tosa.add %[[D2]], %arg2
+// CHECK-NEXT: tosa.add %[[D2]], %arg2
+// CHECK: %[[H:.*]] = tosa.matmul {{.*}} -> tensor<1x4x8xf16>
+// CHECK-NEXT: tosa.add %[[H]], %arg2
+// CHECK: %[[D3:.*]] = tosa.cast %{{.*}} {precision.epilogue}
+// CHECK-NEXT: tosa.add %[[D3]], %[[D3]]
+func.func @not_a_bias(%x: tensor<1x4x16xf16>, %column: tensor<1x4x1xf16>, %b: tensor<1x1x8xf16>)
+    -> (tensor<1x4x8xf16>, tensor<1x4x8xf16>, tensor<1x4x8xf16>, tensor<1x4x8xf16>, tensor<1x4x8xf16>) {
+  %w = "tosa.const"() <{values = dense<1.0> : tensor<1x16x8xf16>}> : () -> tensor<1x16x8xf16>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %acc = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf32>
+  %d = tosa.cast %acc {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
+  %y1 = tosa.add %d, %column : (tensor<1x4x8xf16>, tensor<1x4x1xf16>) -> tensor<1x4x8xf16>
+  %acc2 = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf32>
+  %d2 = tosa.cast %acc2 {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
+  %y2 = tosa.add %d2, %b : (tensor<1x4x8xf16>, tensor<1x1x8xf16>) -> tensor<1x4x8xf16>
+  %y3 = tosa.add %d2, %b : (tensor<1x4x8xf16>, tensor<1x1x8xf16>) -> tensor<1x4x8xf16>
+  %h = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf16>
+  %y4 = tosa.add %h, %b : (tensor<1x4x8xf16>, tensor<1x1x8xf16>) -> tensor<1x4x8xf16>
+  %acc3 = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf32>
+  %d3 = tosa.cast %acc3 {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
+  %y5 = tosa.add %d3, %d3 : (tensor<1x4x8xf16>, tensor<1x4x8xf16>) -> tensor<1x4x8xf16>
+  return %y1, %y2, %y3, %y4, %y5 : tensor<1x4x8xf16>, tensor<1x4x8xf16>, tensor<1x4x8xf16>, tensor<1x4x8xf16>, tensor<1x4x8xf16>
+}

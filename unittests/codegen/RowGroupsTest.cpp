@@ -1,0 +1,144 @@
+//===- RowGroupsTest.cpp - which ops one row kernel computes --------------===//
+
+#include "codegen/RowGroups.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace prec;
+
+namespace {
+
+class RowGroupsTest : public ::testing::Test {
+protected:
+  RowGroupsTest() {
+    context.loadDialect<func::FuncDialect, tosa::TosaDialect>();
+  }
+
+  /// The row groups of `source`'s function, with elementwise meaning the
+  /// TOSA ops these tests use, every reduction allowed and `excluded` (by
+  /// location name) computed elsewhere.
+  std::vector<RowGroup> plan(const char *source, int64_t maxWidth = 8192,
+                             llvm::StringRef excluded = "") {
+    module = parseSourceString<ModuleOp>(source, &context);
+    EXPECT_TRUE(module);
+    auto function = *module->getOps<func::FuncOp>().begin();
+    return planRowGroups(
+        function.getBody().front(), maxWidth,
+        [](Operation *op) {
+          return isa<tosa::AddOp, tosa::SubOp, tosa::MulOp, tosa::ExpOp,
+                     tosa::ReciprocalOp>(op);
+        },
+        [](Operation *) { return true; },
+        [&](Operation *op) { return nameOf(op) == excluded; });
+  }
+
+  static std::string nameOf(Operation *op) {
+    if (auto loc = dyn_cast<NameLoc>(op->getLoc()))
+      return loc.getName().str();
+    return "";
+  }
+
+  static std::vector<std::string> names(const RowGroup &group) {
+    std::vector<std::string> result;
+    for (Operation *op : group.ops)
+      result.push_back(nameOf(op));
+    return result;
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+};
+
+// Softmax over rows of 16: max, shift, exp, sum, reciprocal, scale, and a
+// reshape of the result between row shapes. The reshape at the end is left
+// out: it launches nothing.
+constexpr const char *softmax = R"mlir(
+func.func @f(%x: tensor<2x3x16xf32>) -> tensor<6x16xf32> {
+  %s = tosa.const_shape {values = dense<[6, 16]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %m = tosa.reduce_max %x {axis = 2 : i32} : (tensor<2x3x16xf32>) -> tensor<2x3x1xf32> loc("max")
+  %d = tosa.sub %x, %m : (tensor<2x3x16xf32>, tensor<2x3x1xf32>) -> tensor<2x3x16xf32> loc("shift")
+  %e = tosa.exp %d : (tensor<2x3x16xf32>) -> tensor<2x3x16xf32> loc("exp")
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x3x16xf32>) -> tensor<2x3x1xf32> loc("sum")
+  %r = tosa.reciprocal %sum : (tensor<2x3x1xf32>) -> tensor<2x3x1xf32> loc("reciprocal")
+  %p = tosa.mul %e, %r, %shift : (tensor<2x3x16xf32>, tensor<2x3x1xf32>, tensor<1xi8>) -> tensor<2x3x16xf32> loc("scale")
+  %y = tosa.reshape %p, %s : (tensor<2x3x16xf32>, !tosa.shape<2>) -> tensor<6x16xf32> loc("reshape")
+  return %y : tensor<6x16xf32>
+}
+)mlir";
+
+TEST_F(RowGroupsTest, SoftmaxIsOneGroup) {
+  std::vector<RowGroup> groups = plan(softmax);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].rows, 6);
+  EXPECT_EQ(groups[0].width, 16);
+  EXPECT_EQ(names(groups[0]),
+            (std::vector<std::string>{"max", "shift", "exp", "sum",
+                                      "reciprocal", "scale"}));
+}
+
+TEST_F(RowGroupsTest, RowsWiderThanTheLimitAreNotGrouped) {
+  EXPECT_TRUE(plan(softmax, /*maxWidth=*/8).empty());
+}
+
+TEST_F(RowGroupsTest, AnExcludedOpEndsTheGroup) {
+  // The shift is computed elsewhere: the max alone (a reduction) is a group
+  // and the ops after the shift form another.
+  std::vector<RowGroup> groups = plan(softmax, 8192, "shift");
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(names(groups[0]), (std::vector<std::string>{"max"}));
+  EXPECT_EQ(names(groups[1]),
+            (std::vector<std::string>{"exp", "sum", "reciprocal", "scale"}));
+}
+
+TEST_F(RowGroupsTest, ElementwiseOnlyAndOtherAxesAreNotGroups) {
+  // No reduction along the rows: nothing to gain over the fused
+  // elementwise kernels. A sum over the middle axis is not a row reduction.
+  std::vector<RowGroup> groups = plan(R"mlir(
+func.func @f(%x: tensor<2x3x16xf32>) -> tensor<2x1x16xf32> {
+  %e = tosa.exp %x : (tensor<2x3x16xf32>) -> tensor<2x3x16xf32> loc("exp")
+  %a = tosa.add %e, %x : (tensor<2x3x16xf32>, tensor<2x3x16xf32>) -> tensor<2x3x16xf32> loc("add")
+  %s = tosa.reduce_sum %a {axis = 1 : i32} : (tensor<2x3x16xf32>) -> tensor<2x1x16xf32> loc("sum")
+  return %s : tensor<2x1x16xf32>
+}
+)mlir");
+  EXPECT_TRUE(groups.empty());
+}
+
+TEST_F(RowGroupsTest, AnOpOverOtherRowsStartsANewGroup) {
+  // The first sum is over rows of 16, the add after it over rows of 3:
+  // two groups, and the add's group has no reduction of its own until the
+  // second sum joins it.
+  std::vector<RowGroup> groups = plan(R"mlir(
+func.func @f(%x: tensor<4x16xf32>, %y: tensor<16x3xf32>) -> (tensor<4x1xf32>, tensor<16x1xf32>) {
+  %s = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<4x16xf32>) -> tensor<4x1xf32> loc("sum16")
+  %a = tosa.add %y, %y : (tensor<16x3xf32>, tensor<16x3xf32>) -> tensor<16x3xf32> loc("add")
+  %t = tosa.reduce_sum %a {axis = 1 : i32} : (tensor<16x3xf32>) -> tensor<16x1xf32> loc("sum3")
+  return %s, %t : tensor<4x1xf32>, tensor<16x1xf32>
+}
+)mlir");
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(names(groups[0]), (std::vector<std::string>{"sum16"}));
+  EXPECT_EQ(groups[1].rows, 16);
+  EXPECT_EQ(groups[1].width, 3);
+  EXPECT_EQ(names(groups[1]), (std::vector<std::string>{"add", "sum3"}));
+}
+
+TEST_F(RowGroupsTest, ValueKinds) {
+  module = parseSourceString<ModuleOp>(softmax, &context);
+  auto function = *module->getOps<func::FuncOp>().begin();
+  Value x = function.getArgument(0);
+  EXPECT_EQ(getRowValueKind(x, 6, 16), RowValueKind::Full);
+  EXPECT_EQ(getRowValueKind(x, 3, 16), RowValueKind::Other);
+  Operation &max = *std::next(function.getBody().front().begin(), 2);
+  EXPECT_EQ(getRowValueKind(max.getResult(0), 6, 16), RowValueKind::PerRow);
+}
+
+} // namespace
