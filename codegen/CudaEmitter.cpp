@@ -3,6 +3,7 @@
 #include "codegen/CudaEmitter.h"
 
 #include "codegen/ArenaAllocator.h"
+#include "codegen/BatchAnalysis.h"
 #include "codegen/RowGroups.h"
 
 #include "dialects/Precision/PrecisionDialect.h"
@@ -25,6 +26,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -151,13 +153,15 @@ struct Buffer {
 
 class CudaEmitter {
 public:
-  CudaEmitter(func::FuncOp function, llvm::StringRef stem)
-      : function(function), stem(stem.str()) {}
+  CudaEmitter(func::FuncOp function, llvm::StringRef stem,
+              const CudaEngineOptions &options)
+      : function(function), stem(stem.str()), options(options) {}
 
   LogicalResult emit(llvm::raw_ostream &cu, llvm::StringRef directory);
 
 private:
   LogicalResult emitOp(Operation *op);
+  LogicalResult analyzeBatch();
   /// The largest index space any kernel computes over.
   int64_t largestIndexSpace = 0;
   LogicalResult assignBuffer(Value value);
@@ -202,8 +206,34 @@ private:
     return *getDeviceType(getElementTypeOrSelf(value.getType()));
   }
 
+  bool isBatched(Value value) const {
+    return batchAnalysis && batchAnalysis->isBatched(value);
+  }
+  /// How many of `count` elements (at the largest batch) of `value` there
+  /// are when the engine runs: fewer at a smaller batch.
+  std::string runtimeCount(Value value, int64_t count) const;
+  /// A kernel's bound on its index space over `value`: a literal, or
+  /// `extent`, a
+  /// parameter (countParameter), when it scales with the batch.
+  std::string kernelBound(Value value, int64_t count) const {
+    return isBatched(value) ? "extent" : std::to_string(count) + "LL";
+  }
+  /// The blocks of `perBlock` elements covering `count` elements of `value`
+  /// (at the largest batch) when the engine runs.
+  std::string blocksFor(Value value, int64_t count, int64_t perBlock) const;
+  std::string countParameter(Value value) const {
+    return isBatched(value) ? ", long long extent" : "";
+  }
+
   func::FuncOp function;
   std::string stem;
+  CudaEngineOptions options;
+  /// Set for an engine with a dynamic batch (the module is at its largest).
+  std::optional<BatchRange> batchRange;
+  std::optional<BatchAnalysis> batchAnalysis;
+  /// Per GEMM, run when the batch changes: its layouts' batch-dependent
+  /// sizes, then its algorithm for them.
+  std::string resizeCode;
   llvm::DenseMap<Value, Buffer> buffers;
   /// GEMMs with an epilogue (bias, ReLU, conversion), keyed by the op at
   /// which they run: the last op of the epilogue.
@@ -227,6 +257,7 @@ private:
   std::string releaseCode; // what create set up, destroyed
   std::string runCode;     // launches, in order
   std::string stateFields;
+  bool hasGemms = false;
   llvm::json::Array opRecords;
 };
 
@@ -316,6 +347,22 @@ std::string CudaEmitter::kernelName(Operation *op) {
   return name;
 }
 
+std::string CudaEmitter::runtimeCount(Value value, int64_t count) const {
+  if (!isBatched(value))
+    return std::to_string(count) + "LL";
+  return llvm::formatv("{0}LL * e->batch", count / batchRange->max);
+}
+
+std::string CudaEmitter::blocksFor(Value value, int64_t count,
+                                   int64_t perBlock) const {
+  if (!isBatched(value))
+    return std::to_string((count + perBlock - 1) / perBlock);
+  if (perBlock == 1)
+    return "(int)(" + runtimeCount(value, count) + ")";
+  return llvm::formatv("(int)(({0} + {1}) / {2})", runtimeCount(value, count),
+                       perBlock - 1, perBlock);
+}
+
 void CudaEmitter::launch(Operation *op, const std::string &kernel,
                          int64_t count, ArrayRef<Value> inputs, Value output,
                          int64_t elementsPerThread) {
@@ -324,10 +371,13 @@ void CudaEmitter::launch(Operation *op, const std::string &kernel,
                            layer.empty() ? "" : " '" + layer + "'");
   int64_t perBlock = 256 * elementsPerThread;
   runCode += llvm::formatv("  {0}<<<{1}, 256, 0, stream>>>(", kernel,
-                           (count + perBlock - 1) / perBlock);
+                           blocksFor(output, count, perBlock));
   for (Value input : inputs)
     runCode += pointer(input) + ", ";
-  runCode += pointer(output) + ");\n";
+  runCode += pointer(output);
+  if (isBatched(output))
+    runCode += ", " + runtimeCount(output, count);
+  runCode += ");\n";
 }
 
 /// `coordinate * stride` terms turning an output index into the offset of an
@@ -748,9 +798,9 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   for (const std::string &fused : fusedNames)
     kernels += "// fused: " + fused + "\n";
   kernels += llvm::formatv("// {0} {1}\n__global__ void {2}({3}{4} "
-                           "*__restrict__ out) {{\n",
+                           "*__restrict__ out{5}) {{\n",
                            op->getName(), getLayerName(op), name, signature,
-                           out.cType);
+                           out.cType, countParameter(result));
   // Each thread loads its elementwiseUnroll elements (256 apart, so warps
   // stay coalesced) before computing any: one element per thread leaves too
   // few loads in flight to reach the memory bandwidth.
@@ -761,14 +811,15 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   }
   kernels += loads;
   // The last block overruns the elements unless they fill every block.
-  bool overruns = count % (256 * elementwiseUnroll) != 0;
+  bool overruns = isBatched(result) || count % (256 * elementwiseUnroll) != 0;
+  std::string bound = kernelBound(result, count);
   kernels += llvm::formatv(
       "  const long long base = blockIdx.x * {0}LL + threadIdx.x;\n"
       "#pragma unroll\n"
       "  for (int k = 0; k < {1}; ++k) {{\n"
       "    long long i = base + k * 256LL;\n{2}",
       256 * elementwiseUnroll, elementwiseUnroll,
-      overruns ? llvm::formatv("    if (i >= {0}LL) break;\n", count).str()
+      overruns ? llvm::formatv("    if (i >= {0}) break;\n", bound).str()
                : std::string());
   kernels += broadcastOffsets(shapeOf(result), shapes);
   for (auto [index, input] : llvm::enumerate(inputs))
@@ -781,9 +832,9 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
                            "  for (int k = 0; k < {0}; ++k) {{\n"
                            "    long long i = base + k * 256LL;\n{1}",
                            elementwiseUnroll,
-                           overruns ? llvm::formatv("    if (i >= {0}LL) "
+                           overruns ? llvm::formatv("    if (i >= {0}) "
                                                     "return;\n",
-                                                    count)
+                                                    bound)
                                           .str()
                                     : std::string());
   kernels += values;
@@ -797,6 +848,7 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
 /// engine, released when it is destroyed (or its creation fails); returns
 /// their index.
 int CudaEmitter::addGemmState() {
+  hasGemms = true;
   int index = kernelCount++;
   stateFields += llvm::formatv(
       "  cublasLtMatmulDesc_t desc{0} = nullptr; cublasLtMatrixLayout_t la{0} "
@@ -856,10 +908,33 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
   prec_set_batch(e->la{0}, {8}, {5}LL * {4}LL);
   prec_set_batch(e->lb{0}, {8}, {6}LL * {5}LL);
   prec_set_batch(e->lc{0}, {8}, {6}LL * {4}LL);
-{9}  if (int s_ = prec_pick_algo(e, e->desc{0}, e->la{0}, e->lb{0}, e->lc{0}, &e->algo{0})) return s_;
-)",
+{9})",
       index, compute, scale, in.cudaType, n, k, m, out.cudaType, batch,
       setEpilogue);
+  // At a dynamic batch, the batch count (attention) or the rows of A (a
+  // linear layer) follow the engine's batch; the algorithm is chosen again
+  // for each batch the engine is set to.
+  std::string pick = llvm::formatv(
+      "  if (int s_ = prec_pick_algo(e, e->desc{0}, e->la{0}, e->lb{0}, "
+      "e->lc{0}, &e->algo{0})) return s_;\n",
+      index);
+  if (std::optional<int64_t> dim = batchAnalysis
+                                       ? batchAnalysis->getBatchDim(op.getA())
+                                       : std::nullopt) {
+    if (*dim == 0)
+      resizeCode += llvm::formatv(
+          "  prec_set_batch(e->la{0}, (int)({1}LL * b), {2}LL * {3}LL);\n"
+          "  prec_set_batch(e->lb{0}, (int)({1}LL * b), {4}LL * {2}LL);\n"
+          "  prec_set_batch(e->lc{0}, (int)({1}LL * b), {4}LL * {3}LL);\n",
+          index, batch / batchRange->max, k, n, m);
+    else
+      resizeCode += llvm::formatv("  prec_set_columns(e->lb{0}, {1}LL * b);\n"
+                                  "  prec_set_columns(e->lc{0}, {1}LL * b);\n",
+                                  index, m / batchRange->max);
+    resizeCode += pick;
+  } else {
+    createCode += pick;
+  }
   std::string one = resultType.isF16() ? "e->half_one" : "e->float_one";
   std::string zero = resultType.isF16() ? "e->half_zero" : "e->float_zero";
   std::string layer = getLayerName(op);
@@ -921,15 +996,16 @@ LogicalResult CudaEmitter::emitReduce(Operation *op, bool isMax) {
     runCode += llvm::formatv("  // {0}{1}\n", op->getName(),
                              layer.empty() ? "" : " '" + layer + "'");
     runCode += llvm::formatv("  {0}<<<{1}, 256, 0, stream>>>({2}, {3});\n",
-                             name, count, pointer(input), pointer(result));
+                             name, blocksFor(result, count, 1), pointer(input),
+                             pointer(result));
     return success();
   }
   // Each step rounds to the result type, as a reduction in that type does.
   kernels += llvm::formatv(
       R"(// {0} {1}
-__global__ void {2}(const {3} *__restrict__ in0, {4} *__restrict__ out) {{
+__global__ void {2}(const {3} *__restrict__ in0, {4} *__restrict__ out{12}) {{
   long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (i >= {5}LL) return;
+  if (i >= {5}) return;
   long long outer = i / {6}LL, inner = i % {6}LL;
   const {3} *p = in0 + outer * {7}LL * {6}LL + inner;
   float acc = {8};
@@ -941,15 +1017,16 @@ __global__ void {2}(const {3} *__restrict__ in0, {4} *__restrict__ out) {{
 }
 
 )",
-      op->getName(), getLayerName(op), name, in.cType, out.cType, count, inner,
-      shape[axis], isMax ? "-INFINITY" : "0.0f",
+      op->getName(), getLayerName(op), name, in.cType, out.cType,
+      kernelBound(result, count), inner, shape[axis],
+      isMax ? "-INFINITY" : "0.0f",
       substitute(in.toFloat, "p[j * " + std::to_string(inner) + "LL]"),
       substitute(out.toFloat,
                  "(" +
                      substitute(out.fromFloat,
                                 isMax ? "fmaxf(acc, x)" : "__fadd_rn(acc, x)") +
                      ")"),
-      substitute(out.fromFloat, "acc"));
+      substitute(out.fromFloat, "acc"), countParameter(result));
   launch(op, name, count, {input}, result);
   return success();
 }
@@ -975,11 +1052,11 @@ void CudaEmitter::emitCopyKernel(Operation *op, llvm::StringRef offsets) {
   std::string name = kernelName(op);
   kernels += llvm::formatv(
       "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, "
-      "{3} *__restrict__ out) {{\n  long long i = blockIdx.x * (long "
-      "long)blockDim.x + threadIdx.x;\n  if (i >= {4}LL) return;\n{5}  out[i] "
+      "{3} *__restrict__ out{6}) {{\n  long long i = blockIdx.x * (long "
+      "long)blockDim.x + threadIdx.x;\n  if (i >= {4}) return;\n{5}  out[i] "
       "= in0[o0];\n}\n\n",
       op->getName(), getLayerName(op), name, typeOf(result).cType,
-      countOf(result), offsets);
+      kernelBound(result, countOf(result)), offsets, countParameter(result));
   launch(op, name, countOf(result), {input}, result);
 }
 
@@ -1047,10 +1124,11 @@ LogicalResult CudaEmitter::emitConcat(tosa::ConcatOp op) {
     std::string name = kernelName(op);
     kernels += llvm::formatv(
         "// tosa.concat {0}\n__global__ void {1}(const {2} *__restrict__ in0, "
-        "{2} *__restrict__ out) {{\n  long long i = blockIdx.x * (long "
-        "long)blockDim.x + threadIdx.x;\n  if (i >= {3}LL) return;\n{4}  "
+        "{2} *__restrict__ out{5}) {{\n  long long i = blockIdx.x * (long "
+        "long)blockDim.x + threadIdx.x;\n  if (i >= {3}) return;\n{4}  "
         "out[o0] = in0[i];\n}\n\n",
-        getLayerName(op), name, type.cType, countOf(input), body);
+        getLayerName(op), name, type.cType, kernelBound(input, countOf(input)),
+        body, countParameter(input));
     launch(op, name, countOf(input), {input}, op.getResult());
     offset += in[axis];
   }
@@ -1066,17 +1144,18 @@ LogicalResult CudaEmitter::emitGather(tosa::GatherOp op) {
   // out[n, w, c] = values[n, indices[n, w], c].
   kernels += llvm::formatv(
       R"(// tosa.gather {0}
-__global__ void {1}(const {2} *__restrict__ in0, const {3} *__restrict__ in1, {2} *__restrict__ out) {{
+__global__ void {1}(const {2} *__restrict__ in0, const {3} *__restrict__ in1, {2} *__restrict__ out{8}) {{
   long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (i >= {4}LL) return;
+  if (i >= {4}) return;
   long long c = i % {5}LL, w = (i / {5}LL) % {6}LL, n = i / ({5}LL * {6}LL);
   long long k = in1[n * {6}LL + w];
   out[i] = in0[(n * {7}LL + k) * {5}LL + c];
 }
 
 )",
-      getLayerName(op), name, type.cType, index.cType, countOf(op.getResult()),
-      out[2], out[1], values[1]);
+      getLayerName(op), name, type.cType, index.cType,
+      kernelBound(op.getResult(), countOf(op.getResult())), out[2], out[1],
+      values[1], countParameter(op.getResult()));
   launch(op, name, countOf(op.getResult()), {op.getValues(), op.getIndices()},
          op.getResult());
   return success();
@@ -1153,14 +1232,15 @@ LogicalResult CudaEmitter::emitConv(Operation *op, bool depthwise) {
   kernels += llvm::formatv(
       "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, const "
       "{4} *__restrict__ in1, const {5} *__restrict__ in2, {6} "
-      "*__restrict__ out) {{\n"
+      "*__restrict__ out{11}) {{\n"
       "  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-      "  if (i >= {7}LL) return;\n"
+      "  if (i >= {7}) return;\n"
       "  long long oc = i % {8}LL, ow = (i / {8}LL) % {9}LL, oh = (i / "
       "({8}LL * {9}LL)) % {10}LL, n = i / ({8}LL * {9}LL * {10}LL);\n"
       "  float acc = 0.0f;\n",
       op->getName(), getLayerName(op), name, x.cType, k.cType, b.cType, o.cType,
-      countOf(result), out[3], out[2], out[1]);
+      kernelBound(result, countOf(result)), out[3], out[2], out[1],
+      countParameter(result));
   kernels += loop;
   kernels += "  float r = acc + " + substitute(b.toFloat, "in2[oc]") + ";\n";
   kernels += "  out[i] = " + substitute(o.fromFloat, "r") + ";\n}\n\n";
@@ -1225,13 +1305,13 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
     std::string name = kernelName(op);
     kernels += llvm::formatv(
         "// im2col for tosa.conv2d {0}\n__global__ void {1}(const {2} "
-        "*__restrict__ in0, {2} *__restrict__ out) {{\n"
+        "*__restrict__ in0, {2} *__restrict__ out{19}) {{\n"
         "  {2} v[{17}];\n"
         "  const long long base = blockIdx.x * {18}LL + threadIdx.x;\n"
         "#pragma unroll\n"
         "  for (int u = 0; u < {17}; ++u) {{\n"
         "    long long i = base + u * 256LL;\n"
-        "    if (i >= {3}LL) break;\n"
+        "    if (i >= {3}) break;\n"
         "    long long k = i % {4}LL, p = i / {4}LL;\n"
         "    long long c = k % {5}LL, z = (k / {5}LL) % {6}LL, y = k / ({5}LL "
         "* {6}LL);\n"
@@ -1246,20 +1326,23 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
         "#pragma unroll\n"
         "  for (int u = 0; u < {17}; ++u) {{\n"
         "    long long i = base + u * 256LL;\n"
-        "    if (i >= {3}LL) return;\n"
+        "    if (i >= {3}) return;\n"
         "    out[i] = v[u];\n"
         "  }\n}\n\n",
-        layer, name, x.cType, rows * depth, depth, in[3], w[2], out[2], out[1],
-        stride[0], pad[0], dilation[0], stride[1], pad[2], dilation[1], in[1],
-        in[2], elementwiseUnroll, 256 * elementwiseUnroll);
+        layer, name, x.cType, kernelBound(result, rows * depth), depth, in[3],
+        w[2], out[2], out[1], stride[0], pad[0], dilation[0], stride[1], pad[2],
+        dilation[1], in[1], in[2], elementwiseUnroll, 256 * elementwiseUnroll,
+        countParameter(result));
     runCode += llvm::formatv("  // tosa.conv2d{0}: im2col, then a GEMM "
                              "{1}x{2}x{3} with the {4} epilogue\n",
                              layer.empty() ? "" : " '" + layer + "'", rows,
                              channels, depth, epilogueName);
     int64_t perBlock = 256 * elementwiseUnroll;
-    runCode += llvm::formatv("  {0}<<<{1}, 256, 0, stream>>>({2}, {3});\n",
-                             name, (rows * depth + perBlock - 1) / perBlock,
-                             pointer(input), columns);
+    runCode += llvm::formatv(
+        "  {0}<<<{1}, 256, 0, stream>>>({2}, {3}{4});\n", name,
+        blocksFor(result, rows * depth, perBlock), pointer(input), columns,
+        isBatched(result) ? ", " + runtimeCount(result, rows * depth)
+                          : std::string());
   }
 
   // D (row-major rows x channels) is column-major channels x rows:
@@ -1278,10 +1361,23 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->la{0}, {3}, {4}, {5}, {4}));
   PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->lb{0}, {3}, {4}, {6}, {4}));
   PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->lc{0}, {7}, {5}, {6}, {5}));
-  if (int s_ = prec_pick_algo(e, e->desc{0}, e->la{0}, e->lb{0}, e->lc{0}, &e->algo{0})) return s_;
 )",
       index, compute, scale, x.cudaType, depth, channels, rows, o.cudaType,
       epilogueKind, pointer(bias));
+  // At a dynamic batch, the output positions (the GEMM's columns) follow the
+  // engine's batch, and the algorithm is chosen again for each.
+  std::string pick = llvm::formatv(
+      "  if (int s_ = prec_pick_algo(e, e->desc{0}, e->la{0}, e->lb{0}, "
+      "e->lc{0}, &e->algo{0})) return s_;\n",
+      index);
+  if (isBatched(result))
+    resizeCode += llvm::formatv("  prec_set_columns(e->lb{0}, {1}LL * b);\n"
+                                "  prec_set_columns(e->lc{0}, {1}LL * b);\n",
+                                index, rows / batchRange->max)
+                      .str() +
+                  pick;
+  else
+    createCode += pick;
   bool halfScale = accType.isF16();
   runCode += llvm::formatv(
       "  PREC_CHECK_BLAS(cublasLtMatmul(e->lt, e->desc{0}, &{1}, {2}, "
@@ -1308,9 +1404,9 @@ LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
   // Padding takes no part: max over, and average of, the elements inside.
   kernels += llvm::formatv(
       "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, {4} "
-      "*__restrict__ out) {{\n"
+      "*__restrict__ out{18}) {{\n"
       "  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
-      "  if (i >= {5}LL) return;\n"
+      "  if (i >= {5}) return;\n"
       "  long long c = i % {6}LL, ow = (i / {6}LL) % {7}LL, oh = (i / ({6}LL "
       "* {7}LL)) % {8}LL, n = i / ({6}LL * {7}LL * {8}LL);\n"
       "  float acc = {9};\n  int count = 0;\n"
@@ -1318,9 +1414,10 @@ LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
       "    long long iy = oh * {12}LL - {13}LL + y, ix = ow * {14}LL - {15}LL "
       "+ z;\n"
       "    if (iy < 0 || iy >= {16}LL || ix < 0 || ix >= {17}LL) continue;\n",
-      op->getName(), getLayerName(op), name, x.cType, o.cType, countOf(result),
-      out[3], out[2], out[1], isMax ? "-INFINITY" : "0.0f", kernel[0],
-      kernel[1], stride[0], pad[0], stride[1], pad[2], in[1], in[2]);
+      op->getName(), getLayerName(op), name, x.cType, o.cType,
+      kernelBound(result, countOf(result)), out[3], out[2], out[1],
+      isMax ? "-INFINITY" : "0.0f", kernel[0], kernel[1], stride[0], pad[0],
+      stride[1], pad[2], in[1], in[2], countParameter(result));
   kernels += "    float v = " +
              substitute(x.toFloat,
                         llvm::formatv("in0[((n * {0}LL + iy) * {1}LL + ix) * "
@@ -1551,8 +1648,9 @@ LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
   runCode += llvm::formatv("  // row kernel ending at {0}{1}\n",
                            group.ops.back()->getName(),
                            layer.empty() ? "" : " '" + layer + "'");
-  runCode += llvm::formatv("  {0}<<<{1}, {2}, 0, stream>>>(", name, group.rows,
-                           threads);
+  runCode += llvm::formatv(
+      "  {0}<<<{1}, {2}, 0, stream>>>(", name,
+      blocksFor(group.ops.back()->getResult(0), group.rows, 1), threads);
   SmallVector<std::string> arguments;
   for (Value value : llvm::concat<Value>(inputs, outputs))
     arguments.push_back(pointer(value));
@@ -1627,6 +1725,11 @@ static constexpr const char *matmulHelpers =
   cublasLtMatrixLayoutSetAttribute(layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof(stride));
 }
 
+[[maybe_unused]] static void prec_set_columns(cublasLtMatrixLayout_t layout, long long columns) {{
+  uint64_t value = (uint64_t)columns;
+  cublasLtMatrixLayoutSetAttribute(layout, CUBLASLT_MATRIX_LAYOUT_COLS, &value, sizeof(value));
+}
+
 static int prec_pick_algo({0}_engine *e, cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t a,
                           cublasLtMatrixLayout_t b, cublasLtMatrixLayout_t c, cublasLtMatmulAlgo_t *algo) {{
   cublasLtMatmulPreference_t preference;
@@ -1644,13 +1747,56 @@ static int prec_pick_algo({0}_engine *e, cublasLtMatmulDesc_t desc, cublasLtMatr
 
 )";
 
+LogicalResult CudaEmitter::analyzeBatch() {
+  SmallVector<unsigned> batchedInputs;
+  for (BlockArgument argument : function.getArguments()) {
+    std::string name = getBindingName(argument);
+    bool batched = options.batchInputs.empty()
+                       ? shapeOf(argument).front() == options.batch->max
+                       : llvm::is_contained(options.batchInputs, name);
+    if (batched)
+      batchedInputs.push_back(argument.getArgNumber());
+  }
+  for (const std::string &name : options.batchInputs)
+    if (llvm::none_of(function.getArguments(), [&](BlockArgument argument) {
+          return getBindingName(argument) == name;
+        }))
+      return function.emitError()
+             << "--batch-inputs names '" << name << "', which is not an input";
+  if (batchedInputs.empty())
+    return function.emitError()
+           << "dynamic batch: no input has the largest batch, "
+           << options.batch->max << ", as its dimension 0";
+  FailureOr<BatchAnalysis> analysis = BatchAnalysis::run(
+      function, batchedInputs, options.batch->max,
+      [](Operation *op) { return !elementwiseExpression(op).empty(); });
+  if (failed(analysis))
+    return failure();
+  batchAnalysis = std::move(*analysis);
+  batchRange = options.batch;
+  return success();
+}
+
 LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
                                 llvm::StringRef directory) {
   // Bindings: inputs then outputs, in signature order.
   llvm::json::Array bindingRecords;
   std::string bindingTable;
-  auto addBinding = [&](const std::string &name, Type type, bool isInput) {
-    auto tensorType = cast<RankedTensorType>(type);
+  auto isBindable = [](Type type) {
+    auto tensorType = dyn_cast<RankedTensorType>(type);
+    return tensorType && tensorType.hasStaticShape() &&
+           getDeviceType(tensorType.getElementType());
+  };
+  if (!llvm::all_of(function.getArgumentTypes(), isBindable) ||
+      !llvm::all_of(function.getResultTypes(), isBindable))
+    return function.emitError()
+           << "the CUDA emitter needs statically shaped tensor bindings";
+  auto ret = cast<func::ReturnOp>(function.getBody().front().getTerminator());
+  if (options.batch && failed(analyzeBatch()))
+    return failure();
+
+  auto addBinding = [&](const std::string &name, Value value, bool isInput) {
+    auto tensorType = cast<RankedTensorType>(value.getType());
     DeviceType device = *getDeviceType(tensorType.getElementType());
     llvm::json::Array shape;
     std::string dims;
@@ -1658,36 +1804,27 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
       shape.push_back(dim);
       dims += std::to_string(dim) + ", ";
     }
-    bindingRecords.push_back(llvm::json::Object{{"name", name},
-                                                {"input", isInput},
-                                                {"dtype", device.dtype},
-                                                {"shape", std::move(shape)}});
+    llvm::json::Object record{{"name", name},
+                              {"input", isInput},
+                              {"dtype", device.dtype},
+                              {"shape", std::move(shape)}};
+    if (batchRange)
+      record["batched"] = isBatched(value);
+    bindingRecords.push_back(std::move(record));
     bindingTable += llvm::formatv(
         "  {{\"{0}\", {1}, \"{2}\", {3}, {{{4}}},\n", name, isInput ? 1 : 0,
         device.dtype, tensorType.getRank(), dims.empty() ? "0" : dims);
   };
   for (BlockArgument argument : function.getArguments()) {
-    auto type = dyn_cast<RankedTensorType>(argument.getType());
-    if (!type || !type.hasStaticShape() ||
-        !getDeviceType(type.getElementType()))
-      return function.emitError()
-             << "the CUDA emitter needs statically shaped tensor bindings";
     buffers[argument] = Buffer{Buffer::Kind::Input, argument.getArgNumber(), 0,
-                               getDeviceType(type.getElementType())->cType};
-    addBinding(getBindingName(argument), type, true);
+                               typeOf(argument).cType};
+    addBinding(getBindingName(argument), argument, true);
   }
-  for (auto [index, type] : llvm::enumerate(function.getResultTypes())) {
-    auto tensorType = dyn_cast<RankedTensorType>(type);
-    if (!tensorType || !tensorType.hasStaticShape() ||
-        !getDeviceType(tensorType.getElementType()))
-      return function.emitError()
-             << "the CUDA emitter needs statically shaped tensor bindings";
-    addBinding(getResultName(function, index), type, false);
-  }
+  for (auto [index, operand] : llvm::enumerate(ret.getOperands()))
+    addBinding(getResultName(function, index), operand, false);
 
   // Results produced here (through reshapes that only alias them) are
   // written into their output bindings; others are copied there at the end.
-  auto ret = cast<func::ReturnOp>(function.getBody().front().getTerminator());
   for (auto [index, operand] : llvm::enumerate(ret.getOperands())) {
     Value value = operand;
     while (Operation *def = value.getDefiningOp()) {
@@ -1730,11 +1867,11 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
         if (buffer.kind == Buffer::Kind::Output &&
             buffer.offset == int64_t(function.getNumArguments() + index))
           continue;
-        int64_t bytes = countOf(value) * typeOf(value).bytes;
         runCode += llvm::formatv(
-            "  PREC_CHECK(cudaMemcpyAsync(bindings[{0}], {1}, {2}, "
+            "  PREC_CHECK(cudaMemcpyAsync(bindings[{0}], {1}, {2} * {3}, "
             "cudaMemcpyDeviceToDevice, stream));\n",
-            function.getNumArguments() + index, pointer(value), bytes);
+            function.getNumArguments() + index, pointer(value),
+            runtimeCount(value, countOf(value)), typeOf(value).bytes);
       }
       continue;
     }
@@ -1745,6 +1882,40 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
 
   int numBindings = function.getNumArguments() + function.getNumResults();
   std::string prefix = stem;
+  // A dynamic batch: the engine keeps the batch it runs at (the optimum
+  // until set otherwise) and resizes its GEMMs when that changes.
+  std::string batchCode;
+  if (batchRange) {
+    stateFields += llvm::formatv("  int batch = {0}, configured_batch = 0;\n",
+                                 batchRange->opt);
+    batchCode = llvm::formatv(
+        R"(static int {0}_resize({0}_engine *e) {{
+  [[maybe_unused]] const long long b = e->batch;
+{1}  e->configured_batch = e->batch;
+  return 0;
+}
+
+extern "C" void {0}_batch_range(int *min, int *opt, int *max) {{
+  *min = {2}; *opt = {3}; *max = {4};
+}
+
+extern "C" int {0}_set_batch({0}_engine *e, int batch) {{
+  if (batch < {2} || batch > {4}) return 30005;
+  e->batch = batch;
+  return 0;
+}
+
+)",
+        prefix, resizeCode, batchRange->min, batchRange->opt, batchRange->max);
+    createCode +=
+        llvm::formatv("    if (int s_ = {0}_resize(e)) return s_;\n", prefix);
+    runCode = llvm::formatv("  if (e->configured_batch != e->batch) {{\n"
+                            "    if (int s_ = {0}_resize(e)) return s_;\n"
+                            "  }\n",
+                            prefix)
+                  .str() +
+              runCode;
+  }
   // The .cu file.
   cu << llvm::formatv(
       R"(// CUDA engine generated by prec from a legalized module.
@@ -1790,7 +1961,7 @@ __device__ inline int32_t prec_saturate_i32(float x) {{
   __half half_one = __float2half(1.0f), half_zero = __float2half(0.0f);
 {1}};
 
-{8}extern "C" int {0}_create(const char *weights_path, {0}_engine **out) {{
+{8}{10}extern "C" int {0}_create(const char *weights_path, {0}_engine **out) {{
   *out = nullptr;
   FILE *file = std::fopen(weights_path, "rb");
   if (!file) return 30001;
@@ -1858,9 +2029,8 @@ extern "C" const long long *{0}_binding_shape(int i) {{ return {0}_bindings[i].s
       prefix, stateFields, weights.size(), std::max<int64_t>(arena.size(), 1),
       createCode, runCode, bindingTable, numBindings,
       // cuBLASLt helpers, where there are matmuls to call.
-      stateFields.empty() ? std::string()
-                          : llvm::formatv(matmulHelpers, prefix).str(),
-      releaseCode);
+      hasGemms ? llvm::formatv(matmulHelpers, prefix).str() : std::string(),
+      releaseCode, batchCode);
 
   // The header.
   llvm::SmallString<256> path(directory);
@@ -1897,14 +2067,25 @@ int {0}_binding_is_input(int index);
 const char *{0}_binding_dtype(int index);
 int {0}_binding_rank(int index);
 const long long *{0}_binding_shape(int index);
-
+{2}
 #ifdef __cplusplus
 }
 #endif
 
 #endif
 )",
-                            prefix, llvm::StringRef(prefix).upper());
+                            prefix, llvm::StringRef(prefix).upper(),
+                            batchRange ? llvm::formatv(R"(
+/* Dynamic batch: binding shapes above are at the largest batch; the batched
+   bindings (the manifest's "batched") hold `batch` samples when the engine
+   runs. The batch starts at the optimum; GEMM algorithms are chosen again
+   when it changes. set_batch returns non-zero outside [min, max]. */
+void {0}_batch_range(int *min, int *opt, int *max);
+int {0}_set_batch({0}_engine *engine, int batch);
+)",
+                                                       prefix)
+                                             .str()
+                                       : std::string());
   }
 
   // The weights file: magic, byte count, the weights block.
@@ -1934,13 +2115,19 @@ const long long *{0}_binding_shape(int index);
                           ->getAttrOfType<precision::PolicyAttr>(
                               precision::PrecisionDialect::getPolicyAttrName()))
       target = policy.getTarget().str();
-    llvm::json::Object manifest{{"engine", stem},
-                                {"target", target},
-                                {"bindings", std::move(bindingRecords)},
-                                {"ops", std::move(opRecords)},
-                                {"weights_bytes", int64_t(weights.size())},
-                                {"activation_bytes", arena.size()},
-                                {"workspace_bytes", workspaceBytes}};
+    llvm::json::Object manifest{
+        {"engine", stem},
+        {"target", target},
+        {"bindings", std::move(bindingRecords)},
+        {"batch", batchRange ? llvm::json::Value(
+                                   llvm::json::Object{{"min", batchRange->min},
+                                                      {"opt", batchRange->opt},
+                                                      {"max", batchRange->max}})
+                             : llvm::json::Value(nullptr)},
+        {"ops", std::move(opRecords)},
+        {"weights_bytes", int64_t(weights.size())},
+        {"activation_bytes", arena.size()},
+        {"workspace_bytes", workspaceBytes}};
     file << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
          << "\n";
   }
@@ -1950,7 +2137,8 @@ const long long *{0}_binding_shape(int index);
 } // namespace
 
 LogicalResult emitCudaEngine(ModuleOp module, llvm::raw_ostream &cuStream,
-                             llvm::StringRef directory, llvm::StringRef stem) {
+                             llvm::StringRef directory, llvm::StringRef stem,
+                             const CudaEngineOptions &options) {
   SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
   auto main = llvm::find_if(
       functions, [](func::FuncOp f) { return f.getName() == "main"; });
@@ -1968,10 +2156,18 @@ LogicalResult emitCudaEngine(ModuleOp module, llvm::raw_ostream &cuStream,
   buildLowerToGpuPipeline(lowering);
   if (failed(lowering.run(module)))
     return failure();
-  return CudaEmitter(function, stem).emit(cuStream, directory);
+  return CudaEmitter(function, stem, options).emit(cuStream, directory);
 }
 
 void registerCudaEmitTranslation() {
+  static llvm::cl::opt<std::string> batch(
+      "batch",
+      llvm::cl::desc("--emit-cuda: a dynamic batch MIN:OPT:MAX; the module is "
+                     "at MAX"));
+  static llvm::cl::list<std::string> batchInputs(
+      "batch-inputs", llvm::cl::CommaSeparated,
+      llvm::cl::desc("--emit-cuda: the inputs whose dimension 0 is the batch "
+                     "(default: those of size MAX)"));
   TranslateFromMLIRRegistration registration(
       "emit-cuda",
       "Write a legalized module as a CUDA engine (.cu, .h, .weights, .json)",
@@ -1994,7 +2190,17 @@ void registerCudaEmitTranslation() {
             c = '_';
         if (stem.empty() || isdigit(stem[0]))
           stem = "engine_" + stem;
-        return emitCudaEngine(module, os, directory, stem);
+        CudaEngineOptions options;
+        if (!batch.empty()) {
+          std::string error;
+          options.batch = parseBatchRange(batch, error);
+          if (!options.batch)
+            return module.emitError() << error;
+        } else if (!batchInputs.empty()) {
+          return module.emitError() << "--batch-inputs needs --batch";
+        }
+        options.batchInputs.assign(batchInputs.begin(), batchInputs.end());
+        return emitCudaEngine(module, os, directory, stem, options);
       },
       [](DialectRegistry &registry) {
         registry

@@ -12,18 +12,33 @@
 #ifndef PREC_CODEGEN_CUDAEMITTER_H
 #define PREC_CODEGEN_CUDAEMITTER_H
 
+#include "codegen/BatchAnalysis.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace prec {
 
 /// Emits the engine for `module`'s function: the .cu text to `cuStream`, and
 /// `<stem>.h`, `<stem>.weights`, `<stem>.json` into `directory`. The C
 /// functions are named `<stem>_create`, `<stem>_run`, ...
+struct CudaEngineOptions {
+  /// A dynamic batch (the module is at its largest), or none.
+  std::optional<BatchRange> batch;
+  /// The inputs that carry it; empty: those whose dimension 0 is the
+  /// largest batch.
+  std::vector<std::string> batchInputs;
+};
+
 mlir::LogicalResult emitCudaEngine(mlir::ModuleOp module,
                                    llvm::raw_ostream &cuStream,
                                    llvm::StringRef directory,
-                                   llvm::StringRef stem);
+                                   llvm::StringRef stem,
+                                   const CudaEngineOptions &options);
 
 /// Where prec-translate writes the .cu (its -o), so that the emitter can put
 /// the other files next to it; "-" or empty means the current directory.

@@ -43,6 +43,11 @@ class Engine:
             assert status == 0, f"{self.stem}_run returned {status}"
         return run_engine
 
+    def set_batch(self, batch):
+        """The batch a dynamic-batch engine runs at next; returns the
+        engine's status (non-zero outside its [min, max])."""
+        return getattr(self.lib, self.stem + "_set_batch")(self.handle, batch)
+
     def destroy(self):
         getattr(self.lib, self.stem + "_destroy")(self.handle)
 
