@@ -72,6 +72,12 @@ std::optional<DeviceType> getDeviceType(Type type) {
     return DeviceType{"__nv_bfloat16",       "bf16",
                       "__bfloat162float(x)", "__float2bfloat16_rn(x)",
                       "CUDA_R_16BF",         2};
+  if (isa<Float8E4M3FNType>(type))
+    return DeviceType{"__nv_fp8_e4m3",    "f8e4m3",         "float(x)",
+                      "__nv_fp8_e4m3(x)", "CUDA_R_8F_E4M3", 1};
+  if (isa<Float8E5M2Type>(type))
+    return DeviceType{"__nv_fp8_e5m2",    "f8e5m2",         "float(x)",
+                      "__nv_fp8_e5m2(x)", "CUDA_R_8F_E5M2", 1};
   if (type.isInteger(1))
     return DeviceType{"uint8_t",      "i1",
                       "((float)(x))", "((uint8_t)((x) != 0.0f))",
@@ -166,7 +172,7 @@ private:
   int64_t largestIndexSpace = 0;
   LogicalResult assignBuffer(Value value);
   void planBufferReleases();
-  void planGemmEpilogues();
+  LogicalResult planGemmEpilogues();
   bool isFusedIntoUser(Operation *op) const;
   bool isGemmEpilogue(Operation *op) const;
   /// The op whose kernel computes `op`'s result (itself unless fused).
@@ -241,6 +247,8 @@ private:
   /// The GEMM, its other epilogue ops and a bias's widening it reads
   /// through, mapped to the op at which that GEMM runs.
   llvm::DenseMap<Operation *, Operation *> performedBy;
+  /// Weights stored transposed for the GEMMs that read them (as B, op T).
+  llvm::DenseSet<Value> transposedWeights;
   std::vector<RowGroup> rowGroups;
   llvm::DenseMap<Operation *, const RowGroup *> rowGroupOf;
   /// Values computed straight into an output binding (its index).
@@ -270,6 +278,23 @@ LogicalResult CudaEmitter::addWeight(Value value, ElementsAttr values) {
   DeviceType type = typeOf(value);
   int64_t bytes = countOf(value) * type.bytes;
   std::vector<char> data(bytes);
+  // A GEMM that needs its B operand transposed (i8, f8) reads a weight
+  // [batch, K, N] stored as [batch, N, K].
+  auto store = [&]() {
+    if (!transposedWeights.contains(value))
+      return data;
+    ArrayRef<int64_t> shape = shapeOf(value);
+    int64_t k = shape[1], n = shape[2];
+    std::vector<char> transposed(bytes);
+    for (int64_t b = 0; b < shape[0]; ++b)
+      for (int64_t row = 0; row < k; ++row)
+        for (int64_t column = 0; column < n; ++column)
+          std::memcpy(transposed.data() +
+                          ((b * n + column) * k + row) * type.bytes,
+                      data.data() + ((b * k + row) * n + column) * type.bytes,
+                      type.bytes);
+    return transposed;
+  };
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(values)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
     if (!blob || int64_t(blob->getData().size()) != bytes)
@@ -293,6 +318,7 @@ LogicalResult CudaEmitter::addWeight(Value value, ElementsAttr values) {
     return value.getDefiningOp()->emitError()
            << "constant of an unsupported kind";
   }
+  data = store();
   int64_t offset = (weights.size() + 255) / 256 * 256;
   weights.resize(offset);
   weights.insert(weights.end(), data.begin(), data.end());
@@ -528,6 +554,8 @@ static Value getStorageRoot(Value value) {
 /// What cuBLASLt computes after a matmul's product (its epilogue), and the
 /// ops of the program that this covers.
 struct MatmulEpilogue {
+  Operation *scale = nullptr;        // multiplies by a constant: alpha
+  std::string alpha;                 // that constant, a float literal
   Operation *biasAdd = nullptr;      // adds a row bias in the accumulator type
   Value bias;                        // that bias, in the D type, as read
   Operation *biasWidening = nullptr; // the bias's widening, looked through
@@ -535,34 +563,42 @@ struct MatmulEpilogue {
   Value result;                      // what the GEMM writes
 };
 
-/// The epilogue of `op`: a bias added in its accumulator type (prec-fuse-bias
-/// puts it there) and a conversion to f16/bf16 (cuBLASLt's D type). The
-/// bias is read in the D type: an f16 bias widened for the f32 add is read
-/// before its widening, which is exact.
+/// The epilogue of `op`, in cuBLASLt's order D = alpha * (A B) + bias: a
+/// multiply by a constant (a dequantization scale), a bias added in the
+/// accumulator type (prec-fuse-bias puts it there) and a conversion to
+/// f16/bf16 (cuBLASLt's D type). Only an f32 accumulator scales and adds
+/// (cuBLASLt does both in f32). The bias is read in the D type: an f16 bias
+/// widened for the f32 add is read before its widening, which is exact.
 static MatmulEpilogue getMatmulEpilogue(tosa::MatMulOp op) {
   MatmulEpilogue epilogue;
-  epilogue.result = op.getResult();
   auto singleUser = [](Value value) -> Operation * {
     return value.hasOneUse() ? *value.user_begin() : nullptr;
   };
-  // Only an f32 accumulator: cuBLASLt adds the bias in f32.
-  auto add = dyn_cast_or_null<tosa::AddOp>(singleUser(op.getResult()));
-  if (add && (add.getType() != op.getType() ||
-              !getElementTypeOrSelf(op.getType()).isF32()))
-    add = nullptr;
-  Value accumulated = add ? add.getResult() : op.getResult();
-  auto conversion = dyn_cast_or_null<tosa::CastOp>(singleUser(accumulated));
-  if (conversion &&
-      conversion->hasAttr(precision::PrecisionDialect::getEpilogueAttrName())) {
-    Type storage = getElementTypeOrSelf(conversion.getType());
-    if (storage.isF16() || storage.isBF16())
-      epilogue.cast = conversion;
+  bool f32Accumulator = getElementTypeOrSelf(op.getType()).isF32();
+  Value value = op.getResult();
+  if (auto mul = dyn_cast_or_null<tosa::MulOp>(singleUser(value));
+      mul && f32Accumulator && mul.getType() == op.getType()) {
+    Value other = mul.getInput1() == value ? mul.getInput2() : mul.getInput1();
+    if (std::optional<std::string> literal = getSplatLiteral(other)) {
+      epilogue.scale = mul;
+      epilogue.alpha = *literal;
+      value = mul.getResult();
+    }
   }
-  Type dType = getElementTypeOrSelf(
-      epilogue.cast ? epilogue.cast->getResult(0).getType() : op.getType());
+  auto add = dyn_cast_or_null<tosa::AddOp>(singleUser(value));
+  if (add && (add.getType() != op.getType() || !f32Accumulator))
+    add = nullptr;
+  auto conversion =
+      dyn_cast_or_null<tosa::CastOp>(singleUser(add ? add.getResult() : value));
+  if (conversion && (!conversion->hasAttr(
+                         precision::PrecisionDialect::getEpilogueAttrName()) ||
+                     !(getElementTypeOrSelf(conversion.getType()).isF16() ||
+                       getElementTypeOrSelf(conversion.getType()).isBF16())))
+    conversion = nullptr;
+  Type dType =
+      getElementTypeOrSelf(conversion ? conversion.getType() : op.getType());
   if (add) {
-    Value bias =
-        add.getInput1() == op.getResult() ? add.getInput2() : add.getInput1();
+    Value bias = add.getInput1() == value ? add.getInput2() : add.getInput1();
     auto biasType = cast<RankedTensorType>(bias.getType());
     ArrayRef<int64_t> shape = biasType.getShape();
     bool isRowVector =
@@ -579,16 +615,33 @@ static MatmulEpilogue getMatmulEpilogue(tosa::MatMulOp op) {
       epilogue.biasAdd = add;
       epilogue.bias = bias;
       epilogue.biasWidening = widening;
+      value = add.getResult();
     }
   }
-  if (epilogue.biasAdd)
-    epilogue.result = epilogue.biasAdd->getResult(0);
-  // The cast is the epilogue's only when nothing between needs a kernel.
-  if (epilogue.cast && (epilogue.biasAdd || !add))
-    epilogue.result = epilogue.cast->getResult(0);
-  else
-    epilogue.cast = nullptr;
+  // The conversion is the epilogue's only when nothing between needs a
+  // kernel.
+  if (conversion && (epilogue.biasAdd || !add)) {
+    epilogue.cast = conversion;
+    value = conversion.getResult();
+  }
+  epilogue.result = value;
   return epilogue;
+}
+
+/// The tensor whose transpose (batch kept, the two others swapped) is
+/// `op`'s B operand: cuBLASLt reads it as it is with op T.
+static Value getTransposedB(tosa::MatMulOp op) {
+  auto transpose = op.getB().getDefiningOp<tosa::TransposeOp>();
+  if (!transpose || transpose.getPerms() != ArrayRef<int32_t>{0, 2, 1})
+    return nullptr;
+  return transpose.getInput1();
+}
+
+/// Whether cuBLASLt multiplies `op`'s inputs only with A transposed (the TN
+/// layout): its integer and 8-bit float GEMMs.
+static bool needsTransposedB(tosa::MatMulOp op) {
+  Type input = getElementTypeOrSelf(op.getA().getType());
+  return input.isInteger(8) || isa<Float8E4M3FNType, Float8E5M2Type>(input);
 }
 
 /// Whether a convolution is emitted as im2col and a cuBLASLt GEMM (the
@@ -626,7 +679,7 @@ static Operation *getReluEpilogue(tosa::Conv2DOp op) {
              : nullptr;
 }
 
-void CudaEmitter::planGemmEpilogues() {
+LogicalResult CudaEmitter::planGemmEpilogues() {
   Block &body = function.getBody().front();
   // A GEMM runs where the last op of its epilogue is: every operand of the
   // epilogue (a bias) exists by then.
@@ -637,7 +690,7 @@ void CudaEmitter::planGemmEpilogues() {
     for (Operation *covered : epilogueOps.drop_back())
       performedBy[covered] = last;
   };
-  llvm::SetVector<Operation *> biasWidenings;
+  llvm::SetVector<Operation *> biasWidenings, transposesRead;
   for (Operation &op : body) {
     if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
       if (Operation *relu = getReluEpilogue(conv))
@@ -647,30 +700,53 @@ void CudaEmitter::planGemmEpilogues() {
       continue;
     MatmulEpilogue epilogue = getMatmulEpilogue(matmul);
     SmallVector<Operation *> epilogueOps;
-    for (Operation *covered : {epilogue.biasAdd, epilogue.cast})
+    for (Operation *covered : {epilogue.scale, epilogue.biasAdd, epilogue.cast})
       if (covered)
         epilogueOps.push_back(covered);
     if (!epilogueOps.empty())
       fuse(matmul, epilogueOps);
     if (epilogue.biasWidening)
       biasWidenings.insert(epilogue.biasWidening);
+    if (getTransposedB(matmul))
+      transposesRead.insert(matmul.getB().getDefiningOp());
+    else if (needsTransposedB(matmul) &&
+             isa_and_nonnull<tosa::ConstOp>(matmul.getB().getDefiningOp()))
+      transposedWeights.insert(matmul.getB());
   }
-  // A bias widened only for GEMMs that read it unwidened needs no kernel; it
-  // is read by the last of them.
-  for (Operation *widening : biasWidenings) {
+  // A weight read transposed by one GEMM is read so by all of them.
+  for (Value weight : transposedWeights)
+    for (Operation *user : weight.getUsers())
+      if (auto matmul = dyn_cast<tosa::MatMulOp>(user);
+          !matmul || matmul.getB() != weight || !needsTransposedB(matmul))
+        return user->emitError()
+               << "the CUDA emitter stores this weight transposed for an i8 "
+                  "or f8 GEMM, and this op reads it too";
+  // A transpose or a bias's widening that only GEMMs read (with op T, or
+  // unwidened) needs no kernel; it is read by the last of them.
+  auto readOnlyByGemms = [&](Operation *producer,
+                             llvm::function_ref<bool(Operation *)> reads) {
     Operation *lastKernel = nullptr;
-    for (Operation *user : widening->getResult(0).getUsers()) {
+    for (Operation *user : producer->getResult(0).getUsers()) {
+      if (!reads(user))
+        return;
       Operation *kernel = performedBy.lookup(user);
-      if (!kernel || !isa<tosa::AddOp>(user)) {
-        lastKernel = nullptr;
-        break;
-      }
+      kernel = kernel ? kernel : user;
       if (!lastKernel || lastKernel->isBeforeInBlock(kernel))
         lastKernel = kernel;
     }
     if (lastKernel)
-      performedBy[widening] = lastKernel;
-  }
+      performedBy[producer] = lastKernel;
+  };
+  for (Operation *transpose : transposesRead)
+    readOnlyByGemms(transpose, [&](Operation *user) {
+      auto matmul = dyn_cast<tosa::MatMulOp>(user);
+      return matmul && matmul.getB() == transpose->getResult(0);
+    });
+  for (Operation *widening : biasWidenings)
+    readOnlyByGemms(widening, [&](Operation *user) {
+      return isa<tosa::AddOp>(user) && performedBy.count(user);
+    });
+  return success();
 }
 
 bool CudaEmitter::isGemmEpilogue(Operation *op) const {
@@ -868,13 +944,41 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
   ArrayRef<int64_t> a = shapeOf(op.getA()), b = shapeOf(op.getB());
   int64_t batch = a[0], m = a[1], k = a[2], n = b[2];
   Type inputType = getElementTypeOrSelf(op.getA().getType());
+  Type otherType = getElementTypeOrSelf(op.getB().getType());
   Type resultType = getElementTypeOrSelf(op.getType());
-  DeviceType in = typeOf(op.getA()), out = typeOf(op.getResult());
-  if (!in.cudaType || !isa<FloatType>(inputType))
-    return unsupported(op, "only float matmuls are emitted yet");
-  // The result type is the accumulator (prec-materialize makes it so).
+  DeviceType in = typeOf(op.getA()), other = typeOf(op.getB()),
+             out = typeOf(op.getResult());
+  // The result type is the accumulator (prec-materialize makes it so);
+  // integer GEMMs are symmetric (zero points 0) and accumulate in i32, 8-bit
+  // float ones in f32, at least one operand E4M3.
   const char *compute = nullptr, *scale = nullptr;
-  if (resultType.isF32()) {
+  bool isF8 = isa<Float8E4M3FNType, Float8E5M2Type>(inputType);
+  if (inputType.isInteger(8)) {
+    auto isZero = [](Value zeroPoint) {
+      std::optional<std::string> literal = getSplatLiteral(zeroPoint);
+      auto constant = zeroPoint.getDefiningOp<tosa::ConstOp>();
+      auto values = constant ? dyn_cast<DenseElementsAttr>(constant.getValues())
+                             : DenseElementsAttr();
+      return !literal && values && values.isSplat() &&
+             values.getSplatValue<APInt>().isZero();
+    };
+    if (!otherType.isInteger(8) || !resultType.isInteger(32) ||
+        !isZero(op.getAZp()) || !isZero(op.getBZp()))
+      return unsupported(op, "an i8 GEMM needs i8 operands with zero points "
+                             "0 and an i32 result");
+    compute = "CUBLAS_COMPUTE_32I";
+    scale = "CUDA_R_32I";
+  } else if (isF8) {
+    if (!isa<Float8E4M3FNType, Float8E5M2Type>(otherType) ||
+        (isa<Float8E5M2Type>(inputType) && isa<Float8E5M2Type>(otherType)) ||
+        !resultType.isF32())
+      return unsupported(op, "an f8 GEMM needs an E4M3 operand, the other "
+                             "E4M3 or E5M2, and an f32 accumulator");
+    compute = "CUBLAS_COMPUTE_32F";
+    scale = "CUDA_R_32F";
+  } else if (!in.cudaType || !isa<FloatType>(inputType)) {
+    return unsupported(op, "its operand type has no cuBLASLt GEMM");
+  } else if (resultType.isF32()) {
     compute = "CUBLAS_COMPUTE_32F";
     scale = "CUDA_R_32F";
   } else if (resultType.isF16() && inputType.isF16()) {
@@ -884,6 +988,20 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
     return unsupported(op, "cuBLASLt has no " + llvm::Twine(out.dtype) +
                                " accumulation for these inputs");
   }
+  // cuBLASLt's A is our B: read as it is (op N), or, when B is a transpose
+  // or a weight stored transposed, from the [batch, N, K] tensor with op T.
+  Value bSource = op.getB();
+  bool transposeB = false;
+  if (Value source = getTransposedB(op)) {
+    bSource = source;
+    transposeB = true;
+  } else if (transposedWeights.contains(op.getB())) {
+    transposeB = true;
+  }
+  if (needsTransposedB(op) && !transposeB)
+    return unsupported(op, "cuBLASLt's i8 and f8 GEMMs need B transposed: a "
+                           "tosa.transpose (perms 0, 2, 1) of a [batch, N, "
+                           "K] tensor, or a constant");
   // The epilogue adds the bias and writes the storage type (cuBLASLt's D
   // type) when the program converts the accumulator.
   MatmulEpilogue epilogue = getMatmulEpilogue(op);
@@ -899,10 +1017,17 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
         "    PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, "
         "CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue)));\n  }\n",
         index);
-  // Row-major C = A B is column-major C^T = B^T A^T: cuBLASLt's A is our B.
+  if (transposeB)
+    setEpilogue += llvm::formatv(
+        "  {{\n    cublasOperation_t transpose = CUBLAS_OP_T;\n"
+        "    PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, "
+        "CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof(transpose)));\n  }\n",
+        index);
+  // Row-major C = A B is column-major C^T = B^T A^T: cuBLASLt's A is our B
+  // (N x K column-major: [K, N] row-major, or [N, K] row-major with op T).
   createCode += llvm::formatv(
       R"(  PREC_CHECK_BLAS(cublasLtMatmulDescCreate(&e->desc{0}, {1}, {2}));
-  PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->la{0}, {3}, {4}, {5}, {4}));
+  PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->la{0}, {10}, {11}, {12}, {11}));
   PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->lb{0}, {3}, {5}, {6}, {5}));
   PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->lc{0}, {7}, {4}, {6}, {4}));
   prec_set_batch(e->la{0}, {8}, {5}LL * {4}LL);
@@ -910,7 +1035,7 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
   prec_set_batch(e->lc{0}, {8}, {6}LL * {4}LL);
 {9})",
       index, compute, scale, in.cudaType, n, k, m, out.cudaType, batch,
-      setEpilogue);
+      setEpilogue, other.cudaType, transposeB ? k : n, transposeB ? n : k);
   // At a dynamic batch, the batch count (attention) or the rows of A (a
   // linear layer) follow the engine's batch; the algorithm is chosen again
   // for each batch the engine is set to.
@@ -935,12 +1060,30 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
   } else {
     createCode += pick;
   }
-  std::string one = resultType.isF16() ? "e->half_one" : "e->float_one";
-  std::string zero = resultType.isF16() ? "e->half_zero" : "e->float_zero";
+  // alpha and beta in the scale type; a constant the product is multiplied
+  // by (a dequantization scale) is alpha.
+  std::string one = resultType.isInteger(32) ? "e->int_one"
+                    : resultType.isF16()     ? "e->half_one"
+                                             : "e->float_one";
+  std::string zero = resultType.isInteger(32) ? "e->int_zero"
+                     : resultType.isF16()     ? "e->half_zero"
+                                              : "e->float_zero";
+  if (epilogue.scale) {
+    stateFields +=
+        llvm::formatv("  float alpha{0} = {1};\n", index, epilogue.alpha);
+    one = llvm::formatv("e->alpha{0}", index);
+  }
   std::string layer = getLayerName(op);
+  std::string notes;
+  if (transposeB)
+    notes += ", B transposed";
+  if (epilogue.scale)
+    notes += ", alpha " + epilogue.alpha;
+  if (epilogue.biasAdd)
+    notes += ", bias epilogue";
   runCode += llvm::formatv("  // tosa.matmul{0}: {1}x{2}x{3}, batch {4}{5}\n",
                            layer.empty() ? "" : " '" + layer + "'", m, n, k,
-                           batch, epilogue.biasAdd ? ", bias epilogue" : "");
+                           batch, notes);
   // The bias may be a binding: its pointer is known only when the engine runs.
   if (epilogue.biasAdd)
     runCode += llvm::formatv(
@@ -952,7 +1095,7 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
       "  PREC_CHECK_BLAS(cublasLtMatmul(e->lt, e->desc{0}, &{1}, {2}, "
       "e->la{0}, {3}, e->lb{0}, &{4}, {5}, e->lc{0}, {5}, e->lc{0}, "
       "&e->algo{0}, e->workspace, PREC_WORKSPACE, stream));\n",
-      index, one, pointer(op.getB()), pointer(op.getA()), zero,
+      index, one, pointer(bSource), pointer(op.getA()), zero,
       pointer(destination));
   workspaceBytes = 32 << 20;
   return success();
@@ -1840,7 +1983,8 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
       outputBindings[value] = function.getNumArguments() + index;
   }
 
-  planGemmEpilogues();
+  if (failed(planGemmEpilogues()))
+    return failure();
   rowGroups = planRowGroups(
       function.getBody().front(), /*maxWidth=*/8192,
       [](Operation *op) { return !elementwiseExpression(op).empty(); },
@@ -1925,6 +2069,7 @@ extern "C" int {0}_set_batch({0}_engine *e, int batch) {{
 #include <cublasLt.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <cmath>
 #include <cstdint>
@@ -1958,6 +2103,7 @@ __device__ inline int32_t prec_saturate_i32(float x) {{
   void *workspace = nullptr;
   cublasLtHandle_t lt = nullptr;
   float float_one = 1.0f, float_zero = 0.0f;
+  int32_t int_one = 1, int_zero = 0;
   __half half_one = __float2half(1.0f), half_zero = __float2half(0.0f);
 {1}};
 
