@@ -32,6 +32,13 @@ struct CudaEngineOptions {
   /// The inputs that carry it; empty: those whose dimension 0 is the
   /// largest batch.
   std::vector<std::string> batchInputs;
+  /// How convolutions other than unit-stride 1x1 ones run: an im2col kernel
+  /// and a cuBLASLt GEMM, cuDNN, or (Auto) cuDNN for the large ones only.
+  enum class Convolutions {
+    Auto,
+    Im2col,
+    Cudnn
+  } convolutions = Convolutions::Auto;
 };
 
 mlir::LogicalResult emitCudaEngine(mlir::ModuleOp module,

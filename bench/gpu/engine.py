@@ -13,6 +13,23 @@ import subprocess
 import torch
 
 
+def library_flags(manifest):
+    """nvcc flags linking the libraries the engine calls. cuDNN comes from
+    PyTorch's nvidia-cudnn package when it is installed."""
+    flags = []
+    for library in manifest.get("libraries", ["cublasLt"]):
+        if library == "cudnn":
+            try:
+                import nvidia.cudnn
+                root = list(nvidia.cudnn.__path__)[0]
+                flags += [f"-I{root}/include", f"-L{root}/lib",
+                          f"-Xlinker=-rpath={root}/lib"]
+            except ImportError:
+                pass
+        flags.append(f"-l{library}")
+    return flags
+
+
 class Engine:
     """A prec engine built with nvcc for sm_90a and created from its weights."""
 
@@ -20,11 +37,11 @@ class Engine:
         cu = os.path.abspath(cu)
         self.base = cu[:-3]
         self.stem = os.path.basename(self.base)
-        subprocess.run(["nvcc", "-O3", "-shared", "-Xcompiler", "-fPIC",
-                        "-arch=sm_90a", cu, "-lcublasLt", "-o",
-                        self.base + ".so"], check=True)
-        self.lib = ctypes.CDLL(self.base + ".so")
         self.manifest = json.load(open(self.base + ".json"))
+        subprocess.run(["nvcc", "-O3", "-shared", "-Xcompiler", "-fPIC",
+                        "-arch=sm_90a", cu, "-o", self.base + ".so"]
+                       + library_flags(self.manifest), check=True)
+        self.lib = ctypes.CDLL(self.base + ".so")
         self.handle = ctypes.c_void_p()
         status = getattr(self.lib, self.stem + "_create")(
             (self.base + ".weights").encode(), ctypes.byref(self.handle))

@@ -2,9 +2,21 @@
 // epilogue writing the ReLU's result; the clamp gets no kernel. A ReLU
 // after an add (not a convolution) keeps its kernel.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: prec-translate --emit-cuda %s -o %t/conv_relu.cu
+// RUN: prec-translate --emit-cuda %s --conv=im2col -o %t/conv_relu.cu
 // RUN: FileCheck %s < %t/conv_relu.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/conv_relu.cu -o %t/conv_relu.o %}
+// Through cuDNN (--conv=cudnn), the ReLU is its activation: the fastest
+// algorithm cuDNN measures runs conv1; conv2 only adds its bias.
+// RUN: prec-translate --emit-cuda %s --conv=cudnn -o %t/conv_relu_cudnn.cu
+// RUN: FileCheck %s --check-prefix=CUDNN < %t/conv_relu_cudnn.cu
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/conv_relu_cudnn.cu -o %t/conv_relu_cudnn.o %}
+// CUDNN-NOT: // tosa.clamp conv1.relu
+// CUDNN: cudnnSetActivationDescriptor(e->ca[[C1:[0-9]+]], CUDNN_ACTIVATION_RELU,
+// CUDNN-NEXT: prec_find_conv_algo(e->dnn, e->cx[[C1]], e->cw[[C1]], e->cc[[C1]], e->cy[[C1]], PREC_DNN_WORKSPACE_LIMIT, &e->calgo[[C1]])
+// CUDNN: cudnnSetActivationDescriptor(e->ca[[C2:[0-9]+]], CUDNN_ACTIVATION_IDENTITY,
+// CUDNN: // tosa.conv2d 'conv1': 3x3, cuDNN with the bias and ReLU in the same call
+// CUDNN: // tosa.conv2d 'conv2': 3x3, cuDNN with the bias in the same call
+// CUDNN: // tosa.clamp 'out.relu'
 // CHECK-NOT: // tosa.clamp conv1.relu
 // im2col: each thread gathers four elements before it stores any.
 // CHECK: // im2col for tosa.conv2d conv1

@@ -5,11 +5,26 @@
 // when the batch changes.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: prec-opt %s --prec-legalize="enabled=f16 target=sm_90" -o %t/legal.mlir 2>/dev/null
-// RUN: prec-translate --emit-cuda %t/legal.mlir -o %t/dyn.cu --batch=1:2:4
+// RUN: prec-translate --emit-cuda %t/legal.mlir -o %t/dyn.cu --batch=1:2:4 --conv=im2col
 // RUN: FileCheck %s < %t/dyn.cu
 // RUN: FileCheck %s --check-prefix=HEADER < %t/dyn.h
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/dyn.json
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/dyn.cu -o %t/dyn.o %}
+// Through cuDNN, the convolution's N follows the batch and its algorithm is
+// measured again within the workspace allocated for the largest batch.
+// RUN: prec-translate --emit-cuda %t/legal.mlir -o %t/dyn_cudnn.cu --batch=1:2:4 --conv=cudnn
+// RUN: FileCheck %s --check-prefix=CUDNN < %t/dyn_cudnn.cu
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/dyn_cudnn.cu -o %t/dyn_cudnn.o %}
+// CUDNN-LABEL: static int dyn_cudnn_resize(
+// CUDNN: cudnnSetTensor4dDescriptor(e->cx[[C:[0-9]+]], CUDNN_TENSOR_NHWC, CUDNN_DATA_HALF, (int)(1LL * b), 3, 8, 8)
+// CUDNN-NEXT: cudnnSetTensor4dDescriptor(e->cy[[C]], CUDNN_TENSOR_NHWC, CUDNN_DATA_HALF, (int)(1LL * b), 4, 8, 8)
+// CUDNN-NEXT: prec_find_conv_algo(e->dnn, e->cx[[C]], e->cw[[C]], e->cc[[C]], e->cy[[C]], e->dnn_workspace_bytes, &e->calgo[[C]])
+// CUDNN: if (bytes > e->dnn_workspace_bytes) return 40101;
+// CUDNN-LABEL: extern "C" int dyn_cudnn_create(
+// The workspace is allocated (at the largest batch) before the engine
+// resizes to the optimum.
+// CUDNN: cudaMalloc(&e->dnn_workspace, e->dnn_workspace_bytes)
+// CUDNN-NEXT: if (int s_ = dyn_cudnn_resize(e)) return s_;
 // The same module without --batch is a static engine.
 // RUN: prec-translate --emit-cuda %t/legal.mlir -o %t/static.cu
 // RUN: FileCheck %s --check-prefix=STATIC < %t/static.cu

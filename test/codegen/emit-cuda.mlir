@@ -80,28 +80,60 @@
 // RUN: %if nvcc %{ %nvcc -arch=sm_80 -c %t/needs_constraints.cu -o %t/engine80.o %}
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/needs_constraints.cu -o %t/engine90.o %}
 
-// The TRTorch example: each convolution is an im2col kernel and a cuBLASLt
-// GEMM adding the bias in its accumulator (the pinned one on f16 operands
-// with an f32 accumulator), then max pooling and the ReLU clamp.
+// The TRTorch example: two convolutions (conv2 pinned to f16), each
+// followed by max pooling and the ReLU clamp.
 // RUN: prec-opt %prec_src/examples/trtorch_conv_region.mlir --prec-legalize -o %t/conv.mlir
-// RUN: prec-translate --emit-cuda %t/conv.mlir -o %t/trtorch.cu
+// RUN: prec-translate --emit-cuda %t/conv.mlir --conv=cudnn -o %t/trtorch.cu
 // RUN: FileCheck %s --check-prefix=CONV < %t/trtorch.cu
-// CONV: // im2col for tosa.conv2d conv1
-// CONV-NEXT: __global__ void k{{[0-9]+}}_conv2d(const float *__restrict__ in0, float *__restrict__ out)
-// CONV: // im2col for tosa.conv2d conv2
-// CONV-NEXT: __global__ void k{{[0-9]+}}_conv2d(const __half *__restrict__ in0, __half *__restrict__ out)
-// CONV: // tosa.max_pool2d pool
-// CONV: acc = fmaxf(acc, v);
-// CONV: // tosa.clamp relu
-// CONV: cublasLtMatmulDescCreate(&e->desc{{[0-9]+}}, CUBLAS_COMPUTE_32F, CUDA_R_32F)
-// CONV: CUBLASLT_EPILOGUE_BIAS
-// CONV: cublasLtMatrixLayoutCreate(&e->la{{[0-9]+}}, CUDA_R_16F, 27, 3, 27)
-// CONV: cublasLtMatrixLayoutCreate(&e->lb{{[0-9]+}}, CUDA_R_16F, 27, 144, 27)
-// CONV: cublasLtMatrixLayoutCreate(&e->lc{{[0-9]+}}, CUDA_R_16F, 3, 144, 3)
-// CONV: extern "C" int trtorch_run(
-// CONV: // tosa.conv2d 'conv2': im2col, then a GEMM 144x3x27 with the bias epilogue
+// RUN: prec-translate --emit-cuda %t/conv.mlir -o %t/trtorch_im2col.cu
+// RUN: FileCheck %s --check-prefix=IM2COL < %t/trtorch_im2col.cu
+// With --conv=cudnn the 3x3 convolutions run through cuDNN, conv1 in f32 without
+// tensor cores (they would round its operands to TF32), conv2 on f16 with an
+// f32 accumulator; a max pool sits between each and the ReLU, so the bias
+// alone goes with the convolution (cuDNN's identity activation, which needs
+// the implicit precomputed GEMM).
+// CONV: #include <cudnn.h>
+// CONV: cudnnSetTensor4dDescriptor(e->cx[[C1:[0-9]+]], CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, 1, 3, 16, 16)
+// CONV: cudnnSetFilter4dDescriptor(e->cw[[C1]], CUDNN_DATA_FLOAT, CUDNN_TENSOR_NHWC, 3, 3, 3, 3)
+// CONV: cudnnSetConvolution2dDescriptor(e->cc[[C1]], 0, 0, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT)
+// CONV-NEXT: cudnnSetConvolutionMathType(e->cc[[C1]], CUDNN_FMA_MATH)
+// CONV: CUDNN_ACTIVATION_IDENTITY
+// CONV-NEXT: e->calgo[[C1]] = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
+// CONV: cudnnSetTensor4dDescriptor(e->cx[[C2:[0-9]+]], CUDNN_TENSOR_NHWC, CUDNN_DATA_HALF, 1, 3, 14, 14)
+// CONV: cudnnSetConvolution2dDescriptor(e->cc[[C2]], 0, 0, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT)
+// CONV-NEXT: cudnnSetConvolutionMathType(e->cc[[C2]], CUDNN_TENSOR_OP_MATH)
+// The one workspace, as large as the largest algorithm's, made at creation.
+// CONV: cudaMalloc(&e->dnn_workspace, e->dnn_workspace_bytes)
+// CONV-LABEL: extern "C" int trtorch_run(
+// CONV-NEXT: cudnnSetStream(e->dnn, stream)
+// CONV: // tosa.conv2d 'conv1': 3x3, cuDNN with the bias in the same call
+// CONV-NEXT: cudnnConvolutionBiasActivationForward(e->dnn, &e->float_one, e->cx[[C1]],
+// CONV: // tosa.conv2d 'conv2': 3x3, cuDNN with the bias in the same call
+// CONV: // tosa.max_pool2d 'pool'
+// CONV-LABEL: extern "C" void trtorch_destroy(
+// CONV: cudnnDestroyTensorDescriptor(e->cx[[C1]]);
+// CONV: cudnnDestroy(e->dnn);
+// By default (--conv=auto) convolutions this small (far below 1 GFLOP) are
+// an im2col kernel and a cuBLASLt GEMM adding the bias in its accumulator
+// (the pinned one on f16 operands with an f32 accumulator).
+// IM2COL-NOT: cudnn
+// IM2COL: // im2col for tosa.conv2d conv1
+// IM2COL-NEXT: __global__ void k{{[0-9]+}}_conv2d(const float *__restrict__ in0, float *__restrict__ out)
+// IM2COL: // im2col for tosa.conv2d conv2
+// IM2COL-NEXT: __global__ void k{{[0-9]+}}_conv2d(const __half *__restrict__ in0, __half *__restrict__ out)
+// IM2COL: // tosa.max_pool2d pool
+// IM2COL: acc = fmaxf(acc, v);
+// IM2COL: // tosa.clamp relu
+// IM2COL: cublasLtMatmulDescCreate(&e->desc{{[0-9]+}}, CUBLAS_COMPUTE_32F, CUDA_R_32F)
+// IM2COL: CUBLASLT_EPILOGUE_BIAS
+// IM2COL: cublasLtMatrixLayoutCreate(&e->la{{[0-9]+}}, CUDA_R_16F, 27, 3, 27)
+// IM2COL: cublasLtMatrixLayoutCreate(&e->lb{{[0-9]+}}, CUDA_R_16F, 27, 144, 27)
+// IM2COL: cublasLtMatrixLayoutCreate(&e->lc{{[0-9]+}}, CUDA_R_16F, 3, 144, 3)
+// IM2COL: extern "C" int trtorch_im2col_run(
+// IM2COL: // tosa.conv2d 'conv2': im2col, then a GEMM 144x3x27 with the bias epilogue
 // RUN: %if nvcc %{ %nvcc -arch=sm_80 -c %t/trtorch.cu -o %t/trtorch80.o %}
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/trtorch.cu -o %t/trtorch90.o %}
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/trtorch_im2col.cu -o %t/trtorch_im2col.o %}
 
 // Unsupported input is an error naming the op.
 // RUN: not prec-translate --emit-cuda %s -o %t/reverse.cu 2>&1 | FileCheck %s --check-prefix=UNSUPPORTED-OP
