@@ -7,7 +7,12 @@ weights are bindings, handed over from the PyTorch module. Prints the median
 of 100 timed runs after 20 warm-up runs for each, the ratios, and the
 engine's error against PyTorch f16 and f32.
 
-Usage: python3 run_ffn.py ffn.cu
+With a second engine, ffn_block_f8.mlir emitted as it is, the same block
+runs with both Linears in f8 E4M3: PyTorch's weights are handed over
+scaled by 2^14 and 2^15 and cast to E4M3, as that program expects, and the
+engine is timed against torch.compile f16 and compared with PyTorch f32.
+
+Usage: python3 run_ffn.py ffn.cu [ffn_f8.cu]
 """
 import copy
 import sys
@@ -60,3 +65,25 @@ print(f"FFN block f16, median of 100: eager {t_eager:.3f} ms, torch.compile "
 print(f"engine / torch.compile time: {t_engine / t_compiled:.2f}  "
       f"engine / eager time: {t_engine / t_eager:.2f}")
 engine.destroy()
+
+if len(sys.argv) > 2:
+    f8 = Engine(sys.argv[2])
+    e4m3 = torch.float8_e4m3fn
+    w1t = (block.linear1.weight.float() * 2.0 ** 14).to(e4m3)
+    w2t = (block.linear2.weight.float() * 2.0 ** 15).to(e4m3)
+    y8 = torch.empty(2048, 4096, dtype=torch.float16, device="cuda")
+    run_f8 = f8.runner([x16, w1t, block.linear1.bias, w2t, block.linear2.bias,
+                        block.norm.weight, block.norm.bias, y8])
+    with torch.no_grad():
+        run_f8()
+        torch.cuda.synchronize()
+        for name, expected in [("torch f32", exact), ("engine f16", y.float())]:
+            error = (y8.float() - expected).abs()
+            print(f"f8 engine vs {name}: max abs {error.max().item():.3e}, "
+                  f"mean abs {error.mean().item():.3e}")
+        t_f8 = median_ms(run_f8, warmup=20, runs=100)
+        t_compiled = median_ms(lambda: compiled(x16), warmup=20, runs=100)
+    print(f"FFN block, Linears in f8 E4M3: prec engine {t_f8:.3f} ms, "
+          f"torch.compile f16 {t_compiled:.3f} ms; torch.compile f16 / f8 "
+          f"engine time: {t_compiled / t_f8:.2f}")
+    f8.destroy()
