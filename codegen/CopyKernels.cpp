@@ -1,0 +1,150 @@
+//===- CopyKernels.cpp - transpose, slice, tile, concat, gather ----------===//
+
+#include "codegen/CudaEmitterImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "passes/OpNames.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+
+using namespace mlir;
+
+namespace prec::cuda {
+
+LogicalResult CudaEmitter::emitTranspose(tosa::TransposeOp op) {
+  ArrayRef<int64_t> out = shapeOf(op.getResult());
+  ArrayRef<int32_t> perms = op.getPerms();
+  SmallVector<int64_t> inStrides = computeStrides(shapeOf(op.getInput1()));
+  std::string offsets = "  long long rem = i, o0 = 0;\n";
+  for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d)
+    if (out[d] != 1)
+      offsets += llvm::formatv("  {{ long long c = rem % {0}LL; rem /= {0}LL; "
+                               "o0 += c * {1}LL; }\n",
+                               out[d], inStrides[perms[d]]);
+  emitCopyKernel(op, offsets);
+  return success();
+}
+
+/// A kernel copying `in0[o0]` to `out[i]` for every output element `i`,
+/// with `offsets` computing `o0` from `i`.
+void CudaEmitter::emitCopyKernel(Operation *op, llvm::StringRef offsets) {
+  Value input = op->getOperand(0), result = op->getResult(0);
+  std::string name = kernelName(op);
+  kernels += llvm::formatv(
+      "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, "
+      "{3} *__restrict__ out{6}) {{\n  long long i = blockIdx.x * (long "
+      "long)blockDim.x + threadIdx.x;\n  if (i >= {4}) return;\n{5}  out[i] "
+      "= in0[o0];\n}\n\n",
+      op->getName(), getLayerName(op), name, typeOf(result).cType,
+      kernelBound(result, countOf(result)), offsets, countParameter(result));
+  launch(op, name, countOf(result), {input}, result);
+}
+
+/// A copy kernel whose source offset for output coordinate `c` along
+/// dimension d is `sourceCoordinate(d, "c")`.
+static std::string copyBody(
+    ArrayRef<int64_t> out, ArrayRef<int64_t> in,
+    llvm::function_ref<std::string(int64_t, std::string)> sourceCoordinate) {
+  SmallVector<int64_t> inStrides = computeStrides(in);
+  std::string body = "  long long rem = i, o0 = 0;\n";
+  for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d) {
+    if (out[d] == 1) {
+      body += llvm::formatv("  o0 += ({0}) * {1}LL;\n",
+                            sourceCoordinate(d, "0LL"), inStrides[d]);
+      continue;
+    }
+    body += llvm::formatv(
+        "  {{ long long c = rem % {0}LL; rem /= {0}LL; o0 += ({1}) * {2}LL; "
+        "}\n",
+        out[d], sourceCoordinate(d, "c"), inStrides[d]);
+  }
+  return body;
+}
+
+LogicalResult CudaEmitter::emitSlice(tosa::SliceOp op) {
+  SmallVector<int64_t> start;
+  if (!tosa::getConstShapeValues(op.getStart().getDefiningOp(), start))
+    return unsupported(op, "its start is not a constant shape");
+  emitCopyKernel(op, copyBody(shapeOf(op.getResult()), shapeOf(op.getInput1()),
+                              [&](int64_t d, std::string c) {
+                                return c + " + " + std::to_string(start[d]) +
+                                       "LL";
+                              }));
+  return success();
+}
+
+LogicalResult CudaEmitter::emitTile(tosa::TileOp op) {
+  ArrayRef<int64_t> in = shapeOf(op.getInput1());
+  emitCopyKernel(
+      op, copyBody(shapeOf(op.getResult()), in, [&](int64_t d, std::string c) {
+        return c + " % " + std::to_string(in[d]) + "LL";
+      }));
+  return success();
+}
+
+LogicalResult CudaEmitter::emitConcat(tosa::ConcatOp op) {
+  int64_t axis = op.getAxis();
+  ArrayRef<int64_t> out = shapeOf(op.getResult());
+  SmallVector<int64_t> outStrides = computeStrides(out);
+  int64_t offset = 0;
+  DeviceType type = typeOf(op.getResult());
+  for (Value input : op.getInput1()) {
+    ArrayRef<int64_t> in = shapeOf(input);
+    // One thread per input element, written at its place in the output.
+    std::string body = "  long long rem = i, o0 = 0;\n";
+    for (int64_t d = int64_t(in.size()) - 1; d >= 0; --d) {
+      int64_t shift = d == axis ? offset : 0;
+      if (in[d] == 1)
+        body += llvm::formatv("  o0 += {0}LL * {1}LL;\n", shift, outStrides[d]);
+      else
+        body += llvm::formatv("  {{ long long c = rem % {0}LL; rem /= {0}LL; "
+                              "o0 += (c + {1}LL) * {2}LL; }\n",
+                              in[d], shift, outStrides[d]);
+    }
+    std::string name = kernelName(op);
+    kernels += llvm::formatv(
+        "// tosa.concat {0}\n__global__ void {1}(const {2} *__restrict__ in0, "
+        "{2} *__restrict__ out{5}) {{\n  long long i = blockIdx.x * (long "
+        "long)blockDim.x + threadIdx.x;\n  if (i >= {3}) return;\n{4}  "
+        "out[o0] = in0[i];\n}\n\n",
+        getLayerName(op), name, type.cType, kernelBound(input, countOf(input)),
+        body, countParameter(input));
+    launch(op, name, countOf(input), {input}, op.getResult());
+    offset += in[axis];
+  }
+  return success();
+}
+
+LogicalResult CudaEmitter::emitGather(tosa::GatherOp op) {
+  ArrayRef<int64_t> values = shapeOf(op.getValues());
+  ArrayRef<int64_t> out = shapeOf(op.getResult());
+  DeviceType type = typeOf(op.getResult());
+  DeviceType index = typeOf(op.getIndices());
+  std::string name = kernelName(op);
+  // out[n, w, c] = values[n, indices[n, w], c].
+  kernels += llvm::formatv(
+      R"(// tosa.gather {0}
+__global__ void {1}(const {2} *__restrict__ in0, const {3} *__restrict__ in1, {2} *__restrict__ out{8}) {{
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i >= {4}) return;
+  long long c = i % {5}LL, w = (i / {5}LL) % {6}LL, n = i / ({5}LL * {6}LL);
+  long long k = in1[n * {6}LL + w];
+  out[i] = in0[(n * {7}LL + k) * {5}LL + c];
+}
+
+)",
+      getLayerName(op), name, type.cType, index.cType,
+      kernelBound(op.getResult(), countOf(op.getResult())), out[2], out[1],
+      values[1], countParameter(op.getResult()));
+  launch(op, name, countOf(op.getResult()), {op.getValues(), op.getIndices()},
+         op.getResult());
+  return success();
+}
+
+} // namespace prec::cuda

@@ -1,0 +1,202 @@
+//===- CudaEmitterImpl.h - the CUDA emitter's parts -------------*- C++ -*-===//
+//
+// The emitter writes an engine op by op: its files split that work by kind
+// of op (GEMMs, convolutions, elementwise chains, reductions and row
+// kernels, copies, windows) around the driver in CudaEmitter.cpp, which
+// plans buffers and writes the engine's host code. This header is what they
+// share; users include CudaEmitter.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PREC_CODEGEN_CUDAEMITTERIMPL_H
+#define PREC_CODEGEN_CUDAEMITTERIMPL_H
+
+#include "codegen/ArenaAllocator.h"
+#include "codegen/BatchAnalysis.h"
+#include "codegen/CudaEmitter.h"
+#include "codegen/RowGroups.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/JSON.h"
+
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace prec::cuda {
+
+using namespace mlir;
+
+/// How an element type is stored and named on the device.
+struct DeviceType {
+  const char *cType;     // C type of an element
+  const char *dtype;     // manifest / header name
+  const char *toFloat;   // expression turning `x` into float
+  const char *fromFloat; // expression turning float `x` into the type
+  const char *cudaType;  // cudaDataType for cuBLASLt, or null
+  int64_t bytes;
+};
+
+std::optional<DeviceType> getDeviceType(Type type);
+
+/// `pattern` (an expression in `x`, as DeviceType's) applied to `value`.
+std::string substitute(llvm::StringRef pattern, llvm::StringRef value);
+
+/// Elements each thread of an elementwise or im2col kernel moves.
+inline constexpr int64_t elementwiseUnroll = 4;
+
+/// `coordinate * stride` terms turning an output index into the offset of an
+/// operand of shape `operand` broadcast to `result`.
+std::string broadcastOffsets(ArrayRef<int64_t> result,
+                             ArrayRef<ArrayRef<int64_t>> operands);
+/// A float literal for a constant whose elements are all one value.
+std::optional<std::string> getSplatLiteral(Value value);
+/// The data operands of an elementwise op.
+SmallVector<Value> dataOperands(Operation *op);
+/// The float expression an elementwise op computes ($0, $1, ... for its data
+/// operands); empty for ops that are not elementwise.
+std::string elementwiseExpression(Operation *op);
+/// The value whose buffer `value` uses (through reshapes and identities).
+Value getStorageRoot(Value value);
+/// The ReLU a convolution's GEMM applies in its epilogue, if any.
+Operation *getReluEpilogue(tosa::Conv2DOp op);
+
+/// Device code the engine includes when it has GEMMs / row kernels.
+extern const char *const matmulHelpers;
+extern const char *const rowReduceHelper;
+
+/// A device buffer: an engine input or output binding, a weight, or an
+/// activation in the arena.
+struct Buffer {
+  enum class Kind { Input, Output, Weight, Activation } kind;
+  int64_t offset = 0; // into the weights block or the arena; input index
+  int64_t bytes = 0;
+  std::string cType;
+};
+
+/// Writes one function of a legalized (and prec-lower-to-gpu lowered) module
+/// as a CUDA engine: kernels and library calls in program order on one
+/// stream, buffers in bindings, weights and one reused arena.
+class CudaEmitter {
+public:
+  CudaEmitter(func::FuncOp function, llvm::StringRef stem,
+              const CudaEngineOptions &options)
+      : function(function), stem(stem.str()), options(options) {}
+
+  LogicalResult emit(llvm::raw_ostream &cu, llvm::StringRef directory);
+
+private:
+  LogicalResult emitOp(Operation *op);
+  LogicalResult analyzeBatch();
+  /// The largest index space any kernel computes over.
+  int64_t largestIndexSpace = 0;
+  LogicalResult assignBuffer(Value value);
+  void planBufferReleases();
+  LogicalResult planGemmEpilogues();
+  bool isFusedIntoUser(Operation *op) const;
+  bool isGemmEpilogue(Operation *op) const;
+  /// The op whose kernel computes `op`'s result (itself unless fused).
+  Operation *getKernelOp(Operation *op) const;
+  void releaseBuffersAfter(Operation *op);
+  LogicalResult addWeight(Value value, ElementsAttr values);
+  std::string pointer(Value value);
+  std::string kernelName(Operation *op);
+  void launch(Operation *op, const std::string &kernel, int64_t count,
+              ArrayRef<Value> inputs, Value output,
+              int64_t elementsPerThread = 1);
+  LogicalResult emitElementwise(Operation *op);
+  LogicalResult emitMatmul(tosa::MatMulOp op);
+  LogicalResult emitReduce(Operation *op, bool isMax);
+  LogicalResult emitTranspose(tosa::TransposeOp op);
+  int addGemmState();
+  void emitCopyKernel(Operation *op, llvm::StringRef offsets);
+  LogicalResult emitSlice(tosa::SliceOp op);
+  LogicalResult emitConcat(tosa::ConcatOp op);
+  LogicalResult emitTile(tosa::TileOp op);
+  LogicalResult emitGather(tosa::GatherOp op);
+  LogicalResult emitConv(Operation *op, bool depthwise);
+  LogicalResult emitConvGemm(tosa::Conv2DOp op);
+  LogicalResult emitCudnnConv(tosa::Conv2DOp op, Value destination);
+  bool prefersCudnn(int64_t rows, int64_t channels, int64_t depth) const;
+  LogicalResult emitPool(Operation *op, bool isMax);
+  LogicalResult emitRowGroup(const RowGroup &group);
+  LogicalResult unsupported(Operation *op, const llvm::Twine &why);
+
+  static ArrayRef<int64_t> shapeOf(Value value) {
+    return cast<RankedTensorType>(value.getType()).getShape();
+  }
+  static int64_t countOf(Value value) {
+    ArrayRef<int64_t> shape = shapeOf(value);
+    return std::accumulate(shape.begin(), shape.end(), int64_t(1),
+                           std::multiplies<int64_t>());
+  }
+  static DeviceType typeOf(Value value) {
+    return *getDeviceType(getElementTypeOrSelf(value.getType()));
+  }
+
+  bool isBatched(Value value) const {
+    return batchAnalysis && batchAnalysis->isBatched(value);
+  }
+  /// How many of `count` elements (at the largest batch) of `value` there
+  /// are when the engine runs: fewer at a smaller batch.
+  std::string runtimeCount(Value value, int64_t count) const;
+  /// A kernel's bound on its index space over `value`: a literal, or
+  /// `extent`, a
+  /// parameter (countParameter), when it scales with the batch.
+  std::string kernelBound(Value value, int64_t count) const {
+    return isBatched(value) ? "extent" : std::to_string(count) + "LL";
+  }
+  /// The blocks of `perBlock` elements covering `count` elements of `value`
+  /// (at the largest batch) when the engine runs.
+  std::string blocksFor(Value value, int64_t count, int64_t perBlock) const;
+  std::string countParameter(Value value) const {
+    return isBatched(value) ? ", long long extent" : "";
+  }
+
+  func::FuncOp function;
+  std::string stem;
+  CudaEngineOptions options;
+  /// Set for an engine with a dynamic batch (the module is at its largest).
+  std::optional<BatchRange> batchRange;
+  std::optional<BatchAnalysis> batchAnalysis;
+  /// Per GEMM, run when the batch changes: its layouts' batch-dependent
+  /// sizes, then its algorithm for them.
+  std::string resizeCode;
+  llvm::DenseMap<Value, Buffer> buffers;
+  /// GEMMs with an epilogue (bias, ReLU, conversion), keyed by the op at
+  /// which they run: the last op of the epilogue.
+  llvm::DenseMap<Operation *, Operation *> gemmAt;
+  /// The GEMM, its other epilogue ops and a bias's widening it reads
+  /// through, mapped to the op at which that GEMM runs.
+  llvm::DenseMap<Operation *, Operation *> performedBy;
+  /// Weights stored transposed for the GEMMs that read them (as B, op T).
+  llvm::DenseSet<Value> transposedWeights;
+  std::vector<RowGroup> rowGroups;
+  llvm::DenseMap<Operation *, const RowGroup *> rowGroupOf;
+  /// Values computed straight into an output binding (its index).
+  llvm::DenseMap<Value, int64_t> outputBindings;
+  std::vector<char> weights;
+  std::vector<std::pair<int64_t, int64_t>> weightEntries; // offset, bytes
+  ArenaAllocator arena;
+  /// The activation buffers whose last reader is the kernel of an op.
+  llvm::DenseMap<Operation *, llvm::SmallVector<Value>> releasesAfter;
+  int64_t workspaceBytes = 0;
+  int kernelCount = 0;
+  std::string kernels;     // __global__ functions
+  std::string createCode;  // per-engine set-up (cuBLASLt descriptors)
+  std::string releaseCode; // what create set up, destroyed
+  std::string runCode;     // launches, in order
+  std::string stateFields;
+  bool hasGemms = false;
+  bool usesCudnn = false;
+  llvm::json::Array opRecords;
+};
+
+} // namespace prec::cuda
+
+#endif // PREC_CODEGEN_CUDAEMITTERIMPL_H

@@ -1,0 +1,260 @@
+//===- ElementwiseKernels.cpp - fused elementwise chains -----------------===//
+
+#include "codegen/CudaEmitterImpl.h"
+
+#include "dialects/Precision/PrecisionOps.h"
+#include "passes/OpNames.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+using namespace mlir;
+
+namespace prec::cuda {
+
+/// `coordinate * stride` terms turning an output index into the offset of an
+/// operand of shape `operand` broadcast to `result`.
+std::string broadcastOffsets(ArrayRef<int64_t> result,
+                             ArrayRef<ArrayRef<int64_t>> operands) {
+  // An operand of the result's shape is read at `i`, one of a single element
+  // at 0; only the others need the coordinates.
+  std::string code;
+  SmallVector<size_t> broadcast;
+  for (auto [n, shape] : llvm::enumerate(operands)) {
+    bool single = llvm::all_of(shape, [](int64_t d) { return d == 1; });
+    code += llvm::formatv("    long long o{0} = {1};\n", n,
+                          shape == result ? "i" : "0");
+    if (shape != result && !single)
+      broadcast.push_back(n);
+  }
+  if (broadcast.empty())
+    return code;
+  code += "    long long rem = i;\n";
+  SmallVector<int64_t> strides(operands.size(), 1);
+  auto isRead = [&](int64_t d) {
+    return llvm::any_of(broadcast,
+                        [&](size_t n) { return operands[n][d] != 1; });
+  };
+  for (int64_t d = int64_t(result.size()) - 1; d >= 0; --d) {
+    // A unit dimension has coordinate 0: nothing to add.
+    if (result[d] == 1)
+      continue;
+    bool outerRead = false;
+    for (int64_t outer = 0; outer < d; ++outer)
+      outerRead |= result[outer] != 1 && isRead(outer);
+    if (!isRead(d)) {
+      if (!outerRead)
+        break;
+      code += llvm::formatv("    rem /= {0}LL;\n", result[d]);
+      continue;
+    }
+    code += llvm::formatv("    {{ long long c = rem % {0}LL;", result[d]);
+    for (size_t n : broadcast) {
+      if (operands[n][d] != 1)
+        code += llvm::formatv(" o{0} += c * {1}LL;", n, strides[n]);
+      strides[n] *= operands[n][d];
+    }
+    code += outerRead ? llvm::formatv(" rem /= {0}LL; }\n", result[d]).str()
+                      : std::string(" }\n");
+  }
+  return code;
+}
+
+/// A float literal for a constant whose elements are all one value, so that
+/// kernels need not load it (the GELU's 0.5, LayerNorm's epsilon).
+std::optional<std::string> getSplatLiteral(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def || !isa<tosa::ConstOp, arith::ConstantOp>(def))
+    return std::nullopt;
+  auto values = dyn_cast<DenseElementsAttr>(
+      def->getAttr(isa<tosa::ConstOp>(def) ? "values" : "value"));
+  if (!values || !values.isSplat() || !isa<FloatType>(values.getElementType()))
+    return std::nullopt;
+  APFloat element = values.getSplatValue<APFloat>();
+  bool losesInfo = false;
+  element.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+  float number = element.convertToFloat();
+  if (std::isnan(number))
+    return std::string("NAN");
+  if (std::isinf(number))
+    return std::string(number < 0 ? "-INFINITY" : "INFINITY");
+  // Hexadecimal: exact, whatever the value.
+  char text[64];
+  std::snprintf(text, sizeof(text), "%af", double(number));
+  return std::string(text);
+}
+
+/// The data operands of an elementwise op (not tosa.mul's shift nor
+/// negate's zero points).
+SmallVector<Value> dataOperands(Operation *op) {
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands())
+    if (isa<RankedTensorType>(operand.getType()))
+      operands.push_back(operand);
+  if (isa<tosa::MulOp>(op))
+    operands.resize(2);
+  if (isa<tosa::NegateOp>(op))
+    operands.resize(1);
+  return operands;
+}
+
+/// The float expression an elementwise op computes, with $0, $1, $2 for its
+/// data operands (as floats); empty for ops that are not elementwise.
+std::string elementwiseExpression(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::string>(op)
+      // Rounded intrinsics: nvcc never contracts them into FMAs, so fused
+      // kernels round after every op as the CPU path does.
+      .Case<tosa::AddOp>([](auto) { return "__fadd_rn($0, $1)"; })
+      .Case<tosa::SubOp>([](auto) { return "__fsub_rn($0, $1)"; })
+      .Case<tosa::MulOp>([](auto) { return "__fmul_rn($0, $1)"; })
+      .Case<arith::DivFOp>([](auto) { return "__fdiv_rn($0, $1)"; })
+      .Case<tosa::MaximumOp>([](auto) { return "fmaxf($0, $1)"; })
+      .Case<tosa::MinimumOp>([](auto) { return "fminf($0, $1)"; })
+      .Case<tosa::PowOp>([](auto) { return "powf($0, $1)"; })
+      .Case<tosa::AbsOp>([](auto) { return "fabsf($0)"; })
+      .Case<tosa::NegateOp>([](auto) { return "-$0"; })
+      .Case<tosa::ExpOp>([](auto) { return "expf($0)"; })
+      .Case<tosa::LogOp>([](auto) { return "logf($0)"; })
+      .Case<tosa::TanhOp>([](auto) { return "tanhf($0)"; })
+      .Case<tosa::SigmoidOp>([](auto) { return "1.0f / (1.0f + expf(-$0))"; })
+      .Case<tosa::ErfOp>([](auto) { return "erff($0)"; })
+      .Case<tosa::ReciprocalOp>([](auto) { return "1.0f / $0"; })
+      .Case<tosa::RsqrtOp>([](auto) { return "1.0f / sqrtf($0)"; })
+      .Case<math::SqrtOp>([](auto) { return "sqrtf($0)"; })
+      .Case<tosa::FloorOp>([](auto) { return "floorf($0)"; })
+      .Case<tosa::CeilOp>([](auto) { return "ceilf($0)"; })
+      .Case<tosa::SelectOp>([](auto) { return "$0 != 0.0f ? $1 : $2"; })
+      .Case<tosa::GreaterEqualOp>([](auto) { return "$0 >= $1"; })
+      .Case<tosa::GreaterOp>([](auto) { return "$0 > $1"; })
+      .Case<tosa::EqualOp>([](auto) { return "$0 == $1"; })
+      .Case<tosa::CastOp, precision::CastOp>([](auto) { return "$0"; })
+      .Case<tosa::ClampOp>([](tosa::ClampOp clamp) {
+        auto bound = [](Attribute attr) {
+          double value = isa<FloatAttr>(attr)
+                             ? cast<FloatAttr>(attr).getValueAsDouble()
+                             : double(cast<IntegerAttr>(attr).getInt());
+          if (std::isinf(value))
+            return std::string(value < 0 ? "-INFINITY" : "INFINITY");
+          return llvm::formatv("{0:e}f", value).str();
+        };
+        return llvm::formatv("fminf(fmaxf($0, {0}), {1})",
+                             bound(clamp.getMinValAttr()),
+                             bound(clamp.getMaxValAttr()))
+            .str();
+      })
+      .Default([](Operation *) { return std::string(); });
+}
+
+LogicalResult CudaEmitter::emitElementwise(Operation *op) {
+  if (elementwiseExpression(op).empty())
+    return unsupported(op, "no kernel for this op yet");
+  Value result = op->getResult(0);
+  // The values the fused expression reads from memory, each once.
+  SmallVector<Value> inputs;
+  SmallVector<std::string> fusedNames;
+  std::function<std::string(Value)> valueExpression =
+      [&](Value value) -> std::string {
+    Operation *def = value.getDefiningOp();
+    if (def && isFusedIntoUser(def)) {
+      std::string expression = elementwiseExpression(def);
+      for (auto [index, operand] : llvm::enumerate(dataOperands(def))) {
+        std::string placeholder = "$" + std::to_string(index);
+        std::string operandExpression = "(" + valueExpression(operand) + ")";
+        for (size_t at = expression.find(placeholder); at != std::string::npos;
+             at = expression.find(placeholder, at + operandExpression.size()))
+          expression.replace(at, placeholder.size(), operandExpression);
+      }
+      fusedNames.push_back(
+          (def->getName().getStringRef() + " " + getLayerName(def)).str());
+      DeviceType type = typeOf(value);
+      if (getElementTypeOrSelf(value.getType()).isF32())
+        return expression;
+      return substitute(type.toFloat,
+                        "(" + substitute(type.fromFloat, expression) + ")");
+    }
+    if (std::optional<std::string> literal = getSplatLiteral(value))
+      return *literal;
+    auto it = llvm::find(inputs, value);
+    size_t index = it - inputs.begin();
+    if (it == inputs.end())
+      inputs.push_back(value);
+    return "a" + std::to_string(index);
+  };
+  // Build the root's expression (with fused producers inlined).
+  std::string expression = elementwiseExpression(op);
+  for (auto [index, operand] : llvm::enumerate(dataOperands(op))) {
+    std::string placeholder = "$" + std::to_string(index);
+    std::string operandExpression = "(" + valueExpression(operand) + ")";
+    for (size_t at = expression.find(placeholder); at != std::string::npos;
+         at = expression.find(placeholder, at + operandExpression.size()))
+      expression.replace(at, placeholder.size(), operandExpression);
+  }
+
+  std::string name = kernelName(op);
+  DeviceType out = typeOf(result);
+  std::string signature;
+  for (auto [index, input] : llvm::enumerate(inputs))
+    signature += llvm::formatv("const {0} *__restrict__ in{1}, ",
+                               typeOf(input).cType, index);
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (Value input : inputs)
+    shapes.push_back(shapeOf(input));
+  int64_t count = countOf(result);
+  for (const std::string &fused : fusedNames)
+    kernels += "// fused: " + fused + "\n";
+  kernels += llvm::formatv("// {0} {1}\n__global__ void {2}({3}{4} "
+                           "*__restrict__ out{5}) {{\n",
+                           op->getName(), getLayerName(op), name, signature,
+                           out.cType, countParameter(result));
+  // Each thread loads its elementwiseUnroll elements (256 apart, so warps
+  // stay coalesced) before computing any: one element per thread leaves too
+  // few loads in flight to reach the memory bandwidth.
+  std::string loads, values;
+  for (auto [index, input] : llvm::enumerate(inputs)) {
+    loads += llvm::formatv("  float v{0}[{1}];\n", index, elementwiseUnroll);
+    values += llvm::formatv("    float a{0} = v{0}[k];\n", index);
+  }
+  kernels += loads;
+  // The last block overruns the elements unless they fill every block.
+  bool overruns = isBatched(result) || count % (256 * elementwiseUnroll) != 0;
+  std::string bound = kernelBound(result, count);
+  kernels += llvm::formatv(
+      "  const long long base = blockIdx.x * {0}LL + threadIdx.x;\n"
+      "#pragma unroll\n"
+      "  for (int k = 0; k < {1}; ++k) {{\n"
+      "    long long i = base + k * 256LL;\n{2}",
+      256 * elementwiseUnroll, elementwiseUnroll,
+      overruns ? llvm::formatv("    if (i >= {0}) break;\n", bound).str()
+               : std::string());
+  kernels += broadcastOffsets(shapeOf(result), shapes);
+  for (auto [index, input] : llvm::enumerate(inputs))
+    kernels +=
+        llvm::formatv("    v{0}[k] = {1};\n", index,
+                      substitute(typeOf(input).toFloat,
+                                 llvm::formatv("in{0}[o{0}]", index).str()));
+  kernels += llvm::formatv("  }\n"
+                           "#pragma unroll\n"
+                           "  for (int k = 0; k < {0}; ++k) {{\n"
+                           "    long long i = base + k * 256LL;\n{1}",
+                           elementwiseUnroll,
+                           overruns ? llvm::formatv("    if (i >= {0}) "
+                                                    "return;\n",
+                                                    bound)
+                                          .str()
+                                    : std::string());
+  kernels += values;
+  kernels += "    float r = " + expression + ";\n";
+  kernels += "    out[i] = " + substitute(out.fromFloat, "r") + ";\n  }\n}\n\n";
+  launch(op, name, count, inputs, result, elementwiseUnroll);
+  return success();
+}
+
+} // namespace prec::cuda

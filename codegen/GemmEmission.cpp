@@ -1,0 +1,396 @@
+//===- GemmEmission.cpp - matmuls as cuBLASLt calls ----------------------===//
+
+#include "codegen/CudaEmitterImpl.h"
+
+#include "dialects/Precision/PrecisionDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "passes/OpNames.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+namespace prec::cuda {
+
+/// What cuBLASLt computes after a matmul's product (its epilogue), and the
+/// ops of the program that this covers.
+struct MatmulEpilogue {
+  Operation *scale = nullptr;        // multiplies by a constant: alpha
+  std::string alpha;                 // that constant, a float literal
+  Operation *biasAdd = nullptr;      // adds a row bias in the accumulator type
+  Value bias;                        // that bias, in the D type, as read
+  Operation *biasWidening = nullptr; // the bias's widening, looked through
+  Operation *cast = nullptr;         // converts the accumulator to the D type
+  Value result;                      // what the GEMM writes
+};
+
+/// The epilogue of `op`, in cuBLASLt's order D = alpha * (A B) + bias: a
+/// multiply by a constant (a dequantization scale), a bias added in the
+/// accumulator type (prec-fuse-bias puts it there) and a conversion to
+/// f16/bf16 (cuBLASLt's D type). Only an f32 accumulator scales and adds
+/// (cuBLASLt does both in f32). The bias is read in the D type: an f16 bias
+/// widened for the f32 add is read before its widening, which is exact.
+static MatmulEpilogue getMatmulEpilogue(tosa::MatMulOp op) {
+  MatmulEpilogue epilogue;
+  auto singleUser = [](Value value) -> Operation * {
+    return value.hasOneUse() ? *value.user_begin() : nullptr;
+  };
+  bool f32Accumulator = getElementTypeOrSelf(op.getType()).isF32();
+  Value value = op.getResult();
+  if (auto mul = dyn_cast_or_null<tosa::MulOp>(singleUser(value));
+      mul && f32Accumulator && mul.getType() == op.getType()) {
+    Value other = mul.getInput1() == value ? mul.getInput2() : mul.getInput1();
+    if (std::optional<std::string> literal = getSplatLiteral(other)) {
+      epilogue.scale = mul;
+      epilogue.alpha = *literal;
+      value = mul.getResult();
+    }
+  }
+  auto add = dyn_cast_or_null<tosa::AddOp>(singleUser(value));
+  if (add && (add.getType() != op.getType() || !f32Accumulator))
+    add = nullptr;
+  auto conversion =
+      dyn_cast_or_null<tosa::CastOp>(singleUser(add ? add.getResult() : value));
+  if (conversion && (!conversion->hasAttr(
+                         precision::PrecisionDialect::getEpilogueAttrName()) ||
+                     !(getElementTypeOrSelf(conversion.getType()).isF16() ||
+                       getElementTypeOrSelf(conversion.getType()).isBF16())))
+    conversion = nullptr;
+  Type dType =
+      getElementTypeOrSelf(conversion ? conversion.getType() : op.getType());
+  if (add) {
+    Value bias = add.getInput1() == value ? add.getInput2() : add.getInput1();
+    auto biasType = cast<RankedTensorType>(bias.getType());
+    ArrayRef<int64_t> shape = biasType.getShape();
+    bool isRowVector =
+        shape.back() ==
+            cast<RankedTensorType>(op.getType()).getShape().back() &&
+        llvm::all_of(shape.drop_back(), [](int64_t d) { return d == 1; });
+    auto widening = bias.getDefiningOp<tosa::CastOp>();
+    if (widening && biasType.getElementType() != dType &&
+        getElementTypeOrSelf(widening.getInput().getType()) == dType)
+      bias = widening.getInput();
+    else
+      widening = nullptr;
+    if (isRowVector && getElementTypeOrSelf(bias.getType()) == dType) {
+      epilogue.biasAdd = add;
+      epilogue.bias = bias;
+      epilogue.biasWidening = widening;
+      value = add.getResult();
+    }
+  }
+  // The conversion is the epilogue's only when nothing between needs a
+  // kernel.
+  if (conversion && (epilogue.biasAdd || !add)) {
+    epilogue.cast = conversion;
+    value = conversion.getResult();
+  }
+  epilogue.result = value;
+  return epilogue;
+}
+
+/// The tensor whose transpose (batch kept, the two others swapped) is
+/// `op`'s B operand: cuBLASLt reads it as it is with op T.
+static Value getTransposedB(tosa::MatMulOp op) {
+  auto transpose = op.getB().getDefiningOp<tosa::TransposeOp>();
+  if (!transpose || transpose.getPerms() != ArrayRef<int32_t>{0, 2, 1})
+    return nullptr;
+  return transpose.getInput1();
+}
+
+/// Whether cuBLASLt multiplies `op`'s inputs only with A transposed (the TN
+/// layout): its integer and 8-bit float GEMMs.
+static bool needsTransposedB(tosa::MatMulOp op) {
+  Type input = getElementTypeOrSelf(op.getA().getType());
+  return input.isInteger(8) || isa<Float8E4M3FNType, Float8E5M2Type>(input);
+}
+
+LogicalResult CudaEmitter::planGemmEpilogues() {
+  Block &body = function.getBody().front();
+  // A GEMM runs where the last op of its epilogue is: every operand of the
+  // epilogue (a bias) exists by then.
+  auto fuse = [&](Operation *gemm, ArrayRef<Operation *> epilogueOps) {
+    Operation *last = epilogueOps.back();
+    gemmAt[last] = gemm;
+    performedBy[gemm] = last;
+    for (Operation *covered : epilogueOps.drop_back())
+      performedBy[covered] = last;
+  };
+  llvm::SetVector<Operation *> biasWidenings, transposesRead;
+  for (Operation &op : body) {
+    if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
+      if (Operation *relu = getReluEpilogue(conv))
+        fuse(conv, {relu});
+    auto matmul = dyn_cast<tosa::MatMulOp>(op);
+    if (!matmul)
+      continue;
+    MatmulEpilogue epilogue = getMatmulEpilogue(matmul);
+    SmallVector<Operation *> epilogueOps;
+    for (Operation *covered : {epilogue.scale, epilogue.biasAdd, epilogue.cast})
+      if (covered)
+        epilogueOps.push_back(covered);
+    if (!epilogueOps.empty())
+      fuse(matmul, epilogueOps);
+    if (epilogue.biasWidening)
+      biasWidenings.insert(epilogue.biasWidening);
+    if (getTransposedB(matmul))
+      transposesRead.insert(matmul.getB().getDefiningOp());
+    else if (needsTransposedB(matmul) &&
+             isa_and_nonnull<tosa::ConstOp>(matmul.getB().getDefiningOp()))
+      transposedWeights.insert(matmul.getB());
+  }
+  // A weight read transposed by one GEMM is read so by all of them.
+  for (Value weight : transposedWeights)
+    for (Operation *user : weight.getUsers())
+      if (auto matmul = dyn_cast<tosa::MatMulOp>(user);
+          !matmul || matmul.getB() != weight || !needsTransposedB(matmul))
+        return user->emitError()
+               << "the CUDA emitter stores this weight transposed for an i8 "
+                  "or f8 GEMM, and this op reads it too";
+  // A transpose or a bias's widening that only GEMMs read (with op T, or
+  // unwidened) needs no kernel; it is read by the last of them.
+  auto readOnlyByGemms = [&](Operation *producer,
+                             llvm::function_ref<bool(Operation *)> reads) {
+    Operation *lastKernel = nullptr;
+    for (Operation *user : producer->getResult(0).getUsers()) {
+      if (!reads(user))
+        return;
+      Operation *kernel = performedBy.lookup(user);
+      kernel = kernel ? kernel : user;
+      if (!lastKernel || lastKernel->isBeforeInBlock(kernel))
+        lastKernel = kernel;
+    }
+    if (lastKernel)
+      performedBy[producer] = lastKernel;
+  };
+  for (Operation *transpose : transposesRead)
+    readOnlyByGemms(transpose, [&](Operation *user) {
+      auto matmul = dyn_cast<tosa::MatMulOp>(user);
+      return matmul && matmul.getB() == transpose->getResult(0);
+    });
+  for (Operation *widening : biasWidenings)
+    readOnlyByGemms(widening, [&](Operation *user) {
+      return isa<tosa::AddOp>(user) && performedBy.count(user);
+    });
+  return success();
+}
+
+bool CudaEmitter::isGemmEpilogue(Operation *op) const {
+  return performedBy.count(op) || gemmAt.count(op);
+}
+
+/// Declares a cuBLASLt matmul's descriptor, layouts and algorithm in the
+/// engine, released when it is destroyed (or its creation fails); returns
+/// their index.
+int CudaEmitter::addGemmState() {
+  hasGemms = true;
+  int index = kernelCount++;
+  stateFields += llvm::formatv(
+      "  cublasLtMatmulDesc_t desc{0} = nullptr; cublasLtMatrixLayout_t la{0} "
+      "= nullptr, lb{0} = nullptr, lc{0} = nullptr; cublasLtMatmulAlgo_t "
+      "algo{0};\n",
+      index);
+  releaseCode +=
+      llvm::formatv("  if (e->desc{0}) cublasLtMatmulDescDestroy(e->desc{0});\n"
+                    "  if (e->la{0}) cublasLtMatrixLayoutDestroy(e->la{0});\n"
+                    "  if (e->lb{0}) cublasLtMatrixLayoutDestroy(e->lb{0});\n"
+                    "  if (e->lc{0}) cublasLtMatrixLayoutDestroy(e->lc{0});\n",
+                    index);
+  return index;
+}
+
+LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
+  ArrayRef<int64_t> a = shapeOf(op.getA()), b = shapeOf(op.getB());
+  int64_t batch = a[0], m = a[1], k = a[2], n = b[2];
+  Type inputType = getElementTypeOrSelf(op.getA().getType());
+  Type otherType = getElementTypeOrSelf(op.getB().getType());
+  Type resultType = getElementTypeOrSelf(op.getType());
+  DeviceType in = typeOf(op.getA()), other = typeOf(op.getB()),
+             out = typeOf(op.getResult());
+  // The result type is the accumulator (prec-materialize makes it so);
+  // integer GEMMs are symmetric (zero points 0) and accumulate in i32, 8-bit
+  // float ones in f32, at least one operand E4M3.
+  const char *compute = nullptr, *scale = nullptr;
+  bool isF8 = isa<Float8E4M3FNType, Float8E5M2Type>(inputType);
+  if (inputType.isInteger(8)) {
+    auto isZero = [](Value zeroPoint) {
+      std::optional<std::string> literal = getSplatLiteral(zeroPoint);
+      auto constant = zeroPoint.getDefiningOp<tosa::ConstOp>();
+      auto values = constant ? dyn_cast<DenseElementsAttr>(constant.getValues())
+                             : DenseElementsAttr();
+      return !literal && values && values.isSplat() &&
+             values.getSplatValue<APInt>().isZero();
+    };
+    if (!otherType.isInteger(8) || !resultType.isInteger(32) ||
+        !isZero(op.getAZp()) || !isZero(op.getBZp()))
+      return unsupported(op, "an i8 GEMM needs i8 operands with zero points "
+                             "0 and an i32 result");
+    compute = "CUBLAS_COMPUTE_32I";
+    scale = "CUDA_R_32I";
+  } else if (isF8) {
+    if (!isa<Float8E4M3FNType, Float8E5M2Type>(otherType) ||
+        (isa<Float8E5M2Type>(inputType) && isa<Float8E5M2Type>(otherType)) ||
+        !resultType.isF32())
+      return unsupported(op, "an f8 GEMM needs an E4M3 operand, the other "
+                             "E4M3 or E5M2, and an f32 accumulator");
+    compute = "CUBLAS_COMPUTE_32F";
+    scale = "CUDA_R_32F";
+  } else if (!in.cudaType || !isa<FloatType>(inputType)) {
+    return unsupported(op, "its operand type has no cuBLASLt GEMM");
+  } else if (resultType.isF32()) {
+    compute = "CUBLAS_COMPUTE_32F";
+    scale = "CUDA_R_32F";
+  } else if (resultType.isF16() && inputType.isF16()) {
+    compute = "CUBLAS_COMPUTE_16F";
+    scale = "CUDA_R_16F";
+  } else {
+    return unsupported(op, "cuBLASLt has no " + llvm::Twine(out.dtype) +
+                               " accumulation for these inputs");
+  }
+  // cuBLASLt's A is our B: read as it is (op N), or, when B is a transpose
+  // or a weight stored transposed, from the [batch, N, K] tensor with op T.
+  Value bSource = op.getB();
+  bool transposeB = false;
+  if (Value source = getTransposedB(op)) {
+    bSource = source;
+    transposeB = true;
+  } else if (transposedWeights.contains(op.getB())) {
+    transposeB = true;
+  }
+  if (needsTransposedB(op) && !transposeB)
+    return unsupported(op, "cuBLASLt's i8 and f8 GEMMs need B transposed: a "
+                           "tosa.transpose (perms 0, 2, 1) of a [batch, N, "
+                           "K] tensor, or a constant");
+  // The epilogue adds the bias and writes the storage type (cuBLASLt's D
+  // type) when the program converts the accumulator.
+  MatmulEpilogue epilogue = getMatmulEpilogue(op);
+  Value destination = epilogue.result;
+  if (failed(assignBuffer(destination)))
+    return failure();
+  out = typeOf(destination);
+  int index = addGemmState();
+  std::string setEpilogue;
+  if (epilogue.biasAdd)
+    setEpilogue = llvm::formatv(
+        "  {{\n    cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;\n"
+        "    PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, "
+        "CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue)));\n  }\n",
+        index);
+  if (transposeB)
+    setEpilogue += llvm::formatv(
+        "  {{\n    cublasOperation_t transpose = CUBLAS_OP_T;\n"
+        "    PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, "
+        "CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof(transpose)));\n  }\n",
+        index);
+  // Row-major C = A B is column-major C^T = B^T A^T: cuBLASLt's A is our B
+  // (N x K column-major: [K, N] row-major, or [N, K] row-major with op T).
+  createCode += llvm::formatv(
+      R"(  PREC_CHECK_BLAS(cublasLtMatmulDescCreate(&e->desc{0}, {1}, {2}));
+  PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->la{0}, {10}, {11}, {12}, {11}));
+  PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->lb{0}, {3}, {5}, {6}, {5}));
+  PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->lc{0}, {7}, {4}, {6}, {4}));
+  prec_set_batch(e->la{0}, {8}, {5}LL * {4}LL);
+  prec_set_batch(e->lb{0}, {8}, {6}LL * {5}LL);
+  prec_set_batch(e->lc{0}, {8}, {6}LL * {4}LL);
+{9})",
+      index, compute, scale, in.cudaType, n, k, m, out.cudaType, batch,
+      setEpilogue, other.cudaType, transposeB ? k : n, transposeB ? n : k);
+  // At a dynamic batch, the batch count (attention) or the rows of A (a
+  // linear layer) follow the engine's batch; the algorithm is chosen again
+  // for each batch the engine is set to.
+  std::string pick = llvm::formatv(
+      "  if (int s_ = prec_pick_algo(e, e->desc{0}, e->la{0}, e->lb{0}, "
+      "e->lc{0}, &e->algo{0})) return s_;\n",
+      index);
+  if (std::optional<int64_t> dim = batchAnalysis
+                                       ? batchAnalysis->getBatchDim(op.getA())
+                                       : std::nullopt) {
+    if (*dim == 0)
+      resizeCode += llvm::formatv(
+          "  prec_set_batch(e->la{0}, (int)({1}LL * b), {2}LL * {3}LL);\n"
+          "  prec_set_batch(e->lb{0}, (int)({1}LL * b), {4}LL * {2}LL);\n"
+          "  prec_set_batch(e->lc{0}, (int)({1}LL * b), {4}LL * {3}LL);\n",
+          index, batch / batchRange->max, k, n, m);
+    else
+      resizeCode += llvm::formatv("  prec_set_columns(e->lb{0}, {1}LL * b);\n"
+                                  "  prec_set_columns(e->lc{0}, {1}LL * b);\n",
+                                  index, m / batchRange->max);
+    resizeCode += pick;
+  } else {
+    createCode += pick;
+  }
+  // alpha and beta in the scale type; a constant the product is multiplied
+  // by (a dequantization scale) is alpha.
+  std::string one = resultType.isInteger(32) ? "e->int_one"
+                    : resultType.isF16()     ? "e->half_one"
+                                             : "e->float_one";
+  std::string zero = resultType.isInteger(32) ? "e->int_zero"
+                     : resultType.isF16()     ? "e->half_zero"
+                                              : "e->float_zero";
+  if (epilogue.scale) {
+    stateFields +=
+        llvm::formatv("  float alpha{0} = {1};\n", index, epilogue.alpha);
+    one = llvm::formatv("e->alpha{0}", index);
+  }
+  std::string layer = getLayerName(op);
+  std::string notes;
+  if (transposeB)
+    notes += ", B transposed";
+  if (epilogue.scale)
+    notes += ", alpha " + epilogue.alpha;
+  if (epilogue.biasAdd)
+    notes += ", bias epilogue";
+  runCode += llvm::formatv("  // tosa.matmul{0}: {1}x{2}x{3}, batch {4}{5}\n",
+                           layer.empty() ? "" : " '" + layer + "'", m, n, k,
+                           batch, notes);
+  // The bias may be a binding: its pointer is known only when the engine runs.
+  if (epilogue.biasAdd)
+    runCode += llvm::formatv(
+        "  {{ const void *bias = {1}; "
+        "PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, "
+        "CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias))); }\n",
+        index, pointer(epilogue.bias));
+  runCode += llvm::formatv(
+      "  PREC_CHECK_BLAS(cublasLtMatmul(e->lt, e->desc{0}, &{1}, {2}, "
+      "e->la{0}, {3}, e->lb{0}, &{4}, {5}, e->lc{0}, {5}, e->lc{0}, "
+      "&e->algo{0}, e->workspace, PREC_WORKSPACE, stream));\n",
+      index, one, pointer(bSource), pointer(op.getA()), zero,
+      pointer(destination));
+  workspaceBytes = 32 << 20;
+  return success();
+}
+
+const char *const matmulHelpers =
+    R"([[maybe_unused]] static void prec_set_batch(cublasLtMatrixLayout_t layout, int batch, long long stride) {{
+  cublasLtMatrixLayoutSetAttribute(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof(batch));
+  cublasLtMatrixLayoutSetAttribute(layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof(stride));
+}
+
+[[maybe_unused]] static void prec_set_columns(cublasLtMatrixLayout_t layout, long long columns) {{
+  uint64_t value = (uint64_t)columns;
+  cublasLtMatrixLayoutSetAttribute(layout, CUBLASLT_MATRIX_LAYOUT_COLS, &value, sizeof(value));
+}
+
+static int prec_pick_algo({0}_engine *e, cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t a,
+                          cublasLtMatrixLayout_t b, cublasLtMatrixLayout_t c, cublasLtMatmulAlgo_t *algo) {{
+  cublasLtMatmulPreference_t preference;
+  if (cublasLtMatmulPreferenceCreate(&preference) != CUBLAS_STATUS_SUCCESS) return 20001;
+  size_t workspace = PREC_WORKSPACE;
+  cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof(workspace));
+  cublasLtMatmulHeuristicResult_t result;
+  int found = 0;
+  cublasLtMatmulAlgoGetHeuristic(e->lt, desc, a, b, c, c, preference, 1, &result, &found);
+  cublasLtMatmulPreferenceDestroy(preference);
+  if (found == 0) return 20002;
+  *algo = result.algo;
+  return 0;
+}
+
+)";
+
+} // namespace prec::cuda

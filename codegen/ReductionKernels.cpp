@@ -1,0 +1,315 @@
+//===- ReductionKernels.cpp - reductions and row kernels -----------------===//
+
+#include "codegen/CudaEmitterImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "passes/OpNames.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <functional>
+
+using namespace mlir;
+
+namespace prec::cuda {
+
+LogicalResult CudaEmitter::emitReduce(Operation *op, bool isMax) {
+  Value input = op->getOperand(0), result = op->getResult(0);
+  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  ArrayRef<int64_t> shape = shapeOf(input);
+  int64_t inner = 1;
+  for (int64_t d = axis + 1; d < int64_t(shape.size()); ++d)
+    inner *= shape[d];
+  int64_t count = countOf(result);
+  DeviceType in = typeOf(input), out = typeOf(result);
+  std::string name = kernelName(op);
+  // Rows along the innermost axis, summed in f32 (or maxed, which is exact
+  // in any order): a block per row, threads striding it, a tree at the end.
+  // Only the summation order differs from the CPU path.
+  bool f32Result = getElementTypeOrSelf(result.getType()).isF32();
+  if (inner == 1 && (isMax || f32Result)) {
+    kernels += llvm::formatv(
+        "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, {4} "
+        "*__restrict__ out) {{\n"
+        "  __shared__ float partial[256];\n"
+        "  const {3} *row = in0 + blockIdx.x * {5}LL;\n"
+        "  float acc = {6};\n"
+        "  for (long long j = threadIdx.x; j < {5}LL; j += 256) {{\n"
+        "    float x = {7};\n    acc = {8};\n  }\n"
+        "  partial[threadIdx.x] = acc;\n  __syncthreads();\n"
+        "  for (int step = 128; step > 0; step /= 2) {{\n"
+        "    if (threadIdx.x < step) {{ float x = partial[threadIdx.x + "
+        "step]; acc = partial[threadIdx.x]; partial[threadIdx.x] = {8}; }\n"
+        "    __syncthreads();\n  }\n"
+        "  if (threadIdx.x == 0) {{ float r = partial[0]; out[blockIdx.x] = "
+        "{9}; }\n}\n\n",
+        op->getName(), getLayerName(op), name, in.cType, out.cType, shape[axis],
+        isMax ? "-INFINITY" : "0.0f", substitute(in.toFloat, "row[j]"),
+        isMax ? "fmaxf(acc, x)" : "__fadd_rn(acc, x)",
+        substitute(out.fromFloat, "r"));
+    std::string layer = getLayerName(op);
+    runCode += llvm::formatv("  // {0}{1}\n", op->getName(),
+                             layer.empty() ? "" : " '" + layer + "'");
+    runCode += llvm::formatv("  {0}<<<{1}, 256, 0, stream>>>({2}, {3});\n",
+                             name, blocksFor(result, count, 1), pointer(input),
+                             pointer(result));
+    return success();
+  }
+  // Each step rounds to the result type, as a reduction in that type does.
+  kernels += llvm::formatv(
+      R"(// {0} {1}
+__global__ void {2}(const {3} *__restrict__ in0, {4} *__restrict__ out{12}) {{
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i >= {5}) return;
+  long long outer = i / {6}LL, inner = i % {6}LL;
+  const {3} *p = in0 + outer * {7}LL * {6}LL + inner;
+  float acc = {8};
+  for (long long j = 0; j < {7}LL; ++j) {{
+    float x = {9};
+    acc = {10};
+  }
+  out[i] = {11};
+}
+
+)",
+      op->getName(), getLayerName(op), name, in.cType, out.cType,
+      kernelBound(result, count), inner, shape[axis],
+      isMax ? "-INFINITY" : "0.0f",
+      substitute(in.toFloat, "p[j * " + std::to_string(inner) + "LL]"),
+      substitute(out.toFloat,
+                 "(" +
+                     substitute(out.fromFloat,
+                                isMax ? "fmaxf(acc, x)" : "__fadd_rn(acc, x)") +
+                     ")"),
+      substitute(out.fromFloat, "acc"), countParameter(result));
+  launch(op, name, count, {input}, result);
+  return success();
+}
+
+/// Combines every thread's `v` of a row kernel's block: a shuffle tree in
+/// each warp, then the warps' partials in order. Every thread gets the result.
+const char *const rowReduceHelper =
+    R"(template <bool IsMax>
+__device__ __forceinline__ float prec_row_reduce(float v, float *partial) {
+  for (int offset = 16; offset > 0; offset /= 2) {
+    float w = __shfl_xor_sync(0xffffffffu, v, offset);
+    v = IsMax ? fmaxf(v, w) : __fadd_rn(v, w);
+  }
+  const int warps = blockDim.x / 32;
+  if (warps == 1) return v;
+  __syncthreads(); // the previous reduction has read its partials
+  if ((threadIdx.x & 31) == 0) partial[threadIdx.x / 32] = v;
+  __syncthreads();
+  v = partial[0];
+  for (int w = 1; w < warps; ++w) v = IsMax ? fmaxf(v, partial[w]) : __fadd_rn(v, partial[w]);
+  return v;
+}
+
+)";
+
+/// A row group as one kernel: a block per row, each thread holding row
+/// elements threadIdx.x + e * threads in registers. Every op rounds to its
+/// type as its own kernel would; only the summation order of a reduction
+/// differs from the CPU path, as in emitReduce.
+LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
+  const int64_t width = group.width;
+  const int threads = width >= 2048  ? 256
+                      : width >= 512 ? 128
+                      : width >= 128 ? 64
+                                     : 32;
+  const int64_t perThread = (width + threads - 1) / threads;
+  // Element e of a thread is inside the row unless the threads overrun it.
+  const bool overruns = width % threads != 0;
+  // A loop over a thread's elements of the row running `statements`, which
+  // see the element's index in the row as j.
+  auto overRow = [&](const std::string &statements) {
+    return llvm::formatv("#pragma unroll\n"
+                         "  for (int e = 0; e < {0}; ++e) {{\n"
+                         "    [[maybe_unused]] const long long j = "
+                         "threadIdx.x + e * {1};\n"
+                         "{2}{3}  }\n",
+                         perThread, threads,
+                         overruns ? llvm::formatv("    if (j >= {0}LL) "
+                                                  "break;\n",
+                                                  width)
+                                        .str()
+                                  : std::string(),
+                         statements)
+        .str();
+  };
+  auto inGroup = [&](Operation *op) {
+    return op && rowGroupOf.lookup(op) == &group;
+  };
+  // Reshapes inside the group alias the value they reshape.
+  auto rootOf = [&](Value value) {
+    while (auto reshape = value.getDefiningOp<tosa::ReshapeOp>()) {
+      if (!inGroup(reshape))
+        break;
+      value = reshape.getInput1();
+    }
+    return value;
+  };
+  std::function<bool(Value)> isReadAfter = [&](Value value) {
+    return llvm::any_of(value.getUsers(), [&](Operation *user) {
+      return !inGroup(user) ||
+             (isa<tosa::ReshapeOp>(user) && isReadAfter(user->getResult(0)));
+    });
+  };
+  auto isFull = [&](Value value) {
+    return getRowValueKind(value, group.rows, width) == RowValueKind::Full;
+  };
+
+  llvm::DenseMap<Value, std::string> registers;
+  SmallVector<Value> inputs, outputs;
+  std::string body, layers;
+  for (Operation *op : group.ops) {
+    if (isa<tosa::ReshapeOp>(op))
+      continue;
+    layers += llvm::formatv("//   {0} {1}\n", op->getName(), getLayerName(op));
+    Value result = op->getResult(0);
+    bool full = isFull(result);
+    std::string name = (full ? "f" : "s") + std::to_string(registers.size());
+    registers[result] = name;
+    if (isReadAfter(result))
+      outputs.push_back(result);
+    if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp>(op)) {
+      bool isMax = isa<tosa::ReduceMaxOp>(op);
+      // A row computed before the group is loaded into registers first.
+      Value reduced = rootOf(op->getOperand(0));
+      if (!registers.count(reduced)) {
+        std::string loaded = "f" + std::to_string(registers.size());
+        registers[reduced] = loaded;
+        size_t input = inputs.size();
+        inputs.push_back(reduced);
+        body += llvm::formatv("  float {0}[{1}];\n", loaded, perThread);
+        body += overRow(llvm::formatv(
+            "    {0}[e] = {1};\n", loaded,
+            substitute(
+                typeOf(reduced).toFloat,
+                llvm::formatv("in{0}[row * {1}LL + j]", input, width).str())));
+      }
+      body += llvm::formatv("  float {0}_acc = {1};\n", name,
+                            isMax ? "-INFINITY" : "0.0f");
+      body += overRow(
+          llvm::formatv(isMax ? "    {0}_acc = fmaxf({0}_acc, {1}[e]);\n"
+                              : "    {0}_acc = __fadd_rn({0}_acc, {1}[e]);\n",
+                        name, registers.lookup(reduced)));
+      body += llvm::formatv(
+          "  const float {0} = prec_row_reduce<{1}>({0}_acc, partial);\n", name,
+          isMax ? "true" : "false");
+      continue;
+    }
+    // Operands: registers of the group, or loads of values computed before.
+    std::string expression = elementwiseExpression(op);
+    SmallVector<ArrayRef<int64_t>> loadedShapes;
+    std::string loads;
+    for (auto [index, operand] : llvm::enumerate(dataOperands(op))) {
+      Value root = rootOf(operand);
+      std::string operandExpression;
+      if (std::string reg = registers.lookup(root); !reg.empty()) {
+        operandExpression = isFull(root) ? reg + "[e]" : reg;
+      } else if (std::optional<std::string> literal =
+                     getSplatLiteral(operand)) {
+        operandExpression = *literal;
+      } else {
+        auto it = llvm::find(inputs, operand);
+        size_t input = it - inputs.begin();
+        if (it == inputs.end())
+          inputs.push_back(operand);
+        // Rows, per-row values and vectors along the row are read directly;
+        // other broadcasts through the coordinates.
+        ArrayRef<int64_t> shape = shapeOf(operand);
+        std::string offset;
+        if (isFull(operand))
+          offset = llvm::formatv("row * {0}LL + j", width);
+        else if (getRowValueKind(operand, group.rows, width) ==
+                 RowValueKind::PerRow)
+          offset = "row";
+        else if (llvm::all_of(shape.drop_back(),
+                              [](int64_t d) { return d == 1; }))
+          offset = shape.back() == 1 ? "0" : "j";
+        else
+          offset = "o" + std::to_string(loadedShapes.size());
+        if (offset.front() == 'o')
+          loadedShapes.push_back(shape);
+        operandExpression =
+            substitute(typeOf(operand).toFloat,
+                       llvm::formatv("in{0}[{1}]", input, offset).str());
+      }
+      std::string placeholder = "$" + std::to_string(index);
+      operandExpression = "(" + operandExpression + ")";
+      for (size_t at = expression.find(placeholder); at != std::string::npos;
+           at = expression.find(placeholder, at + operandExpression.size()))
+        expression.replace(at, placeholder.size(), operandExpression);
+    }
+    if (!loadedShapes.empty())
+      loads = (full ? "    long long i = row * " + std::to_string(width) +
+                          "LL + j;\n"
+                    : std::string("    long long i = row;\n")) +
+              broadcastOffsets(shapeOf(result), loadedShapes);
+    if (!getElementTypeOrSelf(result.getType()).isF32())
+      expression = substitute(
+          typeOf(result).toFloat,
+          "(" + substitute(typeOf(result).fromFloat, expression) + ")");
+    if (full)
+      body += llvm::formatv("  float {0}[{1}];\n", name, perThread).str() +
+              overRow(llvm::formatv("{0}    {1}[e] = {2};\n", loads, name,
+                                    expression));
+    else
+      body += llvm::formatv("  float {0};\n  {{\n{1}    {0} = {2};\n  }\n",
+                            name, loads, expression);
+  }
+
+  // The values read after the group get buffers; so do the reshapes of them
+  // that the group covers.
+  for (Value output : outputs)
+    if (failed(assignBuffer(output)))
+      return failure();
+  for (Operation *op : group.ops)
+    if (isa<tosa::ReshapeOp>(op))
+      if (auto it = buffers.find(rootOf(op->getResult(0))); it != buffers.end())
+        buffers[op->getResult(0)] = it->second;
+
+  std::string name = kernelName(group.ops.back());
+  std::string signature;
+  for (auto [index, input] : llvm::enumerate(inputs))
+    signature += llvm::formatv("const {0} *__restrict__ in{1}, ",
+                               typeOf(input).cType, index);
+  for (auto [index, output] : llvm::enumerate(outputs))
+    signature += llvm::formatv("{0}{1} *__restrict__ out{2}", index ? ", " : "",
+                               typeOf(output).cType, index);
+  std::string writes;
+  for (auto [index, output] : llvm::enumerate(outputs)) {
+    std::string reg = registers.lookup(output);
+    if (isFull(output))
+      writes += overRow(
+          llvm::formatv("    out{0}[row * {1}LL + j] = {2};\n", index, width,
+                        substitute(typeOf(output).fromFloat, reg + "[e]")));
+    else
+      writes += llvm::formatv("  if (threadIdx.x == 0) out{0}[row] = {1};\n",
+                              index, substitute(typeOf(output).fromFloat, reg));
+  }
+  kernels += llvm::formatv(
+      "// row kernel: {0} rows of {1}, a block of {2} threads per row, for\n"
+      "{3}__global__ void {4}({5}) {{\n"
+      "  __shared__ float partial[8];\n"
+      "  const long long row = blockIdx.x;\n{6}{7}}\n\n",
+      group.rows, width, threads, layers, name, signature, body, writes);
+  std::string layer = getLayerName(group.ops.back());
+  runCode += llvm::formatv("  // row kernel ending at {0}{1}\n",
+                           group.ops.back()->getName(),
+                           layer.empty() ? "" : " '" + layer + "'");
+  runCode += llvm::formatv(
+      "  {0}<<<{1}, {2}, 0, stream>>>(", name,
+      blocksFor(group.ops.back()->getResult(0), group.rows, 1), threads);
+  SmallVector<std::string> arguments;
+  for (Value value : llvm::concat<Value>(inputs, outputs))
+    arguments.push_back(pointer(value));
+  runCode += llvm::join(arguments, ", ") + ");\n";
+  return success();
+}
+
+} // namespace prec::cuda
