@@ -202,12 +202,18 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
 )",
       index, compute, scale, x.cudaType, depth, channels, rows, o.cudaType,
       epilogueKind, pointer(bias));
-  // At a dynamic batch, the output positions (the GEMM's columns) follow the
-  // engine's batch, and the algorithm is chosen again for each.
+  // The algorithm is timed on scratch operands of these sizes (the bias
+  // pointer is set already). At a dynamic batch, the output positions (the
+  // GEMM's columns) follow the engine's batch, and the algorithm is chosen
+  // again for each.
+  bool halfScale = accType.isF16();
   std::string pick = llvm::formatv(
       "  if (int s_ = prec_pick_algo(e, e->desc{0}, e->la{0}, e->lb{0}, "
-      "e->lc{0}, &e->algo{0})) return s_;\n",
-      index);
+      "e->lc{0}, &{1}, &{2}, {3}ULL, {4}ULL, {5}ULL, 0, &e->algo{0})) "
+      "return s_;\n",
+      index, halfScale ? "e->half_one" : "e->float_one",
+      halfScale ? "e->half_zero" : "e->float_zero", depth * channels * x.bytes,
+      depth * rows * x.bytes, channels * rows * o.bytes);
   if (isBatched(result))
     resizeCode += llvm::formatv("  prec_set_columns(e->lb{0}, {1}LL * b);\n"
                                 "  prec_set_columns(e->lc{0}, {1}LL * b);\n",
@@ -216,7 +222,6 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
                   pick;
   else
     createCode += pick;
-  bool halfScale = accType.isF16();
   runCode += llvm::formatv(
       "  PREC_CHECK_BLAS(cublasLtMatmul(e->lt, e->desc{0}, &{1}, {2}, "
       "e->la{0}, {3}, e->lb{0}, &{4}, {5}, e->lc{0}, {5}, e->lc{0}, "

@@ -6,9 +6,14 @@
 // RUN: prec-opt %s --prec-legalize="enabled=f16 target=sm_90" -o %t/legal.mlir 2>/dev/null
 // RUN: prec-translate --emit-cuda %t/legal.mlir -o %t/ln.cu
 // RUN: FileCheck %s < %t/ln.cu
+// RUN: FileCheck %s --check-prefix=HELPERS < %t/ln.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/ln.cu -o %t/ln.o %}
 
 // The reductions combine a block's threads, warp partials in order.
+// Candidate algorithms are timed, the bias pointing at scratch meanwhile.
+// HELPERS: cublasLtMatmulAlgoGetHeuristic(e->lt, desc, a, b, c, c, preference, 8, results, &found);
+// HELPERS: if (biasBytes) cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &pbias, sizeof(pbias));
+// HELPERS: if (i == 0 || ms < best) {
 // CHECK: __device__ __forceinline__ float prec_row_reduce(float v, float *partial)
 // 8 rows of 48: a warp per row, two elements a thread, the second only for
 // the first 16 threads.
@@ -35,8 +40,9 @@
 // CHECK: cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
 // CHECK: PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{{[0-9]+}}, CUBLASLT_MATMUL_DESC_EPILOGUE
 // CHECK-NEXT: }
-// The algorithm is chosen for the epilogue.
-// CHECK-NEXT: prec_pick_algo
+// The algorithm is chosen for the epilogue, timed on scratch operands of
+// the GEMM's sizes: B 48x48, A 8x48 and D 8x48 in f16, the bias 48 in f16.
+// CHECK-NEXT: prec_pick_algo(e, e->desc[[D:[0-9]+]], e->la[[D]], e->lb[[D]], e->lc[[D]], &e->float_one, &e->float_zero, 4608ULL, 768ULL, 768ULL, 96ULL, &e->algo[[D]])
 // Only the input's conversion to f16 runs before the GEMM.
 // CHECK-LABEL: extern "C" int ln_run(
 // CHECK-NEXT: // tosa.cast
