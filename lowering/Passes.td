@@ -83,4 +83,19 @@ def PrecHoistVectorTransfers
   }];
 }
 
+def PrecExpandF8Casts
+    : Pass<"prec-expand-f8-casts", "::mlir::func::FuncOp"> {
+  let summary = "Write f8E4M3FN / f8E5M2 conversions to and from f32 as "
+                "integer and f32 arithmetic";
+  let description = [{
+    For the CPU: LLVM has no 8-bit floats, so 8-bit float values live as
+    their bytes and `arith.extf` / `arith.truncf` between them and f32
+    (scalars or vectors) become bit manipulation. Conversions to f8 round to
+    nearest even and saturate to the largest finite value; NaN stays NaN:
+    what the CUDA engine's conversions do.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 #endif // PREC_LOWERING_PASSES_TD

@@ -39,6 +39,8 @@ static constexpr const char *kCpuPipeline =
     // arith-emulate-unsupported-floats is not used: the fast-math flags it
     // puts on its extf/truncf pairs let LLVM drop the rounding between ops.
     "math-extend-to-supported-types{target-type=f32},"
+    // 8-bit floats live as bytes; their conversions become bit arithmetic.
+    "func.func(prec-expand-f8-casts),"
     // To LLVM.
     "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
     "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"

@@ -120,3 +120,53 @@ bias = np.full((1, 1, 1), 2.0 ** -11, dtype=np.float16)
 (linear,) = run("f16_linear", {"a": a, "b": b, "bias": bias})
 print(f"f16 linear, bias in the accumulator: {float(linear.item())!r} "
       f"(rounded twice: {float(np.float16(np.float16(1 + 2.0 ** -11) + bias.item()))!r})")
+
+
+def f8_values(exponent_bits, mantissa_bits, has_infinity):
+    """Every finite non-negative value of an 8-bit float, by code."""
+    bias = (1 << (exponent_bits - 1)) - 1
+    values = {}
+    for code in range(128):
+        exponent, mantissa = code >> mantissa_bits, code & ((1 << mantissa_bits) - 1)
+        top = exponent == (1 << exponent_bits) - 1
+        if top and (has_infinity or mantissa == (1 << mantissa_bits) - 1):
+            continue  # infinity or NaN
+        if exponent == 0:
+            values[code] = mantissa * 2.0 ** (1 - bias - mantissa_bits)
+        else:
+            values[code] = (1 + mantissa / (1 << mantissa_bits)) * 2.0 ** (exponent - bias)
+    return values
+
+
+def to_f8(x, values):
+    """x rounded to nearest even among `values`, saturating (NaN stays)."""
+    if np.isnan(x):
+        return np.nan
+    largest = max(values.values())
+    magnitude = min(abs(float(x)), largest)
+    code = min(values, key=lambda c: (abs(values[c] - magnitude), c & 1))
+    return np.copysign(values[code], x)
+
+
+generator = np.random.default_rng(3)
+x = np.concatenate([
+    [0.0, -0.0, 1.0, -1.0, 448.0, 449.0, 464.0, 480.0, 1e6, -1e6, np.inf, -np.inf,
+     np.nan, 57344.0, 61440.0, 2.0 ** -6, 2.0 ** -9, 2.0 ** -10, 3 * 2.0 ** -10,
+     2.0 ** -14, 2.0 ** -16, 2.0 ** -17, 1.0625, 1.1875, 0.0078125 * 1.5],
+    generator.choice([-1, 1], 4096 - 25) * 2.0 ** generator.uniform(-20, 18, 4096 - 25),
+]).astype(np.float32)
+e4m3, e5m2 = run("f8_round_trip", {"x": x})
+for name, got, values in [("e4m3fn", e4m3, f8_values(4, 3, False)),
+                          ("e5m2", e5m2, f8_values(5, 2, True))]:
+    expected = np.array([to_f8(v, values) for v in x], dtype=np.float32)
+    same = (got.view(np.uint32) == expected.view(np.uint32)) | (
+        np.isnan(got) & np.isnan(expected))
+    print(f"f32 -> f8 {name} -> f32: {int(same.sum())}/{len(x)} bit-exact, "
+          f"1e6 -> {got[8]}, inf -> {got[10]}, nan -> {got[12]}")
+
+# 0.1 and 0.3 round to 0.1015625 and 0.3125 in E4M3; their products summed
+# in f32 with 2 x 3 and 0.5 x 7 (exact in E4M3).
+(product,) = run("f8_matmul", {"a": np.array([[[0.1, 2.0, 0.5, 448.0]]], dtype=np.float32),
+                              "b": np.array([[[0.3], [3.0], [7.0], [0.0]]], dtype=np.float32)})
+print(f"f8 matmul, f32 accumulation: {float(product.item())!r} "
+      f"(exact {0.1015625 * 0.3125 + 6.0 + 3.5!r})")

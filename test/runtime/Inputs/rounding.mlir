@@ -57,3 +57,22 @@ func.func @f16_linear(%a: tensor<1x1x2xf16> loc("a"), %b: tensor<1x2x1xf16> loc(
   %y = tosa.add %d, %bias : (tensor<1x1x1xf16>, tensor<1x1x1xf16>) -> tensor<1x1x1xf16>
   return %y : tensor<1x1x1xf16>
 }
+
+// f32 -> f8 -> f32 round trips: the CPU stores 8-bit floats as bytes and
+// converts them with bit arithmetic (prec-expand-f8-casts).
+func.func @f8_round_trip(%x: tensor<4096xf32> loc("x")) -> (tensor<4096xf32>, tensor<4096xf32>) {
+  %e4 = tosa.cast %x : (tensor<4096xf32>) -> tensor<4096xf8E4M3FN>
+  %e5 = tosa.cast %x : (tensor<4096xf32>) -> tensor<4096xf8E5M2>
+  %y4 = tosa.cast %e4 : (tensor<4096xf8E4M3FN>) -> tensor<4096xf32>
+  %y5 = tosa.cast %e5 : (tensor<4096xf8E5M2>) -> tensor<4096xf32>
+  return %y4, %y5 : tensor<4096xf32>, tensor<4096xf32>
+}
+
+// An f8 GEMM accumulating in f32: products of 8-bit floats are exact in f32.
+func.func @f8_matmul(%a: tensor<1x1x4xf32> loc("a"), %b: tensor<1x4x1xf32> loc("b")) -> tensor<1x1x1xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf8E4M3FN>}> : () -> tensor<1xf8E4M3FN>
+  %a8 = tosa.cast %a : (tensor<1x1x4xf32>) -> tensor<1x1x4xf8E4M3FN>
+  %b8 = tosa.cast %b : (tensor<1x4x1xf32>) -> tensor<1x4x1xf8E4M3FN>
+  %c = tosa.matmul %a8, %b8, %zp, %zp : (tensor<1x1x4xf8E4M3FN>, tensor<1x4x1xf8E4M3FN>, tensor<1xf8E4M3FN>, tensor<1xf8E4M3FN>) -> tensor<1x1x1xf32>
+  return %c : tensor<1x1x1xf32>
+}
