@@ -52,7 +52,13 @@ tosa::CastOp getMatmulEpilogue(Value value) {
   if (!cast || !cast->hasAttr(PrecisionDialect::getEpilogueAttrName()) ||
       !value.hasOneUse())
     return nullptr;
-  auto matmul = cast.getInput().getDefiningOp<tosa::MatMulOp>();
+  // The product, or the product times a constant (a dequantization scale,
+  // which the GEMM applies as its alpha before its bias).
+  Value product = cast.getInput();
+  if (auto scale = product.getDefiningOp<tosa::MulOp>();
+      scale && scale.getInput2().getDefiningOp<tosa::ConstOp>())
+    product = scale.getInput1();
+  auto matmul = product.getDefiningOp<tosa::MatMulOp>();
   if (!matmul || !getElementTypeOrSelf(matmul.getType()).isF32())
     return nullptr;
   return cast;

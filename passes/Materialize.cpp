@@ -175,12 +175,22 @@ public:
     Type compute = assignment.getCompute();
     Type accumulate = assignment.getAccumulate();
     Type storage = assignment.getStorage();
+    // A matmul in i8 or f8 is materialized on f32 values and marked:
+    // prec-quantize then scales and converts its operands.
+    if (isQuantizedPrecision(compute) && isa<tosa::MatMulOp>(op)) {
+      op->setAttr(PrecisionDialect::getQuantizeAttrName(),
+                  TypeAttr::get(compute));
+      Type f32 = Float32Type::get(op->getContext());
+      compute = accumulate = f32;
+      if (!isa<FloatType>(storage) || isQuantizedPrecision(storage))
+        storage = f32;
+    }
     for (Type type : {compute, accumulate, storage}) {
       if (!isa<FloatType>(type) || isQuantizedPrecision(type))
         return op->emitError()
-               << "cannot materialize " << type
-               << ": prec-materialize rewrites f32, f16 and bf16 ops; i8 and "
-                  "f8 ops are rewritten with their scales by quantization";
+               << "cannot materialize " << type << " for '" << op->getName()
+               << "': i8 and f8 are implemented for matmuls (quantized with "
+                  "scales by prec-quantize); pin other ops to a float type";
     }
     Type resultType = getRawResultType(op, compute, accumulate, storage);
 
@@ -321,6 +331,7 @@ public:
     if (failed(bindingTypes))
       return signalPassFailure();
 
+    recordQuantizedInputRanges(module);
     dissolveRegions(module);
     for (auto function : module.getOps<func::FuncOp>()) {
       if (function.isExternal())
@@ -331,6 +342,22 @@ public:
   }
 
 private:
+  /// The range of a quantized region's inputs belongs to the matmuls that
+  /// read them, for prec-quantize: the region is gone by then.
+  static void recordQuantizedInputRanges(ModuleOp module) {
+    module.walk([](RegionOp region) {
+      if (!isQuantizedPrecision(region.getPrecision()) ||
+          !region.getInputMin() || !region.getInputMax())
+        return;
+      double range[] = {region.getInputMin()->convertToDouble(),
+                        region.getInputMax()->convertToDouble()};
+      for (auto matmul : region.getBodyBlock().getOps<tosa::MatMulOp>())
+        if (isa<BlockArgument>(matmul.getA()))
+          matmul->setAttr(PrecisionDialect::getInputRangeAttrName(),
+                          DenseF64ArrayAttr::get(region.getContext(), range));
+    });
+  }
+
   LogicalResult materialize(func::FuncOp function,
                             ArrayRef<LayerPattern> bindingTypes) {
     Materializer materializer(&getContext());

@@ -131,6 +131,21 @@ def PrecMaterialize : Pass<"prec-materialize", "::mlir::ModuleOp"> {
                            "::mlir::tosa::TosaDialect"];
 }
 
+def PrecQuantize : Pass<"prec-quantize", "::mlir::ModuleOp"> {
+  let summary = "Give the matmuls pinned to i8 or f8 their scales and types";
+  let description = [{
+    After prec-materialize, which leaves a matmul pinned to i8 or f8 on f32
+    values (marked `precision.quantize`): its input is divided by a
+    per-tensor scale from its range (its region's `input_range`, or range
+    analysis) and converted (i8: clamped to +-127 and rounded to nearest
+    even; f8: rounded to nearest even, saturating); its constant weights
+    are quantized here, per output channel for i8 and per tensor for f8;
+    the product (i8: i32, f8: f32) is multiplied back by the scales in f32.
+    Without a range, or with weights that are not constant, it is an error.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def PrecReport : Pass<"prec-report", "::mlir::ModuleOp"> {
   let summary = "Explain the precision of every op";
   let description = [{

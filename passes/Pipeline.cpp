@@ -35,6 +35,7 @@ void buildLegalizePipeline(OpPassManager &pm,
   PrecMaterializeOptions materialize;
   materialize.ioTypes = llvm::to_vector(options.ioTypes);
   pm.addPass(createPrecMaterialize(materialize));
+  pm.addPass(createPrecQuantize());
 
   PrecReportOptions report;
   report.reportFile = options.report;
@@ -49,7 +50,7 @@ void registerPrecisionPasses() {
       "prec-legalize",
       "Choose, check and materialize the precision of every op "
       "(annotate, range analysis, propagate, legalize types, materialize, "
-      "report)",
+      "quantize, report)",
       buildLegalizePipeline);
 }
 

@@ -1,6 +1,7 @@
 //===- PrecisionDialect.cpp - the precision dialect -----------------------===//
 
 #include "dialects/Precision/PrecisionDialect.h"
+#include "dialects/Precision/PrecisionTypes.h"
 
 #include "dialects/Precision/PrecisionAttrs.h"
 #include "dialects/Precision/PrecisionOps.h"
@@ -62,8 +63,15 @@ LogicalResult PrecisionDialect::verifyOperationAttribute(Operation *op,
   if (name == getAssignmentAttrName())
     return verifyAttrKind<AssignmentAttr>(op, name, value,
                                           "a #precision.assignment");
-  if (name == getRangeAttrName())
+  if (name == getRangeAttrName() || name == getInputRangeAttrName())
     return verifyRangeAttr(op, attr);
+  if (name == getQuantizeAttrName()) {
+    auto type = dyn_cast<TypeAttr>(value);
+    if (!type || !isQuantizedPrecision(type.getValue()))
+      return op->emitError()
+             << "'" << name << "' must be an i8 or f8 type, got " << value;
+    return success();
+  }
   if (name == getLayerAttrName())
     return verifyAttrKind<StringAttr>(op, name, value, "a string");
   if (name == getInsertedCastAttrName() || name == getEpilogueAttrName())

@@ -79,6 +79,16 @@ def Precision_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getEpilogueAttrName() {
       return ::llvm::StringLiteral("precision.epilogue");
     }
+    /// Type attribute on a matmul materialized on f32 values that
+    /// prec-quantize rewrites to this i8 or f8 type with scales.
+    static constexpr ::llvm::StringLiteral getQuantizeAttrName() {
+      return ::llvm::StringLiteral("precision.quantize");
+    }
+    /// [min, max] of a quantized matmul's A operand, from its region's
+    /// input_range.
+    static constexpr ::llvm::StringLiteral getInputRangeAttrName() {
+      return ::llvm::StringLiteral("precision.input_range");
+    }
 
   private:
     void registerAttributes();

@@ -9,6 +9,8 @@ import sys
 
 import numpy as np
 
+from f8 import f8_values, to_f8
+
 model, tmp = sys.argv[1], sys.argv[2]
 
 
@@ -120,32 +122,6 @@ bias = np.full((1, 1, 1), 2.0 ** -11, dtype=np.float16)
 (linear,) = run("f16_linear", {"a": a, "b": b, "bias": bias})
 print(f"f16 linear, bias in the accumulator: {float(linear.item())!r} "
       f"(rounded twice: {float(np.float16(np.float16(1 + 2.0 ** -11) + bias.item()))!r})")
-
-
-def f8_values(exponent_bits, mantissa_bits, has_infinity):
-    """Every finite non-negative value of an 8-bit float, by code."""
-    bias = (1 << (exponent_bits - 1)) - 1
-    values = {}
-    for code in range(128):
-        exponent, mantissa = code >> mantissa_bits, code & ((1 << mantissa_bits) - 1)
-        top = exponent == (1 << exponent_bits) - 1
-        if top and (has_infinity or mantissa == (1 << mantissa_bits) - 1):
-            continue  # infinity or NaN
-        if exponent == 0:
-            values[code] = mantissa * 2.0 ** (1 - bias - mantissa_bits)
-        else:
-            values[code] = (1 + mantissa / (1 << mantissa_bits)) * 2.0 ** (exponent - bias)
-    return values
-
-
-def to_f8(x, values):
-    """x rounded to nearest even among `values`, saturating (NaN stays)."""
-    if np.isnan(x):
-        return np.nan
-    largest = max(values.values())
-    magnitude = min(abs(float(x)), largest)
-    code = min(values, key=lambda c: (abs(values[c] - magnitude), c & 1))
-    return np.copysign(values[code], x)
 
 
 generator = np.random.default_rng(3)

@@ -1,0 +1,53 @@
+// Matmuls pinned to f8 or i8 by a precision.region get scales and types:
+// the input divided by max(|lo|, |hi|) / qmax from the region's input_range
+// and converted, the constant weights quantized (f8: one scale, i8: one
+// per output channel), the product multiplied back in f32.
+// RUN: prec-opt %s -split-input-file --prec-legalize="target=sm_90 enabled=f16" | FileCheck %s
+// RUN: not prec-opt %S/Inputs/quantize-errors.mlir -split-input-file --prec-legalize="target=sm_90 enabled=f16" 2>&1 | FileCheck %S/Inputs/quantize-errors.mlir
+
+// f8 E4M3: s_x = 4 / 448, so x x 112; the weights' largest magnitude is 2,
+// s_w = 2 / 448 (0.5 -> 112, -2 -> -448); back by s_x s_w = 8 / 448^2.
+// CHECK-LABEL: func.func @f8
+// CHECK: %[[INV:.*]] = "tosa.const"() <{values = dense<1.120000e+02> : tensor<1x1x1xf32>}>
+// CHECK: %[[SCALED:.*]] = tosa.mul %arg0, %[[INV]], %{{.*}}
+// CHECK: %[[Q:.*]] = tosa.cast %[[SCALED]] : (tensor<1x4x8xf32>) -> tensor<1x4x8xf8E4M3FN>
+// CHECK: %[[W:.*]] = "tosa.const"() <{values = dense<{{\[\[\[}}1.120000e+02, -2.240000e+02, 5.600000e+01], [2.240000e+02, 4.480000e+02, -1.120000e+02]{{.*}} : tensor<1x8x3xf8E4M3FN>}> : () -> tensor<1x8x3xf8E4M3FN>
+// CHECK: %[[ACC:.*]] = tosa.matmul %[[Q]], %[[W]], {{.*}} {precision.assigned = #precision.assignment<compute = f8E4M3FN, accumulate = f32, storage = f32, reason = region>, precision.layer = "fc"{{.*}}} : {{.*}} -> tensor<1x4x3xf32>
+// CHECK: %[[S:.*]] = "tosa.const"() <{values = dense<3.98596931E-5> : tensor<1x1x1xf32>}>
+// CHECK: %[[Y:.*]] = tosa.mul %[[ACC]], %[[S]], %{{.*}}
+// CHECK: tosa.cast %[[Y]] {precision.epilogue} : (tensor<1x4x3xf32>) -> tensor<1x4x3xf16>
+func.func @f8(%x: tensor<1x4x8xf32> loc("x")) -> tensor<1x4x3xf32> {
+  %y = precision.region f8E4M3FN obey output f16 input_range [-4.0, 4.0] output_range [-10.0, 10.0] (%a = %x : tensor<1x4x8xf32>) -> tensor<1x4x3xf32> {
+    %w = "tosa.const"() <{values = dense<[[[0.5, -1.0, 0.25], [1.0, 2.0, -0.5], [0.125, 0.0, 1.5], [-2.0, 0.75, 0.5], [0.5, -1.0, 0.25], [1.0, 2.0, -0.5], [0.125, 0.0, 1.5], [-2.0, 0.75, 0.5]]]> : tensor<1x8x3xf32>}> : () -> tensor<1x8x3xf32>
+    %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %h = tosa.matmul %a, %w, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x3xf32> loc("fc")
+    precision.yield %h : tensor<1x4x3xf32>
+  }
+  return %y : tensor<1x4x3xf32>
+}
+
+// -----
+
+// i8: x x 127/4 (the larger end of [-4, 3]) clamped to +-127; per output
+// channel the weights' largest magnitudes are 2, 2 and 1.5 (column 2 maps
+// 1.5 -> 127); the product converts to f32 and is scaled per channel by
+// 4/127 x 2/127 and 4/127 x 1.5/127.
+// CHECK-LABEL: func.func @i8
+// CHECK: tosa.mul %arg0, %{{.*}}
+// CHECK: tosa.clamp %{{.*}} {max_val = 1.270000e+02 : f32, min_val = -1.270000e+02 : f32{{.*}}}
+// CHECK: tosa.cast %{{.*}} : (tensor<1x4x8xf32>) -> tensor<1x4x8xi8>
+// CHECK: "tosa.const"() <{values = dense<{{\[\[\[}}32, -64, 21], [64, 127, -42]{{.*}} : tensor<1x8x3xi8>}>
+// CHECK: tosa.matmul {{.*}} {precision.assigned = #precision.assignment<compute = i8, accumulate = i32, storage = i32, reason = region>{{.*}} -> tensor<1x4x3xi32>
+// CHECK: tosa.cast %{{.*}} : (tensor<1x4x3xi32>) -> tensor<1x4x3xf32>
+// CHECK: "tosa.const"() <{values = dense<{{\[\[\[}}4.960010e-04, 4.960010e-04, 3.72000737E-4]]]> : tensor<1x1x3xf32>}>
+// CHECK: tosa.mul {{.*}}
+func.func @i8(%x: tensor<1x4x8xf32> loc("x")) -> tensor<1x4x3xf32> {
+  %y = precision.region i8 obey output f16 input_range [-4.0, 3.0] output_range [-10.0, 10.0] (%a = %x : tensor<1x4x8xf32>) -> tensor<1x4x3xf32> {
+    %w = "tosa.const"() <{values = dense<[[[0.5, -1.0, 0.25], [1.0, 2.0, -0.5], [0.125, 0.0, 1.5], [-2.0, 0.75, 0.5], [0.5, -1.0, 0.25], [1.0, 2.0, -0.5], [0.125, 0.0, 1.5], [-2.0, 0.75, 0.5]]]> : tensor<1x8x3xf32>}> : () -> tensor<1x8x3xf32>
+    %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %h = tosa.matmul %a, %w, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x3xf32> loc("fc")
+    precision.yield %h : tensor<1x4x3xf32>
+  }
+  return %y : tensor<1x4x3xf32>
+}
+
