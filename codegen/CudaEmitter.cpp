@@ -316,6 +316,9 @@ LogicalResult CudaEmitter::emitOp(Operation *op) {
   }
   if (isa<tosa::ConstShapeOp>(op))
     return success();
+  // A constant nothing reads stays out of the weights file.
+  if (isa<tosa::ConstOp, arith::ConstantOp>(op) && op->use_empty())
+    return success();
   if (auto constant = dyn_cast<tosa::ConstOp>(op))
     return addWeight(constant.getResult(), constant.getValues());
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {

@@ -52,28 +52,47 @@ double getLargest(Type type) {
   return 57344.0; // f8E5M2
 }
 
-/// The f32 values of a constant, or none.
+/// The values of a float constant as f32, looking through an exact widening
+/// (f16 or bf16 weights cast to f32), or none.
 std::optional<std::vector<float>> readFloats(Value value) {
+  if (auto widening = value.getDefiningOp<tosa::CastOp>())
+    if (getElementTypeOrSelf(widening.getInput().getType())
+            .getIntOrFloatBitWidth() < 32)
+      value = widening.getInput();
   Operation *def = value.getDefiningOp();
   if (!def || !isa<tosa::ConstOp, arith::ConstantOp>(def))
     return std::nullopt;
   auto values = dyn_cast<ElementsAttr>(
       def->getAttr(isa<tosa::ConstOp>(def) ? "values" : "value"));
-  if (!values || !values.getElementType().isF32())
+  auto elementType =
+      values ? dyn_cast<FloatType>(values.getElementType()) : FloatType();
+  if (!elementType || elementType.getWidth() > 32)
     return std::nullopt;
   std::vector<float> floats(values.getNumElements());
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(values)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob || blob->getData().size() != floats.size() * sizeof(float))
+    size_t width = elementType.getWidth() / 8;
+    if (!blob || blob->getData().size() != floats.size() * width)
       return std::nullopt;
-    std::memcpy(floats.data(), blob->getData().data(), blob->getData().size());
+    const char *data = blob->getData().data();
+    for (size_t index = 0; index < floats.size(); ++index) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, data + index * width, width);
+      floats[index] = APFloat(elementType.getFloatSemantics(),
+                              APInt(elementType.getWidth(), bits))
+                          .convertToFloat();
+    }
     return floats;
   }
   auto dense = dyn_cast<DenseElementsAttr>(values);
   if (!dense)
     return std::nullopt;
-  for (auto [index, element] : llvm::enumerate(dense.getValues<APFloat>()))
+  for (auto [index, element] : llvm::enumerate(dense.getValues<APFloat>())) {
+    bool losesInfo = false;
+    element.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
+                    &losesInfo);
     floats[index] = element.convertToFloat();
+  }
   return floats;
 }
 
@@ -102,6 +121,13 @@ public:
     for (tosa::MatMulOp matmul : matmuls)
       if (failed(quantize(matmul)))
         return signalPassFailure();
+    // The float weights the quantized ones replace (materialize may have
+    // left their f16 source too) are dead now: drop them.
+    if (!matmuls.empty())
+      getOperation().walk([](tosa::ConstOp constant) {
+        if (constant->use_empty())
+          constant->erase();
+      });
   }
 
 private:
@@ -143,7 +169,7 @@ private:
     std::optional<std::vector<float>> weights = readFloats(op.getB());
     if (!weights)
       return op->emitError() << describe() << quantized
-                             << ": its weights (B) must be an f32 constant";
+                             << ": its weights (B) must be a float constant";
 
     double largest = getLargest(quantized);
     double inputScale =

@@ -12,7 +12,13 @@ runs with both Linears in f8 E4M3: PyTorch's weights are handed over
 scaled by 2^14 and 2^15 and cast to E4M3, as that program expects, and the
 engine is timed against torch.compile f16 and compared with PyTorch f32.
 
-Usage: python3 run_ffn.py ffn.cu [ffn_f8.cu]
+With a third engine, ffn_block_f8_region.mlir (the Linears pinned to f8 by
+precision.region, quantized by prec-legalize, weights constants from
+ffn_weights.py's formulas, its weights file rebuilt here by
+ffn_weights.unpack), the block with those weights is compared and timed
+the same way.
+
+Usage: python3 run_ffn.py ffn.cu [ffn_f8.cu [ffn_f8_region.cu]]
 """
 import copy
 import sys
@@ -87,3 +93,33 @@ if len(sys.argv) > 2:
           f"torch.compile f16 {t_compiled:.3f} ms; torch.compile f16 / f8 "
           f"engine time: {t_compiled / t_f8:.2f}")
     f8.destroy()
+
+if len(sys.argv) > 3:
+    import ffn_weights
+    assert ffn_weights.unpack(sys.argv[3]), "rebuilt f8 weights differ from prec's"
+    region = Engine(sys.argv[3])
+    formula = ffn_weights.weights()
+    region_block, region_reference = copy.deepcopy(block), copy.deepcopy(reference)
+    for name in ["linear1", "linear2"]:
+        w = torch.from_numpy(formula[name]).cuda()
+        getattr(region_block, name).weight.data = w.clone()
+        getattr(region_reference, name).weight.data = w.float()
+    region_compiled = torch.compile(region_block)
+    y8 = torch.empty(2048, 4096, dtype=torch.float16, device="cuda")
+    run_region = region.runner([x16, block.linear1.bias, block.linear2.bias,
+                                block.norm.weight, block.norm.bias, y8])
+    with torch.no_grad():
+        run_region()
+        region_compiled(x16)
+        torch.cuda.synchronize()
+        for name, expected in [("torch f32", region_reference(x)),
+                               ("torch eager f16", region_block(x16).float())]:
+            error = (y8.float() - expected).abs()
+            print(f"region f8 engine vs {name}: max abs {error.max().item():.3e}, "
+                  f"mean abs {error.mean().item():.3e}")
+        t_region = median_ms(run_region, warmup=20, runs=100)
+        t_compiled = median_ms(lambda: region_compiled(x16), warmup=20, runs=100)
+    print(f"FFN block, Linears pinned to f8 E4M3 by precision.region: prec engine "
+          f"{t_region:.3f} ms, torch.compile f16 {t_compiled:.3f} ms; "
+          f"torch.compile f16 / f8 engine time: {t_compiled / t_region:.2f}")
+    region.destroy()

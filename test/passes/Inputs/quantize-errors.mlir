@@ -1,7 +1,7 @@
 // Quantized regions prec-legalize refuses (see ../quantize.mlir).
 
 // Weights that are not a constant cannot be quantized here.
-// CHECK: error: {{.*}}'fc' (tosa.matmul) computes in 'f8E4M3FN': its weights (B) must be an f32 constant
+// CHECK: error: {{.*}}'fc' (tosa.matmul) computes in 'f8E4M3FN': its weights (B) must be a float constant
 func.func @bound_weights(%x: tensor<1x4x8xf32> loc("x"), %w: tensor<1x8x3xf32> loc("w")) -> tensor<1x4x3xf32> {
   %y = precision.region f8E4M3FN obey output f16 input_range [-4.0, 4.0] output_range [-10.0, 10.0] (%a = %x : tensor<1x4x8xf32>, %b = %w : tensor<1x8x3xf32>) -> tensor<1x4x3xf32> {
     %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>

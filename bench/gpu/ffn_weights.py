@@ -1,0 +1,96 @@
+"""The FFN benchmark's weights when they are constants of the program
+(ffn_block_f8_region.mlir): integer formulas, so that numpy here and
+PyTorch on the GPU machine make the very same f16 values.
+
+  python3 ffn_weights.py ir ffn_block_f8_region.mlir OUT.mlir
+      appends the weights to the program as resources ([1, in, out] f16).
+  python3 ffn_weights.py pack ENGINE.cu
+      the engine's weights file (134 MB of f8 weights: too large to travel)
+      as ENGINE.weights.json: its small constants, and where the two
+      quantized weights go with a hash of their bytes. unpack() on the GPU
+      machine rebuilds the file from the formulas and checks the hashes.
+"""
+import hashlib
+import json
+import re
+import sys
+
+import numpy as np
+
+
+def weight(out_features, in_features, salt):
+    """[out, in] (PyTorch's Linear layout) in f16."""
+    o = np.arange(out_features, dtype=np.int64)[:, None]
+    i = np.arange(in_features, dtype=np.int64)[None, :]
+    values = ((o * 7919 + i * 104729 + salt) % 2001 - 1000).astype(np.float32)
+    return (values / np.float32(64000)).astype(np.float16)
+
+
+def weights():
+    return {"linear1": weight(16384, 4096, 0), "linear2": weight(4096, 16384, 17)}
+
+
+def f8_bytes(w):
+    """w [out, in] quantized per tensor to E4M3 (scale max|w| / 448, round to
+    nearest even), as prec-quantize does: the bytes of its [in, out] B
+    operand stored transposed, i.e. [out, in]."""
+    import torch
+    scale = float(np.abs(w.astype(np.float32)).max()) / 448.0
+    q = (torch.from_numpy(w).double() / scale).clamp(-448, 448).float()
+    return q.to(torch.float8_e4m3fn).view(torch.uint8).numpy().tobytes()
+
+
+def write_ir(template, out):
+    with open(out, "w") as f:
+        f.write(open(template).read())
+        entries = []
+        for name, layer in [("ffn_w1", "linear1"), ("ffn_w2", "linear2")]:
+            b = np.ascontiguousarray(weights()[layer].T)
+            entries.append(f'      {name}: "0x02000000{b.tobytes().hex()}"')
+        f.write("\n{-#\n  dialect_resources: {\n    builtin: {\n")
+        f.write(",\n".join(entries))
+        f.write("\n    }\n  }\n#-}\n")
+
+
+def pack(cu):
+    base = cu[:-3]
+    blob = open(base + ".weights", "rb").read()
+    source = open(cu).read()
+    big = []
+    for layer in ["linear1", "linear2"]:
+        offset = int(re.search(rf"tosa.matmul '{layer}'.*\n(?:.*\n)?.*?e->weights \+ (\d+)",
+                               source).group(1))
+        size = weights()[layer].size
+        region = blob[16 + offset:16 + offset + size]
+        big.append({"layer": layer, "offset": offset, "bytes": size,
+                    "sha256": hashlib.sha256(region).hexdigest()})
+    small, cursor = [], 0
+    for entry in sorted(big, key=lambda e: e["offset"]):
+        small.append([cursor, blob[16 + cursor:16 + entry["offset"]].hex()])
+        cursor = entry["offset"] + entry["bytes"]
+    small.append([cursor, blob[16 + cursor:].hex()])
+    json.dump({"header": blob[:16].hex(), "size": len(blob) - 16,
+               "small": small, "big": big}, open(base + ".weights.json", "w"))
+
+
+def unpack(cu):
+    """Writes ENGINE.weights from ENGINE.weights.json; False if a hash fails."""
+    base = cu[:-3]
+    packed = json.load(open(base + ".weights.json"))
+    blob = bytearray(packed["size"])
+    for offset, data in packed["small"]:
+        blob[offset:offset + len(data) // 2] = bytes.fromhex(data)
+    ok = True
+    for entry in packed["big"]:
+        data = f8_bytes(weights()[entry["layer"]])
+        ok &= hashlib.sha256(data).hexdigest() == entry["sha256"]
+        blob[entry["offset"]:entry["offset"] + entry["bytes"]] = data
+    open(base + ".weights", "wb").write(bytes.fromhex(packed["header"]) + blob)
+    return ok
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "ir":
+        write_ir(sys.argv[2], sys.argv[3])
+    else:
+        pack(sys.argv[2])
