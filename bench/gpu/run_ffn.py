@@ -72,54 +72,51 @@ print(f"engine / torch.compile time: {t_engine / t_compiled:.2f}  "
       f"engine / eager time: {t_engine / t_eager:.2f}")
 engine.destroy()
 
+
+def run_f8(label, engine, weights, references, peer):
+    """Runs an f8 engine (bindings: x, `weights`, the output), prints its
+    error against each reference and its time against `peer`
+    (torch.compile f16 of the same block)."""
+    y8 = torch.empty(2048, 4096, dtype=torch.float16, device="cuda")
+    run = engine.runner([x16, *weights, y8])
+    with torch.no_grad():
+        run()
+        peer(x16)
+        torch.cuda.synchronize()
+        for name, expected in references:
+            error = (y8.float() - expected).abs()
+            print(f"{label} engine vs {name}: max abs {error.max().item():.3e}, "
+                  f"mean abs {error.mean().item():.3e}")
+        t_engine = median_ms(run, warmup=20, runs=100)
+        t_peer = median_ms(lambda: peer(x16), warmup=20, runs=100)
+    print(f"FFN block, {label}: prec engine {t_engine:.3f} ms, torch.compile f16 "
+          f"{t_peer:.3f} ms; torch.compile f16 / f8 engine time: "
+          f"{t_peer / t_engine:.2f}")
+    engine.destroy()
+
+
 if len(sys.argv) > 2:
-    f8 = Engine(sys.argv[2])
     e4m3 = torch.float8_e4m3fn
     w1t = (block.linear1.weight.float() * 2.0 ** 14).to(e4m3)
     w2t = (block.linear2.weight.float() * 2.0 ** 15).to(e4m3)
-    y8 = torch.empty(2048, 4096, dtype=torch.float16, device="cuda")
-    run_f8 = f8.runner([x16, w1t, block.linear1.bias, w2t, block.linear2.bias,
-                        block.norm.weight, block.norm.bias, y8])
-    with torch.no_grad():
-        run_f8()
-        torch.cuda.synchronize()
-        for name, expected in [("torch f32", exact), ("engine f16", y.float())]:
-            error = (y8.float() - expected).abs()
-            print(f"f8 engine vs {name}: max abs {error.max().item():.3e}, "
-                  f"mean abs {error.mean().item():.3e}")
-        t_f8 = median_ms(run_f8, warmup=20, runs=100)
-        t_compiled = median_ms(lambda: compiled(x16), warmup=20, runs=100)
-    print(f"FFN block, Linears in f8 E4M3: prec engine {t_f8:.3f} ms, "
-          f"torch.compile f16 {t_compiled:.3f} ms; torch.compile f16 / f8 "
-          f"engine time: {t_compiled / t_f8:.2f}")
-    f8.destroy()
+    run_f8("Linears in f8 E4M3", Engine(sys.argv[2]),
+           [w1t, block.linear1.bias, w2t, block.linear2.bias, block.norm.weight,
+            block.norm.bias],
+           [("torch f32", exact), ("engine f16", y.float())], compiled)
 
 if len(sys.argv) > 3:
     import ffn_weights
     assert ffn_weights.unpack(sys.argv[3]), "rebuilt f8 weights differ from prec's"
-    region = Engine(sys.argv[3])
     formula = ffn_weights.weights()
     region_block, region_reference = copy.deepcopy(block), copy.deepcopy(reference)
     for name in ["linear1", "linear2"]:
         w = torch.from_numpy(formula[name]).cuda()
         getattr(region_block, name).weight.data = w.clone()
         getattr(region_reference, name).weight.data = w.float()
-    region_compiled = torch.compile(region_block)
-    y8 = torch.empty(2048, 4096, dtype=torch.float16, device="cuda")
-    run_region = region.runner([x16, block.linear1.bias, block.linear2.bias,
-                                block.norm.weight, block.norm.bias, y8])
     with torch.no_grad():
-        run_region()
-        region_compiled(x16)
-        torch.cuda.synchronize()
-        for name, expected in [("torch f32", region_reference(x)),
-                               ("torch eager f16", region_block(x16).float())]:
-            error = (y8.float() - expected).abs()
-            print(f"region f8 engine vs {name}: max abs {error.max().item():.3e}, "
-                  f"mean abs {error.mean().item():.3e}")
-        t_region = median_ms(run_region, warmup=20, runs=100)
-        t_compiled = median_ms(lambda: region_compiled(x16), warmup=20, runs=100)
-    print(f"FFN block, Linears pinned to f8 E4M3 by precision.region: prec engine "
-          f"{t_region:.3f} ms, torch.compile f16 {t_compiled:.3f} ms; "
-          f"torch.compile f16 / f8 engine time: {t_compiled / t_region:.2f}")
-    region.destroy()
+        references = [("torch f32", region_reference(x)),
+                      ("torch eager f16", region_block(x16).float())]
+    run_f8("Linears pinned to f8 E4M3 by precision.region",
+           Engine(sys.argv[3]),
+           [block.linear1.bias, block.linear2.bias, block.norm.weight,
+            block.norm.bias], references, torch.compile(region_block))
