@@ -551,10 +551,12 @@ extern "C" void {0}_batch_range(int *min, int *opt, int *max) {{
   *min = {2}; *opt = {3}; *max = {4};
 }
 
+// Resizing (and timing GEMM algorithms on scratch memory) happens here, so
+// that runs never allocate.
 extern "C" int {0}_set_batch({0}_engine *e, int batch) {{
   if (batch < {2} || batch > {4}) return 30005;
   e->batch = batch;
-  return 0;
+  return e->configured_batch == batch ? 0 : {0}_resize(e);
 }
 
 )",
@@ -732,8 +734,10 @@ const long long *{0}_binding_shape(int index);
                             batchRange ? llvm::formatv(R"(
 /* Dynamic batch: binding shapes above are at the largest batch; the batched
    bindings (the manifest's "batched") hold `batch` samples when the engine
-   runs. The batch starts at the optimum; GEMM algorithms are chosen again
-   when it changes. set_batch returns non-zero outside [min, max]. */
+   runs. The batch starts at the optimum; set_batch chooses GEMM and cuDNN
+   algorithms again for a new batch (timing them: it allocates scratch
+   memory and synchronizes), so that run never allocates. It returns
+   non-zero outside [min, max] or when no algorithm fits. */
 void {0}_batch_range(int *min, int *opt, int *max);
 int {0}_set_batch({0}_engine *engine, int batch);
 )",

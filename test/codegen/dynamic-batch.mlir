@@ -48,6 +48,9 @@
 // CHECK-NEXT: e->configured_batch = e->batch;
 // CHECK-LABEL: extern "C" int dyn_set_batch(dyn_engine *e, int batch) {
 // CHECK-NEXT: if (batch < 1 || batch > 4) return 30005;
+// A new batch resizes here, so that runs never allocate.
+// CHECK-NEXT: e->batch = batch;
+// CHECK-NEXT: return e->configured_batch == batch ? 0 : dyn_resize(e);
 // CHECK-LABEL: extern "C" int dyn_create(
 // CHECK: if (int s_ = dyn_resize(e)) return s_;
 // CHECK-LABEL: extern "C" int dyn_run(
