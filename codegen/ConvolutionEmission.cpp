@@ -56,13 +56,27 @@ private:
 /// others run a direct kernel): float inputs and weights of one type, an
 /// accumulator cuBLASLt has, and a bias in the storage type that is known
 /// when the engine is created (its pointer goes into the GEMM descriptor).
+/// Whether `value` is a constant of zeros.
+static bool isZeroConstant(Value value) {
+  auto constant = value.getDefiningOp<tosa::ConstOp>();
+  auto values =
+      constant ? dyn_cast<DenseElementsAttr>(constant.getValues()) : nullptr;
+  return values && values.isSplat() &&
+         (isa<FloatType>(values.getElementType())
+              ? values.getSplatValue<APFloat>().isZero()
+              : values.getSplatValue<APInt>().isZero());
+}
+
 static bool isConvGemm(tosa::Conv2DOp op) {
   Type accType = op.getAccType();
   Type inputType = getElementTypeOrSelf(op.getInput().getType());
+  // Float inputs accumulate in f32 (f16 inputs may in f16), i8 in i32.
   bool hasAccumulator =
-      accType.isF32() || (accType.isF16() && inputType.isF16());
+      (isa<FloatType>(inputType) &&
+       (accType.isF32() || (accType.isF16() && inputType.isF16()))) ||
+      (inputType.isInteger(8) && accType.isInteger(32));
   return hasAccumulator && getDeviceType(inputType) &&
-         getDeviceType(inputType)->cudaType && isa<FloatType>(inputType) &&
+         getDeviceType(inputType)->cudaType &&
          getElementTypeOrSelf(op.getWeight().getType()) == inputType &&
          getElementTypeOrSelf(op.getBias().getType()) ==
              getElementTypeOrSelf(op.getType()) &&
@@ -100,18 +114,32 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   DeviceType x = typeOf(input), o = typeOf(result);
   if (!isConvGemm(op))
     return emitConv(op, /*depthwise=*/false);
-  const char *compute =
-      accType.isF32() ? "CUBLAS_COMPUTE_32F" : "CUBLAS_COMPUTE_16F";
-  const char *scale = accType.isF32() ? "CUDA_R_32F" : "CUDA_R_16F";
+  const char *compute = accType.isF32()   ? "CUBLAS_COMPUTE_32F"
+                        : accType.isF16() ? "CUBLAS_COMPUTE_16F"
+                                          : "CUBLAS_COMPUTE_32I";
+  const char *scale = accType.isF32()   ? "CUDA_R_32F"
+                      : accType.isF16() ? "CUDA_R_16F"
+                                        : "CUDA_R_32I";
+  std::string one = accType.isF32()   ? "e->float_one"
+                    : accType.isF16() ? "e->half_one"
+                                      : "e->int_one";
+  std::string zero = accType.isF32()   ? "e->float_zero"
+                     : accType.isF16() ? "e->half_zero"
+                                       : "e->int_zero";
   // A ReLU after the convolution is applied in the epilogue, writing the
-  // clamp's buffer (ReLU and rounding to the storage type commute).
+  // clamp's buffer (ReLU and rounding to the storage type commute). A
+  // bias of zeros (a quantized convolution adds its bias after scaling) is
+  // no epilogue at all: cuBLASLt's integer and 8-bit float GEMMs take few.
   Value destination = result;
-  const char *epilogueKind = "CUBLASLT_EPILOGUE_BIAS";
+  bool addsBias = !isZeroConstant(bias);
+  const char *epilogueKind =
+      addsBias ? "CUBLASLT_EPILOGUE_BIAS" : "CUBLASLT_EPILOGUE_DEFAULT";
   if (Operation *relu = getReluEpilogue(op)) {
     destination = relu->getResult(0);
     if (failed(assignBuffer(destination)))
       return failure();
-    epilogueKind = "CUBLASLT_EPILOGUE_RELU_BIAS";
+    epilogueKind =
+        addsBias ? "CUBLASLT_EPILOGUE_RELU_BIAS" : "CUBLASLT_EPILOGUE_RELU";
   }
   int64_t rows = out[0] * out[1] * out[2]; // output positions
   int64_t depth = w[1] * w[2] * w[3];      // KH * KW * C
@@ -121,10 +149,15 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   // as the rows x C matrix directly; any other goes through im2col into a
   // rows x (KH * KW * C) buffer in the arena.
   std::string layer = getLayerName(op);
-  const char *epilogueName = destination == result ? "bias" : "bias + ReLU";
+  const char *epilogueName = destination == result
+                                 ? (addsBias ? "bias" : "default")
+                                 : (addsBias ? "bias + ReLU" : "ReLU");
   bool pointwise = w[1] == 1 && w[2] == 1 && stride[0] == 1 && stride[1] == 1 &&
                    llvm::all_of(pad, [](int64_t p) { return p == 0; });
-  if (!pointwise && geometry.padsAlike() && prefersCudnn(rows, channels, depth))
+  // cuDNN runs the f32, f16 and bf16 ones.
+  bool cudnnType = inputType.isF32() || inputType.isF16() || inputType.isBF16();
+  if (!pointwise && cudnnType && geometry.padsAlike() &&
+      prefersCudnn(rows, channels, depth))
     return emitCudnnConv(op, destination);
   std::string columns;
   std::optional<int64_t> columnsOffset;
@@ -191,29 +224,34 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   {{
     cublasOperation_t transpose = CUBLAS_OP_T;
     cublasLtEpilogue_t epilogue = {8};
-    const void *bias = {9};
     PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof(transpose)));
     PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue)));
-    PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)));
-  }
+{9}  }
   PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->la{0}, {3}, {4}, {5}, {4}));
   PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->lb{0}, {3}, {4}, {6}, {4}));
   PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->lc{0}, {7}, {5}, {6}, {5}));
 )",
       index, compute, scale, x.cudaType, depth, channels, rows, o.cudaType,
-      epilogueKind, pointer(bias));
+      epilogueKind,
+      addsBias
+          ? llvm::formatv(
+                "    const void *bias = {0};\n"
+                "    "
+                "PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{1}, "
+                "CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)));\n",
+                pointer(bias), index)
+                .str()
+          : std::string());
   // The algorithm is timed on scratch operands of these sizes (the bias
   // pointer is set already). At a dynamic batch, the output positions (the
   // GEMM's columns) follow the engine's batch, and the algorithm is chosen
   // again for each.
-  bool halfScale = accType.isF16();
   std::string pick = llvm::formatv(
       "  if (int s_ = prec_pick_algo(e, e->desc{0}, e->la{0}, e->lb{0}, "
       "e->lc{0}, &{1}, &{2}, {3}ULL, {4}ULL, {5}ULL, 0, &e->algo{0})) "
       "return s_;\n",
-      index, halfScale ? "e->half_one" : "e->float_one",
-      halfScale ? "e->half_zero" : "e->float_zero", depth * channels * x.bytes,
-      depth * rows * x.bytes, channels * rows * o.bytes);
+      index, one, zero, depth * channels * x.bytes, depth * rows * x.bytes,
+      channels * rows * o.bytes);
   if (isBatched(result))
     resizeCode += llvm::formatv("  prec_set_columns(e->lb{0}, {1}LL * b);\n"
                                 "  prec_set_columns(e->lc{0}, {1}LL * b);\n",
@@ -226,9 +264,7 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
       "  PREC_CHECK_BLAS(cublasLtMatmul(e->lt, e->desc{0}, &{1}, {2}, "
       "e->la{0}, {3}, e->lb{0}, &{4}, {5}, e->lc{0}, {5}, e->lc{0}, "
       "&e->algo{0}, e->workspace, PREC_WORKSPACE, stream));\n",
-      index, halfScale ? "e->half_one" : "e->float_one", pointer(weight),
-      columns, halfScale ? "e->half_zero" : "e->float_zero",
-      pointer(destination));
+      index, one, pointer(weight), columns, zero, pointer(destination));
   workspaceBytes = 32 << 20;
   // The columns are dead once the GEMM has read them.
   if (columnsOffset)

@@ -177,7 +177,8 @@ public:
     Type storage = assignment.getStorage();
     // A matmul in i8 or f8 is materialized on f32 values and marked:
     // prec-quantize then scales and converts its operands.
-    if (isQuantizedPrecision(compute) && isa<tosa::MatMulOp>(op)) {
+    if (isQuantizedPrecision(compute) &&
+        isa<tosa::MatMulOp, tosa::Conv2DOp>(op)) {
       op->setAttr(PrecisionDialect::getQuantizeAttrName(),
                   TypeAttr::get(compute));
       Type f32 = Float32Type::get(op->getContext());
@@ -189,8 +190,10 @@ public:
       if (!isa<FloatType>(type) || isQuantizedPrecision(type))
         return op->emitError()
                << "cannot materialize " << type << " for '" << op->getName()
-               << "': i8 and f8 are implemented for matmuls (quantized with "
-                  "scales by prec-quantize); pin other ops to a float type";
+               << "': i8 and f8 are implemented for matmuls and convolutions "
+                  "(quantized with scales by prec-quantize); pin other ops to "
+                  "a "
+                  "float type";
     }
     Type resultType = getRawResultType(op, compute, accumulate, storage);
 
@@ -351,10 +354,11 @@ private:
         return;
       double range[] = {region.getInputMin()->convertToDouble(),
                         region.getInputMax()->convertToDouble()};
-      for (auto matmul : region.getBodyBlock().getOps<tosa::MatMulOp>())
-        if (isa<BlockArgument>(matmul.getA()))
-          matmul->setAttr(PrecisionDialect::getInputRangeAttrName(),
-                          DenseF64ArrayAttr::get(region.getContext(), range));
+      for (Operation &op : region.getBodyBlock())
+        if (isa<tosa::MatMulOp, tosa::Conv2DOp>(op) &&
+            isa<BlockArgument>(op.getOperand(0)))
+          op.setAttr(PrecisionDialect::getInputRangeAttrName(),
+                     DenseF64ArrayAttr::get(region.getContext(), range));
     });
   }
 

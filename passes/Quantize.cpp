@@ -25,9 +25,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <cmath>
@@ -96,6 +98,17 @@ std::optional<std::vector<float>> readFloats(Value value) {
   return floats;
 }
 
+/// Whether `value` is a constant of zeros.
+bool isZeroConstant(Value value) {
+  auto constant = value.getDefiningOp<tosa::ConstOp>();
+  auto values =
+      constant ? dyn_cast<DenseElementsAttr>(constant.getValues()) : nullptr;
+  return values && values.isSplat() &&
+         (isa<FloatType>(values.getElementType())
+              ? values.getSplatValue<APFloat>().isZero()
+              : values.getSplatValue<APInt>().isZero());
+}
+
 /// `value` (already within the type's range) as the bits of `type`:
 /// rounded to nearest even.
 uint8_t toBits(float value, Type type) {
@@ -113,13 +126,13 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<tosa::MatMulOp> matmuls;
-    getOperation().walk([&](tosa::MatMulOp matmul) {
-      if (matmul->hasAttr(PrecisionDialect::getQuantizeAttrName()))
-        matmuls.push_back(matmul);
+    SmallVector<Operation *> matmuls;
+    getOperation().walk([&](Operation *op) {
+      if (op->hasAttr(PrecisionDialect::getQuantizeAttrName()))
+        matmuls.push_back(op);
     });
-    for (tosa::MatMulOp matmul : matmuls)
-      if (failed(quantize(matmul)))
+    for (Operation *op : matmuls)
+      if (failed(quantize(op)))
         return signalPassFailure();
     // The float weights the quantized ones replace (materialize may have
     // left their f16 source too) are dead now: drop them.
@@ -132,10 +145,10 @@ public:
 
 private:
   /// The [min, max] of the matmul's A operand.
-  std::optional<std::pair<double, double>> getInputRange(tosa::MatMulOp op) {
+  std::optional<std::pair<double, double>> getInputRange(Operation *op) {
     auto range = op->getAttrOfType<DenseF64ArrayAttr>(
         PrecisionDialect::getInputRangeAttrName());
-    Value input = op.getA();
+    Value input = op->getOperand(0);
     if (!range) {
       if (Operation *def = input.getDefiningOp())
         range = def->getAttrOfType<DenseF64ArrayAttr>(
@@ -151,13 +164,17 @@ private:
     return std::make_pair(range[0], range[1]);
   }
 
-  LogicalResult quantize(tosa::MatMulOp op) {
+  /// Quantizes a matmul ([batch, M, K] x [batch, K, N], output channel N)
+  /// or a convolution (NHWC input, OHWI weights, output channel O).
+  LogicalResult quantize(Operation *op) {
+    bool isConv = isa<tosa::Conv2DOp>(op);
     Type quantized =
         op->getAttrOfType<TypeAttr>(PrecisionDialect::getQuantizeAttrName())
             .getValue();
     std::string layer = prec::getLayerName(op);
     auto describe = [&]() {
-      return (layer.empty() ? "tosa.matmul" : "'" + layer + "' (tosa.matmul)") +
+      std::string name = op->getName().getStringRef().str();
+      return (layer.empty() ? name : "'" + layer + "' (" + name + ")") +
              " computes in ";
     };
     std::optional<std::pair<double, double>> range = getInputRange(op);
@@ -166,7 +183,8 @@ private:
              << describe() << quantized
              << " but its input has no range: give its precision.region an "
                 "input_range, or its inputs a val-range";
-    std::optional<std::vector<float>> weights = readFloats(op.getB());
+    Value weightOperand = op->getOperand(1);
+    std::optional<std::vector<float>> weights = readFloats(weightOperand);
     if (!weights)
       return op->emitError() << describe() << quantized
                              << ": its weights (B) must be a float constant";
@@ -176,27 +194,33 @@ private:
         std::max(std::abs(range->first), std::abs(range->second)) / largest;
     if (inputScale == 0.0)
       inputScale = 1.0;
-    auto bType = cast<RankedTensorType>(op.getB().getType());
-    int64_t n = bType.getDimSize(2);
-    // Weight scales: one per output channel (column) for i8, one for f8.
+    auto bType = cast<RankedTensorType>(weightOperand.getType());
+    // The output channel of each weight: a matmul's column, a convolution's
+    // first (O) index.
+    int64_t channels = isConv ? bType.getDimSize(0) : bType.getDimSize(2);
+    int64_t perOutput = bType.getNumElements() / channels;
+    auto channelOf = [&](int64_t index) {
+      return isConv ? index / perOutput : index % channels;
+    };
+    // Weight scales: one per output channel for i8, one for f8.
     bool perChannel = quantized.isInteger(8);
-    std::vector<double> weightScales(perChannel ? n : 1, 0.0);
+    std::vector<double> weightScales(perChannel ? channels : 1, 0.0);
     for (int64_t index = 0, e = weights->size(); index < e; ++index) {
-      double &scale = weightScales[perChannel ? index % n : 0];
+      double &scale = weightScales[perChannel ? channelOf(index) : 0];
       scale = std::max(scale, double(std::abs((*weights)[index])));
     }
     for (double &scale : weightScales)
       scale = scale == 0.0 ? 1.0 : scale / largest;
     std::vector<char> weightBits(weights->size());
     for (int64_t index = 0, e = weights->size(); index < e; ++index) {
-      double scale = weightScales[perChannel ? index % n : 0];
+      double scale = weightScales[perChannel ? channelOf(index) : 0];
       double scaled = std::clamp((*weights)[index] / scale, -largest, largest);
       weightBits[index] = char(toBits(float(scaled), quantized));
     }
 
     OpBuilder builder(op);
     MLIRContext *context = &getContext();
-    Location loc = op.getLoc();
+    Location loc = op->getLoc();
     auto named = [&](llvm::StringRef suffix) -> Location {
       return NameLoc::get(StringAttr::get(context, layer + suffix), loc);
     };
@@ -208,14 +232,20 @@ private:
                                    DenseElementsAttr::get(type, value));
     };
     Value shift = splat({1}, builder.getI8Type(), builder.getI8IntegerAttr(0));
+    auto shapeOf = [&](ArrayRef<int64_t> shape) -> Value {
+      ImplicitLocOpBuilder implicit(loc, builder);
+      return tosa::getTosaConstShape(implicit, shape);
+    };
 
     // x / s_x, clamped for i8, converted (rounding to nearest even; f8
     // saturates).
-    auto aType = cast<RankedTensorType>(op.getA().getType());
+    Value activation = op->getOperand(0);
+    auto aType = cast<RankedTensorType>(activation.getType());
+    SmallVector<int64_t> ones(aType.getRank(), 1);
     Value inverseScale =
-        splat({1, 1, 1}, f32, builder.getF32FloatAttr(1.0 / inputScale));
+        splat(ones, f32, builder.getF32FloatAttr(1.0 / inputScale));
     Value scaled = tosa::MulOp::create(builder, named(".quantize.scale"), aType,
-                                       op.getA(), inverseScale, shift);
+                                       activation, inverseScale, shift);
     if (perChannel)
       scaled = tosa::ClampOp::create(
           builder, named(".quantize.clamp"), aType, scaled,
@@ -234,10 +264,28 @@ private:
             ? splat({1}, quantized, builder.getIntegerAttr(quantized, 0))
             : splat({1}, quantized, builder.getFloatAttr(quantized, 0.0));
     Type accumulator = perChannel ? Type(builder.getI32Type()) : f32;
-    auto resultType = cast<RankedTensorType>(op.getType());
-    auto product = tosa::MatMulOp::create(
-        builder, loc, resultType.clone(accumulator), input, weight, zero, zero);
-    product->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    // The same op on quantized operands; a convolution's bias is added after
+    // the dequantization (its accumulator holds scaled products).
+    Value zeroBias =
+        isConv ? splat({channels}, accumulator,
+                       perChannel
+                           ? Attribute(builder.getIntegerAttr(accumulator, 0))
+                           : Attribute(builder.getFloatAttr(accumulator, 0.0)))
+               : Value();
+    Operation *product = builder.clone(*op);
+    product->setOperand(0, input);
+    product->setOperand(1, weight);
+    if (isConv) {
+      product->setOperand(2, zeroBias);
+      product->setOperand(3, zero);
+      product->setOperand(4, zero);
+      product->setAttr("acc_type", TypeAttr::get(accumulator));
+    } else {
+      product->setOperand(2, zero);
+      product->setOperand(3, zero);
+    }
+    product->getResult(0).setType(resultType.clone(accumulator));
     product->removeAttr(PrecisionDialect::getQuantizeAttrName());
     product->removeAttr(PrecisionDialect::getInputRangeAttrName());
     if (auto assigned = op->getAttrOfType<prec::precision::AssignmentAttr>(
@@ -248,27 +296,38 @@ private:
                            assigned.getReason(), assigned.getDetail()));
 
     // f32(acc) x s_x x s_w.
-    Value accumulated = product.getResult();
+    Value accumulated = product->getResult(0);
     if (perChannel)
       accumulated = tosa::CastOp::create(builder, named(".dequantize.convert"),
                                          resultType, accumulated);
     SmallVector<float> dequantize;
     for (double scale : weightScales)
       dequantize.push_back(float(inputScale * scale));
-    auto dequantizeType =
-        RankedTensorType::get({1, 1, int64_t(dequantize.size())}, f32);
+    SmallVector<int64_t> channelShape(resultType.getRank(), 1);
+    channelShape.back() = int64_t(dequantize.size());
+    auto dequantizeType = RankedTensorType::get(channelShape, f32);
     Value scales = tosa::ConstOp::create(
         builder, loc, dequantizeType,
         DenseElementsAttr::get(dequantizeType, ArrayRef<float>(dequantize)));
     Value result = tosa::MulOp::create(builder, named(".dequantize"),
                                        resultType, accumulated, scales, shift);
-    Value oldWeights = op.getB(), oldZeroA = op.getAZp(),
-          oldZeroB = op.getBZp();
-    op.getResult().replaceAllUsesWith(result);
-    op.erase();
-    llvm::SmallSetVector<Operation *, 3> unused;
-    for (Value old : {oldWeights, oldZeroA, oldZeroB})
-      if (Operation *def = old.getDefiningOp(); def && def->use_empty())
+    if (isConv && !isZeroConstant(op->getOperand(2))) {
+      channelShape.back() = channels;
+      Value bias = tosa::ReshapeOp::create(
+          builder, named(".bias"), RankedTensorType::get(channelShape, f32),
+          op->getOperand(2), shapeOf(channelShape));
+      result = tosa::AddOp::create(builder, named(".bias"), resultType, result,
+                                   bias);
+    }
+    SmallVector<Value> old(op->getOperands());
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+    // What only the float op read (its weights, their widening, zero
+    // points) is dead now; the pass drops dead constants at its end.
+    llvm::SmallSetVector<Operation *, 4> unused;
+    for (Value value : old)
+      if (Operation *def = value.getDefiningOp();
+          def && isa<tosa::CastOp>(def) && def->use_empty())
         unused.insert(def);
     for (Operation *def : unused)
       def->erase();

@@ -51,3 +51,30 @@ func.func @i8(%x: tensor<1x4x8xf32> loc("x")) -> tensor<1x4x3xf32> {
   return %y : tensor<1x4x3xf32>
 }
 
+
+// -----
+
+// A convolution: its input per tensor, its OHWI weights per output channel
+// O for i8 (0.5 -> 127 in channel 0, 0.25 -> 127 in channel 1); the
+// quantized convolution gets a zero i32 bias, and the bias is added after
+// the dequantization, in f32.
+// CHECK-LABEL: func.func @conv
+// CHECK: tosa.cast %{{.*}} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xi8>
+// CHECK: "tosa.const"() <{values = dense<{{\[\[\[\[}}127, -127]]], {{\[\[\[}}127, 64]]]]> : tensor<2x1x1x2xi8>}>
+// CHECK: %[[ZERO:.*]] = "tosa.const"() <{values = dense<0> : tensor<2xi32>}>
+// CHECK: tosa.conv2d %{{.*}}, %{{.*}}, %[[ZERO]], {{.*}} {acc_type = i32{{.*}} -> tensor<1x4x4x2xi32>
+// CHECK: tosa.cast %{{.*}} : (tensor<1x4x4x2xi32>) -> tensor<1x4x4x2xf32>
+// CHECK: "tosa.const"() <{values = dense<{{\[\[\[\[}}3.10000614E-5, 1.55000307E-5]]]]> : tensor<1x1x1x2xf32>}>
+// CHECK: tosa.mul
+// CHECK: tosa.reshape %{{.*}} : (tensor<2xf32>, !tosa.shape<4>) -> tensor<1x1x1x2xf32>
+// CHECK: tosa.add
+func.func @conv(%x: tensor<1x4x4x2xf32> loc("x")) -> tensor<1x4x4x2xf32> {
+  %y = precision.region i8 obey output f16 input_range [-1.0, 1.0] output_range [-4.0, 4.0] (%a = %x : tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+    %w = "tosa.const"() <{values = dense<[[[[0.5, -0.5]]], [[[0.25, 0.125]]]]> : tensor<2x1x1x2xf32>}> : () -> tensor<2x1x1x2xf32>
+    %b = "tosa.const"() <{values = dense<[0.1, 0.2]> : tensor<2xf32>}> : () -> tensor<2xf32>
+    %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %c = tosa.conv2d %a, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x2xf32> loc("conv")
+    precision.yield %c : tensor<1x4x4x2xf32>
+  }
+  return %y : tensor<1x4x4x2xf32>
+}

@@ -13,14 +13,15 @@ func.func @bound_weights(%x: tensor<1x4x8xf32> loc("x"), %w: tensor<1x8x3xf32> l
 
 // -----
 
-// A convolution has no quantized form yet: the error says what to do.
-// CHECK: error: {{.*}}cannot materialize 'i8' for 'tosa.conv2d': i8 and f8 are implemented for matmuls (quantized with scales by prec-quantize); pin other ops to a float type
-func.func @conv(%x: tensor<1x4x4x2xf32> loc("x")) -> tensor<1x4x4x2xf32> {
+// A depthwise convolution has no quantized form yet: the error says what to
+// do.
+// CHECK: error: {{.*}}cannot materialize 'i8' for 'tosa.depthwise_conv2d': i8 and f8 are implemented for matmuls and convolutions (quantized with scales by prec-quantize); pin other ops to a float type
+func.func @depthwise(%x: tensor<1x4x4x2xf32> loc("x")) -> tensor<1x4x4x2xf32> {
   %y = precision.region i8 obey input_range [-1.0, 1.0] output_range [-4.0, 4.0] (%a = %x : tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
-    %w = "tosa.const"() <{values = dense<0.5> : tensor<2x1x1x2xf32>}> : () -> tensor<2x1x1x2xf32>
+    %w = "tosa.const"() <{values = dense<0.5> : tensor<1x1x2x1xf32>}> : () -> tensor<1x1x2x1xf32>
     %b = "tosa.const"() <{values = dense<0.0> : tensor<2xf32>}> : () -> tensor<2xf32>
     %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
-    %c = tosa.conv2d %a, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x2xf32> loc("conv")
+    %c = tosa.depthwise_conv2d %a, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<1x1x2x1xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x2xf32> loc("dw")
     precision.yield %c : tensor<1x4x4x2xf32>
   }
   return %y : tensor<1x4x4x2xf32>
