@@ -2,6 +2,8 @@
 
 #include "codegen/CudaEmitterImpl.h"
 
+#include "passes/Constants.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -56,17 +58,6 @@ private:
 /// others run a direct kernel): float inputs and weights of one type, an
 /// accumulator cuBLASLt has, and a bias in the storage type that is known
 /// when the engine is created (its pointer goes into the GEMM descriptor).
-/// Whether `value` is a constant of zeros.
-static bool isZeroConstant(Value value) {
-  auto constant = value.getDefiningOp<tosa::ConstOp>();
-  auto values =
-      constant ? dyn_cast<DenseElementsAttr>(constant.getValues()) : nullptr;
-  return values && values.isSplat() &&
-         (isa<FloatType>(values.getElementType())
-              ? values.getSplatValue<APFloat>().isZero()
-              : values.getSplatValue<APInt>().isZero());
-}
-
 static bool isConvGemm(tosa::Conv2DOp op) {
   Type accType = op.getAccType();
   Type inputType = getElementTypeOrSelf(op.getInput().getType());
@@ -131,7 +122,7 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   // bias of zeros (a quantized convolution adds its bias after scaling) is
   // no epilogue at all: cuBLASLt's integer and 8-bit float GEMMs take few.
   Value destination = result;
-  bool addsBias = !isZeroConstant(bias);
+  bool addsBias = !prec::isZeroConstant(bias);
   const char *epilogueKind =
       addsBias ? "CUBLASLT_EPILOGUE_BIAS" : "CUBLASLT_EPILOGUE_DEFAULT";
   if (Operation *relu = getReluEpilogue(op)) {

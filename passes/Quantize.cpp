@@ -17,6 +17,7 @@
 
 #include "passes/Passes.h"
 
+#include "passes/Constants.h"
 #include "passes/OpNames.h"
 
 #include "dialects/Precision/PrecisionAttrs.h"
@@ -96,17 +97,6 @@ std::optional<std::vector<float>> readFloats(Value value) {
     floats[index] = element.convertToFloat();
   }
   return floats;
-}
-
-/// Whether `value` is a constant of zeros.
-bool isZeroConstant(Value value) {
-  auto constant = value.getDefiningOp<tosa::ConstOp>();
-  auto values =
-      constant ? dyn_cast<DenseElementsAttr>(constant.getValues()) : nullptr;
-  return values && values.isSplat() &&
-         (isa<FloatType>(values.getElementType())
-              ? values.getSplatValue<APFloat>().isZero()
-              : values.getSplatValue<APInt>().isZero());
 }
 
 /// `value` (already within the type's range) as the bits of `type`:
@@ -311,7 +301,7 @@ private:
         DenseElementsAttr::get(dequantizeType, ArrayRef<float>(dequantize)));
     Value result = tosa::MulOp::create(builder, named(".dequantize"),
                                        resultType, accumulated, scales, shift);
-    if (isConv && !isZeroConstant(op->getOperand(2))) {
+    if (isConv && !prec::isZeroConstant(op->getOperand(2))) {
       channelShape.back() = channels;
       Value bias = tosa::ReshapeOp::create(
           builder, named(".bias"), RankedTensorType::get(channelShape, f32),

@@ -57,12 +57,19 @@ i8 = np.array([[np.float16(np.float16(np.float32(np.float32(xq[i] @ wq[:, j]) * 
                            + bias[j])
                 for j in range(3)] for i in range(4)])
 
-for name, expected in [("f8", f8), ("i8", i8)]:
+
+
+def report(name, label, expected):
+    """prec-run's result of @name against `expected`, in f16 ulps."""
     got = run(name)
     ulp = np.spacing(np.abs(expected).astype(np.float16)).astype(np.float64)
     worst = np.max(np.abs(got - expected.astype(np.float64)) / ulp)
-    print(f"{name} linear vs numpy: largest difference {worst:.0f} f16 ulp, "
+    print(f"{label} vs numpy: largest difference {worst:.0f} f16 ulp, "
           f"outputs up to {np.abs(expected).max():.2f}")
+
+
+report("f8", "f8 linear", f8)
+report("i8", "i8 linear", i8)
 
 # The convolutions: OHWI weights, per output channel (i8) or per tensor
 # (f8), f32 sums of the 3x3x2 window in (y, x, c) order, the bias added
@@ -103,9 +110,5 @@ xq = np.clip(np.rint(np.float32(image[0] * np.float32(1.0 / scale_x))), -127, 12
 wq = np.clip(np.rint(conv_weights / channel[:, None, None, None]), -127, 127)
 i8_conv = conv(xq, wq, (scale_x * channel).astype(np.float32))
 
-for name, expected in [("f8_conv", f8_conv), ("i8_conv", i8_conv)]:
-    got = run(name)
-    ulp = np.spacing(np.abs(expected).astype(np.float16)).astype(np.float64)
-    worst = np.max(np.abs(got - expected.astype(np.float64)) / ulp)
-    print(f"{name} vs numpy: largest difference {worst:.0f} f16 ulp, "
-          f"outputs up to {np.abs(expected).max():.2f}")
+report("f8_conv", "f8_conv", f8_conv)
+report("i8_conv", "i8_conv", i8_conv)
