@@ -2,6 +2,7 @@
 
 #include "passes/Passes.h"
 
+#include "passes/Constants.h"
 #include "passes/DissolveRegions.h"
 #include "passes/LayerPatterns.h"
 #include "passes/OpClasses.h"
@@ -54,26 +55,16 @@ APFloat roundTo(APFloat value, FloatType type) {
 /// `elementType`, element by element.
 Attribute convertResource(DenseResourceElementsAttr resource,
                           FloatType elementType) {
-  auto sourceType = dyn_cast<FloatType>(resource.getElementType());
-  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-  if (!sourceType || !blob)
+  if (elementType.getWidth() % 8)
     return Attribute();
-  unsigned sourceBytes = sourceType.getWidth() / 8;
   unsigned targetBytes = elementType.getWidth() / 8;
-  ArrayRef<char> data = blob->getData();
-  int64_t count = resource.getNumElements();
-  if (sourceType.getWidth() % 8 || elementType.getWidth() % 8 ||
-      data.size() != size_t(count) * sourceBytes)
-    return Attribute();
-  std::vector<char> converted(count * targetBytes);
-  for (int64_t i = 0; i < count; ++i) {
-    uint64_t bits = 0;
-    std::memcpy(&bits, data.data() + i * sourceBytes, sourceBytes);
-    APFloat value(sourceType.getFloatSemantics(),
-                  APInt(sourceType.getWidth(), bits));
+  std::vector<char> converted(resource.getNumElements() * targetBytes);
+  bool read = forEachFloat(resource, [&](int64_t i, const APFloat &value) {
     uint64_t out = roundTo(value, elementType).bitcastToAPInt().getZExtValue();
     std::memcpy(converted.data() + i * targetBytes, &out, targetBytes);
-  }
+  });
+  if (!read)
+    return Attribute();
   return DenseResourceElementsAttr::get(
       resource.getType().clone(elementType), "weight",
       HeapAsmResourceBlob::allocateAndCopyInferAlign(

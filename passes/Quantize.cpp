@@ -29,12 +29,10 @@
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <cmath>
-#include <cstring>
 
 namespace prec {
 #define GEN_PASS_DEF_PRECQUANTIZE
@@ -72,30 +70,14 @@ std::optional<std::vector<float>> readFloats(Value value) {
   if (!elementType || elementType.getWidth() > 32)
     return std::nullopt;
   std::vector<float> floats(values.getNumElements());
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(values)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    size_t width = elementType.getWidth() / 8;
-    if (!blob || blob->getData().size() != floats.size() * width)
-      return std::nullopt;
-    const char *data = blob->getData().data();
-    for (size_t index = 0; index < floats.size(); ++index) {
-      uint64_t bits = 0;
-      std::memcpy(&bits, data + index * width, width);
-      floats[index] = APFloat(elementType.getFloatSemantics(),
-                              APInt(elementType.getWidth(), bits))
-                          .convertToFloat();
-    }
-    return floats;
-  }
-  auto dense = dyn_cast<DenseElementsAttr>(values);
-  if (!dense)
-    return std::nullopt;
-  for (auto [index, element] : llvm::enumerate(dense.getValues<APFloat>())) {
+  bool read = prec::forEachFloat(values, [&](int64_t index, APFloat element) {
     bool losesInfo = false;
     element.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
                     &losesInfo);
     floats[index] = element.convertToFloat();
-  }
+  });
+  if (!read)
+    return std::nullopt;
   return floats;
 }
 
