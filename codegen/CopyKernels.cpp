@@ -27,23 +27,27 @@ LogicalResult CudaEmitter::emitTranspose(tosa::TransposeOp op) {
       offsets += llvm::formatv("  {{ long long c = rem % {0}LL; rem /= {0}LL; "
                                "o0 += c * {1}LL; }\n",
                                out[d], inStrides[perms[d]]);
-  emitCopyKernel(op, offsets);
+  emitCopyKernel(op, op.getInput1(), offsets);
   return success();
 }
 
-/// A kernel copying `in0[o0]` to `out[i]` for every output element `i`,
-/// with `offsets` computing `o0` from `i`.
-void CudaEmitter::emitCopyKernel(Operation *op, llvm::StringRef offsets) {
-  Value input = op->getOperand(0), result = op->getResult(0);
+/// A kernel moving elements of `input` into `op`'s result, a thread per
+/// element `i`: gathering `out[i] = in0[o0]` over the output, or scattering
+/// `out[o0] = in0[i]` over the input, with `offsets` computing `o0` from `i`.
+void CudaEmitter::emitCopyKernel(Operation *op, Value input,
+                                 llvm::StringRef offsets, bool scatter) {
+  Value result = op->getResult(0);
+  Value space = scatter ? input : result;
   std::string name = kernelName(op);
   kernels += llvm::formatv(
       "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, "
       "{3} *__restrict__ out{6}) {{\n  long long i = blockIdx.x * (long "
-      "long)blockDim.x + threadIdx.x;\n  if (i >= {4}) return;\n{5}  out[i] "
-      "= in0[o0];\n}\n\n",
+      "long)blockDim.x + threadIdx.x;\n  if (i >= {4}) return;\n{5}  {7};\n}"
+      "\n\n",
       op->getName(), getLayerName(op), name, typeOf(result).cType,
-      kernelBound(result, countOf(result)), offsets, countParameter(result));
-  launch(op, name, countOf(result), {input}, result);
+      kernelBound(space, countOf(space)), offsets, countParameter(space),
+      scatter ? "out[o0] = in0[i]" : "out[i] = in0[o0]");
+  launch(op, name, countOf(space), {input}, result);
 }
 
 /// A copy kernel whose source offset for output coordinate `c` along
@@ -71,18 +75,19 @@ LogicalResult CudaEmitter::emitSlice(tosa::SliceOp op) {
   SmallVector<int64_t> start;
   if (!tosa::getConstShapeValues(op.getStart().getDefiningOp(), start))
     return unsupported(op, "its start is not a constant shape");
-  emitCopyKernel(op, copyBody(shapeOf(op.getResult()), shapeOf(op.getInput1()),
-                              [&](int64_t d, std::string c) {
-                                return c + " + " + std::to_string(start[d]) +
-                                       "LL";
-                              }));
+  emitCopyKernel(op, op.getInput1(),
+                 copyBody(shapeOf(op.getResult()), shapeOf(op.getInput1()),
+                          [&](int64_t d, std::string c) {
+                            return c + " + " + std::to_string(start[d]) + "LL";
+                          }));
   return success();
 }
 
 LogicalResult CudaEmitter::emitTile(tosa::TileOp op) {
   ArrayRef<int64_t> in = shapeOf(op.getInput1());
   emitCopyKernel(
-      op, copyBody(shapeOf(op.getResult()), in, [&](int64_t d, std::string c) {
+      op, op.getInput1(),
+      copyBody(shapeOf(op.getResult()), in, [&](int64_t d, std::string c) {
         return c + " % " + std::to_string(in[d]) + "LL";
       }));
   return success();
@@ -93,7 +98,6 @@ LogicalResult CudaEmitter::emitConcat(tosa::ConcatOp op) {
   ArrayRef<int64_t> out = shapeOf(op.getResult());
   SmallVector<int64_t> outStrides = computeStrides(out);
   int64_t offset = 0;
-  DeviceType type = typeOf(op.getResult());
   for (Value input : op.getInput1()) {
     ArrayRef<int64_t> in = shapeOf(input);
     // One thread per input element, written at its place in the output.
@@ -107,15 +111,7 @@ LogicalResult CudaEmitter::emitConcat(tosa::ConcatOp op) {
                               "o0 += (c + {1}LL) * {2}LL; }\n",
                               in[d], shift, outStrides[d]);
     }
-    std::string name = kernelName(op);
-    kernels += llvm::formatv(
-        "// tosa.concat {0}\n__global__ void {1}(const {2} *__restrict__ in0, "
-        "{2} *__restrict__ out{5}) {{\n  long long i = blockIdx.x * (long "
-        "long)blockDim.x + threadIdx.x;\n  if (i >= {3}) return;\n{4}  "
-        "out[o0] = in0[i];\n}\n\n",
-        getLayerName(op), name, type.cType, kernelBound(input, countOf(input)),
-        body, countParameter(input));
-    launch(op, name, countOf(input), {input}, op.getResult());
+    emitCopyKernel(op, input, body, /*scatter=*/true);
     offset += in[axis];
   }
   return success();

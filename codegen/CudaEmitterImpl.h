@@ -114,7 +114,8 @@ private:
   LogicalResult emitReduce(Operation *op, bool isMax);
   LogicalResult emitTranspose(tosa::TransposeOp op);
   int addGemmState();
-  void emitCopyKernel(Operation *op, llvm::StringRef offsets);
+  void emitCopyKernel(Operation *op, Value input, llvm::StringRef offsets,
+                      bool scatter = false);
   LogicalResult emitSlice(tosa::SliceOp op);
   LogicalResult emitConcat(tosa::ConcatOp op);
   LogicalResult emitTile(tosa::TileOp op);
