@@ -274,15 +274,15 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
     return failure();
   out = typeOf(destination);
   int index = addGemmState();
-  std::string setEpilogue;
+  std::string descriptorAttributes;
   if (epilogue.biasAdd)
-    setEpilogue = llvm::formatv(
+    descriptorAttributes = llvm::formatv(
         "  {{\n    cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;\n"
         "    PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, "
         "CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue)));\n  }\n",
         index);
   if (transposeB)
-    setEpilogue += llvm::formatv(
+    descriptorAttributes += llvm::formatv(
         "  {{\n    cublasOperation_t transpose = CUBLAS_OP_T;\n"
         "    PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, "
         "CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof(transpose)));\n  }\n",
@@ -299,7 +299,8 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
   prec_set_batch(e->lc{0}, {8}, {6}LL * {4}LL);
 {9})",
       index, compute, scale, in.cudaType, n, k, m, out.cudaType, batch,
-      setEpilogue, other.cudaType, transposeB ? k : n, transposeB ? n : k);
+      descriptorAttributes, other.cudaType, transposeB ? k : n,
+      transposeB ? n : k);
   // alpha and beta in the scale type; a constant the product is multiplied
   // by (a dequantization scale) is alpha.
   std::string one = resultType.isInteger(32) ? "e->int_one"
@@ -400,12 +401,13 @@ static int prec_pick_algo({0}_engine *e, cublasLtMatmulDesc_t desc, cublasLtMatr
   *algo = results[0].algo;
   if (found == 1) return 0;
   auto aligned = [](size_t bytes) {{ return (bytes + 255) / 256 * 256; };
+  size_t scratchBytes = aligned(aBytes) + aligned(bBytes) + aligned(cBytes) + aligned(biasBytes);
   char *scratch = nullptr;
-  if (cudaMalloc(&scratch, aligned(aBytes) + aligned(bBytes) + aligned(cBytes) + aligned(biasBytes) + 256) != cudaSuccess) {{
+  if (cudaMalloc(&scratch, scratchBytes) != cudaSuccess) {{
     cudaGetLastError();
     return 0;
   }
-  cudaMemset(scratch, 0, aligned(aBytes) + aligned(bBytes) + aligned(cBytes) + aligned(biasBytes) + 256);
+  cudaMemset(scratch, 0, scratchBytes);
   char *pa = scratch, *pb = pa + aligned(aBytes), *pc = pb + aligned(bBytes), *pbias = pc + aligned(cBytes);
   // The engine sets its bias pointer on every run; a scratch one serves here.
   if (biasBytes) cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &pbias, sizeof(pbias));

@@ -27,7 +27,8 @@ using namespace mlir;
 
 namespace {
 
-/// The layout of an 8-bit float: sign, `exponentBits`, `mantissaBits`.
+/// An 8-bit float format: a sign, 7 - `mantissaBits` exponent bits biased
+/// by `bias`, `mantissaBits` mantissa bits.
 struct F8Format {
   int64_t mantissaBits, bias;
   double largest;   // largest finite value
@@ -44,9 +45,9 @@ std::optional<F8Format> getF8Format(Type type) {
 }
 
 /// Builds scalar-or-vector constants and ops shaped like `like`.
-class Builder {
+class ShapedBuilder {
 public:
-  Builder(PatternRewriter &rewriter, Location loc, Type like)
+  ShapedBuilder(PatternRewriter &rewriter, Location loc, Type like)
       : rewriter(rewriter), loc(loc), like(like) {}
 
   Type shaped(Type element) const {
@@ -82,7 +83,7 @@ struct ExpandF8ExtF : OpRewritePattern<arith::ExtFOp> {
         getF8Format(getElementTypeOrSelf(op.getIn().getType()));
     if (!format)
       return failure();
-    Builder b(rewriter, op.getLoc(), op.getType());
+    ShapedBuilder b(rewriter, op.getLoc(), op.getType());
     Type i8 = b.shaped(rewriter.getI8Type()),
          i32 = b.shaped(rewriter.getI32Type());
     int64_t m = format->mantissaBits;
@@ -158,7 +159,7 @@ struct ExpandF8TruncF : OpRewritePattern<arith::TruncFOp> {
         getF8Format(getElementTypeOrSelf(op.getType()));
     if (!format)
       return failure();
-    Builder b(rewriter, op.getLoc(), op.getType());
+    ShapedBuilder b(rewriter, op.getLoc(), op.getType());
     Type i8 = b.shaped(rewriter.getI8Type()),
          i32 = b.shaped(rewriter.getI32Type());
     int64_t m = format->mantissaBits, shift = 23 - m;
