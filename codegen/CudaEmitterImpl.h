@@ -61,6 +61,14 @@ SmallVector<Value> dataOperands(Operation *op);
 /// The float expression an elementwise op computes ($0, $1, ... for its data
 /// operands); empty for ops that are not elementwise.
 std::string elementwiseExpression(Operation *op);
+/// The float expression elementwise `op` computes, each data operand's $n
+/// replaced by `operandExpression(operand)` (called once each, in order).
+std::string
+expressionOf(Operation *op,
+             llvm::function_ref<std::string(Value)> operandExpression);
+/// `expression` rounded to `value`'s element type and back to float, as a
+/// kernel storing it would (nothing to do for f32).
+std::string roundedTo(Value value, llvm::StringRef expression);
 /// The value whose buffer `value` uses (through reshapes and identities).
 Value getStorageRoot(Value value);
 /// The ReLU a convolution's GEMM applies in its epilogue, if any.

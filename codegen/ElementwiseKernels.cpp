@@ -153,6 +153,28 @@ std::string elementwiseExpression(Operation *op) {
       .Default([](Operation *) { return std::string(); });
 }
 
+std::string
+expressionOf(Operation *op,
+             llvm::function_ref<std::string(Value)> operandExpression) {
+  std::string expression = elementwiseExpression(op);
+  for (auto [index, operand] : llvm::enumerate(dataOperands(op))) {
+    std::string placeholder = "$" + std::to_string(index);
+    std::string replacement = "(" + operandExpression(operand) + ")";
+    for (size_t at = expression.find(placeholder); at != std::string::npos;
+         at = expression.find(placeholder, at + replacement.size()))
+      expression.replace(at, placeholder.size(), replacement);
+  }
+  return expression;
+}
+
+std::string roundedTo(Value value, llvm::StringRef expression) {
+  if (getElementTypeOrSelf(value.getType()).isF32())
+    return expression.str();
+  DeviceType type = *getDeviceType(getElementTypeOrSelf(value.getType()));
+  return substitute(type.toFloat,
+                    "(" + substitute(type.fromFloat, expression) + ")");
+}
+
 LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   if (elementwiseExpression(op).empty())
     return unsupported(op, "no kernel for this op yet");
@@ -164,21 +186,11 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
       [&](Value value) -> std::string {
     Operation *def = value.getDefiningOp();
     if (def && isFusedIntoUser(def)) {
-      std::string expression = elementwiseExpression(def);
-      for (auto [index, operand] : llvm::enumerate(dataOperands(def))) {
-        std::string placeholder = "$" + std::to_string(index);
-        std::string operandExpression = "(" + valueExpression(operand) + ")";
-        for (size_t at = expression.find(placeholder); at != std::string::npos;
-             at = expression.find(placeholder, at + operandExpression.size()))
-          expression.replace(at, placeholder.size(), operandExpression);
-      }
+      std::string expression = expressionOf(
+          def, [&](Value operand) { return valueExpression(operand); });
       fusedNames.push_back(
           (def->getName().getStringRef() + " " + getLayerName(def)).str());
-      DeviceType type = typeOf(value);
-      if (getElementTypeOrSelf(value.getType()).isF32())
-        return expression;
-      return substitute(type.toFloat,
-                        "(" + substitute(type.fromFloat, expression) + ")");
+      return roundedTo(value, expression);
     }
     if (std::optional<std::string> literal = getSplatLiteral(value))
       return *literal;
@@ -189,14 +201,8 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
     return "a" + std::to_string(index);
   };
   // Build the root's expression (with fused producers inlined).
-  std::string expression = elementwiseExpression(op);
-  for (auto [index, operand] : llvm::enumerate(dataOperands(op))) {
-    std::string placeholder = "$" + std::to_string(index);
-    std::string operandExpression = "(" + valueExpression(operand) + ")";
-    for (size_t at = expression.find(placeholder); at != std::string::npos;
-         at = expression.find(placeholder, at + operandExpression.size()))
-      expression.replace(at, placeholder.size(), operandExpression);
-  }
+  std::string expression =
+      expressionOf(op, [&](Value operand) { return valueExpression(operand); });
 
   std::string name = kernelName(op);
   DeviceType out = typeOf(result);

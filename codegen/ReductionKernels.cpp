@@ -203,57 +203,43 @@ LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
       continue;
     }
     // Operands: registers of the group, or loads of values computed before.
-    std::string expression = elementwiseExpression(op);
     SmallVector<ArrayRef<int64_t>> loadedShapes;
     std::string loads;
-    for (auto [index, operand] : llvm::enumerate(dataOperands(op))) {
+    std::string expression = expressionOf(op, [&](Value operand) {
       Value root = rootOf(operand);
-      std::string operandExpression;
-      if (std::string reg = registers.lookup(root); !reg.empty()) {
-        operandExpression = isFull(root) ? reg + "[e]" : reg;
-      } else if (std::optional<std::string> literal =
-                     getSplatLiteral(operand)) {
-        operandExpression = *literal;
-      } else {
-        auto it = llvm::find(inputs, operand);
-        size_t input = it - inputs.begin();
-        if (it == inputs.end())
-          inputs.push_back(operand);
-        // Rows, per-row values and vectors along the row are read directly;
-        // other broadcasts through the coordinates.
-        ArrayRef<int64_t> shape = shapeOf(operand);
-        std::string offset;
-        if (isFull(operand))
-          offset = llvm::formatv("row * {0}LL + j", width);
-        else if (getRowValueKind(operand, group.rows, width) ==
-                 RowValueKind::PerRow)
-          offset = "row";
-        else if (llvm::all_of(shape.drop_back(),
-                              [](int64_t d) { return d == 1; }))
-          offset = shape.back() == 1 ? "0" : "j";
-        else
-          offset = "o" + std::to_string(loadedShapes.size());
-        if (offset.front() == 'o')
-          loadedShapes.push_back(shape);
-        operandExpression =
-            substitute(typeOf(operand).toFloat,
-                       llvm::formatv("in{0}[{1}]", input, offset).str());
-      }
-      std::string placeholder = "$" + std::to_string(index);
-      operandExpression = "(" + operandExpression + ")";
-      for (size_t at = expression.find(placeholder); at != std::string::npos;
-           at = expression.find(placeholder, at + operandExpression.size()))
-        expression.replace(at, placeholder.size(), operandExpression);
-    }
+      if (std::string reg = registers.lookup(root); !reg.empty())
+        return isFull(root) ? reg + "[e]" : reg;
+      if (std::optional<std::string> literal = getSplatLiteral(operand))
+        return *literal;
+      auto it = llvm::find(inputs, operand);
+      size_t input = it - inputs.begin();
+      if (it == inputs.end())
+        inputs.push_back(operand);
+      // Rows, per-row values and vectors along the row are read directly;
+      // other broadcasts through the coordinates.
+      ArrayRef<int64_t> shape = shapeOf(operand);
+      std::string offset;
+      if (isFull(operand))
+        offset = llvm::formatv("row * {0}LL + j", width);
+      else if (getRowValueKind(operand, group.rows, width) ==
+               RowValueKind::PerRow)
+        offset = "row";
+      else if (llvm::all_of(shape.drop_back(),
+                            [](int64_t d) { return d == 1; }))
+        offset = shape.back() == 1 ? "0" : "j";
+      else
+        offset = "o" + std::to_string(loadedShapes.size());
+      if (offset.front() == 'o')
+        loadedShapes.push_back(shape);
+      return substitute(typeOf(operand).toFloat,
+                        llvm::formatv("in{0}[{1}]", input, offset).str());
+    });
     if (!loadedShapes.empty())
       loads = (full ? "    long long i = row * " + std::to_string(width) +
                           "LL + j;\n"
                     : std::string("    long long i = row;\n")) +
               broadcastOffsets(shapeOf(result), loadedShapes);
-    if (!getElementTypeOrSelf(result.getType()).isF32())
-      expression = substitute(
-          typeOf(result).toFloat,
-          "(" + substitute(typeOf(result).fromFloat, expression) + ")");
+    expression = roundedTo(result, expression);
     if (full)
       body += llvm::formatv("  float {0}[{1}];\n", name, perThread).str() +
               overRow(llvm::formatv("{0}    {1}[e] = {2};\n", loads, name,
