@@ -66,9 +66,9 @@ std::string elementwiseExpression(Operation *op);
 std::string
 expressionOf(Operation *op,
              llvm::function_ref<std::string(Value)> operandExpression);
-/// `expression` rounded to `value`'s element type and back to float, as a
-/// kernel storing it would (nothing to do for f32).
-std::string roundedTo(Value value, llvm::StringRef expression);
+/// `expression` rounded to `type` and back to float, as a kernel storing it
+/// would (nothing to do for f32).
+std::string roundedTo(Type type, llvm::StringRef expression);
 /// The value whose buffer `value` uses (through reshapes and identities).
 Value getStorageRoot(Value value);
 /// The ReLU a convolution's GEMM applies in its epilogue, if any.

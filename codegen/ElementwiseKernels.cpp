@@ -167,12 +167,12 @@ expressionOf(Operation *op,
   return expression;
 }
 
-std::string roundedTo(Value value, llvm::StringRef expression) {
-  if (getElementTypeOrSelf(value.getType()).isF32())
+std::string roundedTo(Type type, llvm::StringRef expression) {
+  if (type.isF32())
     return expression.str();
-  DeviceType type = *getDeviceType(getElementTypeOrSelf(value.getType()));
-  return substitute(type.toFloat,
-                    "(" + substitute(type.fromFloat, expression) + ")");
+  DeviceType device = *getDeviceType(type);
+  return substitute(device.toFloat,
+                    "(" + substitute(device.fromFloat, expression) + ")");
 }
 
 LogicalResult CudaEmitter::emitElementwise(Operation *op) {
@@ -190,7 +190,7 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
           def, [&](Value operand) { return valueExpression(operand); });
       fusedNames.push_back(
           (def->getName().getStringRef() + " " + getLayerName(def)).str());
-      return roundedTo(value, expression);
+      return roundedTo(getElementTypeOrSelf(value.getType()), expression);
     }
     if (std::optional<std::string> literal = getSplatLiteral(value))
       return *literal;

@@ -79,11 +79,8 @@ __global__ void {2}(const {3} *__restrict__ in0, {4} *__restrict__ out{12}) {{
       kernelBound(result, count), inner, shape[axis],
       isMax ? "-INFINITY" : "0.0f",
       substitute(in.toFloat, "p[j * " + std::to_string(inner) + "LL]"),
-      substitute(out.toFloat,
-                 "(" +
-                     substitute(out.fromFloat,
-                                isMax ? "fmaxf(acc, x)" : "__fadd_rn(acc, x)") +
-                     ")"),
+      roundedTo(getElementTypeOrSelf(result.getType()),
+                isMax ? "fmaxf(acc, x)" : "__fadd_rn(acc, x)"),
       substitute(out.fromFloat, "acc"), countParameter(result));
   launch(op, name, count, {input}, result);
   return success();
@@ -239,7 +236,7 @@ LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
                           "LL + j;\n"
                     : std::string("    long long i = row;\n")) +
               broadcastOffsets(shapeOf(result), loadedShapes);
-    expression = roundedTo(result, expression);
+    expression = roundedTo(getElementTypeOrSelf(result.getType()), expression);
     if (full)
       body += llvm::formatv("  float {0}[{1}];\n", name, perThread).str() +
               overRow(llvm::formatv("{0}    {1}[e] = {2};\n", loads, name,

@@ -17,11 +17,7 @@ namespace prec::cuda {
 /// The accumulation step `acc + term` in the accumulate type `accType`:
 /// f32 accumulates in float; a 16-bit accumulator rounds every step.
 static std::string accumulateStep(Type accType, llvm::StringRef term) {
-  std::string sum = ("__fadd_rn(acc, " + term + ")").str();
-  if (accType.isF32())
-    return sum;
-  DeviceType type = *getDeviceType(accType);
-  return substitute(type.toFloat, "(" + substitute(type.fromFloat, sum) + ")");
+  return roundedTo(accType, ("__fadd_rn(acc, " + term + ")").str());
 }
 
 LogicalResult CudaEmitter::emitConv(Operation *op, bool depthwise) {
