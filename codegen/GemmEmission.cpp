@@ -2,6 +2,8 @@
 
 #include "codegen/CudaEmitterImpl.h"
 
+#include "lowering/FuseBias.h"
+
 #include "dialects/Precision/PrecisionDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -66,11 +68,8 @@ static MatmulEpilogue getMatmulEpilogue(tosa::MatMulOp op) {
   if (add) {
     Value bias = add.getInput1() == value ? add.getInput2() : add.getInput1();
     auto biasType = cast<RankedTensorType>(bias.getType());
-    ArrayRef<int64_t> shape = biasType.getShape();
     bool isRowVector =
-        shape.back() ==
-            cast<RankedTensorType>(op.getType()).getShape().back() &&
-        llvm::all_of(shape.drop_back(), [](int64_t d) { return d == 1; });
+        prec::isRowBias(biasType, cast<RankedTensorType>(op.getType()));
     auto widening = bias.getDefiningOp<tosa::CastOp>();
     if (widening && biasType.getElementType() != dType &&
         getElementTypeOrSelf(widening.getInput().getType()) == dType)

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lowering/FuseBias.h"
 #include "lowering/Passes.h"
 
 #include "dialects/Precision/PrecisionAttrs.h"
@@ -33,11 +34,7 @@ namespace prec {
 using namespace mlir;
 using prec::precision::PrecisionDialect;
 
-namespace {
-
-/// Whether `bias` is a vector along the last dimension of `result`: every
-/// other dimension 1, so it broadcasts over the rows.
-bool isRowBias(RankedTensorType bias, RankedTensorType result) {
+bool prec::isRowBias(RankedTensorType bias, RankedTensorType result) {
   if (bias.getRank() != result.getRank() || result.getRank() == 0)
     return false;
   for (int64_t d = 0, last = result.getRank() - 1; d < last; ++d)
@@ -45,6 +42,8 @@ bool isRowBias(RankedTensorType bias, RankedTensorType result) {
       return false;
   return bias.getShape().back() == result.getShape().back();
 }
+
+namespace {
 
 /// The epilogue cast of an f32-accumulating matmul that `value` is, if any.
 tosa::CastOp getMatmulEpilogue(Value value) {
@@ -109,7 +108,7 @@ private:
     }
     auto resultType = cast<RankedTensorType>(add.getType());
     auto biasType = cast<RankedTensorType>(bias.getType());
-    if (!product || !isRowBias(biasType, resultType) ||
+    if (!product || !prec::isRowBias(biasType, resultType) ||
         getElementTypeOrSelf(product->epilogue.getType()) !=
             resultType.getElementType())
       return;
