@@ -3,11 +3,11 @@
 #include "codegen/CudaEmitterImpl.h"
 
 #include "passes/Constants.h"
+#include "passes/OpNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
-#include "passes/OpNames.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"

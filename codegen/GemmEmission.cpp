@@ -2,18 +2,17 @@
 
 #include "codegen/CudaEmitterImpl.h"
 
-#include "lowering/FuseBias.h"
-
 #include "dialects/Precision/PrecisionDialect.h"
+#include "lowering/FuseBias.h"
+#include "passes/OpNames.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
-#include "passes/OpNames.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
-
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
