@@ -48,6 +48,10 @@ struct LegalizePipelineOptions
   ListOption<std::string> ioTypes{
       *this, "io-types",
       llvm::cl::desc("<binding>:<type> element types of inputs and outputs")};
+  Option<std::string> calibration{
+      *this, "calibration",
+      llvm::cl::desc("a calibration JSON file (prec-calibrate) for the ranges "
+                     "of i8 and f8 ops")};
   Option<std::string> report{*this, "report",
                              llvm::cl::desc("where to write the JSON report")};
   Option<std::string> reportTable{
@@ -58,8 +62,8 @@ struct LegalizePipelineOptions
       llvm::cl::desc("an earlier JSON report to diff against")};
 };
 
-/// binding layout -> annotate -> range analysis -> propagate -> legalize
-/// types -> materialize -> report.
+/// [apply calibration] -> binding layout -> annotate -> range analysis ->
+/// propagate -> legalize types -> materialize -> report.
 void buildLegalizePipeline(mlir::OpPassManager &pm,
                            const LegalizePipelineOptions &options);
 

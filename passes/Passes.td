@@ -12,6 +12,23 @@
 
 include "mlir/Pass/PassBase.td"
 
+def PrecApplyCalibration : Pass<"prec-apply-calibration", "::mlir::ModuleOp"> {
+  let summary = "Give the ops that may be quantized the ranges of a calibration";
+  let description = [{
+    Reads a calibration (`calibration=`, written by prec-calibrate), checks
+    that it was made for this model (an error names what differs) and
+    records, on every matmul and convolution whose input it calibrates, the
+    range [-amax, amax] as `precision.input_range` for prec-quantize. A
+    range given by the op's precision.region outranks the calibration; the
+    calibration outranks range analysis. Runs first in prec-legalize, on the
+    model as the user wrote it.
+  }];
+  let options = [
+    Option<"calibration", "calibration", "std::string", /*default=*/"\"\"",
+           "a calibration JSON file (prec-calibrate)">
+  ];
+}
+
 def PrecBindingLayout : Pass<"prec-binding-layout", "::mlir::ModuleOp"> {
   let summary = "Choose the memory layout of 4-D bindings: NCHW or NHWC";
   let description = [{
@@ -136,8 +153,8 @@ def PrecQuantize : Pass<"prec-quantize", "::mlir::ModuleOp"> {
   let description = [{
     After prec-materialize, which leaves a matmul pinned to i8 or f8 on f32
     values (marked `precision.quantize`): its input is divided by a
-    per-tensor scale from its range (its region's `input_range`, or range
-    analysis) and converted (i8: clamped to +-127 and rounded to nearest
+    per-tensor scale from its range (its region's `input_range`, a
+    calibration, or range analysis) and converted (i8: clamped to +-127 and rounded to nearest
     even; f8: rounded to nearest even, saturating); its constant weights
     are quantized here, per output channel for i8 and per tensor for f8;
     the product (i8: i32, f8: f32) is multiplied back by the scales in f32.

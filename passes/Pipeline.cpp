@@ -11,6 +11,12 @@ namespace prec {
 
 void buildLegalizePipeline(OpPassManager &pm,
                            const LegalizePipelineOptions &options) {
+  // On the model as written: that is what the calibration fingerprinted.
+  if (!options.calibration.empty()) {
+    PrecApplyCalibrationOptions calibration;
+    calibration.calibration = options.calibration;
+    pm.addPass(createPrecApplyCalibration(calibration));
+  }
   PrecBindingLayoutOptions layout;
   layout.layout = options.bindingLayout;
   pm.addPass(createPrecBindingLayout(layout));
@@ -49,7 +55,8 @@ void registerPrecisionPasses() {
   PassPipelineRegistration<LegalizePipelineOptions>(
       "prec-legalize",
       "Choose, check and materialize the precision of every op "
-      "(annotate, range analysis, propagate, legalize types, materialize, "
+      "(apply a calibration, annotate, range analysis, propagate, legalize "
+      "types, materialize, "
       "quantize, report)",
       buildLegalizePipeline);
 }

@@ -8,10 +8,10 @@
 //   y   = f32(acc) * (s_x * s_w)
 //
 // s_x = max(|lo|, |hi|) / qmax from the input's range (its region's
-// input_range, or range analysis); the weights, a constant, are quantized
-// here: per output channel for i8 (TensorRT's INT8 scheme), per tensor for
-// f8 (its FP8 scheme), which makes the dequantization one constant that a
-// GEMM applies as its alpha. y replaces the matmul's f32 result.
+// input_range, a calibration, or range analysis); the weights, a constant, are
+// quantized here: per output channel for i8 (TensorRT's INT8 scheme), per
+// tensor for f8 (its FP8 scheme), which makes the dequantization one constant
+// that a GEMM applies as its alpha. y replaces the matmul's f32 result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -154,7 +154,9 @@ private:
       return op->emitError()
              << describe() << quantized
              << " but its input has no range: give its precision.region an "
-                "input_range, or its inputs a val-range";
+                "input_range, calibrate the model (prec-calibrate, then "
+                "prec-legalize calibration=CALIB.json), or give its inputs a "
+                "val-range";
     Value weightOperand = op->getOperand(1);
     std::optional<std::vector<float>> weights = readFloats(weightOperand);
     if (!weights)

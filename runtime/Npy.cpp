@@ -103,7 +103,7 @@ llvm::Expected<llvm::StringRef> findHeaderValue(llvm::StringRef header,
 
 } // namespace
 
-llvm::Expected<HostTensor> parseNpy(llvm::StringRef bytes, bool bf16) {
+llvm::Expected<NpyHeader> parseNpyHeader(llvm::StringRef bytes, bool bf16) {
   if (!bytes.starts_with(kNpyMagic))
     return makeError("not a .npy file (bad magic)");
   if (bytes.size() < 10)
@@ -145,7 +145,8 @@ llvm::Expected<HostTensor> parseNpy(llvm::StringRef bytes, bool bf16) {
   if (!shapeText)
     return shapeText.takeError();
 
-  std::vector<int64_t> shape;
+  NpyHeader result;
+  result.kind = *kind;
   llvm::SmallVector<llvm::StringRef> dims;
   shapeText->split(dims, ',', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef dim : dims) {
@@ -156,24 +157,33 @@ llvm::Expected<HostTensor> parseNpy(llvm::StringRef bytes, bool bf16) {
     if (dim.getAsInteger(10, value) || value < 0)
       return makeError("bad dimension '" + dim + "' in shape (" + *shapeText +
                        ")");
-    shape.push_back(value);
+    result.shape.push_back(value);
   }
-  HostTensor tensor;
-  tensor.kind = *kind;
-  tensor.shape = shape;
   // Guard the size computation against absurd shapes.
   uint64_t count = 1;
-  for (int64_t dim : shape) {
+  for (int64_t dim : result.shape) {
     if (dim != 0 && count > (uint64_t(1) << 48) / uint64_t(dim))
       return makeError("shape (" + *shapeText + ") is too large");
     count *= dim;
   }
-  uint64_t size = count * getElementSize(*kind);
-  llvm::StringRef payload = bytes.drop_front(headerStart + headerLength);
-  if (payload.size() != size)
+  result.dataOffset = headerStart + headerLength;
+  result.dataSize = count * getElementSize(*kind);
+  return result;
+}
+
+llvm::Expected<HostTensor> parseNpy(llvm::StringRef bytes, bool bf16) {
+  llvm::Expected<NpyHeader> header = parseNpyHeader(bytes, bf16);
+  if (!header)
+    return header.takeError();
+  llvm::StringRef payload = bytes.drop_front(header->dataOffset);
+  if (payload.size() != header->dataSize)
     return makeError("data holds " + llvm::Twine(payload.size()) +
-                     " bytes but shape (" + *shapeText + ") of " + *descr +
-                     " needs " + llvm::Twine(size));
+                     " bytes but shape " + formatShape(header->shape) + " of " +
+                     getElementKindName(header->kind) + " needs " +
+                     llvm::Twine(header->dataSize));
+  HostTensor tensor;
+  tensor.kind = header->kind;
+  tensor.shape = header->shape;
   tensor.data.assign(payload.begin(), payload.end());
   return tensor;
 }
@@ -261,22 +271,10 @@ constexpr uint32_t kEndOfCentralDirectory = 0x06054b50;
 
 } // namespace
 
-llvm::Expected<NamedTensors> readNpz(llvm::StringRef path,
-                                     llvm::ArrayRef<std::string> bf16Names) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return makeError("cannot read '" + path +
-                     "': " + buffer.getError().message());
-  llvm::StringRef bytes = (*buffer)->getBuffer();
-  auto fail = [&](const llvm::Twine &why) {
-    return makeError("'" + path + "' is not a valid .npz: " + why);
-  };
-
+llvm::Expected<std::vector<NpzMember>> listNpzMembers(llvm::StringRef bytes) {
   // The end-of-central-directory record sits in the last 64 KiB + 22 bytes.
   if (bytes.size() < 22)
-    return fail("too short for a zip archive");
+    return makeError("too short for a zip archive");
   size_t end = llvm::StringRef::npos;
   size_t lowest = bytes.size() > 65557 ? bytes.size() - 65557 : 0;
   for (size_t at = bytes.size() - 22 + 1; at-- > lowest;) {
@@ -286,60 +284,86 @@ llvm::Expected<NamedTensors> readNpz(llvm::StringRef path,
     }
   }
   if (end == llvm::StringRef::npos)
-    return fail("no zip end-of-central-directory record");
+    return makeError("no zip end-of-central-directory record");
   uint16_t count = read16(bytes, end + 10);
   uint32_t directory = read32(bytes, end + 16);
   if (directory == 0xffffffff || count == 0xffff)
-    return fail("zip64 archives are not supported");
+    return makeError("zip64 archives are not supported");
 
-  NamedTensors tensors;
+  std::vector<NpzMember> members;
   size_t at = directory;
   for (uint16_t i = 0; i < count; ++i) {
     if (at + 46 > bytes.size() || read32(bytes, at) != kCentralHeader)
-      return fail("bad central directory entry");
-    uint16_t method = read16(bytes, at + 10);
+      return makeError("bad central directory entry");
+    NpzMember member;
+    member.method = read16(bytes, at + 10);
     uint32_t compressedSize = read32(bytes, at + 20);
-    uint32_t size = read32(bytes, at + 24);
+    member.size = read32(bytes, at + 24);
     uint16_t nameLength = read16(bytes, at + 28);
     uint16_t extraLength = read16(bytes, at + 30);
     uint16_t commentLength = read16(bytes, at + 32);
     uint32_t localOffset = read32(bytes, at + 42);
     if (at + 46 + nameLength > bytes.size())
-      return fail("truncated member name");
+      return makeError("truncated member name");
     std::string name = bytes.substr(at + 46, nameLength).str();
     at += 46 + nameLength + extraLength + commentLength;
-    if (compressedSize == 0xffffffff || size == 0xffffffff)
-      return fail("zip64 member '" + name + "' is not supported");
+    if (compressedSize == 0xffffffff || member.size == 0xffffffff)
+      return makeError("zip64 member '" + name + "' is not supported");
 
     if (localOffset + 30 > bytes.size() ||
         read32(bytes, localOffset) != kLocalHeader)
-      return fail("bad local header of '" + name + "'");
+      return makeError("bad local header of '" + name + "'");
     size_t dataStart = localOffset + 30 + read16(bytes, localOffset + 26) +
                        read16(bytes, localOffset + 28);
     if (dataStart + compressedSize > bytes.size())
-      return fail("member '" + name + "' is truncated");
-    llvm::StringRef stored = bytes.substr(dataStart, compressedSize);
+      return makeError("member '" + name + "' is truncated");
+    if (member.method != 0 && member.method != 8)
+      return makeError("member '" + name + "' uses compression method " +
+                       llvm::Twine(member.method) +
+                       " (only stored and deflated)");
+    member.data = bytes.substr(dataStart, compressedSize);
+    llvm::StringRef memberName(name);
+    memberName.consume_back(".npy");
+    member.name = memberName.str();
+    members.push_back(std::move(member));
+  }
+  return members;
+}
+
+llvm::Expected<NamedTensors> readNpz(llvm::StringRef path,
+                                     llvm::ArrayRef<std::string> bf16Names) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return makeError("cannot read '" + path +
+                     "': " + buffer.getError().message());
+  auto fail = [&](const llvm::Twine &why) {
+    return makeError("'" + path + "' is not a valid .npz: " + why);
+  };
+  llvm::Expected<std::vector<NpzMember>> members =
+      listNpzMembers((*buffer)->getBuffer());
+  if (!members)
+    return fail(llvm::toString(members.takeError()));
+
+  NamedTensors tensors;
+  for (const NpzMember &member : *members) {
+    llvm::StringRef stored = member.data;
     std::string inflated;
-    if (method == 8) {
-      llvm::Expected<std::string> data = inflateRaw(stored, size);
+    if (member.method == 8) {
+      llvm::Expected<std::string> data = inflateRaw(stored, member.size);
       if (!data)
-        return fail("member '" + name +
+        return fail("member '" + member.name +
                     "': " + llvm::toString(data.takeError()));
       inflated = std::move(*data);
       stored = inflated;
-    } else if (method != 0) {
-      return fail("member '" + name + "' uses compression method " +
-                  llvm::Twine(method) + " (only stored and deflated)");
     }
-
-    llvm::StringRef memberName(name);
-    memberName.consume_back(".npy");
     llvm::Expected<HostTensor> tensor =
-        parseNpy(stored, llvm::is_contained(bf16Names, memberName.str()));
+        parseNpy(stored, llvm::is_contained(bf16Names, member.name));
     if (!tensor)
-      return fail("member '" + name +
+      return fail("member '" + member.name +
                   "': " + llvm::toString(tensor.takeError()));
-    tensors.emplace_back(memberName.str(), std::move(*tensor));
+    tensors.emplace_back(member.name, std::move(*tensor));
   }
   return tensors;
 }

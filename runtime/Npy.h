@@ -23,12 +23,37 @@ namespace prec {
 
 using NamedTensors = std::vector<std::pair<std::string, HostTensor>>;
 
+/// What a .npy header says: the element kind, the shape, and where the
+/// data starts and how many bytes it takes.
+struct NpyHeader {
+  ElementKind kind = ElementKind::F32;
+  std::vector<int64_t> shape;
+  size_t dataOffset = 0;
+  uint64_t dataSize = 0;
+};
+
+/// Parses the header at the start of `bytes` (the data may follow or not).
+llvm::Expected<NpyHeader> parseNpyHeader(llvm::StringRef bytes,
+                                         bool bf16 = false);
+
 /// Parses the bytes of a .npy file. `bf16` says to read 16-bit unsigned or
 /// void elements as bf16.
 llvm::Expected<HostTensor> parseNpy(llvm::StringRef bytes, bool bf16 = false);
 
 /// The bytes of a .npy file (version 1.0) holding `tensor`.
 std::string serializeNpy(const HostTensor &tensor);
+
+/// A member of an .npz archive: its name without ".npy", its zip method
+/// (0 stored, 8 deflated), its bytes as stored and its size once inflated.
+struct NpzMember {
+  std::string name;
+  uint16_t method = 0;
+  llvm::StringRef data;
+  uint64_t size = 0;
+};
+
+/// The members of the .npz archive in `bytes`, which they point into.
+llvm::Expected<std::vector<NpzMember>> listNpzMembers(llvm::StringRef bytes);
 
 /// Reads an .npz archive; members keep their order, names lose ".npy".
 /// Members named in `bf16Names` are read as bf16.

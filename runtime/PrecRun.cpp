@@ -138,6 +138,32 @@ llvm::Expected<NamedTensors> loadBindings(llvm::StringRef path,
 
 } // namespace
 
+OwningOpRef<ModuleOp> loadModel(llvm::StringRef path, llvm::StringRef function,
+                                MLIRContext &context, llvm::StringRef tool,
+                                llvm::raw_ostream &err) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    err << tool << ": error: cannot read '" << path
+        << "': " << buffer.getError().message() << "\n";
+    return nullptr;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  OwningOpRef<ModuleOp> model;
+  {
+    // Parse errors print as the compiler prints them: file:line:col.
+    SourceMgrDiagnosticHandler handler(sourceMgr, &context, err);
+    model = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  }
+  if (model && !model->lookupSymbol<func::FuncOp>(function)) {
+    err << tool << ": error: '" << path << "' has no function @" << function
+        << "\n";
+    return nullptr;
+  }
+  return model;
+}
+
 llvm::Error applyPolicy(ModuleOp module, llvm::StringRef policy) {
   return runPipeline(module, ("prec-legalize{" + policy + "}").str());
 }
@@ -271,24 +297,10 @@ int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
     return fail(makeError("--load-inputs and --val-range exclude each other"));
 
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  OwningOpRef<ModuleOp> model;
-  {
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-        llvm::MemoryBuffer::getFile(options.modelPath);
-    if (!buffer)
-      return fail(makeError("cannot read '" + options.modelPath +
-                            "': " + buffer.getError().message()));
-    llvm::SourceMgr sourceMgr;
-    sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-    // Parse errors print as the compiler prints them: file:line:col.
-    SourceMgrDiagnosticHandler handler(sourceMgr, &context, err);
-    model = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
-    if (!model)
-      return kBadInput;
-  }
-  if (!model->lookupSymbol<func::FuncOp>(options.functionName))
-    return fail(makeError("'" + options.modelPath + "' has no function @" +
-                          options.functionName));
+  OwningOpRef<ModuleOp> model = loadModel(
+      options.modelPath, options.functionName, context, "prec-run", err);
+  if (!model)
+    return kBadInput;
 
   // The model under test, and its f32 reference when asked for.
   bool legalized = isLegalized(*model);

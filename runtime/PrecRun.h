@@ -50,6 +50,15 @@ int runPrecRun(const PrecRunOptions &options,
                const mlir::DialectRegistry &registry, llvm::raw_ostream &out,
                llvm::raw_ostream &err);
 
+/// Parses the model at `path` in `context`; errors (parse errors at their
+/// file:line:col, a missing file or function) go to `err` as `tool` says
+/// them, and the result is null.
+mlir::OwningOpRef<mlir::ModuleOp> loadModel(llvm::StringRef path,
+                                            llvm::StringRef function,
+                                            mlir::MLIRContext &context,
+                                            llvm::StringRef tool,
+                                            llvm::raw_ostream &err);
+
 /// Legalizes `module` with the prec-legalize `policy` options.
 llvm::Error applyPolicy(mlir::ModuleOp module, llvm::StringRef policy);
 

@@ -74,7 +74,7 @@ TEST(NpyHeaderTest, RefusesMalformedFiles) {
   EXPECT_EQ(errorOf(parseNpy(good.substr(0, 9))), "truncated .npy header");
   EXPECT_EQ(errorOf(parseNpy(good.substr(0, 40))), "truncated .npy header");
   EXPECT_EQ(errorOf(parseNpy(good.substr(0, good.size() - 4))),
-            "data holds 20 bytes but shape (2, 3) of <f4 needs 24");
+            "data holds 20 bytes but shape 2x3 of f32 needs 24");
 
   auto withHeader = [&](std::string from, std::string to) {
     std::string bytes = good;

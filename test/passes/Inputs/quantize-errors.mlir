@@ -31,7 +31,7 @@ func.func @depthwise(%x: tensor<1x4x4x2xf32> loc("x")) -> tensor<1x4x4x2xf32> {
 
 // The matmul's input comes from an op inside the region: the region's
 // input_range is not its range, and without a val-range there is none.
-// CHECK: error: {{.*}}'fc' (tosa.matmul) computes in 'f8E4M3FN' but its input has no range: give its precision.region an input_range, or its inputs a val-range
+// CHECK: error: {{.*}}'fc' (tosa.matmul) computes in 'f8E4M3FN' but its input has no range: give its precision.region an input_range, calibrate the model (prec-calibrate, then prec-legalize calibration=CALIB.json), or give its inputs a val-range
 func.func @no_range(%x: tensor<1x4x8xf32> loc("x")) -> tensor<1x4x3xf32> {
   %y = precision.region f8E4M3FN prefer output f16 input_range [-4.0, 4.0] output_range [-10.0, 10.0] (%a = %x : tensor<1x4x8xf32>) -> tensor<1x4x3xf32> {
     %w = "tosa.const"() <{values = dense<0.5> : tensor<1x8x3xf32>}> : () -> tensor<1x8x3xf32>

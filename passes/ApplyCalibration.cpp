@@ -1,0 +1,62 @@
+//===- ApplyCalibration.cpp - ranges from a calibration file --------------===//
+
+#include "passes/Passes.h"
+
+#include "passes/Calibration.h"
+
+#include "dialects/Precision/PrecisionOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+
+namespace prec {
+#define GEN_PASS_DEF_PRECAPPLYCALIBRATION
+#include "passes/Passes.h.inc"
+} // namespace prec
+
+using namespace mlir;
+using namespace prec;
+using namespace prec::precision;
+
+namespace {
+
+/// Whether the op's input is an argument of a precision.region that gives
+/// its inputs a range: that range is the user's word and wins.
+bool hasRegionInputRange(Operation *op) {
+  auto argument = dyn_cast<BlockArgument>(op->getOperand(0));
+  if (!argument)
+    return false;
+  auto region = dyn_cast<RegionOp>(argument.getOwner()->getParentOp());
+  return region && region.getInputMin() && region.getInputMax();
+}
+
+struct PrecApplyCalibrationPass
+    : prec::impl::PrecApplyCalibrationBase<PrecApplyCalibrationPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::Expected<CalibrationFile> file = loadCalibrationFile(calibration);
+    if (!file) {
+      module.emitError() << llvm::toString(file.takeError());
+      return signalPassFailure();
+    }
+    if (llvm::Error error = checkCalibrationFits(*file, module, calibration)) {
+      module.emitError() << llvm::toString(std::move(error));
+      return signalPassFailure();
+    }
+    auto function = module.lookupSymbol<func::FuncOp>(file->model.function);
+    function.walk([&](Operation *op) {
+      if (!isa<tosa::MatMulOp, tosa::Conv2DOp>(op) || hasRegionInputRange(op))
+        return;
+      auto found = file->tensors.find(getTensorName(op->getOperand(0)));
+      if (found == file->tensors.end())
+        return;
+      double range[] = {-found->second.amax, found->second.amax};
+      op->setAttr(PrecisionDialect::getInputRangeAttrName(),
+                  DenseF64ArrayAttr::get(&getContext(), range));
+    });
+  }
+};
+
+} // namespace

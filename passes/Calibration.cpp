@@ -1,0 +1,375 @@
+//===- Calibration.cpp - calibration files --------------------------------===//
+
+#include "passes/Calibration.h"
+
+#include "passes/DissolveRegions.h"
+#include "passes/OpNames.h"
+
+#include "dialects/Precision/PrecisionOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <set>
+
+using namespace mlir;
+
+namespace prec {
+namespace {
+
+llvm::Error makeCalibrationError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
+}
+
+/// A stream that hashes what is printed to it, so that a model with large
+/// weights is fingerprinted without holding its text.
+class HashingStream : public llvm::raw_ostream {
+public:
+  HashingStream() { SetUnbuffered(); }
+  std::string finish() {
+    flush();
+    return llvm::toHex(hasher.final(), /*LowerCase=*/true);
+  }
+
+private:
+  void write_impl(const char *data, size_t size) override {
+    hasher.update(llvm::StringRef(data, size));
+    written += size;
+  }
+  uint64_t current_pos() const override { return written; }
+
+  llvm::SHA256 hasher;
+  uint64_t written = 0;
+};
+
+bool isPrecisionAttr(StringRef name) { return name.starts_with("precision."); }
+
+/// Removes the precision dialect's attributes from `op` (and, for a
+/// function, from its arguments and results).
+void stripPrecisionAttrs(Operation *op) {
+  for (NamedAttribute attr : llvm::to_vector(op->getDiscardableAttrs()))
+    if (isPrecisionAttr(attr.getName()))
+      op->removeDiscardableAttr(attr.getName());
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (!function)
+    return;
+  for (unsigned index = 0; index < function.getNumArguments(); ++index)
+    for (NamedAttribute attr : llvm::to_vector(function.getArgAttrs(index)))
+      if (isPrecisionAttr(attr.getName()))
+        function.removeArgAttr(index, attr.getName());
+  for (unsigned index = 0; index < function.getNumResults(); ++index)
+    for (NamedAttribute attr : llvm::to_vector(function.getResultAttrs(index)))
+      if (isPrecisionAttr(attr.getName()))
+        function.removeResultAttr(index, attr.getName());
+}
+
+std::string formatType(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    for (int64_t dim : tensor.getShape())
+      os << (ShapedType::isDynamic(dim) ? "?" : std::to_string(dim)) << "x";
+    os << tensor.getElementType();
+  } else {
+    os << type;
+  }
+  return text;
+}
+
+/// Follows precision.region arguments and results to the values they stand
+/// for.
+Value resolveRegionBoundaries(Value value) {
+  while (true) {
+    if (auto argument = dyn_cast<BlockArgument>(value)) {
+      auto region =
+          dyn_cast<precision::RegionOp>(argument.getOwner()->getParentOp());
+      if (!region)
+        return value;
+      value = region.getInputs()[argument.getArgNumber()];
+      continue;
+    }
+    auto region = value.getDefiningOp<precision::RegionOp>();
+    if (!region)
+      return value;
+    value =
+        region.getYield().getValues()[cast<OpResult>(value).getResultNumber()];
+  }
+}
+
+} // namespace
+
+std::optional<CalibrationAlgorithm>
+parseCalibrationAlgorithm(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<CalibrationAlgorithm>>(name)
+      .Case("minmax", CalibrationAlgorithm::MinMax)
+      .Case("entropy", CalibrationAlgorithm::Entropy)
+      .Case("percentile", CalibrationAlgorithm::Percentile)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef getCalibrationAlgorithmName(CalibrationAlgorithm algorithm) {
+  switch (algorithm) {
+  case CalibrationAlgorithm::MinMax:
+    return "minmax";
+  case CalibrationAlgorithm::Entropy:
+    return "entropy";
+  case CalibrationAlgorithm::Percentile:
+    return "percentile";
+  }
+  return "";
+}
+
+llvm::Expected<ModelFingerprint> computeModelFingerprint(ModuleOp module,
+                                                         StringRef function) {
+  auto original = module.lookupSymbol<func::FuncOp>(function);
+  if (!original)
+    return makeCalibrationError("the model has no function @" + function);
+  ModelFingerprint fingerprint;
+  fingerprint.function = function.str();
+  for (BlockArgument argument : original.getArguments())
+    fingerprint.inputs.push_back(getBindingName(argument) + ": " +
+                                 formatType(argument.getType()));
+
+  OwningOpRef<ModuleOp> stripped = module.clone();
+  dissolveRegions(*stripped);
+  stripped->walk(stripPrecisionAttrs);
+  HashingStream hash;
+  // The generic form with resources: every weight counts.
+  stripped->print(hash, OpPrintingFlags().printGenericOpForm());
+  fingerprint.hash = hash.finish();
+  return fingerprint;
+}
+
+std::string getTensorName(Value value) {
+  value = resolveRegionBoundaries(value);
+  if (auto argument = dyn_cast<BlockArgument>(value))
+    return getBindingName(argument);
+  Operation *op = value.getDefiningOp();
+  unsigned resultNumber = cast<OpResult>(value).getResultNumber();
+  std::string name = getLayerName(op);
+  if (name.empty()) {
+    // The k-th op of its kind in the function, precision ops not counted:
+    // the same before and after regions are added or dissolved.
+    int index = 0;
+    Operation *function = op->getParentOfType<func::FuncOp>();
+    function->walk<WalkOrder::PreOrder>([&](Operation *other) {
+      if (other == op)
+        return WalkResult::interrupt();
+      index += other->getName() == op->getName();
+      return WalkResult::advance();
+    });
+    name = op->getName().getStringRef().str() + "_" + std::to_string(index);
+  }
+  if (op->getNumResults() > 1 && resultNumber > 0)
+    name += ":" + std::to_string(resultNumber);
+  return name;
+}
+
+std::vector<std::pair<std::string, Value>>
+collectCalibratedTensors(Operation *function) {
+  std::vector<std::pair<std::string, Value>> tensors;
+  std::set<std::string> seen;
+  function->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!isa<tosa::MatMulOp, tosa::Conv2DOp>(op))
+      return;
+    Value input = resolveRegionBoundaries(op->getOperand(0));
+    if (matchPattern(input, m_Constant()))
+      return;
+    std::string name = getTensorName(input);
+    if (seen.insert(name).second)
+      tensors.emplace_back(name, input);
+  });
+  return tensors;
+}
+
+llvm::Error checkCalibrationFits(const CalibrationFile &calibration,
+                                 ModuleOp module, StringRef path) {
+  auto fail = [&](const llvm::Twine &what) {
+    return makeCalibrationError("calibration '" + path +
+                                "' was made for another model: " + what +
+                                "; calibrate this model with prec-calibrate");
+  };
+  const ModelFingerprint &expected = calibration.model;
+  llvm::Expected<ModelFingerprint> actual =
+      computeModelFingerprint(module, expected.function);
+  if (!actual)
+    return fail(llvm::toString(actual.takeError()));
+  if (expected.inputs != actual->inputs)
+    return fail("its inputs were [" + llvm::join(expected.inputs, ", ") +
+                "], this model's are [" + llvm::join(actual->inputs, ", ") +
+                "]");
+  auto function = module.lookupSymbol<func::FuncOp>(expected.function);
+  std::vector<std::string> missing;
+  std::set<std::string> names;
+  for (const auto &[name, value] : collectCalibratedTensors(function)) {
+    names.insert(name);
+    if (!calibration.tensors.count(name))
+      missing.push_back(name);
+  }
+  std::vector<std::string> extra;
+  for (const auto &entry : calibration.tensors)
+    if (!names.count(entry.first))
+      extra.push_back(entry.first);
+  if (!extra.empty())
+    return fail("it calibrates tensors this model does not have (" +
+                llvm::join(extra, ", ") + ")");
+  if (!missing.empty())
+    return fail("it lacks tensors of this model (" + llvm::join(missing, ", ") +
+                ")");
+  if (expected.hash != actual->hash)
+    return fail("the ops or weights differ (fingerprint " +
+                expected.hash.substr(0, 12) + "... vs " +
+                actual->hash.substr(0, 12) + "...)");
+  return llvm::Error::success();
+}
+
+llvm::Expected<CalibrationFile> parseCalibration(StringRef text) {
+  llvm::Expected<llvm::json::Value> document = llvm::json::parse(text);
+  if (!document)
+    return makeCalibrationError("not valid JSON: " +
+                                llvm::toString(document.takeError()));
+  auto fail = [](const llvm::Twine &message) {
+    return makeCalibrationError(message);
+  };
+  const llvm::json::Object *root = document->getAsObject();
+  if (!root)
+    return fail("a calibration must be a JSON object");
+  if (root->getString("format") != "prec-calibration")
+    return fail("'format' must be \"prec-calibration\"");
+  if (root->getInteger("version") != 1)
+    return fail("'version' must be 1");
+
+  CalibrationFile calibration;
+  const llvm::json::Object *model = root->getObject("model");
+  if (!model)
+    return fail("'model' must be an object");
+  std::optional<StringRef> function = model->getString("function");
+  std::optional<StringRef> hash = model->getString("fingerprint");
+  const llvm::json::Array *inputs = model->getArray("inputs");
+  if (!function || !hash || !inputs)
+    return fail("'model' needs 'function', 'fingerprint' and 'inputs'");
+  calibration.model.function = function->str();
+  calibration.model.hash = hash->str();
+  for (const llvm::json::Value &input : *inputs) {
+    std::optional<StringRef> text = input.getAsString();
+    if (!text)
+      return fail("'model.inputs' must hold strings");
+    calibration.model.inputs.push_back(text->str());
+  }
+
+  const llvm::json::Object *algorithm = root->getObject("algorithm");
+  std::optional<StringRef> algorithmName =
+      algorithm ? algorithm->getString("name") : std::nullopt;
+  std::optional<CalibrationAlgorithm> parsed =
+      algorithmName ? parseCalibrationAlgorithm(*algorithmName) : std::nullopt;
+  if (!parsed)
+    return fail("'algorithm.name' must be minmax, entropy or percentile");
+  calibration.algorithm = *parsed;
+  if (*parsed == CalibrationAlgorithm::Percentile) {
+    std::optional<double> percentile = algorithm->getNumber("percentile");
+    if (!percentile || *percentile <= 0 || *percentile > 100)
+      return fail("'algorithm.percentile' must be a number in (0, 100]");
+    calibration.percentile = *percentile;
+  }
+
+  if (const llvm::json::Object *data = root->getObject("data")) {
+    calibration.source = data->getString("source").value_or("").str();
+    calibration.samples = data->getInteger("samples").value_or(0);
+    calibration.batchSize = data->getInteger("batch_size").value_or(0);
+  }
+
+  const llvm::json::Object *tensors = root->getObject("tensors");
+  if (!tensors)
+    return fail("'tensors' must be an object");
+  for (const auto &[key, value] : *tensors) {
+    std::string place = "tensors." + key.str();
+    const llvm::json::Object *entry = value.getAsObject();
+    std::optional<double> amax =
+        entry ? entry->getNumber("amax") : std::nullopt;
+    if (!amax || !std::isfinite(*amax) || *amax < 0)
+      return fail("'" + place + ".amax' must be a finite number >= 0");
+    TensorCalibration tensor;
+    tensor.amax = *amax;
+    tensor.min = entry->getNumber("min");
+    tensor.max = entry->getNumber("max");
+    calibration.tensors[key.str()] = tensor;
+  }
+  return calibration;
+}
+
+llvm::Expected<CalibrationFile> loadCalibrationFile(StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return makeCalibrationError("cannot read calibration '" + path +
+                                "': " + buffer.getError().message());
+  llvm::Expected<CalibrationFile> calibration =
+      parseCalibration((*buffer)->getBuffer());
+  if (!calibration)
+    return makeCalibrationError("calibration '" + path + "': " +
+                                llvm::toString(calibration.takeError()));
+  return calibration;
+}
+
+std::string serializeCalibration(const CalibrationFile &calibration) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.object([&] {
+    json.attribute("format", "prec-calibration");
+    json.attribute("version", 1);
+    json.attributeObject("model", [&] {
+      json.attribute("function", calibration.model.function);
+      json.attribute("fingerprint", calibration.model.hash);
+      json.attributeArray("inputs", [&] {
+        for (const std::string &input : calibration.model.inputs)
+          json.value(input);
+      });
+    });
+    json.attributeObject("algorithm", [&] {
+      json.attribute("name",
+                     getCalibrationAlgorithmName(calibration.algorithm));
+      if (calibration.algorithm == CalibrationAlgorithm::Percentile)
+        json.attribute("percentile", calibration.percentile);
+    });
+    json.attributeObject("data", [&] {
+      json.attribute("source", calibration.source);
+      json.attribute("samples", calibration.samples);
+      json.attribute("batch_size", calibration.batchSize);
+    });
+    json.attributeObject("tensors", [&] {
+      for (const auto &[name, tensor] : calibration.tensors)
+        json.attributeObject(name, [&] {
+          json.attribute("amax", tensor.amax);
+          if (tensor.min)
+            json.attribute("min", *tensor.min);
+          if (tensor.max)
+            json.attribute("max", *tensor.max);
+        });
+    });
+  });
+  os << "\n";
+  return text;
+}
+
+llvm::Error writeCalibrationFile(StringRef path,
+                                 const CalibrationFile &calibration) {
+  std::error_code error;
+  llvm::raw_fd_ostream out(path, error);
+  if (error)
+    return makeCalibrationError("cannot write '" + path +
+                                "': " + error.message());
+  out << serializeCalibration(calibration);
+  return llvm::Error::success();
+}
+
+} // namespace prec
