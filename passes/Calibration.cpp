@@ -2,15 +2,15 @@
 
 #include "passes/Calibration.h"
 
-#include "passes/DissolveRegions.h"
 #include "passes/OpNames.h"
 
 #include "dialects/Precision/PrecisionOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
@@ -28,48 +28,6 @@ namespace {
 
 llvm::Error makeCalibrationError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
-}
-
-/// A stream that hashes what is printed to it, so that a model with large
-/// weights is fingerprinted without holding its text.
-class HashingStream : public llvm::raw_ostream {
-public:
-  HashingStream() { SetUnbuffered(); }
-  std::string finish() {
-    flush();
-    return llvm::toHex(hasher.final(), /*LowerCase=*/true);
-  }
-
-private:
-  void write_impl(const char *data, size_t size) override {
-    hasher.update(llvm::StringRef(data, size));
-    written += size;
-  }
-  uint64_t current_pos() const override { return written; }
-
-  llvm::SHA256 hasher;
-  uint64_t written = 0;
-};
-
-bool isPrecisionAttr(StringRef name) { return name.starts_with("precision."); }
-
-/// Removes the precision dialect's attributes from `op` (and, for a
-/// function, from its arguments and results).
-void stripPrecisionAttrs(Operation *op) {
-  for (NamedAttribute attr : llvm::to_vector(op->getDiscardableAttrs()))
-    if (isPrecisionAttr(attr.getName()))
-      op->removeDiscardableAttr(attr.getName());
-  auto function = dyn_cast<FunctionOpInterface>(op);
-  if (!function)
-    return;
-  for (unsigned index = 0; index < function.getNumArguments(); ++index)
-    for (NamedAttribute attr : llvm::to_vector(function.getArgAttrs(index)))
-      if (isPrecisionAttr(attr.getName()))
-        function.removeArgAttr(index, attr.getName());
-  for (unsigned index = 0; index < function.getNumResults(); ++index)
-    for (NamedAttribute attr : llvm::to_vector(function.getResultAttrs(index)))
-      if (isPrecisionAttr(attr.getName()))
-        function.removeResultAttr(index, attr.getName());
 }
 
 std::string formatType(Type type) {
@@ -105,6 +63,90 @@ Value resolveRegionBoundaries(Value value) {
   }
 }
 
+/// Hashes the dataflow graph of a function: each op by its name, its
+/// attributes (constants by their bytes, resources included), its result
+/// types and the hashes of its operands, so that neither the order of
+/// independent ops nor where a precision.region put its constants matters.
+/// Precision attributes and locations are left out.
+class GraphHasher {
+public:
+  std::string hashFunction(func::FuncOp function) {
+    for (BlockArgument argument : function.getArguments())
+      valueHashes[argument] =
+          hashOf("arg" + std::to_string(argument.getArgNumber()) + ":" +
+                 printed(argument.getType()));
+    std::string returned;
+    function.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<precision::RegionOp, precision::YieldOp>(op))
+        return;
+      if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+        for (Value value : ret.getOperands())
+          returned += lookup(value);
+        return;
+      }
+      hashOp(op);
+    });
+    return llvm::toHex(
+        llvm::SHA256::hash(llvm::arrayRefFromStringRef(returned)),
+        /*LowerCase=*/true);
+  }
+
+private:
+  static std::string hashOf(llvm::StringRef text) {
+    auto digest = llvm::SHA256::hash(llvm::arrayRefFromStringRef(text));
+    return std::string(digest.begin(), digest.end());
+  }
+
+  static std::string printed(Type type) {
+    std::string text;
+    llvm::raw_string_ostream(text) << type;
+    return text;
+  }
+
+  /// A value's hash; a precision.region's arguments and results stand for
+  /// the values they pass through.
+  std::string lookup(Value value) {
+    return valueHashes.lookup(resolveRegionBoundaries(value));
+  }
+
+  void hashOp(Operation *op) {
+    llvm::SHA256 hasher;
+    hasher.update(op->getName().getStringRef());
+    for (NamedAttribute attr : op->getAttrs()) {
+      if (attr.getName().getValue().starts_with("precision."))
+        continue;
+      hasher.update(attr.getName().getValue());
+      if (auto resource =
+              dyn_cast<DenseResourceElementsAttr>(attr.getValue())) {
+        hasher.update(printed(resource.getType()));
+        if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+          hasher.update(llvm::arrayRefFromStringRef(
+              llvm::StringRef(blob->getData().data(), blob->getData().size())));
+        continue;
+      }
+      if (auto dense = dyn_cast<DenseElementsAttr>(attr.getValue())) {
+        hasher.update(printed(dense.getType()));
+        hasher.update(llvm::arrayRefFromStringRef(llvm::StringRef(
+            dense.getRawData().data(), dense.getRawData().size())));
+        continue;
+      }
+      std::string text;
+      llvm::raw_string_ostream(text) << attr.getValue();
+      hasher.update(text);
+    }
+    for (Value operand : op->getOperands())
+      hasher.update(lookup(operand));
+    auto digest = hasher.final();
+    std::string opHash(digest.begin(), digest.end());
+    for (OpResult result : op->getResults())
+      valueHashes[result] =
+          hashOf(opHash + std::to_string(result.getResultNumber()) +
+                 printed(result.getType()));
+  }
+
+  llvm::DenseMap<Value, std::string> valueHashes;
+};
+
 } // namespace
 
 std::optional<CalibrationAlgorithm>
@@ -139,13 +181,7 @@ llvm::Expected<ModelFingerprint> computeModelFingerprint(ModuleOp module,
     fingerprint.inputs.push_back(getBindingName(argument) + ": " +
                                  formatType(argument.getType()));
 
-  OwningOpRef<ModuleOp> stripped = module.clone();
-  dissolveRegions(*stripped);
-  stripped->walk(stripPrecisionAttrs);
-  HashingStream hash;
-  // The generic form with resources: every weight counts.
-  stripped->print(hash, OpPrintingFlags().printGenericOpForm());
-  fingerprint.hash = hash.finish();
+  fingerprint.hash = GraphHasher().hashFunction(original);
   return fingerprint;
 }
 

@@ -1,0 +1,145 @@
+//===- CalibrationTest.cpp - calibration files and fingerprints -----------===//
+
+#include "passes/Calibration.h"
+
+#include "dialects/Precision/PrecisionDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace prec;
+
+namespace {
+
+class CalibrationTest : public ::testing::Test {
+protected:
+  CalibrationTest() {
+    context.loadDialect<func::FuncDialect, tosa::TosaDialect,
+                        precision::PrecisionDialect>();
+  }
+
+  OwningOpRef<ModuleOp> parse(llvm::StringRef text) {
+    return parseSourceString<ModuleOp>(text, &context);
+  }
+
+  std::string fingerprintOf(llvm::StringRef text) {
+    OwningOpRef<ModuleOp> module = parse(text);
+    EXPECT_TRUE(module);
+    llvm::Expected<ModelFingerprint> fingerprint =
+        computeModelFingerprint(*module, "main");
+    EXPECT_TRUE(bool(fingerprint));
+    return fingerprint ? fingerprint->hash : "";
+  }
+
+  MLIRContext context;
+};
+
+constexpr llvm::StringLiteral kPlain = R"(
+func.func @main(%x: tensor<1x2x2xf32> loc("x")) -> tensor<1x2x2xf32> {
+  %w = "tosa.const"() <{values = dense<0.5> : tensor<1x2x2xf32>}> : () -> tensor<1x2x2xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %e = tosa.exp %x : (tensor<1x2x2xf32>) -> tensor<1x2x2xf32> loc("e")
+  %m = tosa.matmul %e, %w, %zp, %zp : (tensor<1x2x2xf32>, tensor<1x2x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2xf32> loc("fc")
+  return %m : tensor<1x2x2xf32>
+})";
+
+// The same graph with the matmul pinned to i8 by a region.
+constexpr llvm::StringLiteral kPinned = R"(
+func.func @main(%x: tensor<1x2x2xf32> loc("x")) -> tensor<1x2x2xf32> {
+  %e = tosa.exp %x : (tensor<1x2x2xf32>) -> tensor<1x2x2xf32> loc("e")
+  %r = precision.region i8 (%a = %e : tensor<1x2x2xf32>) -> tensor<1x2x2xf32> {
+    %w = "tosa.const"() <{values = dense<0.5> : tensor<1x2x2xf32>}> : () -> tensor<1x2x2xf32>
+    %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %m = tosa.matmul %a, %w, %zp, %zp : (tensor<1x2x2xf32>, tensor<1x2x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2xf32> loc("fc")
+    precision.yield %m : tensor<1x2x2xf32>
+  }
+  return %r : tensor<1x2x2xf32>
+})";
+
+TEST_F(CalibrationTest, PinningPrecisionKeepsTheFingerprint) {
+  std::string plain = fingerprintOf(kPlain);
+  EXPECT_EQ(plain.size(), 64u);
+  EXPECT_EQ(plain, fingerprintOf(kPinned));
+  std::string reweighted = kPlain.str();
+  reweighted.replace(reweighted.find("dense<0.5>"), 10, "dense<0.6>");
+  EXPECT_NE(plain, fingerprintOf(reweighted));
+}
+
+TEST_F(CalibrationTest, NamesTensorsThroughRegions) {
+  OwningOpRef<ModuleOp> module = parse(kPinned);
+  auto function = module->lookupSymbol<func::FuncOp>("main");
+  auto tensors = collectCalibratedTensors(function);
+  ASSERT_EQ(tensors.size(), 1u);
+  // The matmul reads the region's argument, which stands for exp's result.
+  EXPECT_EQ(tensors[0].first, "e");
+  EXPECT_TRUE(isa<tosa::ExpOp>(tensors[0].second.getDefiningOp()));
+}
+
+TEST_F(CalibrationTest, UnnamedOpsAreNumberedByKind) {
+  OwningOpRef<ModuleOp> module = parse(R"(
+func.func @main(%x: tensor<1x2x2xf32>) -> tensor<1x2x2xf32> {
+  %w = "tosa.const"() <{values = dense<0.5> : tensor<1x2x2xf32>}> : () -> tensor<1x2x2xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %a = tosa.exp %x : (tensor<1x2x2xf32>) -> tensor<1x2x2xf32>
+  %b = tosa.exp %a : (tensor<1x2x2xf32>) -> tensor<1x2x2xf32>
+  %m = tosa.matmul %b, %w, %zp, %zp : (tensor<1x2x2xf32>, tensor<1x2x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2xf32>
+  %n = tosa.matmul %x, %w, %zp, %zp : (tensor<1x2x2xf32>, tensor<1x2x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2xf32>
+  %s = tosa.add %m, %n : (tensor<1x2x2xf32>, tensor<1x2x2xf32>) -> tensor<1x2x2xf32>
+  return %s : tensor<1x2x2xf32>
+})");
+  auto tensors =
+      collectCalibratedTensors(module->lookupSymbol<func::FuncOp>("main"));
+  ASSERT_EQ(tensors.size(), 2u);
+  EXPECT_EQ(tensors[0].first, "tosa.exp_1");
+  EXPECT_EQ(tensors[1].first, "arg0");
+}
+
+TEST_F(CalibrationTest, FileRoundTrips) {
+  CalibrationFile calibration;
+  calibration.model = {"main", std::string(64, 'a'), {"x: 1x2xf32"}};
+  calibration.algorithm = CalibrationAlgorithm::Percentile;
+  calibration.percentile = 99.9;
+  calibration.source = "data.npz";
+  calibration.samples = 64;
+  calibration.batchSize = 8;
+  calibration.tensors["x"] = {2.5, -1.0, 2.5};
+  calibration.tensors["trt"] = {0.125, std::nullopt, std::nullopt};
+  llvm::Expected<CalibrationFile> parsed =
+      parseCalibration(serializeCalibration(calibration));
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_TRUE(parsed->model == calibration.model);
+  EXPECT_EQ(parsed->algorithm, CalibrationAlgorithm::Percentile);
+  EXPECT_DOUBLE_EQ(parsed->percentile, 99.9);
+  EXPECT_EQ(parsed->samples, 64);
+  EXPECT_EQ(parsed->batchSize, 8);
+  EXPECT_DOUBLE_EQ(parsed->tensors["x"].amax, 2.5);
+  EXPECT_EQ(parsed->tensors["x"].min, -1.0);
+  EXPECT_FALSE(parsed->tensors["trt"].min);
+}
+
+TEST_F(CalibrationTest, RefusesMalformedFiles) {
+  auto errorOf = [](llvm::StringRef text) {
+    llvm::Expected<CalibrationFile> parsed = parseCalibration(text);
+    return parsed ? std::string() : llvm::toString(parsed.takeError());
+  };
+  EXPECT_EQ(errorOf("[]"), "a calibration must be a JSON object");
+  EXPECT_EQ(errorOf(R"({"format": "trt"})"),
+            "'format' must be \"prec-calibration\"");
+  constexpr llvm::StringLiteral kHead =
+      R"({"format": "prec-calibration", "version": 1, "model": {"function": "main", "fingerprint": "f", "inputs": []}, )";
+  EXPECT_EQ(errorOf((kHead + R"("algorithm": {"name": "kl"}})").str()),
+            "'algorithm.name' must be minmax, entropy or percentile");
+  EXPECT_EQ(
+      errorOf((kHead + R"("algorithm": {"name": "percentile"}, "tensors": {}})")
+                  .str()),
+      "'algorithm.percentile' must be a number in (0, 100]");
+  EXPECT_EQ(errorOf((kHead + R"("algorithm": {"name": "minmax"}})").str()),
+            "'tensors' must be an object");
+}
+
+} // namespace
