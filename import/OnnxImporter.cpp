@@ -164,6 +164,14 @@ private:
   FailureOr<Value> input(int index);
   void setOutput(int index, Value value) {
     values[node->output(index)] = value;
+    // The ONNX tensor name, for calibrations and TensorRT caches; a value
+    // passed through unchanged (Identity) keeps its first name.
+    Operation *op = value.getDefiningOp();
+    StringRef tensorName = precision::PrecisionDialect::getTensorAttrName();
+    if (op && op->getNumResults() == 1 && !op->hasAttr(tensorName) &&
+        !isa<tosa::ConstOp>(op))
+      op->setAttr(tensorName,
+                  StringAttr::get(op->getContext(), node->output(index)));
   }
   Value materializeKnown(const KnownTensor &tensor);
 
@@ -1835,7 +1843,16 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     return nullptr;
   // The NCHW <-> NHWC transposes around every convolution and pooling cancel
   // once pushed through the elementwise ops between them (upstream TOSA
-  // pass): of ResNet-50's 110, the two at the bindings remain.
+  // pass): of ResNet-50's 110, the two at the bindings remain. A transpose
+  // that names an ONNX tensor passes the name to its source first.
+  StringRef tensorName = precision::PrecisionDialect::getTensorAttrName();
+  module->walk([&](tosa::TransposeOp transpose) {
+    Operation *source = transpose.getInput1().getDefiningOp();
+    if (Attribute name = transpose->getAttr(tensorName);
+        name && source && source->getNumResults() == 1 &&
+        !source->hasAttr(tensorName) && !isa<tosa::ConstOp>(source))
+      source->setAttr(tensorName, name);
+  });
   PassManager pm(context);
   pm.addNestedPass<func::FuncOp>(tosa::createTosaReduceTransposes());
   if (failed(pm.run(*module)))

@@ -37,19 +37,21 @@ struct PrecApplyCalibrationPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     llvm::Expected<CalibrationFile> file = loadCalibrationFile(calibration);
+    // At the module's location, without the module printed after it: the
+    // message says what is wrong with the file.
     if (!file) {
-      module.emitError() << llvm::toString(file.takeError());
+      emitError(module.getLoc()) << llvm::toString(file.takeError());
       return signalPassFailure();
     }
     if (llvm::Error error = checkCalibrationFits(*file, module, calibration)) {
-      module.emitError() << llvm::toString(std::move(error));
+      emitError(module.getLoc()) << llvm::toString(std::move(error));
       return signalPassFailure();
     }
     auto function = module.lookupSymbol<func::FuncOp>(file->model.function);
     function.walk([&](Operation *op) {
       if (!isa<tosa::MatMulOp, tosa::Conv2DOp>(op) || hasRegionInputRange(op))
         return;
-      auto found = file->tensors.find(getTensorName(op->getOperand(0)));
+      auto found = file->tensors.find(getTensorName(getCalibratedInput(op)));
       if (found == file->tensors.end())
         return;
       double range[] = {-found->second.amax, found->second.amax};

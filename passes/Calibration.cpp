@@ -191,6 +191,9 @@ std::string getTensorName(Value value) {
     return getBindingName(argument);
   Operation *op = value.getDefiningOp();
   unsigned resultNumber = cast<OpResult>(value).getResultNumber();
+  if (auto tensor = op->getAttrOfType<StringAttr>(
+          precision::PrecisionDialect::getTensorAttrName()))
+    return tensor.str();
   std::string name = getLayerName(op);
   if (name.empty()) {
     // The k-th op of its kind in the function, precision ops not counted:
@@ -210,6 +213,17 @@ std::string getTensorName(Value value) {
   return name;
 }
 
+Value getCalibratedInput(Operation *op) {
+  Value input = resolveRegionBoundaries(op->getOperand(0));
+  // A transpose or reshape moves values without changing them, and a slice
+  // (the importer's, which makes strides divide) keeps some: the source's
+  // range covers them, under the source's name, as TensorRT names it.
+  while (isa_and_nonnull<tosa::TransposeOp, tosa::ReshapeOp, tosa::SliceOp>(
+      input.getDefiningOp()))
+    input = resolveRegionBoundaries(input.getDefiningOp()->getOperand(0));
+  return input;
+}
+
 std::vector<std::pair<std::string, Value>>
 collectCalibratedTensors(Operation *function) {
   std::vector<std::pair<std::string, Value>> tensors;
@@ -217,7 +231,7 @@ collectCalibratedTensors(Operation *function) {
   function->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (!isa<tosa::MatMulOp, tosa::Conv2DOp>(op))
       return;
-    Value input = resolveRegionBoundaries(op->getOperand(0));
+    Value input = getCalibratedInput(op);
     if (matchPattern(input, m_Constant()))
       return;
     std::string name = getTensorName(input);

@@ -19,9 +19,10 @@
 //   }
 //
 // Tensors are named as users know them: a binding by its name, an op's
-// result by the op's layer name (`name:N` for result N > 0 of an op with
-// several), an unnamed op's result as `<op name>_<k>` (the k-th such op of
-// the function); a precision.region's arguments and results by the
+// result by its source tensor name (`precision.tensor`, which the ONNX
+// importer records) or else by the op's layer name (`name:N` for result N > 0
+// of an op with several), an unnamed op's result as `<op name>_<k>` (the k-th
+// such op of the function); a precision.region's arguments and results by the
 // tensors they stand for.
 //
 //===----------------------------------------------------------------------===//
@@ -84,10 +85,14 @@ computeModelFingerprint(mlir::ModuleOp module, llvm::StringRef function);
 /// The name `value` is calibrated under (see the file comment).
 std::string getTensorName(mlir::Value value);
 
-/// The tensors a calibration of `function` covers: the inputs of the ops
-/// prec-quantize can quantize (matmuls and convolutions), followed through
-/// precision.region arguments to the values they stand for; each once, in
-/// program order.
+/// The value whose range an op prec-quantize may quantize (a matmul or a
+/// convolution) needs: its input, followed through precision.region
+/// boundaries and through transposes, reshapes and slices, whose values
+/// lie in their source's range.
+mlir::Value getCalibratedInput(mlir::Operation *op);
+
+/// The tensors a calibration of `function` covers: the calibrated inputs of
+/// its matmuls and convolutions, each once, in program order.
 std::vector<std::pair<std::string, mlir::Value>>
 collectCalibratedTensors(mlir::Operation *function);
 

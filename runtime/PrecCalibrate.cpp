@@ -51,8 +51,13 @@ llvm::Expected<InstrumentedModel> instrument(ModuleOp model,
     ret->insertOperands(ret->getNumOperands(), value);
     instrumented.tensorNames.push_back(name);
   }
+  SmallVector<DictionaryAttr> resultAttrs;
+  function.getAllResultAttrs(resultAttrs);
+  resultAttrs.resize(ret.getNumOperands(),
+                     DictionaryAttr::get(clone->getContext()));
   function.setFunctionType(FunctionType::get(
       clone->getContext(), function.getArgumentTypes(), ret.getOperandTypes()));
+  function.setAllResultAttrs(resultAttrs);
   if (llvm::Error error = makeF32Reference(*clone))
     return std::move(error);
   llvm::Expected<std::unique_ptr<CompiledFunction>> compiled =

@@ -72,7 +72,7 @@ LogicalResult PrecisionDialect::verifyOperationAttribute(Operation *op,
              << "'" << name << "' must be an i8 or f8 type, got " << value;
     return success();
   }
-  if (name == getLayerAttrName())
+  if (name == getLayerAttrName() || name == getTensorAttrName())
     return verifyAttrKind<StringAttr>(op, name, value, "a string");
   if (name == getInsertedCastAttrName() || name == getEpilogueAttrName())
     return verifyAttrKind<UnitAttr>(op, name, value, "a unit attribute");

@@ -70,6 +70,11 @@ def Precision_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getLayerAttrName() {
       return ::llvm::StringLiteral("precision.layer");
     }
+    /// Op attribute: the name of the op's result in the source model (an
+    /// ONNX tensor name), which calibrations and TensorRT caches use.
+    static constexpr ::llvm::StringLiteral getTensorAttrName() {
+      return ::llvm::StringLiteral("precision.tensor");
+    }
     /// Unit attribute on casts the compiler inserted between ops.
     static constexpr ::llvm::StringLiteral getInsertedCastAttrName() {
       return ::llvm::StringLiteral("precision.inserted_cast");
@@ -85,7 +90,7 @@ def Precision_Dialect : Dialect {
       return ::llvm::StringLiteral("precision.quantize");
     }
     /// [min, max] of a quantized matmul's A operand, from its region's
-    /// input_range.
+    /// input_range or a calibration.
     static constexpr ::llvm::StringLiteral getInputRangeAttrName() {
       return ::llvm::StringLiteral("precision.input_range");
     }
