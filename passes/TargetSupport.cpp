@@ -29,12 +29,12 @@ constexpr std::initializer_list<OpClass> kAllFloatClasses = {
     OpClass::Pooling,     OpClass::Elementwise, OpClass::DataMovement,
     OpClass::Cast};
 
-// i8 and f8 are storage formats with scales: contractions, pooling, data
-// movement and ReLU-like clamps run on them; transcendental and summing ops
-// do not.
+// i8 and f8 are formats with scales, which prec-quantize gives to
+// contractions; other ops pinned to them (a layer's transposes, its bias)
+// fall back to a float type, or are refused under obey, here rather than
+// when casts are materialized.
 constexpr std::initializer_list<OpClass> kQuantizedClasses = {
-    OpClass::Contraction, OpClass::Pooling, OpClass::DataMovement,
-    OpClass::Cast};
+    OpClass::Contraction, OpClass::Cast};
 
 const SupportRow kSupportTable[] = {
     {Kind::F32, 0, kAllFloatClasses, "f32"},
@@ -72,9 +72,8 @@ bool isSupported(const precision::Target &target, OpClass opClass, Type type) {
   const SupportRow *row = findRow(type);
   if (!row)
     return false;
-  if (target.isCpu())
-    return true;
-  return target.computeCapability >= row->minCapability &&
+  // The CPU emulates every type, on the ops prec implements in it.
+  return (target.isCpu() || target.computeCapability >= row->minCapability) &&
          llvm::is_contained(row->classes, opClass);
 }
 

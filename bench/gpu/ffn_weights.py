@@ -2,13 +2,15 @@
 (ffn_block_f8_region.mlir): integer formulas, so that numpy here and
 PyTorch on the GPU machine make the very same f16 values.
 
-  python3 ffn_weights.py ir ffn_block_f8_region.mlir OUT.mlir
-      appends the weights to the program as resources ([1, in, out] f16).
-  python3 ffn_weights.py pack ENGINE.cu
-      the engine's weights file (134 MB of f8 weights: too large to travel)
-      as ENGINE.weights.json: its small constants, and where the two
-      quantized weights go with a hash of their bytes. unpack() on the GPU
-      machine rebuilds the file from the formulas and checks the hashes.
+  python3 ffn_weights.py ir ffn_block_f8_region.mlir OUT.mlir [i8] [ROWS]
+      appends the weights to the program as resources ([1, in, out] f16);
+      `i8` pins the Linears to i8 instead of f8 E4M3, ROWS replaces the
+      block's 2048 rows (a small block for CPU checks, same weights).
+  python3 ffn_weights.py pack ENGINE.cu [i8]
+      the engine's weights file (134 MB of f8 or i8 weights: too large to
+      travel) as ENGINE.weights.json: its small constants, and where the
+      two quantized weights go with a hash of their bytes. unpack() on the
+      GPU machine rebuilds the file from the formulas and checks the hashes.
 """
 import hashlib
 import json
@@ -40,9 +42,21 @@ def f8_bytes(w):
     return q.to(torch.float8_e4m3fn).view(torch.uint8).numpy().tobytes()
 
 
-def write_ir(template, out):
+def i8_bytes(w):
+    """w [out, in] quantized per output channel to i8 (scale max|w[o]| / 127,
+    the quotient clamped to +-127, rounded to f32, then to nearest even), as
+    prec-quantize does, stored [out, in]."""
+    w64 = w.astype(np.float64)
+    scale = np.abs(w64).max(axis=1, keepdims=True) / 127.0
+    q = np.clip(w64 / scale, -127, 127).astype(np.float32)
+    return np.rint(q).astype(np.int8).tobytes()
+
+
+def write_ir(template, out, precision="f8E4M3FN", rows=2048):
+    text = open(template).read().replace("f8E4M3FN", precision)
+    text = re.sub(r"(?<![0-9])2048(?![0-9])", str(rows), text)
     with open(out, "w") as f:
-        f.write(open(template).read())
+        f.write(text)
         entries = []
         for name, layer in [("ffn_w1", "linear1"), ("ffn_w2", "linear2")]:
             b = np.ascontiguousarray(weights()[layer].T)
@@ -52,7 +66,7 @@ def write_ir(template, out):
         f.write("\n    }\n  }\n#-}\n")
 
 
-def pack(cu):
+def pack(cu, precision="f8E4M3FN"):
     base = cu[:-3]
     blob = open(base + ".weights", "rb").read()
     source = open(cu).read()
@@ -70,7 +84,8 @@ def pack(cu):
         cursor = entry["offset"] + entry["bytes"]
     small.append([cursor, blob[16 + cursor:].hex()])
     json.dump({"header": blob[:16].hex(), "size": len(blob) - 16,
-               "small": small, "big": big}, open(base + ".weights.json", "w"))
+               "precision": precision, "small": small, "big": big},
+              open(base + ".weights.json", "w"))
 
 
 def unpack(cu):
@@ -81,8 +96,9 @@ def unpack(cu):
     for offset, data in packed["small"]:
         blob[offset:offset + len(data) // 2] = bytes.fromhex(data)
     ok = True
+    quantize = i8_bytes if packed["precision"] == "i8" else f8_bytes
     for entry in packed["big"]:
-        data = f8_bytes(weights()[entry["layer"]])
+        data = quantize(weights()[entry["layer"]])
         ok &= hashlib.sha256(data).hexdigest() == entry["sha256"]
         blob[entry["offset"]:entry["offset"] + entry["bytes"]] = data
     open(base + ".weights", "wb").write(bytes.fromhex(packed["header"]) + blob)
@@ -91,6 +107,7 @@ def unpack(cu):
 
 if __name__ == "__main__":
     if sys.argv[1] == "ir":
-        write_ir(sys.argv[2], sys.argv[3])
+        write_ir(sys.argv[2], sys.argv[3], *sys.argv[4:5],
+                 *[int(rows) for rows in sys.argv[5:6]])
     else:
-        pack(sys.argv[2])
+        pack(sys.argv[2], *sys.argv[3:4])

@@ -102,3 +102,23 @@ module attributes {precision.policy = #precision.policy<target = "cpu">} {
     return %r : tensor<8xf32>
   }
 }
+
+// -----
+
+// i8 has scales for contractions only: a transpose pinned with its matmul
+// (an ONNX layer's layout change) falls back to a float type.
+module attributes {precision.policy = #precision.policy<target = "sm_90", enabled = [f16]>} {
+  // CHECK-LABEL: func.func @i8_layer_transpose
+  func.func @i8_layer_transpose(%a: tensor<1x8x4xf32>) -> tensor<1x4x4xf32> {
+    %r = precision.region i8 prefer input_range [-1.0, 1.0] output_range [-8.0, 8.0] (%x = %a : tensor<1x8x4xf32>) -> tensor<1x4x4xf32> {
+      // expected-warning @+1 {{tosa.transpose prefers 'i8', but target sm_90 cannot (no i8 implementation exists for data_movement ops): it computes in 'f16' instead}}
+      %t = tosa.transpose %x {perms = array<i32: 0, 2, 1>} : (tensor<1x8x4xf32>) -> tensor<1x4x8xf32>
+      %w = "tosa.const"() <{values = dense<0.5> : tensor<1x8x4xf32>}> : () -> tensor<1x8x4xf32>
+      %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+      // CHECK: tosa.matmul {{.*}}compute = i8
+      %m = tosa.matmul %t, %w, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+      precision.yield %m : tensor<1x4x4xf32>
+    }
+    return %r : tensor<1x4x4xf32>
+  }
+}

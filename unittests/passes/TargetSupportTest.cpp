@@ -40,10 +40,24 @@ TEST_F(TargetSupportTest, ArchitecturesBringTypes) {
   EXPECT_TRUE(isSupported(sm53, OpClass::Sensitive, f32));
 }
 
-TEST_F(TargetSupportTest, CpuRunsEverything) {
+TEST_F(TargetSupportTest, CpuRunsWhatPrecImplements) {
   auto cpu = *parseTarget("cpu");
-  for (Type type : {f32, f16, bf16, i8, e4m3})
+  for (Type type : {f32, f16, bf16})
     EXPECT_TRUE(isSupported(cpu, OpClass::Elementwise, type));
+  for (Type type : {i8, e4m3}) {
+    EXPECT_TRUE(isSupported(cpu, OpClass::Contraction, type));
+    EXPECT_FALSE(isSupported(cpu, OpClass::Elementwise, type));
+  }
+}
+
+// i8 and f8 have scales for contractions only: a layer's transposes and
+// pooling pinned with it fall back.
+TEST_F(TargetSupportTest, QuantizedTypesAreForContractions) {
+  auto sm90 = *parseTarget("sm_90");
+  EXPECT_TRUE(isSupported(sm90, OpClass::Contraction, i8));
+  EXPECT_FALSE(isSupported(sm90, OpClass::DataMovement, i8));
+  EXPECT_FALSE(isSupported(sm90, OpClass::Pooling, e4m3));
+  EXPECT_EQ(getFallbackType(sm90, OpClass::DataMovement, i8), f16);
 }
 
 TEST_F(TargetSupportTest, FallbackIsTheNearestWiderSupportedType) {
