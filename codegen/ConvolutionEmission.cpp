@@ -74,6 +74,19 @@ static bool isConvGemm(tosa::Conv2DOp op) {
          !isa<BlockArgument>(getStorageRoot(op.getBias()));
 }
 
+/// The K of a convolution's GEMM: KH * KW * C, rounded up to a multiple of
+/// 16 for 8-bit inputs, whose cuBLASLt GEMMs need it (ResNet's first
+/// convolution has K = 7 * 7 * 3); the im2col columns and the weights are
+/// padded with zeros.
+int64_t getConvGemmDepth(tosa::Conv2DOp op) {
+  ArrayRef<int64_t> w =
+      cast<RankedTensorType>(op.getWeight().getType()).getShape();
+  int64_t depth = w[1] * w[2] * w[3];
+  Type input = getElementTypeOrSelf(op.getInput().getType());
+  bool eightBit = input.getIntOrFloatBitWidth() == 8;
+  return isConvGemm(op) && eightBit ? (depth + 15) / 16 * 16 : depth;
+}
+
 /// The ReLU (a clamp to [0, +inf) or to the end of f32) applied to a
 /// convolution's only result, which cuBLASLt's RELU_BIAS epilogue can do.
 Operation *getReluEpilogue(tosa::Conv2DOp op) {
@@ -132,9 +145,14 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
     epilogueKind =
         addsBias ? "CUBLASLT_EPILOGUE_RELU_BIAS" : "CUBLASLT_EPILOGUE_RELU";
   }
-  int64_t rows = out[0] * out[1] * out[2]; // output positions
-  int64_t depth = w[1] * w[2] * w[3];      // KH * KW * C
+  int64_t rows = out[0] * out[1] * out[2];  // output positions
+  int64_t depth = w[1] * w[2] * w[3];       // KH * KW * C
+  int64_t gemmDepth = getConvGemmDepth(op); // depth, padded for 8-bit types
   int64_t channels = out[3];
+  if (gemmDepth != depth && !paddedWeights.contains(weight))
+    return unsupported(op, "an 8-bit convolution whose KH * KW * C is not a "
+                           "multiple of 16 needs constant weights, which are "
+                           "stored padded");
 
   // A 1x1 convolution with unit strides and no padding reads its NHWC input
   // as the rows x C matrix directly; any other goes through im2col into a
@@ -144,7 +162,8 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
                                  ? (addsBias ? "bias" : "default")
                                  : (addsBias ? "bias + ReLU" : "ReLU");
   bool pointwise = w[1] == 1 && w[2] == 1 && stride[0] == 1 && stride[1] == 1 &&
-                   llvm::all_of(pad, [](int64_t p) { return p == 0; });
+                   llvm::all_of(pad, [](int64_t p) { return p == 0; }) &&
+                   gemmDepth == depth;
   // cuDNN runs the f32, f16 and bf16 ones.
   bool cudnnType = inputType.isF32() || inputType.isF16() || inputType.isBF16();
   if (!pointwise && cudnnType && geometry.padsAlike() &&
@@ -160,8 +179,8 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
         layer.empty() ? "" : " '" + layer + "'", rows, channels, depth,
         epilogueName);
   } else {
-    columnsOffset = arena.allocate(rows * depth * x.bytes);
-    largestIndexSpace = std::max(largestIndexSpace, rows * depth);
+    columnsOffset = arena.allocate(rows * gemmDepth * x.bytes);
+    largestIndexSpace = std::max(largestIndexSpace, rows * gemmDepth);
     columns =
         llvm::formatv("(({0} *)(e->arena + {1}))", x.cType, *columnsOffset);
     std::string name = kernelName(op);
@@ -181,7 +200,8 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
         "({7}LL * {8}LL);\n"
         "    long long iy = oh * {9}LL - {10}LL + y * {11}LL, ix = ow * {12}LL "
         "- {13}LL + z * {14}LL;\n"
-        "    bool inside = iy >= 0 && iy < {15}LL && ix >= 0 && ix < {16}LL;\n"
+        "    bool inside = {20}iy >= 0 && iy < {15}LL && ix >= 0 && ix < "
+        "{16}LL;\n"
         "    v[u] = inside ? in0[((n * {15}LL + iy) * {16}LL + ix) * {5}LL + "
         "c] : ({2})0.0f;\n"
         "  }\n"
@@ -191,19 +211,21 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
         "    if (i >= {3}) return;\n"
         "    out[i] = v[u];\n"
         "  }\n}\n\n",
-        layer, name, x.cType, kernelBound(result, rows * depth), depth, in[3],
-        w[2], out[2], out[1], stride[0], pad[0], dilation[0], stride[1], pad[2],
-        dilation[1], in[1], in[2], elementwiseUnroll, 256 * elementwiseUnroll,
-        countParameter(result));
+        layer, name, x.cType, kernelBound(result, rows * gemmDepth), gemmDepth,
+        in[3], w[2], out[2], out[1], stride[0], pad[0], dilation[0], stride[1],
+        pad[2], dilation[1], in[1], in[2], elementwiseUnroll,
+        256 * elementwiseUnroll, countParameter(result),
+        gemmDepth == depth ? std::string()
+                           : llvm::formatv("k < {0}LL && ", depth).str());
     runCode += llvm::formatv("  // tosa.conv2d{0}: im2col, then a GEMM "
                              "{1}x{2}x{3} with the {4} epilogue\n",
                              layer.empty() ? "" : " '" + layer + "'", rows,
-                             channels, depth, epilogueName);
+                             channels, gemmDepth, epilogueName);
     int64_t perBlock = 256 * elementwiseUnroll;
     runCode += llvm::formatv(
         "  {0}<<<{1}, 256, 0, stream>>>({2}, {3}{4});\n", name,
-        blocksFor(result, rows * depth, perBlock), pointer(input), columns,
-        isBatched(result) ? ", " + runtimeCount(result, rows * depth)
+        blocksFor(result, rows * gemmDepth, perBlock), pointer(input), columns,
+        isBatched(result) ? ", " + runtimeCount(result, rows * gemmDepth)
                           : std::string());
   }
 
@@ -222,7 +244,7 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->lb{0}, {3}, {4}, {6}, {4}));
   PREC_CHECK_BLAS(cublasLtMatrixLayoutCreate(&e->lc{0}, {7}, {5}, {6}, {5}));
 )",
-      index, compute, scale, x.cudaType, depth, channels, rows, o.cudaType,
+      index, compute, scale, x.cudaType, gemmDepth, channels, rows, o.cudaType,
       epilogueKind,
       addsBias
           ? llvm::formatv(
@@ -241,8 +263,8 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
       "  if (int s_ = prec_pick_algo(e, e->desc{0}, e->la{0}, e->lb{0}, "
       "e->lc{0}, &{1}, &{2}, {3}ULL, {4}ULL, {5}ULL, 0, &e->algo{0})) "
       "return s_;\n",
-      index, one, zero, depth * channels * x.bytes, depth * rows * x.bytes,
-      channels * rows * o.bytes);
+      index, one, zero, gemmDepth * channels * x.bytes,
+      gemmDepth * rows * x.bytes, channels * rows * o.bytes);
   if (isBatched(result))
     resizeCode += llvm::formatv("  prec_set_columns(e->lb{0}, {1}LL * b);\n"
                                 "  prec_set_columns(e->lc{0}, {1}LL * b);\n",

@@ -100,6 +100,16 @@ LogicalResult CudaEmitter::addWeight(Value value, ElementsAttr values) {
   // A GEMM that needs its B operand transposed (i8, f8) reads a weight
   // [batch, K, N] stored as [batch, N, K].
   auto store = [&]() {
+    if (auto padded = paddedWeights.find(value);
+        padded != paddedWeights.end()) {
+      int64_t rows = shapeOf(value)[0], depth = countOf(value) / rows;
+      int64_t rowBytes = padded->second * type.bytes;
+      std::vector<char> wider(rows * rowBytes, 0);
+      for (int64_t row = 0; row < rows; ++row)
+        std::memcpy(wider.data() + row * rowBytes,
+                    data.data() + row * depth * type.bytes, depth * type.bytes);
+      return wider;
+    }
     if (!transposedWeights.contains(value))
       return data;
     ArrayRef<int64_t> shape = shapeOf(value);
@@ -138,6 +148,7 @@ LogicalResult CudaEmitter::addWeight(Value value, ElementsAttr values) {
            << "constant of an unsupported kind";
   }
   data = store();
+  bytes = data.size();
   int64_t offset = (weights.size() + 255) / 256 * 256;
   weights.resize(offset);
   weights.insert(weights.end(), data.begin(), data.end());

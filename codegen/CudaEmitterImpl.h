@@ -73,6 +73,9 @@ std::string roundedTo(Type type, llvm::StringRef expression);
 Value getStorageRoot(Value value);
 /// The ReLU a convolution's GEMM applies in its epilogue, if any.
 Operation *getReluEpilogue(tosa::Conv2DOp op);
+/// The K of a convolution's GEMM: KH * KW * C, padded to a multiple of 16
+/// for 8-bit types (with zeros in the columns and the stored weights).
+int64_t getConvGemmDepth(tosa::Conv2DOp op);
 
 /// Device code the engine includes when it has GEMMs / row kernels.
 extern const char *const matmulHelpers;
@@ -185,6 +188,9 @@ private:
   llvm::DenseMap<Operation *, Operation *> performedBy;
   /// Weights stored transposed for the GEMMs that read them (as B, op T).
   llvm::DenseSet<Value> transposedWeights;
+  /// Convolution weights [O, depth] stored [O, padded depth] with zeros:
+  /// cuBLASLt's 8-bit GEMMs want K a multiple of 16.
+  llvm::DenseMap<Value, int64_t> paddedWeights;
   std::vector<RowGroup> rowGroups;
   llvm::DenseMap<Operation *, const RowGroup *> rowGroupOf;
   /// Values computed straight into an output binding (its index).

@@ -121,9 +121,17 @@ LogicalResult CudaEmitter::planGemmEpilogues() {
   };
   llvm::SetVector<Operation *> biasWidenings, transposesRead;
   for (Operation &op : body) {
-    if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
+    if (auto conv = dyn_cast<tosa::Conv2DOp>(op)) {
       if (Operation *relu = getReluEpilogue(conv))
         fuse(conv, {relu});
+      auto weightType = cast<RankedTensorType>(conv.getWeight().getType());
+      int64_t depth = weightType.getNumElements() / weightType.getDimSize(0);
+      if (int64_t padded = getConvGemmDepth(conv);
+          padded != depth &&
+          isa_and_nonnull<tosa::ConstOp>(conv.getWeight().getDefiningOp()) &&
+          conv.getWeight().hasOneUse())
+        paddedWeights[conv.getWeight()] = padded;
+    }
     auto matmul = dyn_cast<tosa::MatMulOp>(op);
     if (!matmul)
       continue;

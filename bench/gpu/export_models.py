@@ -6,7 +6,11 @@ downloads), exports each to ONNX (opset 17, static shapes), and saves an
 input and PyTorch's f32 outputs next to it as .npz, for prec-translate and
 prec-run to check against.
 
-Usage: python3 export_models.py OUTPUT_DIR [resnet18] [encoder_layer] [resnet50_f16]
+Usage: python3 export_models.py OUTPUT_DIR [resnet18] [resnet18_b32]
+                                            [encoder_layer] [resnet50_f16]
+
+resnet18_b32 is the same ResNet-18 at batch 32, for timing quantized
+engines where their GEMMs, not kernel launches, dominate.
 
 resnet50_f16 is ResNet-50 at batch 64 with f16 weights (small enough to
 carry), exported without reference outputs: the engine benchmark compares
@@ -76,6 +80,12 @@ if "resnet18" in wanted:
     resnet = torchvision.models.resnet18(weights=None)
     export("resnet18", resnet, torch.rand(1, 3, 224, 224))
     split_weights(os.path.join(out, "resnet18.onnx"))
+
+if "resnet18_b32" in wanted:
+    torch.manual_seed(0)
+    resnet = torchvision.models.resnet18(weights=None)
+    export("resnet18_b32", resnet, torch.rand(32, 3, 224, 224))
+    split_weights(os.path.join(out, "resnet18_b32.onnx"))
 
 if "resnet50_f16" in wanted:
     torch.manual_seed(0)

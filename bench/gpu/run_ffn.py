@@ -12,13 +12,13 @@ runs with both Linears in f8 E4M3: PyTorch's weights are handed over
 scaled by 2^14 and 2^15 and cast to E4M3, as that program expects, and the
 engine is timed against torch.compile f16 and compared with PyTorch f32.
 
-With a third engine, ffn_block_f8_region.mlir (the Linears pinned to f8 by
-precision.region, quantized by prec-legalize, weights constants from
-ffn_weights.py's formulas, its weights file rebuilt here by
-ffn_weights.unpack), the block with those weights is compared and timed
-the same way.
+Further engines are ffn_block_f8_region.mlir built by ffn_weights.py (the
+Linears pinned to f8 E4M3, or to i8, by precision.region, quantized by
+prec-legalize, weights constants from ffn_weights.py's formulas, the
+weights file rebuilt here by ffn_weights.unpack): the block with those
+weights is compared and timed the same way.
 
-Usage: python3 run_ffn.py ffn.cu [ffn_f8.cu [ffn_f8_region.cu]]
+Usage: python3 run_ffn.py ffn.cu [ffn_f8.cu [REGION_ENGINE.cu...]]
 """
 import copy
 import sys
@@ -74,7 +74,7 @@ engine.destroy()
 
 
 def run_f8(label, engine, weights, references, peer):
-    """Runs an f8 engine (bindings: x, `weights`, the output), prints its
+    """Runs an f8 or i8 engine (bindings: x, `weights`, the output), prints its
     error against each reference and its time against `peer`
     (torch.compile f16 of the same block)."""
     y8 = torch.empty(2048, 4096, dtype=torch.float16, device="cuda")
@@ -90,7 +90,7 @@ def run_f8(label, engine, weights, references, peer):
         t_engine = median_ms(run, warmup=20, runs=100)
         t_peer = median_ms(lambda: peer(x16), warmup=20, runs=100)
     print(f"FFN block, {label}: prec engine {t_engine:.3f} ms, torch.compile f16 "
-          f"{t_peer:.3f} ms; torch.compile f16 / f8 engine time: "
+          f"{t_peer:.3f} ms; torch.compile f16 / this engine's time: "
           f"{t_peer / t_engine:.2f}")
     engine.destroy()
 
@@ -105,8 +105,9 @@ if len(sys.argv) > 2:
            [("torch f32", exact), ("engine f16", y.float())], compiled)
 
 if len(sys.argv) > 3:
+    import json
+
     import ffn_weights
-    assert ffn_weights.unpack(sys.argv[3]), "rebuilt f8 weights differ from prec's"
     formula = ffn_weights.weights()
     region_block, region_reference = copy.deepcopy(block), copy.deepcopy(reference)
     for name in ["linear1", "linear2"]:
@@ -116,7 +117,10 @@ if len(sys.argv) > 3:
     with torch.no_grad():
         references = [("torch f32", region_reference(x)),
                       ("torch eager f16", region_block(x16).float())]
-    run_f8("Linears pinned to f8 E4M3 by precision.region",
-           Engine(sys.argv[3]),
+    region_compiled = torch.compile(region_block)
+for cu in sys.argv[3:]:
+    assert ffn_weights.unpack(cu), "rebuilt weights differ from prec's"
+    precision = json.load(open(cu[:-3] + ".weights.json"))["precision"]
+    run_f8(f"Linears pinned to {precision} by precision.region", Engine(cu),
            [block.linear1.bias, block.linear2.bias, block.norm.weight,
-            block.norm.bias], references, torch.compile(region_block))
+            block.norm.bias], references, region_compiled)

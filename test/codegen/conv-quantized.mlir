@@ -2,7 +2,8 @@
 // im2col and a cuBLASLt GEMM on the quantized operands (i8 accumulating in
 // i32 with integer alpha and beta, f8 in f32), with no epilogue (the bias
 // is added after the dequantization, in the elementwise kernel after the
-// GEMM), never through cuDNN.
+// GEMM), never through cuDNN. K = 3 x 3 x 2 = 18 is padded to 32 (zero
+// columns, zero weights): cuBLASLt's 8-bit GEMMs want multiples of 16.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: prec-opt %S/../runtime/Inputs/quantized_linear.mlir --prec-legalize="target=sm_90 enabled=f16" -o %t/legal.mlir
 // The emitter takes @main: each convolution's function on its own.
@@ -18,12 +19,14 @@
 // I8-NOT: cudnn
 // I8: // im2col for tosa.conv2d conv
 // I8-NEXT: __global__ void k{{[0-9]+}}_conv2d(const int8_t *__restrict__ in0, int8_t *__restrict__ out)
+// I8: int k = i % 32, p = i / 32;
+// I8: bool inside = k < 18 && iy >= 0
 // I8: cublasLtMatmulDescCreate(&e->desc{{[0-9]+}}, CUBLAS_COMPUTE_32I, CUDA_R_32I)
 // I8: cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_DEFAULT;
 // I8-NOT: CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias
-// I8: cublasLtMatrixLayoutCreate(&e->la{{[0-9]+}}, CUDA_R_8I, 18, 3, 18)
+// I8: cublasLtMatrixLayoutCreate(&e->la{{[0-9]+}}, CUDA_R_8I, 32, 3, 32)
 // I8: cublasLtMatrixLayoutCreate(&e->lc{{[0-9]+}}, CUDA_R_32I, 3, 16, 3)
-// I8: // tosa.conv2d 'conv': im2col, then a GEMM 16x3x18 with the default epilogue
+// I8: // tosa.conv2d 'conv': im2col, then a GEMM 16x3x32 with the default epilogue
 // I8-NEXT: <<<
 // I8-NEXT: cublasLtMatmul(e->lt, e->desc{{[0-9]+}}, &e->int_one,{{.*}}&e->int_zero,
 
@@ -31,4 +34,4 @@
 // F8: __global__ void k{{[0-9]+}}_conv2d(const __nv_fp8_e4m3 *__restrict__ in0, __nv_fp8_e4m3 *__restrict__ out)
 // F8: cublasLtMatmulDescCreate(&e->desc{{[0-9]+}}, CUBLAS_COMPUTE_32F, CUDA_R_32F)
 // F8: cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_DEFAULT;
-// F8: cublasLtMatrixLayoutCreate(&e->la{{[0-9]+}}, CUDA_R_8F_E4M3, 18, 3, 18)
+// F8: cublasLtMatrixLayoutCreate(&e->la{{[0-9]+}}, CUDA_R_8F_E4M3, 32, 3, 32)
