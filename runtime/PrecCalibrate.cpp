@@ -305,7 +305,8 @@ llvm::Error calibrateOnData(ModuleOp model, const PrecCalibrateOptions &options,
   out << "calibrated " << observers.size() << " tensors with "
       << getCalibrationAlgorithmName(algorithm) << " on " << used
       << " samples (batches of " << batchSize << ", " << runs
-      << " runs of the model) in " << llvm::format("%.2f", seconds) << " s\n";
+      << (runs == 1 ? " run" : " runs") << " of the model) in "
+      << llvm::format("%.2f", seconds) << " s\n";
   return llvm::Error::success();
 }
 

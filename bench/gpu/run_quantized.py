@@ -4,13 +4,14 @@ on the GPU, in one run.
 Each ENGINE.cu=CPU.npz pair is an engine (its .weights and .json beside it;
 a .weights.json instead is an FFN engine whose weights ffn_weights.py
 rebuilds here) and prec-run's outputs of the same legalized program on
-INPUTS.npz. The first engine is the baseline (e.g. f16). Prints, per
+INPUTS.npz; an ENGINE.cu alone is timed and compared with the baseline
+only. INPUTS `random` draws inputs uniform in [0, 1) here. The first engine is the baseline (e.g. f16). Prints, per
 engine, the largest and mean absolute error against its CPU run, against
 the baseline's outputs and against each NAME=REFERENCE.npz, and its median
 time (200 runs after 20 warm-up runs, the engines interleaved) with the
 ratio to the baseline.
 
-Usage: python3 run_quantized.py INPUTS.npz ENGINE.cu=CPU.npz...
+Usage: python3 run_quantized.py INPUTS.npz|random ENGINE.cu[=CPU.npz]...
                                 [NAME=REFERENCE.npz...]
 """
 import os
@@ -36,6 +37,10 @@ def bind(engine, inputs):
     for binding in engine.manifest["bindings"]:
         dtype = DTYPES[binding["dtype"]]
         if binding["input"]:
+            if binding["name"] not in inputs:
+                generator = np.random.default_rng(len(inputs))
+                inputs[binding["name"]] = generator.random(
+                    binding["shape"], dtype=np.float32)
             tensors.append(torch.from_numpy(inputs[binding["name"]]).to(
                 "cuda", dtype).contiguous())
         else:
@@ -56,8 +61,8 @@ def errors(outputs, expected):
     return f"max abs {worst:.3e} mean abs {np.mean(mean):.3e}"
 
 
-inputs = np.load(sys.argv[1])
-pairs = [arg.split("=", 1) for arg in sys.argv[2:]]
+inputs = {} if sys.argv[1] == "random" else dict(np.load(sys.argv[1]))
+pairs = [(arg.split("=", 1) + [None])[:2] for arg in sys.argv[2:]]
 engines = [(cu, cpu) for cu, cpu in pairs if cu.endswith(".cu")]
 references = [(name, np.load(path)) for name, path in pairs
               if not name.endswith(".cu")]
@@ -67,7 +72,7 @@ for cu, cpu in engines:
     run, outputs = bind(engine, inputs)
     run()
     torch.cuda.synchronize()
-    runs.append((engine, run, outputs, np.load(cpu)))
+    runs.append((engine, run, outputs, cpu and np.load(cpu)))
 baseline = {name: t.float().cpu().numpy() for name, t in runs[0][2].items()}
 times = {engine.stem: [] for engine, *_ in runs}
 for _ in range(4):  # interleaved rounds: the engines share the GPU's state
@@ -75,7 +80,9 @@ for _ in range(4):  # interleaved rounds: the engines share the GPU's state
         times[engine.stem].append(median_ms(run, warmup=20, runs=50))
 base_time = np.median(times[runs[0][0].stem])
 for engine, run, outputs, cpu in runs:
-    line = [f"{engine.stem:22s} vs CPU {errors(outputs, cpu)}"]
+    line = [f"{engine.stem:22s}"]
+    if cpu is not None:
+        line.append(f"vs CPU {errors(outputs, cpu)}")
     if engine is not runs[0][0]:
         line.append(f"vs {runs[0][0].stem} {errors(outputs, baseline)}")
     line += [f"vs {name} {errors(outputs, ref)}" for name, ref in references]
