@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the bundled examples: builds prec, compiles each example with a precision
 # policy (prec-legalize), prints the precision report, then runs the mixed-precision program on
-# the CPU with prec-run and compares it with the same model in f32.
+# the CPU with prec-run and compares it with the same model in f32; calibrates the INT8 MLP
+# example with prec-calibrate first.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin="$root/build/bin"
@@ -25,6 +26,15 @@ echo "== TRTorch example (examples/trtorch_conv_region.mlir): conv2 pinned to f1
 echo
 "$bin/prec-run" "$root/examples/trtorch_conv_region.mlir" --function forward \
   --val-range "arg0:[-1,1]" --reference f32 --atol 2e-3 --rtol 1e-2
+
+echo
+echo "== INT8 MLP (examples/mlp_int8.mlir): Linears pinned to i8 without ranges, calibrated"
+"$bin/prec-calibrate" "$root/examples/mlp_int8.mlir" --val-range "x:[-3,3]" --samples 256 \
+  -o "$root/build/example-calibration.json" --trt-cache "$root/build/example-calibration.cache"
+echo
+"$bin/prec-run" "$root/examples/mlp_int8.mlir" \
+  --policy "calibration=$root/build/example-calibration.json" --val-range "x:[-3,3]" --seed 2 \
+  --reference f32 --check-error-stat max --atol 0.05
 
 echo
 echo "== CUDA engine for the Polygraphy example (build/example-engine/)"
