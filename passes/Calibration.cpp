@@ -3,6 +3,7 @@
 #include "passes/Calibration.h"
 
 #include "passes/OpNames.h"
+#include "passes/PrecisionRules.h"
 
 #include "dialects/Precision/PrecisionOps.h"
 
@@ -43,25 +44,6 @@ std::string formatType(Type type) {
   return text;
 }
 
-/// Follows precision.region arguments and results to the values they stand
-/// for.
-Value resolveRegionBoundaries(Value value) {
-  while (true) {
-    if (auto argument = dyn_cast<BlockArgument>(value)) {
-      auto region =
-          dyn_cast<precision::RegionOp>(argument.getOwner()->getParentOp());
-      if (!region)
-        return value;
-      value = region.getInputs()[argument.getArgNumber()];
-      continue;
-    }
-    auto region = value.getDefiningOp<precision::RegionOp>();
-    if (!region)
-      return value;
-    value =
-        region.getYield().getValues()[cast<OpResult>(value).getResultNumber()];
-  }
-}
 
 /// Hashes the dataflow graph of a function: each op by its name, its
 /// attributes (constants by their bytes, resources included), its result
@@ -106,7 +88,7 @@ private:
   /// A value's hash; a precision.region's arguments and results stand for
   /// the values they pass through.
   std::string lookup(Value value) {
-    return valueHashes.lookup(resolveRegionBoundaries(value));
+    return valueHashes.lookup(lookThroughRegions(value));
   }
 
   void hashOp(Operation *op) {
@@ -186,7 +168,7 @@ llvm::Expected<ModelFingerprint> computeModelFingerprint(ModuleOp module,
 }
 
 std::string getTensorName(Value value) {
-  value = resolveRegionBoundaries(value);
+  value = lookThroughRegions(value);
   if (auto argument = dyn_cast<BlockArgument>(value))
     return getBindingName(argument);
   Operation *op = value.getDefiningOp();
@@ -214,13 +196,13 @@ std::string getTensorName(Value value) {
 }
 
 Value getCalibratedInput(Operation *op) {
-  Value input = resolveRegionBoundaries(op->getOperand(0));
+  Value input = lookThroughRegions(op->getOperand(0));
   // A transpose or reshape moves values without changing them, and a slice
   // (the importer's, which makes strides divide) keeps some: the source's
   // range covers them, under the source's name, as TensorRT names it.
   while (isa_and_nonnull<tosa::TransposeOp, tosa::ReshapeOp, tosa::SliceOp>(
       input.getDefiningOp()))
-    input = resolveRegionBoundaries(input.getDefiningOp()->getOperand(0));
+    input = lookThroughRegions(input.getDefiningOp()->getOperand(0));
   return input;
 }
 
