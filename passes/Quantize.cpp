@@ -13,6 +13,11 @@
 // tensor for f8 (its FP8 scheme), which makes the dequantization one constant
 // that a GEMM applies as its alpha. y replaces the matmul's f32 result.
 //
+// The scales are plain TOSA arithmetic rather than the upstream quant
+// dialect's `!quant.uniform` types: in MLIR 22 those store integers only,
+// so f8 would need another scheme, and the CPU and GPU paths would each
+// need a lowering of them; one TOSA form serves i8 and f8 on both.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
