@@ -2,6 +2,8 @@
 
 #include "runtime/Compare.h"
 
+#include "runtime/Errors.h"
+
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 
@@ -10,6 +12,61 @@
 #include <numeric>
 
 namespace prec {
+
+/// Parses `X` or `name:X` entries into a default and per-output values.
+static llvm::Error parseTolerances(llvm::ArrayRef<std::string> entries,
+                                   llvm::StringRef option, double &defaultValue,
+                                   llvm::StringMap<double> &perOutput) {
+  for (llvm::StringRef entry : entries) {
+    auto [name, value] = entry.rsplit(':');
+    if (value.empty()) {
+      value = name;
+      name = "";
+    }
+    double parsed = 0;
+    if (value.getAsDouble(parsed) || parsed < 0)
+      return makeError("--" + option + " '" + entry +
+                       "' is not a non-negative number or <output>:<number>");
+    if (name.empty())
+      defaultValue = parsed;
+    else
+      perOutput[name] = parsed;
+  }
+  return llvm::Error::success();
+}
+
+Tolerances OutputTolerances::forOutput(llvm::StringRef name) const {
+  Tolerances tolerances = defaults;
+  if (auto it = atol.find(name); it != atol.end())
+    tolerances.atol = it->second;
+  if (auto it = rtol.find(name); it != rtol.end())
+    tolerances.rtol = it->second;
+  return tolerances;
+}
+
+llvm::Expected<OutputTolerances>
+parseOutputTolerances(llvm::ArrayRef<std::string> atol,
+                      llvm::ArrayRef<std::string> rtol, llvm::StringRef stat,
+                      double quantile, bool infinitiesCompareEqual) {
+  OutputTolerances tolerances;
+  if (llvm::Error error = parseTolerances(
+          atol, "atol", tolerances.defaults.atol, tolerances.atol))
+    return std::move(error);
+  if (llvm::Error error = parseTolerances(
+          rtol, "rtol", tolerances.defaults.rtol, tolerances.rtol))
+    return std::move(error);
+  std::optional<ErrorStat> parsed = parseErrorStat(stat);
+  if (!parsed)
+    return makeError("--check-error-stat must be elemwise, max, mean, "
+                     "median or quantile, not '" +
+                     stat + "'");
+  tolerances.defaults.stat = *parsed;
+  if (quantile < 0 || quantile > 1)
+    return makeError("--error-quantile must lie in [0, 1]");
+  tolerances.defaults.quantile = quantile;
+  tolerances.defaults.infinitiesCompareEqual = infinitiesCompareEqual;
+  return tolerances;
+}
 
 std::optional<ErrorStat> parseErrorStat(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<ErrorStat>>(name)

@@ -12,6 +12,8 @@
 
 #include "runtime/HostTensor.h"
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -46,6 +48,22 @@ struct ComparisonResult {
   int64_t failingElements = 0;
   std::string mismatch; // non-empty when kinds or shapes differ
 };
+
+/// Tolerances per output: the defaults, and `--atol out:X` overrides.
+struct OutputTolerances {
+  Tolerances defaults;
+  llvm::StringMap<double> atol, rtol;
+
+  Tolerances forOutput(llvm::StringRef name) const;
+};
+
+/// Parses prec-run's tolerance options: `--atol` / `--rtol` entries (`X` or
+/// `<output>:X`), `--check-error-stat`, `--error-quantile`,
+/// `--infinities-compare-equal`.
+llvm::Expected<OutputTolerances>
+parseOutputTolerances(llvm::ArrayRef<std::string> atol,
+                      llvm::ArrayRef<std::string> rtol, llvm::StringRef stat,
+                      double quantile, bool infinitiesCompareEqual);
 
 /// Compares `actual` with `expected`.
 ComparisonResult compareTensors(const HostTensor &actual,

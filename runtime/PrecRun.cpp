@@ -71,30 +71,8 @@ bool hasPrecisionRegions(ModuleOp module) {
       .wasInterrupted();
 }
 
-/// Parses `X` or `name:X` entries into a default and per-output values.
-llvm::Error parseTolerances(llvm::ArrayRef<std::string> entries,
-                            llvm::StringRef option, double &defaultValue,
-                            llvm::StringMap<double> &perOutput) {
-  for (llvm::StringRef entry : entries) {
-    auto [name, value] = entry.rsplit(':');
-    if (value.empty()) {
-      value = name;
-      name = "";
-    }
-    double parsed = 0;
-    if (value.getAsDouble(parsed) || parsed < 0)
-      return makeError("--" + option + " '" + entry +
-                       "' is not a non-negative number or <output>:<number>");
-    if (name.empty())
-      defaultValue = parsed;
-    else
-      perOutput[name] = parsed;
-  }
-  return llvm::Error::success();
-}
+} // namespace
 
-/// Tensors for `bindings` from an .npz (by name) or, for a single binding,
-/// an .npy; `what` is "input" or "output" for messages.
 llvm::Expected<NamedTensors> loadBindings(llvm::StringRef path,
                                           llvm::ArrayRef<Binding> bindings,
                                           llvm::StringRef what) {
@@ -135,8 +113,6 @@ llvm::Expected<NamedTensors> loadBindings(llvm::StringRef path,
     ordered.push_back(*find(binding.name));
   return ordered;
 }
-
-} // namespace
 
 OwningOpRef<ModuleOp> loadModel(llvm::StringRef path, llvm::StringRef function,
                                 MLIRContext &context, llvm::StringRef tool,
@@ -243,10 +219,9 @@ generateInputs(llvm::ArrayRef<Binding> bindings,
   return inputs;
 }
 
-/// Runs `function` of `module` (consumed) on `inputs`.
-static llvm::Expected<std::vector<HostTensor>>
+llvm::Expected<std::vector<HostTensor>>
 compileAndRun(OwningOpRef<ModuleOp> module, llvm::StringRef function,
-              const NamedTensors &inputs, double *milliseconds = nullptr) {
+              const NamedTensors &inputs, double *milliseconds) {
   llvm::Expected<std::unique_ptr<CompiledFunction>> compiled =
       CompiledFunction::compile(std::move(module), function);
   if (!compiled)
@@ -270,24 +245,11 @@ int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
     return kBadInput;
   };
 
-  Tolerances tolerances;
-  llvm::StringMap<double> atolPerOutput, rtolPerOutput;
-  if (llvm::Error error =
-          parseTolerances(options.atol, "atol", tolerances.atol, atolPerOutput))
-    return fail(std::move(error));
-  if (llvm::Error error =
-          parseTolerances(options.rtol, "rtol", tolerances.rtol, rtolPerOutput))
-    return fail(std::move(error));
-  std::optional<ErrorStat> stat = parseErrorStat(options.checkErrorStat);
-  if (!stat)
-    return fail(makeError("--check-error-stat must be elemwise, max, mean, "
-                          "median or quantile, not '" +
-                          options.checkErrorStat + "'"));
-  tolerances.stat = *stat;
-  if (options.errorQuantile < 0 || options.errorQuantile > 1)
-    return fail(makeError("--error-quantile must lie in [0, 1]"));
-  tolerances.quantile = options.errorQuantile;
-  tolerances.infinitiesCompareEqual = options.infinitiesCompareEqual;
+  llvm::Expected<OutputTolerances> tolerances = parseOutputTolerances(
+      options.atol, options.rtol, options.checkErrorStat, options.errorQuantile,
+      options.infinitiesCompareEqual);
+  if (!tolerances)
+    return fail(tolerances.takeError());
   if (!options.reference.empty() && options.reference != "f32")
     return fail(
         makeError("--reference must be f32, not '" + options.reference + "'"));
@@ -379,11 +341,7 @@ int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
 
   bool allPassed = true;
   for (auto [actual, golden] : llvm::zip(namedOutputs, expected)) {
-    Tolerances perOutput = tolerances;
-    if (auto it = atolPerOutput.find(actual.first); it != atolPerOutput.end())
-      perOutput.atol = it->second;
-    if (auto it = rtolPerOutput.find(actual.first); it != rtolPerOutput.end())
-      perOutput.rtol = it->second;
+    Tolerances perOutput = tolerances->forOutput(actual.first);
     ComparisonResult result =
         compareTensors(actual.second, golden.second, perOutput);
     printComparison(out, actual.first, result, perOutput);

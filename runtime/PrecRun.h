@@ -59,6 +59,19 @@ mlir::OwningOpRef<mlir::ModuleOp> loadModel(llvm::StringRef path,
                                             llvm::StringRef tool,
                                             llvm::raw_ostream &err);
 
+/// Tensors for `bindings` from an .npz (by name) or, for a single binding,
+/// an .npy; `what` is "input" or "output" for messages.
+llvm::Expected<NamedTensors> loadBindings(llvm::StringRef path,
+                                          llvm::ArrayRef<Binding> bindings,
+                                          llvm::StringRef what);
+
+/// Runs `function` of `module` (consumed) on `inputs`; `milliseconds`, if
+/// given, receives the time of the run (not of the compilation).
+llvm::Expected<std::vector<HostTensor>>
+compileAndRun(mlir::OwningOpRef<mlir::ModuleOp> module,
+              llvm::StringRef function, const NamedTensors &inputs,
+              double *milliseconds = nullptr);
+
 /// Legalizes `module` with the prec-legalize `policy` options.
 llvm::Error applyPolicy(mlir::ModuleOp module, llvm::StringRef policy);
 
