@@ -46,18 +46,12 @@ llvm::Expected<InstrumentedModel> instrument(ModuleOp model,
   dissolveRegions(*clone);
   InstrumentedModel instrumented;
   instrumented.firstCalibrated = function.getNumResults();
-  auto ret = cast<func::ReturnOp>(function.getBody().back().getTerminator());
+  SmallVector<Value> values;
   for (const auto &[name, value] : tensors) {
-    ret->insertOperands(ret->getNumOperands(), value);
+    values.push_back(value);
     instrumented.tensorNames.push_back(name);
   }
-  SmallVector<DictionaryAttr> resultAttrs;
-  function.getAllResultAttrs(resultAttrs);
-  resultAttrs.resize(ret.getNumOperands(),
-                     DictionaryAttr::get(clone->getContext()));
-  function.setFunctionType(FunctionType::get(
-      clone->getContext(), function.getArgumentTypes(), ret.getOperandTypes()));
-  function.setAllResultAttrs(resultAttrs);
+  appendFunctionResults(function, values);
   if (llvm::Error error = makeF32Reference(*clone))
     return std::move(error);
   llvm::Expected<std::unique_ptr<CompiledFunction>> compiled =

@@ -28,17 +28,19 @@ using namespace mlir;
 namespace prec {
 namespace {
 
-/// Runs `pipeline` on `module`, turning its diagnostics into the error.
-llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline) {
+/// Runs `pipeline` on `module`, turning its diagnostics into the error;
+/// warnings go to `warnings` (as prec-run says them) if given.
+llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline,
+                        llvm::raw_ostream *warnings = nullptr) {
   std::string diagnostics;
   ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error) {
       llvm::raw_string_ostream os(diagnostics);
       os << diag.getLocation() << ": error: " << diag.str() << "\n";
-    } else if (diag.getSeverity() == DiagnosticSeverity::Warning) {
+    } else if (diag.getSeverity() == DiagnosticSeverity::Warning && warnings) {
       // Warnings say the policy will overflow or fall back: the user needs
       // them next to the results.
-      llvm::errs() << "prec-run: warning: " << diag.str() << "\n";
+      *warnings << "prec-run: warning: " << diag.str() << "\n";
     }
     return success();
   });
@@ -140,8 +142,23 @@ OwningOpRef<ModuleOp> loadModel(llvm::StringRef path, llvm::StringRef function,
   return model;
 }
 
-llvm::Error applyPolicy(ModuleOp module, llvm::StringRef policy) {
-  return runPipeline(module, ("prec-legalize{" + policy + "}").str());
+void appendFunctionResults(Operation *op, ArrayRef<Value> values) {
+  auto function = cast<func::FuncOp>(op);
+  auto ret = cast<func::ReturnOp>(function.getBody().back().getTerminator());
+  ret->insertOperands(ret->getNumOperands(), values);
+  SmallVector<DictionaryAttr> resultAttrs;
+  function.getAllResultAttrs(resultAttrs);
+  resultAttrs.resize(ret.getNumOperands(),
+                     DictionaryAttr::get(function.getContext()));
+  function.setFunctionType(FunctionType::get(function.getContext(),
+                                             function.getArgumentTypes(),
+                                             ret.getOperandTypes()));
+  function.setAllResultAttrs(resultAttrs);
+}
+
+llvm::Error applyPolicy(ModuleOp module, llvm::StringRef policy,
+                        llvm::raw_ostream *warnings) {
+  return runPipeline(module, ("prec-legalize{" + policy + "}").str(), warnings);
 }
 
 llvm::Error makeF32Reference(ModuleOp module) {
@@ -284,7 +301,7 @@ int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
     if (!options.valRanges.empty() &&
         llvm::StringRef(policy).find("val-range") == llvm::StringRef::npos)
       policy += " val-range=" + llvm::join(options.valRanges, ",");
-    if (llvm::Error error = applyPolicy(*model, policy))
+    if (llvm::Error error = applyPolicy(*model, policy, &err))
       return fail(std::move(error));
   }
 

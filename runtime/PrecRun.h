@@ -72,8 +72,15 @@ compileAndRun(mlir::OwningOpRef<mlir::ModuleOp> module,
               llvm::StringRef function, const NamedTensors &inputs,
               double *milliseconds = nullptr);
 
-/// Legalizes `module` with the prec-legalize `policy` options.
-llvm::Error applyPolicy(mlir::ModuleOp module, llvm::StringRef policy);
+/// Makes `values` (of the function's body) extra results of `function`:
+/// tensors prec-calibrate and prec-debug observe.
+void appendFunctionResults(mlir::Operation *function,
+                           mlir::ArrayRef<mlir::Value> values);
+
+/// Legalizes `module` with the prec-legalize `policy` options; its warnings
+/// (overflow, fallback) go to `warnings` when given.
+llvm::Error applyPolicy(mlir::ModuleOp module, llvm::StringRef policy,
+                        llvm::raw_ostream *warnings = nullptr);
 
 /// Turns the model into its f32 reference: regions and requests dropped,
 /// no reduced precision enabled, legalized so that every op computes in f32

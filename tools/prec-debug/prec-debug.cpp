@@ -1,0 +1,115 @@
+//===- prec-debug.cpp - find the ops that need a higher precision ---------===//
+
+#include "dialects/InitAll.h"
+#include "runtime/PrecDebug.h"
+#include "runtime/PrecRun.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace cl = llvm::cl;
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::OptionCategory category("prec-debug options");
+  cl::opt<std::string> model(cl::Positional, cl::desc("<model.mlir>"),
+                             cl::Required, cl::cat(category));
+  cl::opt<std::string> function("function", cl::desc("function to debug"),
+                                cl::init("main"), cl::cat(category));
+  cl::opt<std::string> mode("mode",
+                            cl::desc("bisect | linear | worst-first | delta"),
+                            cl::init("bisect"), cl::cat(category));
+  cl::opt<std::string> direction(
+      "dir", cl::desc("forward | reverse (bisect and linear)"),
+      cl::init("forward"), cl::cat(category));
+  cl::list<std::string> enabled(
+      "enabled",
+      cl::desc("the low precision first, then what else prec-legalize may "
+               "use (default f16)"),
+      cl::CommaSeparated, cl::cat(category));
+  cl::opt<std::string> constraints(
+      "constraints", cl::desc("obey | prefer | none, as for prec-legalize"),
+      cl::init("prefer"), cl::cat(category));
+  cl::opt<std::string> target("target", cl::desc("cpu or sm_53 ... sm_121"),
+                              cl::cat(category));
+  cl::opt<std::string> calibration(
+      "calibration", cl::desc("a calibration (prec-calibrate) for i8/f8"),
+      cl::cat(category));
+  cl::opt<std::string> precision(
+      "precision", cl::desc("what marked ops run in: f32 | f16 | bf16"),
+      cl::init("f32"), cl::cat(category));
+  cl::opt<std::string> loadInputs("load-inputs", cl::desc("inputs (.npz)"),
+                                  cl::cat(category));
+  cl::list<std::string> valRanges(
+      "val-range", cl::desc("<input>:[lo,hi] of generated inputs"),
+      cl::cat(category));
+  cl::opt<uint64_t> seed("seed", cl::desc("seed of generated inputs"),
+                         cl::init(1), cl::cat(category));
+  cl::opt<std::string> golden("golden", cl::desc("golden outputs (.npz)"),
+                              cl::cat(category));
+  cl::opt<std::string> reference(
+      "reference", cl::desc("f32: compare with the model in f32 (default)"),
+      cl::cat(category));
+  cl::list<std::string> atol("atol",
+                             cl::desc("absolute tolerance, or <output>:<x>"),
+                             cl::cat(category));
+  cl::list<std::string> rtol("rtol",
+                             cl::desc("relative tolerance, or <output>:<x>"),
+                             cl::cat(category));
+  cl::opt<std::string> checkErrorStat(
+      "check-error-stat", cl::desc("elemwise | max | mean | median | quantile"),
+      cl::init("elemwise"), cl::cat(category));
+  cl::opt<double> errorQuantile("error-quantile",
+                                cl::desc("quantile for --check-error-stat"),
+                                cl::init(0.99), cl::cat(category));
+  cl::opt<bool> infinitiesCompareEqual(
+      "infinities-compare-equal", cl::desc("equal infinities are no error"),
+      cl::cat(category));
+  cl::opt<std::string> plan(
+      "plan", cl::desc("write the passing configuration as a precision plan"),
+      cl::cat(category));
+  cl::opt<bool> firstNonfinite(
+      "first-nonfinite",
+      cl::desc("report the first op whose output is Inf/NaN at the low "
+               "precision, with its inputs' ranges"),
+      cl::cat(category));
+  cl::HideUnrelatedOptions(category);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "prec-debug: find the ops that must stay in a higher precision\n",
+          &llvm::errs()))
+    return 2;
+
+  prec::PrecDebugOptions options;
+  options.modelPath = model;
+  options.functionName = function;
+  options.mode = mode;
+  options.direction = direction;
+  if (!enabled.empty())
+    options.enabled.assign(enabled.begin(), enabled.end());
+  options.constraints = constraints;
+  options.target = target;
+  options.calibration = calibration;
+  options.precision = precision;
+  options.loadInputs = loadInputs;
+  for (const std::string &entries : valRanges)
+    for (llvm::StringRef entry : prec::splitOutsideBrackets(entries))
+      options.valRanges.push_back(entry.str());
+  options.seed = seed;
+  options.golden = golden;
+  options.reference = reference;
+  options.atol.assign(atol.begin(), atol.end());
+  options.rtol.assign(rtol.begin(), rtol.end());
+  options.checkErrorStat = checkErrorStat;
+  options.errorQuantile = errorQuantile;
+  options.infinitiesCompareEqual = infinitiesCompareEqual;
+  options.plan = plan;
+  options.firstNonfinite = firstNonfinite;
+
+  mlir::DialectRegistry registry;
+  prec::registerAllDialects(registry);
+  prec::registerAllPasses();
+  return prec::runPrecDebug(options, registry, llvm::outs(), llvm::errs());
+}
