@@ -169,8 +169,9 @@ public:
 
   llvm::Error prepare();
   llvm::Expected<Evaluation> evaluate(llvm::ArrayRef<int> marked);
-  /// The error each unit introduces at the low precision on exact inputs.
-  llvm::Expected<std::vector<double>> measureIntroducedErrors();
+  /// The error each unit introduces at the low precision on exact inputs;
+  /// `runs` receives the number of programs run to measure it.
+  llvm::Expected<std::vector<double>> measureIntroducedErrors(int &runs);
   /// Prints the first unit whose output is Inf or NaN when every unit runs
   /// at the low precision, with the ranges of what it reads.
   llvm::Error reportFirstNonfinite();
@@ -363,48 +364,55 @@ InstrumentedModel Debugger::instrument() {
   return instrumented;
 }
 
-llvm::Expected<std::vector<double>> Debugger::measureIntroducedErrors() {
-  // Side by side in one program: every unit in the high precision, and
-  // after each a shadow copy of it at the low precision reading the same
+llvm::Expected<std::vector<double>>
+Debugger::measureIntroducedErrors(int &runs) {
+  // Side by side: every unit in the high precision, and after each unit of
+  // a chunk a shadow copy of it at the low precision reading the same
   // (high-precision) inputs. Each shadow's output against its unit's is the
-  // error that unit alone introduces.
-  InstrumentedModel instrumented = instrument();
-  MLIRContext *context = model.getContext();
-  SmallVector<Value> outputs, shadows;
-  std::vector<Unit> shadowUnits;
-  for (const Unit &unit : instrumented.units) {
-    IRMapping mapping;
-    OpBuilder builder(context);
-    builder.setInsertionPointAfter(unit.ops.back());
-    Unit shadow{unit.name + " (shadow)", {}};
-    for (Operation *op : unit.ops) {
-      Operation *copy = builder.clone(*op, mapping);
-      copy->setAttr(precision::PrecisionDialect::getLayerAttrName(),
-                    StringAttr::get(context, shadow.name));
-      shadow.ops.push_back(copy);
+  // error that unit alone introduces. A chunk at a time: a program's
+  // compile time grows faster than its number of results.
+  constexpr size_t kUnitsPerRun = 32;
+  std::vector<double> introduced(units.size());
+  runs = 0;
+  for (size_t begin = 0; begin < units.size(); begin += kUnitsPerRun) {
+    size_t end = std::min(units.size(), begin + kUnitsPerRun);
+    InstrumentedModel instrumented = instrument();
+    MLIRContext *context = model.getContext();
+    SmallVector<Value> outputs, shadows;
+    std::vector<Unit> both(instrumented.units);
+    for (size_t index = begin; index < end; ++index) {
+      const Unit &unit = instrumented.units[index];
+      IRMapping mapping;
+      OpBuilder builder(context);
+      builder.setInsertionPointAfter(unit.ops.back());
+      Unit shadow{unit.name + " (shadow)", {}};
+      for (Operation *op : unit.ops) {
+        Operation *copy = builder.clone(*op, mapping);
+        copy->setAttr(precision::PrecisionDialect::getLayerAttrName(),
+                      StringAttr::get(context, shadow.name));
+        shadow.ops.push_back(copy);
+      }
+      outputs.push_back(getUnitOutput(unit));
+      shadows.push_back(mapping.lookup(getUnitOutput(unit)));
+      both.push_back(std::move(shadow));
     }
-    outputs.push_back(getUnitOutput(unit));
-    shadows.push_back(mapping.lookup(getUnitOutput(unit)));
-    shadowUnits.push_back(std::move(shadow));
+    SmallVector<Value> returned(outputs);
+    returned.append(shadows);
+    appendFunctionResults(instrumented.function, returned);
+    std::vector<bool> high(both.size(), false);
+    std::fill(high.begin(), high.begin() + instrumented.units.size(), true);
+    llvm::Expected<std::vector<HostTensor>> results = runWithPlan(
+        std::move(instrumented.module),
+        makePlan(both, high, options.enabled.front(), options.precision,
+                 quantizedLow, options.constraints));
+    if (!results)
+      return results.takeError();
+    ++runs;
+    size_t count = outputs.size(), first = instrumented.firstExtra;
+    for (size_t i = 0; i < count; ++i)
+      introduced[begin + i] =
+          normalizedError((*results)[first + count + i], (*results)[first + i]);
   }
-  SmallVector<Value> returned(outputs);
-  returned.append(shadows);
-  appendFunctionResults(instrumented.function, returned);
-  std::vector<Unit> both(instrumented.units);
-  both.insert(both.end(), shadowUnits.begin(), shadowUnits.end());
-  std::vector<bool> high(both.size(), false);
-  std::fill(high.begin(), high.begin() + instrumented.units.size(), true);
-  llvm::Expected<std::vector<HostTensor>> results = runWithPlan(
-      std::move(instrumented.module),
-      makePlan(both, high, options.enabled.front(), options.precision,
-               quantizedLow, options.constraints));
-  if (!results)
-    return results.takeError();
-  size_t count = outputs.size(), first = instrumented.firstExtra;
-  std::vector<double> introduced(count);
-  for (size_t unit = 0; unit < count; ++unit)
-    introduced[unit] = normalizedError((*results)[first + count + unit],
-                                       (*results)[first + unit]);
   return introduced;
 }
 
@@ -523,12 +531,13 @@ int runPrecDebug(const PrecDebugOptions &options,
     ++measuringRuns;
   }
   if (*mode == SearchMode::WorstFirst) {
+    int runs = 0;
     llvm::Expected<std::vector<double>> measured =
-        debugger.measureIntroducedErrors();
+        debugger.measureIntroducedErrors(runs);
     if (!measured)
       return fail(measured.takeError());
     introduced = std::move(*measured);
-    ++measuringRuns;
+    measuringRuns += runs;
   }
   if (*mode == SearchMode::WorstFirst) {
     std::vector<int> order(units.size());
