@@ -145,6 +145,14 @@ searchPrecision(SearchMode mode, SearchDirection direction, int units,
     return finish({});
   Units all(units);
   std::iota(all.begin(), all.end(), 0);
+  // Whether marking every unit passes; if not, no marking can.
+  auto allMarkedPasses = [&]() -> llvm::Expected<bool> {
+    llvm::Expected<Evaluation> everything = evaluate(all);
+    if (!everything)
+      return everything.takeError();
+    result.fixable = everything->passed;
+    return result.fixable;
+  };
 
   switch (mode) {
   case SearchMode::Linear:
@@ -161,13 +169,11 @@ searchPrecision(SearchMode mode, SearchDirection direction, int units,
     return finish(all);
   case SearchMode::Bisect: {
     // The shortest passing prefix, assuming longer ones pass too.
-    llvm::Expected<Evaluation> everything = evaluate(all);
-    if (!everything)
-      return everything.takeError();
-    if (!everything->passed) {
-      result.fixable = false;
+    llvm::Expected<bool> fixable = allMarkedPasses();
+    if (!fixable)
+      return fixable.takeError();
+    if (!*fixable)
       return finish(all);
-    }
     int failing = 0, passing = units;
     while (passing - failing > 1) {
       int middle = (failing + passing) / 2;
@@ -206,13 +212,11 @@ searchPrecision(SearchMode mode, SearchDirection direction, int units,
     return finish(*needed);
   }
   case SearchMode::Delta: {
-    llvm::Expected<Evaluation> everything = evaluate(all);
-    if (!everything)
-      return everything.takeError();
-    if (!everything->passed) {
-      result.fixable = false;
+    llvm::Expected<bool> fixable = allMarkedPasses();
+    if (!fixable)
+      return fixable.takeError();
+    if (!*fixable)
       return finish(all);
-    }
     // Halving finds a minimal set when marking more never hurts; trying
     // each unit away makes it 1-minimal in any case.
     llvm::Expected<Units> needed = findNeeded({}, false, all, evaluate);
