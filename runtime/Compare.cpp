@@ -45,26 +45,24 @@ Tolerances OutputTolerances::forOutput(llvm::StringRef name) const {
 }
 
 llvm::Expected<OutputTolerances>
-parseOutputTolerances(llvm::ArrayRef<std::string> atol,
-                      llvm::ArrayRef<std::string> rtol, llvm::StringRef stat,
-                      double quantile, bool infinitiesCompareEqual) {
+parseOutputTolerances(const ToleranceOptions &options) {
   OutputTolerances tolerances;
   if (llvm::Error error = parseTolerances(
-          atol, "atol", tolerances.defaults.atol, tolerances.atol))
+          options.atol, "atol", tolerances.defaults.atol, tolerances.atol))
     return std::move(error);
   if (llvm::Error error = parseTolerances(
-          rtol, "rtol", tolerances.defaults.rtol, tolerances.rtol))
+          options.rtol, "rtol", tolerances.defaults.rtol, tolerances.rtol))
     return std::move(error);
-  std::optional<ErrorStat> parsed = parseErrorStat(stat);
+  std::optional<ErrorStat> parsed = parseErrorStat(options.checkErrorStat);
   if (!parsed)
     return makeError("--check-error-stat must be elemwise, max, mean, "
                      "median or quantile, not '" +
-                     stat + "'");
+                     options.checkErrorStat + "'");
   tolerances.defaults.stat = *parsed;
-  if (quantile < 0 || quantile > 1)
+  if (options.errorQuantile < 0 || options.errorQuantile > 1)
     return makeError("--error-quantile must lie in [0, 1]");
-  tolerances.defaults.quantile = quantile;
-  tolerances.defaults.infinitiesCompareEqual = infinitiesCompareEqual;
+  tolerances.defaults.quantile = options.errorQuantile;
+  tolerances.defaults.infinitiesCompareEqual = options.infinitiesCompareEqual;
   return tolerances;
 }
 

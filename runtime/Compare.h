@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace prec {
 
@@ -57,13 +58,18 @@ struct OutputTolerances {
   Tolerances forOutput(llvm::StringRef name) const;
 };
 
-/// Parses prec-run's tolerance options: `--atol` / `--rtol` entries (`X` or
-/// `<output>:X`), `--check-error-stat`, `--error-quantile`,
-/// `--infinities-compare-equal`.
+/// The tolerance options of prec-run and prec-debug, as given.
+struct ToleranceOptions {
+  std::vector<std::string> atol; // "X" or "output:X"
+  std::vector<std::string> rtol;
+  std::string checkErrorStat = "elemwise";
+  double errorQuantile = 0.99;
+  bool infinitiesCompareEqual = false;
+};
+
+/// Parses the tolerance options; an error names the bad one.
 llvm::Expected<OutputTolerances>
-parseOutputTolerances(llvm::ArrayRef<std::string> atol,
-                      llvm::ArrayRef<std::string> rtol, llvm::StringRef stat,
-                      double quantile, bool infinitiesCompareEqual);
+parseOutputTolerances(const ToleranceOptions &options);
 
 /// Compares `actual` with `expected`.
 ComparisonResult compareTensors(const HostTensor &actual,

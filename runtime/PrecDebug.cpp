@@ -236,18 +236,15 @@ llvm::Error Debugger::prepare() {
   quantizedLow = precision::isQuantizedPrecision(low);
   units = collectUnits(function, quantizedLow, unnamed);
 
-  llvm::Expected<OutputTolerances> parsed = parseOutputTolerances(
-      options.atol, options.rtol, options.checkErrorStat, options.errorQuantile,
-      options.infinitiesCompareEqual);
+  llvm::Expected<OutputTolerances> parsed =
+      parseOutputTolerances(options.tolerances);
   if (!parsed)
     return parsed.takeError();
   tolerances = *parsed;
   if (llvm::Error error = readBindings(function, inputBindings, outputBindings))
     return error;
   llvm::Expected<NamedTensors> loaded =
-      options.loadInputs.empty()
-          ? generateInputs(inputBindings, options.valRanges, options.seed)
-          : loadBindings(options.loadInputs, inputBindings, "input");
+      makeInputs(options.inputs, inputBindings);
   if (!loaded)
     return loaded.takeError();
   inputs = std::move(*loaded);
@@ -498,8 +495,6 @@ int runPrecDebug(const PrecDebugOptions &options,
   if (!options.reference.empty() && options.reference != "f32")
     return fail(
         makeError("--reference must be f32, not '" + options.reference + "'"));
-  if (!options.loadInputs.empty() && !options.valRanges.empty())
-    return fail(makeError("--load-inputs and --val-range exclude each other"));
 
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   OwningOpRef<ModuleOp> model = loadModel(

@@ -14,6 +14,9 @@
 #ifndef PREC_RUNTIME_PRECDEBUG_H
 #define PREC_RUNTIME_PRECDEBUG_H
 
+#include "runtime/Compare.h"
+#include "runtime/PrecRun.h"
+
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -33,15 +36,10 @@ struct PrecDebugOptions {
   std::string target; // empty: the model's policy's
   std::string calibration;
   std::string precision = "f32"; // what marking moves a unit to
-  std::string loadInputs;
-  std::vector<std::string> valRanges;
-  uint64_t seed = 1;
+  InputOptions inputs;
   std::string golden;    // outputs to compare with, or
   std::string reference; // "f32" (the default when no golden is given)
-  std::vector<std::string> atol, rtol;
-  std::string checkErrorStat = "elemwise";
-  double errorQuantile = 0.99;
-  bool infinitiesCompareEqual = false;
+  ToleranceOptions tolerances;
   std::string plan; // where to write the passing configuration
   bool firstNonfinite = false;
 };

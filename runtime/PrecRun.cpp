@@ -192,6 +192,15 @@ std::vector<llvm::StringRef> splitOutsideBrackets(llvm::StringRef text) {
   return parts;
 }
 
+llvm::Expected<NamedTensors> makeInputs(const InputOptions &options,
+                                        llvm::ArrayRef<Binding> bindings) {
+  if (!options.loadInputs.empty() && !options.valRanges.empty())
+    return makeError("--load-inputs and --val-range exclude each other");
+  if (options.loadInputs.empty())
+    return generateInputs(bindings, options.valRanges, options.seed);
+  return loadBindings(options.loadInputs, bindings, "input");
+}
+
 llvm::Expected<NamedTensors>
 generateInputs(llvm::ArrayRef<Binding> bindings,
                llvm::ArrayRef<std::string> valRanges, uint64_t seed) {
@@ -262,9 +271,8 @@ int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
     return kBadInput;
   };
 
-  llvm::Expected<OutputTolerances> tolerances = parseOutputTolerances(
-      options.atol, options.rtol, options.checkErrorStat, options.errorQuantile,
-      options.infinitiesCompareEqual);
+  llvm::Expected<OutputTolerances> tolerances =
+      parseOutputTolerances(options.tolerances);
   if (!tolerances)
     return fail(tolerances.takeError());
   if (!options.reference.empty() && options.reference != "f32")
@@ -272,8 +280,6 @@ int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
         makeError("--reference must be f32, not '" + options.reference + "'"));
   if (!options.reference.empty() && !options.compareWith.empty())
     return fail(makeError("--compare and --reference exclude each other"));
-  if (!options.loadInputs.empty() && !options.valRanges.empty())
-    return fail(makeError("--load-inputs and --val-range exclude each other"));
 
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   OwningOpRef<ModuleOp> model = loadModel(
@@ -298,9 +304,9 @@ int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
     // The ranges of generated inputs are what range analysis should assume,
     // unless the policy says otherwise.
     std::string policy = options.policy.value_or("");
-    if (!options.valRanges.empty() &&
+    if (!options.inputs.valRanges.empty() &&
         llvm::StringRef(policy).find("val-range") == llvm::StringRef::npos)
-      policy += " val-range=" + llvm::join(options.valRanges, ",");
+      policy += " val-range=" + llvm::join(options.inputs.valRanges, ",");
     if (llvm::Error error = applyPolicy(*model, policy, &err))
       return fail(std::move(error));
   }
@@ -311,9 +317,7 @@ int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
                        inputBindings, outputBindings))
     return fail(std::move(error));
   llvm::Expected<NamedTensors> inputs =
-      options.loadInputs.empty()
-          ? generateInputs(inputBindings, options.valRanges, options.seed)
-          : loadBindings(options.loadInputs, inputBindings, "input");
+      makeInputs(options.inputs, inputBindings);
   if (!inputs)
     return fail(inputs.takeError());
   if (!options.saveInputs.empty())

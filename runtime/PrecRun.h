@@ -22,23 +22,25 @@
 
 namespace prec {
 
+/// Where the inputs of a run come from: an .npz (or .npy), or generated
+/// uniformly in value ranges.
+struct InputOptions {
+  std::string loadInputs;
+  std::vector<std::string> valRanges; // "name:[lo,hi]"
+  uint64_t seed = 1;
+};
+
 struct PrecRunOptions {
   std::string modelPath;
   std::string functionName = "main";
   /// prec-legalize options; std::nullopt: run the model as it is.
   std::optional<std::string> policy;
-  std::string loadInputs;
-  std::vector<std::string> valRanges;
-  uint64_t seed = 1;
+  InputOptions inputs;
   std::string saveInputs;
   std::string saveOutputs;
-  std::string compareWith;       // a golden .npz
-  std::string reference;         // "f32" or empty
-  std::vector<std::string> atol; // "X" or "output:X"
-  std::vector<std::string> rtol;
-  std::string checkErrorStat = "elemwise";
-  double errorQuantile = 0.99;
-  bool infinitiesCompareEqual = false;
+  std::string compareWith; // a golden .npz
+  std::string reference;   // "f32" or empty
+  ToleranceOptions tolerances;
 };
 
 /// Exit codes, as documented for prec-run.
@@ -89,6 +91,10 @@ llvm::Error makeF32Reference(mlir::ModuleOp module);
 
 /// Splits `x:[1,2],y:[3,4]` at the commas outside brackets.
 std::vector<llvm::StringRef> splitOutsideBrackets(llvm::StringRef text);
+
+/// The inputs for `bindings` as `options` say (loaded, or generated).
+llvm::Expected<NamedTensors> makeInputs(const InputOptions &options,
+                                        llvm::ArrayRef<Binding> bindings);
 
 /// Uniform random inputs for `bindings`: [0, 1] unless `valRanges`
 /// (`name:[lo,hi]`) say otherwise.

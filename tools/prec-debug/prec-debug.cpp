@@ -3,6 +3,7 @@
 #include "dialects/InitAll.h"
 #include "runtime/PrecDebug.h"
 #include "runtime/PrecRun.h"
+#include "tools/RunFlags.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/Support/CommandLine.h"
@@ -40,32 +41,10 @@ int main(int argc, char **argv) {
   cl::opt<std::string> precision(
       "precision", cl::desc("what marked ops run in: f32 | f16 | bf16"),
       cl::init("f32"), cl::cat(category));
-  cl::opt<std::string> loadInputs("load-inputs", cl::desc("inputs (.npz)"),
-                                  cl::cat(category));
-  cl::list<std::string> valRanges(
-      "val-range", cl::desc("<input>:[lo,hi] of generated inputs"),
-      cl::cat(category));
-  cl::opt<uint64_t> seed("seed", cl::desc("seed of generated inputs"),
-                         cl::init(1), cl::cat(category));
   cl::opt<std::string> golden("golden", cl::desc("golden outputs (.npz)"),
                               cl::cat(category));
   cl::opt<std::string> reference(
       "reference", cl::desc("f32: compare with the model in f32 (default)"),
-      cl::cat(category));
-  cl::list<std::string> atol("atol",
-                             cl::desc("absolute tolerance, or <output>:<x>"),
-                             cl::cat(category));
-  cl::list<std::string> rtol("rtol",
-                             cl::desc("relative tolerance, or <output>:<x>"),
-                             cl::cat(category));
-  cl::opt<std::string> checkErrorStat(
-      "check-error-stat", cl::desc("elemwise | max | mean | median | quantile"),
-      cl::init("elemwise"), cl::cat(category));
-  cl::opt<double> errorQuantile("error-quantile",
-                                cl::desc("quantile for --check-error-stat"),
-                                cl::init(0.99), cl::cat(category));
-  cl::opt<bool> infinitiesCompareEqual(
-      "infinities-compare-equal", cl::desc("equal infinities are no error"),
       cl::cat(category));
   cl::opt<std::string> plan(
       "plan", cl::desc("write the passing configuration as a precision plan"),
@@ -75,6 +54,8 @@ int main(int argc, char **argv) {
       cl::desc("report the first op whose output is Inf/NaN at the low "
                "precision, with its inputs' ranges"),
       cl::cat(category));
+  prec::InputFlags inputFlags(category);
+  prec::ToleranceFlags toleranceFlags(category);
   cl::HideUnrelatedOptions(category);
   if (!cl::ParseCommandLineOptions(
           argc, argv,
@@ -85,6 +66,8 @@ int main(int argc, char **argv) {
   prec::PrecDebugOptions options;
   options.modelPath = model;
   options.functionName = function;
+  options.inputs = inputFlags.get();
+  options.tolerances = toleranceFlags.get();
   options.mode = mode;
   options.direction = direction;
   if (!enabled.empty())
@@ -93,18 +76,8 @@ int main(int argc, char **argv) {
   options.target = target;
   options.calibration = calibration;
   options.precision = precision;
-  options.loadInputs = loadInputs;
-  for (const std::string &entries : valRanges)
-    for (llvm::StringRef entry : prec::splitOutsideBrackets(entries))
-      options.valRanges.push_back(entry.str());
-  options.seed = seed;
   options.golden = golden;
   options.reference = reference;
-  options.atol.assign(atol.begin(), atol.end());
-  options.rtol.assign(rtol.begin(), rtol.end());
-  options.checkErrorStat = checkErrorStat;
-  options.errorQuantile = errorQuantile;
-  options.infinitiesCompareEqual = infinitiesCompareEqual;
   options.plan = plan;
   options.firstNonfinite = firstNonfinite;
 
