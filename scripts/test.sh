@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
-# Builds prec and runs the whole test suite (lit + gtest, through ctest).
+# Builds prec and runs the whole test suite (lit + gtest, through ctest), then
+# again with prec's own code built with AddressSanitizer and
+# UndefinedBehaviorSanitizer (build-asan/): any report fails a test.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 "$root/scripts/build.sh"
 ctest --test-dir "$root/build" --output-on-failure -j2
+
+echo
+echo "== the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)"
+cmake -G Ninja -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Release \
+  "-DPREC_SANITIZE=address;undefined" > "$root/build-asan.configure.log" 2>&1 ||
+  { cat "$root/build-asan.configure.log"; exit 1; }
+ninja -C "$root/build-asan" -j2
+ctest --test-dir "$root/build-asan" --output-on-failure -j2

@@ -29,3 +29,11 @@ if os.path.exists(nvcc):
     config.substitutions.append(("%nvcc", nvcc))
 else:
     lit_config.note("nvcc not found at " + nvcc + ": CUDA engine compile tests are skipped")
+
+# Sanitizer builds (PREC_SANITIZE): LLVM's allocators, inlined into prec's
+# instrumented code, poison memory that the uninstrumented libMLIR then
+# uses without unpoisoning, a false report; user poisoning is ignored. Any
+# other report fails the test.
+if config.prec_sanitize:
+    config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0:detect_leaks=1"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
