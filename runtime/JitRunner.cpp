@@ -18,6 +18,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <limits>
+
+#include <unistd.h>
 
 namespace prec {
 
@@ -37,6 +40,23 @@ static llvm::Expected<Binding> makeBinding(std::string name, mlir::Type type) {
     return makeError("binding '" + name + "' has element type " + text +
                      ", which prec-run cannot pass");
   }
+  // A binding must fit in this machine's memory: a shape of 10^12
+  // elements is an error here, not an allocation failure later.
+  uint64_t bytes = getElementSize(*kind);
+  for (int64_t dim : tensorType.getShape()) {
+    if (dim != 0 && bytes > std::numeric_limits<uint64_t>::max() / dim) {
+      bytes = std::numeric_limits<uint64_t>::max();
+      break;
+    }
+    bytes *= dim;
+  }
+  uint64_t memory = uint64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
+  if (bytes > memory)
+    return makeError(
+        "binding '" + name + "' (" + formatShape(tensorType.getShape()) + " " +
+        getElementKindName(*kind) + ") needs " + llvm::Twine(bytes >> 20) +
+        " MiB, more than this " + "machine's " + llvm::Twine(memory >> 20) +
+        " MiB of memory");
   return Binding{std::move(name), *kind,
                  std::vector<int64_t>(tensorType.getShape().begin(),
                                       tensorType.getShape().end())};
