@@ -24,6 +24,48 @@
 
 namespace prec {
 
+/// The bytes of a statically shaped tensor, saturating instead of wrapping.
+static uint64_t getTensorBytes(mlir::RankedTensorType type) {
+  uint64_t bytes = (type.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+  for (int64_t dim : type.getShape()) {
+    if (dim != 0 && bytes > std::numeric_limits<uint64_t>::max() / dim)
+      return std::numeric_limits<uint64_t>::max();
+    bytes *= dim;
+  }
+  return bytes;
+}
+
+static uint64_t getPhysicalMemory() {
+  return uint64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
+}
+
+/// An error at the first op whose result cannot fit in memory (a broadcast
+/// to 10^12 elements), rather than an abort inside the compiled code.
+static llvm::Error checkTensorSizes(mlir::Operation *function) {
+  uint64_t memory = getPhysicalMemory();
+  std::string message;
+  function->walk([&](mlir::Operation *op) {
+    for (mlir::Type type : op->getResultTypes()) {
+      auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
+      if (!tensor || !tensor.hasStaticShape() ||
+          !tensor.getElementType().isIntOrFloat())
+        continue;
+      uint64_t bytes = getTensorBytes(tensor);
+      if (bytes <= memory)
+        continue;
+      std::string name = getLayerName(op);
+      llvm::raw_string_ostream os(message);
+      os << (name.empty() ? "" : "'" + name + "' ") << "(" << op->getName()
+         << ") at " << op->getLoc() << " makes a " << tensor << " of "
+         << (bytes >> 20) << " MiB, more than this machine's " << (memory >> 20)
+         << " MiB of memory";
+      return mlir::WalkResult::interrupt();
+    }
+    return mlir::WalkResult::advance();
+  });
+  return message.empty() ? llvm::Error::success() : makeError(message);
+}
+
 /// A binding for `type`, or an error naming `role`.
 static llvm::Expected<Binding> makeBinding(std::string name, mlir::Type type) {
   auto tensorType = llvm::dyn_cast<mlir::RankedTensorType>(type);
@@ -42,15 +84,7 @@ static llvm::Expected<Binding> makeBinding(std::string name, mlir::Type type) {
   }
   // A binding must fit in this machine's memory: a shape of 10^12
   // elements is an error here, not an allocation failure later.
-  uint64_t bytes = getElementSize(*kind);
-  for (int64_t dim : tensorType.getShape()) {
-    if (dim != 0 && bytes > std::numeric_limits<uint64_t>::max() / dim) {
-      bytes = std::numeric_limits<uint64_t>::max();
-      break;
-    }
-    bytes *= dim;
-  }
-  uint64_t memory = uint64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
+  uint64_t bytes = getTensorBytes(tensorType), memory = getPhysicalMemory();
   if (bytes > memory)
     return makeError(
         "binding '" + name + "' (" + formatShape(tensorType.getShape()) + " " +
@@ -92,6 +126,8 @@ CompiledFunction::compile(mlir::OwningOpRef<mlir::ModuleOp> module,
   std::unique_ptr<CompiledFunction> compiled(new CompiledFunction());
   if (llvm::Error error =
           readBindings(function, compiled->inputs, compiled->outputs))
+    return std::move(error);
+  if (llvm::Error error = checkTensorSizes(function))
     return std::move(error);
   function->setAttr("llvm.emit_c_interface", mlir::UnitAttr::get(context));
   compiled->returnUniqueValues(function);
