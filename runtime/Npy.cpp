@@ -103,30 +103,41 @@ llvm::Expected<llvm::StringRef> findHeaderValue(llvm::StringRef header,
 
 } // namespace
 
-llvm::Expected<NpyHeader> parseNpyHeader(llvm::StringRef bytes, bool bf16) {
-  if (!bytes.starts_with(kNpyMagic))
+llvm::Expected<size_t> getNpyHeaderSize(llvm::StringRef prefix) {
+  if (!prefix.starts_with(kNpyMagic))
     return makeError("not a .npy file (bad magic)");
-  if (bytes.size() < 10)
+  if (prefix.size() < 10)
     return makeError("truncated .npy header");
-  uint8_t major = bytes[6];
-  size_t headerLength = 0, headerStart = 0;
-  if (major == 1) {
-    headerLength = uint8_t(bytes[8]) | (uint8_t(bytes[9]) << 8);
-    headerStart = 10;
-  } else if (major == 2 || major == 3) {
-    if (bytes.size() < 12)
-      return makeError("truncated .npy header");
-    headerLength = uint32_t(uint8_t(bytes[8])) |
-                   (uint32_t(uint8_t(bytes[9])) << 8) |
-                   (uint32_t(uint8_t(bytes[10])) << 16) |
-                   (uint32_t(uint8_t(bytes[11])) << 24);
-    headerStart = 12;
-  } else {
+  uint8_t major = prefix[6];
+  if (major == 1)
+    return 10 + (uint8_t(prefix[8]) | (uint8_t(prefix[9]) << 8));
+  if (major != 2 && major != 3)
     return makeError("unsupported .npy version " + llvm::Twine(int(major)));
-  }
-  if (bytes.size() < headerStart + headerLength)
+  if (prefix.size() < 12)
     return makeError("truncated .npy header");
-  llvm::StringRef header = bytes.substr(headerStart, headerLength);
+  return 12 + (uint64_t(uint8_t(prefix[8])) |
+               (uint64_t(uint8_t(prefix[9])) << 8) |
+               (uint64_t(uint8_t(prefix[10])) << 16) |
+               (uint64_t(uint8_t(prefix[11])) << 24));
+}
+
+llvm::Error checkNpyPayload(const NpyHeader &header, uint64_t bytes) {
+  if (bytes == header.dataSize)
+    return llvm::Error::success();
+  return makeError("data holds " + llvm::Twine(bytes) + " bytes but shape " +
+                   formatShape(header.shape) + " of " +
+                   getElementKindName(header.kind) + " needs " +
+                   llvm::Twine(header.dataSize));
+}
+
+llvm::Expected<NpyHeader> parseNpyHeader(llvm::StringRef bytes, bool bf16) {
+  llvm::Expected<size_t> headerSize = getNpyHeaderSize(bytes);
+  if (!headerSize)
+    return headerSize.takeError();
+  size_t headerStart = bytes[6] == 1 ? 10 : 12;
+  if (bytes.size() < *headerSize)
+    return makeError("truncated .npy header");
+  llvm::StringRef header = bytes.slice(headerStart, *headerSize);
 
   llvm::Expected<llvm::StringRef> descr = findHeaderValue(header, "descr");
   if (!descr)
@@ -166,7 +177,7 @@ llvm::Expected<NpyHeader> parseNpyHeader(llvm::StringRef bytes, bool bf16) {
       return makeError("shape (" + *shapeText + ") is too large");
     count *= dim;
   }
-  result.dataOffset = headerStart + headerLength;
+  result.dataOffset = *headerSize;
   result.dataSize = count * getElementSize(*kind);
   return result;
 }
@@ -176,11 +187,8 @@ llvm::Expected<HostTensor> parseNpy(llvm::StringRef bytes, bool bf16) {
   if (!header)
     return header.takeError();
   llvm::StringRef payload = bytes.drop_front(header->dataOffset);
-  if (payload.size() != header->dataSize)
-    return makeError("data holds " + llvm::Twine(payload.size()) +
-                     " bytes but shape " + formatShape(header->shape) + " of " +
-                     getElementKindName(header->kind) + " needs " +
-                     llvm::Twine(header->dataSize));
+  if (llvm::Error error = checkNpyPayload(*header, payload.size()))
+    return std::move(error);
   HostTensor tensor;
   tensor.kind = header->kind;
   tensor.shape = header->shape;

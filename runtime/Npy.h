@@ -32,6 +32,13 @@ struct NpyHeader {
   uint64_t dataSize = 0;
 };
 
+/// The size of the header (magic, version, length and dict) that `prefix`,
+/// at least the first 12 bytes of a .npy file, starts.
+llvm::Expected<size_t> getNpyHeaderSize(llvm::StringRef prefix);
+
+/// An error unless `bytes` of data is what `header`'s shape needs.
+llvm::Error checkNpyPayload(const NpyHeader &header, uint64_t bytes);
+
 /// Parses the header at the start of `bytes` (the data may follow or not).
 llvm::Expected<NpyHeader> parseNpyHeader(llvm::StringRef bytes,
                                          bool bf16 = false);

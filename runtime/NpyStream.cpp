@@ -87,17 +87,12 @@ NpyStream::open(llvm::StringRef path, llvm::ArrayRef<std::string> bf16Names) {
             stream->readRaw(reinterpret_cast<uint8_t *>(header.data()), fixed))
       return makeError(where + ": " + llvm::toString(std::move(error)));
     header.resize(fixed);
-    size_t length = fixed >= 10 && header[6] == 1
-                        ? 10 + (uint8_t(header[8]) | (uint8_t(header[9]) << 8))
-                    : fixed == 12
-                        ? 12 + (uint64_t(uint8_t(header[8])) |
-                                (uint64_t(uint8_t(header[9])) << 8) |
-                                (uint64_t(uint8_t(header[10])) << 16) |
-                                (uint64_t(uint8_t(header[11])) << 24))
-                        : fixed;
-    if (length > member.size)
+    llvm::Expected<size_t> length = getNpyHeaderSize(header);
+    if (!length)
+      return makeError(where + ": " + llvm::toString(length.takeError()));
+    if (*length > member.size)
       return makeError(where + ": truncated .npy header");
-    header.resize(std::max(length, fixed));
+    header.resize(std::max(*length, fixed));
     if (llvm::Error error =
             stream->readRaw(reinterpret_cast<uint8_t *>(header.data()) + fixed,
                             header.size() - fixed))
@@ -106,11 +101,9 @@ NpyStream::open(llvm::StringRef path, llvm::ArrayRef<std::string> bf16Names) {
         parseNpyHeader(header, llvm::is_contained(bf16Names, member.name));
     if (!parsed)
       return makeError(where + ": " + llvm::toString(parsed.takeError()));
-    if (member.size - parsed->dataOffset != parsed->dataSize)
-      return makeError(where + ": data holds " +
-                       llvm::Twine(member.size - parsed->dataOffset) +
-                       " bytes but shape " + formatShape(parsed->shape) +
-                       " needs " + llvm::Twine(parsed->dataSize));
+    if (llvm::Error error =
+            checkNpyPayload(*parsed, member.size - parsed->dataOffset))
+      return makeError(where + ": " + llvm::toString(std::move(error)));
     stream->header = std::move(*parsed);
     stream->dataLeft = stream->header.dataSize;
     streams.emplace_back(member.name, std::move(stream));
