@@ -20,6 +20,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -269,35 +270,6 @@ llvm::Error Debugger::prepare() {
   return llvm::Error::success();
 }
 
-/// A plan written to a temporary file for one legalization.
-class TemporaryPlan {
-public:
-  static llvm::Expected<TemporaryPlan> write(llvm::StringRef text) {
-    llvm::SmallString<128> path;
-    if (std::error_code error =
-            llvm::sys::fs::createTemporaryFile("prec-debug", "json", path))
-      return makeError("cannot create a temporary plan: " + error.message());
-    std::error_code error;
-    llvm::raw_fd_ostream os(path, error);
-    if (error)
-      return makeError("cannot write '" + path + "': " + error.message());
-    os << text;
-    return TemporaryPlan(path.str().str());
-  }
-  TemporaryPlan(TemporaryPlan &&other) : path(std::move(other.path)) {
-    other.path.clear();
-  }
-  ~TemporaryPlan() {
-    if (!path.empty())
-      llvm::sys::fs::remove(path);
-  }
-  llvm::StringRef getPath() const { return path; }
-
-private:
-  explicit TemporaryPlan(std::string path) : path(std::move(path)) {}
-  std::string path;
-};
-
 llvm::Expected<Evaluation> Debugger::evaluate(llvm::ArrayRef<int> marked) {
   llvm::Expected<std::vector<HostTensor>> outputs =
       runWithPlan(model.clone(), planFor(marked));
@@ -338,12 +310,22 @@ Value getUnitOutput(const Unit &unit) {
 
 llvm::Expected<std::vector<HostTensor>>
 Debugger::runWithPlan(OwningOpRef<ModuleOp> module, llvm::StringRef plan) {
-  llvm::Expected<TemporaryPlan> file = TemporaryPlan::write(plan);
-  if (!file)
-    return file.takeError();
+  // prec-legalize reads plans from files: one for this legalization.
+  llvm::SmallString<128> path;
+  if (std::error_code error =
+          llvm::sys::fs::createTemporaryFile("prec-debug", "json", path))
+    return makeError("cannot create a temporary plan: " + error.message());
+  llvm::FileRemover remover(path);
+  {
+    std::error_code error;
+    llvm::raw_fd_ostream os(path, error);
+    if (error)
+      return makeError("cannot write '" + path + "': " + error.message());
+    os << plan;
+  }
   // The starting point is expected to overflow: no warnings per run.
   if (llvm::Error error =
-          applyPolicy(*module, policy(file->getPath()), /*warnings=*/nullptr))
+          applyPolicy(*module, policy(path), /*warnings=*/nullptr))
     return std::move(error);
   return compileAndRun(std::move(module), options.functionName, inputs);
 }
