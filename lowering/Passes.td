@@ -40,6 +40,20 @@ def PrecFuseBias : Pass<"prec-fuse-bias", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
 
+def PrecCopyRepeatedResults
+    : Pass<"prec-copy-repeated-results", "::mlir::func::FuncOp"> {
+  let summary = "Return a copy where a function returns one value twice";
+  let description = [{
+    An ONNX graph may list one tensor as two outputs. Once results become
+    caller-allocated out-parameters (buffer-results-to-out-params), one
+    buffer cannot be both; upstream's pass crashes on such a function. Each
+    repeated result is returned as a `linalg.copy` of the value instead, so
+    every out-parameter is written by its own op.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PrecTileContractions
     : Pass<"prec-tile-contractions", "::mlir::func::FuncOp"> {
   let summary = "Tile matmuls for the caches and the registers, and "

@@ -25,6 +25,8 @@ static constexpr const char *kCpuPipeline =
     "canonicalize,linalg-fuse-elementwise-ops,"
     // Matmuls: cache blocks, register tiles, vector.contract.
     "func.func(prec-tile-contractions),canonicalize,"
+    // One buffer per result, even where a value is returned twice.
+    "func.func(prec-copy-repeated-results),"
     // Buffers; results become caller-allocated out-parameters.
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"

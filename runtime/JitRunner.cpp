@@ -130,7 +130,6 @@ CompiledFunction::compile(mlir::OwningOpRef<mlir::ModuleOp> module,
   if (llvm::Error error = checkTensorSizes(function))
     return std::move(error);
   function->setAttr("llvm.emit_c_interface", mlir::UnitAttr::get(context));
-  compiled->returnUniqueValues(function);
 
   // Collect the lowering's diagnostics to return them as the error.
   std::string diagnostics;
@@ -174,27 +173,6 @@ CompiledFunction::compile(mlir::OwningOpRef<mlir::ModuleOp> module,
 }
 
 CompiledFunction::~CompiledFunction() = default;
-
-void CompiledFunction::returnUniqueValues(mlir::Operation *op) {
-  auto function = llvm::cast<mlir::func::FuncOp>(op);
-  auto ret = llvm::cast<mlir::func::ReturnOp>(
-      function.getBody().back().getTerminator());
-  llvm::SmallVector<mlir::Value> unique;
-  llvm::DenseMap<mlir::Value, int> indexOf;
-  for (mlir::Value value : ret.getOperands()) {
-    auto [it, inserted] = indexOf.try_emplace(value, unique.size());
-    if (inserted)
-      unique.push_back(value);
-    computedAs.push_back(it->second);
-  }
-  if (unique.size() == ret.getNumOperands())
-    return;
-  ret->setOperands(unique);
-  function.setAllResultAttrs(llvm::ArrayRef<mlir::DictionaryAttr>());
-  function.setFunctionType(mlir::FunctionType::get(function.getContext(),
-                                                   function.getArgumentTypes(),
-                                                   ret.getOperandTypes()));
-}
 
 namespace {
 
@@ -240,14 +218,11 @@ CompiledFunction::run(llvm::ArrayRef<HostTensor> arguments) {
     descriptors.emplace_back(const_cast<uint8_t *>(argument.data.data()),
                              argument.shape);
   }
-  // One buffer per computed result; a value returned twice is copied.
-  std::vector<HostTensor> computed;
-  computed.reserve(outputs.size());
-  for (auto [index, binding] : llvm::enumerate(outputs)) {
-    if (computedAs[index] != int(computed.size()))
-      continue;
-    computed.emplace_back(binding.kind, binding.shape);
-    descriptors.emplace_back(computed.back().data.data(), binding.shape);
+  std::vector<HostTensor> results;
+  results.reserve(outputs.size());
+  for (const Binding &binding : outputs) {
+    results.emplace_back(binding.kind, binding.shape);
+    descriptors.emplace_back(results.back().data.data(), binding.shape);
   }
   std::vector<void *> pointers;
   for (MemRefDescriptor &descriptor : descriptors)
@@ -257,9 +232,6 @@ CompiledFunction::run(llvm::ArrayRef<HostTensor> arguments) {
     packed.push_back(&pointer);
   if (llvm::Error error = engine->invokePacked(entryName, packed))
     return std::move(error);
-  std::vector<HostTensor> results;
-  for (int index : computedAs)
-    results.push_back(computed[index]);
   return results;
 }
 

@@ -50,17 +50,11 @@ public:
 
 private:
   CompiledFunction() = default;
-  /// Makes the function return each value once (bufferization cannot
-  /// write one value into two results) and records which computed result
-  /// each output is.
-  void returnUniqueValues(mlir::Operation *function);
 
   std::unique_ptr<mlir::ExecutionEngine> engine;
   std::string entryName;
   std::vector<Binding> inputs;
   std::vector<Binding> outputs;
-  /// Per output, the computed result that holds it.
-  std::vector<int> computedAs;
 };
 
 /// The bindings of `function`'s signature (named as getBindingName and
