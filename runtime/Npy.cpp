@@ -276,6 +276,8 @@ llvm::Expected<std::string> inflateRaw(llvm::StringRef compressed,
 constexpr uint32_t kLocalHeader = 0x04034b50;
 constexpr uint32_t kCentralHeader = 0x02014b50;
 constexpr uint32_t kEndOfCentralDirectory = 0x06054b50;
+/// Deflate's densest encoding: 258 bytes from 2 bits, plus block headers.
+constexpr uint64_t kMaxDeflateRatio = 1032;
 
 } // namespace
 
@@ -318,17 +320,29 @@ llvm::Expected<std::vector<NpzMember>> listNpzMembers(llvm::StringRef bytes) {
     if (compressedSize == 0xffffffff || member.size == 0xffffffff)
       return makeError("zip64 member '" + name + "' is not supported");
 
-    if (localOffset + 30 > bytes.size() ||
-        read32(bytes, localOffset) != kLocalHeader)
+    // Offsets and sizes are 32-bit: add them in 64 bits, so that none wraps.
+    uint64_t localHeader = localOffset;
+    if (localHeader + 30 > bytes.size() ||
+        read32(bytes, localHeader) != kLocalHeader)
       return makeError("bad local header of '" + name + "'");
-    size_t dataStart = localOffset + 30 + read16(bytes, localOffset + 26) +
-                       read16(bytes, localOffset + 28);
+    uint64_t dataStart = localHeader + 30 + read16(bytes, localHeader + 26) +
+                         read16(bytes, localHeader + 28);
     if (dataStart + compressedSize > bytes.size())
       return makeError("member '" + name + "' is truncated");
     if (member.method != 0 && member.method != 8)
       return makeError("member '" + name + "' uses compression method " +
                        llvm::Twine(member.method) +
                        " (only stored and deflated)");
+    if (member.method == 8 &&
+        member.size > uint64_t(compressedSize) * kMaxDeflateRatio)
+      return makeError("member '" + name + "' claims " +
+                       llvm::Twine(member.size) + " bytes from " +
+                       llvm::Twine(compressedSize) +
+                       " deflated ones, more than deflate can produce");
+    if (member.method == 0 && member.size != compressedSize)
+      return makeError("stored member '" + name + "' has " +
+                       llvm::Twine(compressedSize) + " bytes but claims " +
+                       llvm::Twine(member.size));
     member.data = bytes.substr(dataStart, compressedSize);
     llvm::StringRef memberName(name);
     memberName.consume_back(".npy");

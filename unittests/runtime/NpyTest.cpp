@@ -3,6 +3,7 @@
 #include "runtime/Npy.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -147,6 +148,46 @@ TEST_F(NpzTest, RefusesWhatIsNotAnArchive) {
   llvm::Expected<NamedTensors> missing = readNpz(path("missing.npz"));
   ASSERT_FALSE(bool(missing));
   EXPECT_NE(llvm::toString(missing.takeError()).find("cannot read"),
+            std::string::npos);
+}
+
+// Archives mended from a good one: the central directory's fields are what
+// a reader must not trust (cases libFuzzer found, prec-fuzz-npy).
+TEST_F(NpzTest, RefusesCentralDirectoriesThatLie) {
+  ASSERT_FALSE(bool(
+      writeNpz(path("good.npz"), {{"x", makeTensor(ElementKind::F32, {4})}})));
+  auto buffer = llvm::MemoryBuffer::getFile(path("good.npz"));
+  ASSERT_TRUE(bool(buffer));
+  const std::string good = (*buffer)->getBuffer().str();
+  size_t end = good.size() - 22; // no archive comment
+  auto read32 = [&](size_t at) {
+    uint32_t value = 0;
+    for (int i = 3; i >= 0; --i)
+      value = (value << 8) | uint8_t(good[at + i]);
+    return value;
+  };
+  size_t central = read32(end + 16);
+  auto errorWith = [&](size_t field, std::string bytes) {
+    std::string archive = good;
+    archive.replace(central + field, bytes.size(), bytes);
+    llvm::Expected<std::vector<NpzMember>> members = listNpzMembers(archive);
+    return members ? std::string() : llvm::toString(members.takeError());
+  };
+  // A local header offset that wraps around 32 bits when 30 is added.
+  EXPECT_EQ(errorWith(42, std::string("\xf0\xff\xff\xff", 4)),
+            "bad local header of 'x.npy'");
+  // A deflated member that claims 4 GB from a few bytes.
+  std::string bomb = good;
+  bomb.replace(central + 10, 2, std::string("\x08\x00", 2));
+  bomb.replace(central + 24, 4, std::string("\x00\x00\x00\xf0", 4));
+  llvm::Expected<std::vector<NpzMember>> members = listNpzMembers(bomb);
+  ASSERT_FALSE(bool(members));
+  EXPECT_NE(
+      llvm::toString(members.takeError()).find("claims 4026531840 bytes from"),
+      std::string::npos);
+  // A stored member whose sizes disagree.
+  EXPECT_NE(errorWith(24, std::string("\x00\x01\x00\x00", 4))
+                .find("stored member 'x.npy' has"),
             std::string::npos);
 }
 
