@@ -44,7 +44,6 @@ std::string formatType(Type type) {
   return text;
 }
 
-
 /// Hashes the dataflow graph of a function: each op by its name, its
 /// attributes (constants by their bytes, resources included), its result
 /// types and the hashes of its operands, so that neither the order of
@@ -308,7 +307,7 @@ llvm::Expected<CalibrationFile> parseCalibration(StringRef text) {
   calibration.algorithm = *parsed;
   if (*parsed == CalibrationAlgorithm::Percentile) {
     std::optional<double> percentile = algorithm->getNumber("percentile");
-    if (!percentile || *percentile <= 0 || *percentile > 100)
+    if (!percentile || !(*percentile > 0 && *percentile <= 100))
       return fail("'algorithm.percentile' must be a number in (0, 100]");
     calibration.percentile = *percentile;
   }
@@ -331,8 +330,17 @@ llvm::Expected<CalibrationFile> parseCalibration(StringRef text) {
       return fail("'" + place + ".amax' must be a finite number >= 0");
     TensorCalibration tensor;
     tensor.amax = *amax;
-    tensor.min = entry->getNumber("min");
-    tensor.max = entry->getNumber("max");
+    // The observed extremes are optional, but finite numbers when given.
+    for (auto [field, bound] :
+         {std::pair("min", &tensor.min), std::pair("max", &tensor.max)}) {
+      const llvm::json::Value *given = entry->get(field);
+      if (!given)
+        continue;
+      std::optional<double> number = given->getAsNumber();
+      if (!number || !std::isfinite(*number))
+        return fail("'" + place + "." + field + "' must be a finite number");
+      *bound = *number;
+    }
     calibration.tensors[key.str()] = tensor;
   }
   return calibration;
@@ -379,8 +387,8 @@ std::string serializeCalibration(const CalibrationFile &calibration) {
       json.attribute("batch_size", calibration.batchSize);
     });
     json.attributeObject("tensors", [&] {
-      for (const auto &[name, tensor] : calibration.tensors)
-        json.attributeObject(name, [&] {
+      for (const auto &[name, calibrated] : calibration.tensors)
+        json.attributeObject(name, [&, &tensor = calibrated] {
           json.attribute("amax", tensor.amax);
           if (tensor.min)
             json.attribute("min", *tensor.min);

@@ -102,10 +102,11 @@ std::string makePlan(const std::vector<Unit> &units,
   json.object([&] {
     json.attribute("version", 1);
     json.attributeArray("ops", [&] {
-      for (auto [unit, isMarked] : llvm::zip(units, marked))
+      for (size_t i = 0; i < units.size(); ++i)
         json.object([&] {
+          bool isMarked = marked[i];
           llvm::StringRef type = isMarked ? high : low;
-          json.attribute("name", escapeGlob(unit.name));
+          json.attribute("name", escapeGlob(units[i].name));
           json.attribute("compute", type);
           // i8 and f8 have their own accumulators and storage.
           if (isMarked || !quantizedLow) {

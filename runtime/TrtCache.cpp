@@ -46,9 +46,9 @@ llvm::Expected<TrtCache> parseTrtCache(llvm::StringRef text) {
   std::optional<CalibrationAlgorithm> algorithm =
       llvm::StringSwitch<std::optional<CalibrationAlgorithm>>(algorithmName)
           .Case("MinMaxCalibration", CalibrationAlgorithm::MinMax)
-          .Cases("EntropyCalibration2", "EntropyCalibration",
+          .Cases({"EntropyCalibration2", "EntropyCalibration"},
                  CalibrationAlgorithm::Entropy)
-          .Cases("PercentileCalibration", "LegacyCalibration",
+          .Cases({"PercentileCalibration", "LegacyCalibration"},
                  CalibrationAlgorithm::Percentile)
           .Default(std::nullopt);
   if (!algorithm)

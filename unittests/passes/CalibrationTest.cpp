@@ -140,6 +140,20 @@ TEST_F(CalibrationTest, RefusesMalformedFiles) {
       "'algorithm.percentile' must be a number in (0, 100]");
   EXPECT_EQ(errorOf((kHead + R"("algorithm": {"name": "minmax"}})").str()),
             "'tensors' must be an object");
+  // Extremes beyond a double (found by prec-fuzz-calibration: they read
+  // as infinity, which JSON cannot write back) or not numbers at all.
+  EXPECT_EQ(
+      errorOf(
+          (kHead +
+           R"("algorithm": {"name": "minmax"}, "tensors": {"x": {"amax": 1, "max": 1e999}}})")
+              .str()),
+      "'tensors.x.max' must be a finite number");
+  EXPECT_EQ(
+      errorOf(
+          (kHead +
+           R"("algorithm": {"name": "minmax"}, "tensors": {"x": {"amax": 1, "min": "low"}}})")
+              .str()),
+      "'tensors.x.min' must be a finite number");
 }
 
 } // namespace
