@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds prec and runs the whole test suite (lit + gtest, through ctest), then
 # again with prec's own code built with AddressSanitizer and
-# UndefinedBehaviorSanitizer (build-asan/): any report fails a test.
+# UndefinedBehaviorSanitizer (build-asan/): any report fails a test. Last,
+# each libFuzzer target replays its regressions and fuzzes for 30 seconds.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -15,3 +16,7 @@ cmake -G Ninja -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Release \
   { cat "$root/build-asan.configure.log"; exit 1; }
 ninja -C "$root/build-asan" -j2
 ctest --test-dir "$root/build-asan" --output-on-failure -j2
+
+echo
+echo "== libFuzzer targets, 30 s each (build-fuzz/)"
+"$root/scripts/fuzz.sh" 30

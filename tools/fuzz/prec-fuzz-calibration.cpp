@@ -1,0 +1,58 @@
+//===- prec-fuzz-calibration.cpp - calibration JSON -----------------------===//
+//
+// What `prec-legalize="calibration=FILE"` does with a calibration: the JSON
+// is parsed; an accepted one must write out and read back to the same text,
+// make a TensorRT cache that reads back, and is checked against and applied
+// to the INT8 MLP example (which a fuzzed file rarely fits, so seeds
+// calibrated for it keep that path reachable).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/fuzz/FuzzSupport.h"
+
+#include "passes/Calibration.h"
+#include "passes/Passes.h"
+#include "runtime/TrtCache.h"
+
+using namespace prec;
+
+namespace {
+struct Model {
+  std::unique_ptr<mlir::MLIRContext> context = fuzz::makeContext();
+  mlir::OwningOpRef<mlir::ModuleOp> module = fuzz::parseModule(
+      fuzz::readSourceFile("examples/mlp_int8.mlir"), *context);
+};
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static Model model;
+  fuzz::require(static_cast<bool>(model.module), "the example does not parse");
+  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  llvm::Expected<CalibrationFile> calibration = parseCalibration(text);
+  fuzz::consume(calibration);
+  if (!calibration)
+    return 0;
+
+  std::string written = serializeCalibration(*calibration);
+  llvm::Expected<CalibrationFile> again = parseCalibration(written);
+  fuzz::require(static_cast<bool>(again),
+                "a written calibration does not read back");
+  fuzz::require(serializeCalibration(*again) == written,
+                "a written calibration reads back different");
+  llvm::Expected<TrtCache> cache =
+      parseTrtCache(serializeTrtCache(makeTrtCache(*calibration)));
+  fuzz::require(static_cast<bool>(cache),
+                "the TensorRT cache of a calibration does not read back");
+
+  if (llvm::Error misfit =
+          checkCalibrationFits(*calibration, *model.module, "fuzz.json")) {
+    fuzz::consume(std::move(misfit));
+    return 0;
+  }
+  LegalizePipelineOptions options;
+  options.calibration = fuzz::writeScratchFile(text, ".calibration.json");
+  mlir::PassManager pm(model.context.get(), mlir::ModuleOp::getOperationName());
+  buildLegalizePipeline(pm, options);
+  fuzz::runOnClone(pm, *model.module);
+  return 0;
+}
