@@ -17,7 +17,15 @@ void dissolveRegions(ModuleOp module) {
   IRRewriter rewriter(module.getContext());
   for (precision::RegionOp region : regions) {
     precision::YieldOp yield = region.getYield();
-    SmallVector<Value> yielded(yield.getValues());
+    // A yielded block argument dies with the block: yield its input instead.
+    Block *body = &region.getBodyBlock();
+    SmallVector<Value> yielded;
+    for (Value value : yield.getValues()) {
+      auto argument = dyn_cast<BlockArgument>(value);
+      yielded.push_back(argument && argument.getOwner() == body
+                            ? region.getInputs()[argument.getArgNumber()]
+                            : value);
+    }
     rewriter.eraseOp(yield);
     rewriter.inlineBlockBefore(&region.getBodyBlock(), region,
                                region.getInputs());

@@ -85,3 +85,22 @@ func.func @unassigned_users_read_original_types(%x: tensor<4xf32>) -> tensor<4xi
   %g = tosa.greater %a, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
   return %g : tensor<4xi1>
 }
+
+// -----
+
+// A region that yields its own argument (found by prec-fuzz-mlir: the
+// argument died with the inlined block) yields its input once dissolved.
+// CHECK-LABEL: func.func @region_yields_its_argument
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-NOT: precision.region
+// CHECK: %[[E:.*]] = tosa.exp %[[X]]
+// CHECK: %[[S:.*]] = tosa.add %[[X]], %[[E]]
+// CHECK: return %[[S]]
+func.func @region_yields_its_argument(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r:2 = precision.region f32 (%a = %x : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    %e = tosa.exp %a : (tensor<4xf32>) -> tensor<4xf32>
+    precision.yield %a, %e : tensor<4xf32>, tensor<4xf32>
+  }
+  %s = tosa.add %r#0, %r#1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
