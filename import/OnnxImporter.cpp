@@ -1623,6 +1623,9 @@ LogicalResult Importer::importNode(const onnx::NodeProto &current) {
   if (!current.domain().empty() && current.domain() != "ai.onnx")
     return fail() << "op domain '" << current.domain()
                   << "' is not supported (only the default ONNX domain)";
+  // Every op prec imports has a first output; further ones are optional.
+  if (current.output_size() == 0 || current.output(0).empty())
+    return fail() << "node has no output";
   llvm::StringRef type = current.op_type();
   using namespace std::placeholders;
   static const llvm::StringMap<llvm::StringRef> binaryOps = {

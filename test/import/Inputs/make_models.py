@@ -324,6 +324,7 @@ bad("concat_axis", [helper.make_node("Concat", ["x", "x"], ["y"], name="join", a
     {"x": [2, 3]})
 bad("dynamic_reshape", [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
     {"x": [2, 3], "s": [2]})
+bad("no_output", [helper.make_node("Relu", ["x"], [], name="r")], {"x": [2]})
 with open(os.path.join(out, "truncated.onnx"), "wb") as f:
     f.write(open(os.path.join(out, "conv.onnx"), "rb").read()[:150])
 with open(os.path.join(out, "text.onnx"), "w") as f:
