@@ -15,11 +15,13 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
 #include <set>
 
 using namespace mlir;
@@ -326,8 +328,11 @@ llvm::Expected<CalibrationFile> parseCalibration(StringRef text) {
     const llvm::json::Object *entry = value.getAsObject();
     std::optional<double> amax =
         entry ? entry->getNumber("amax") : std::nullopt;
-    if (!amax || !std::isfinite(*amax) || *amax < 0)
-      return fail("'" + place + ".amax' must be a finite number >= 0");
+    // amax bounds f32 tensors, and its scale (amax / 127) is an f32.
+    if (!amax || !(*amax >= 0 && *amax <= std::numeric_limits<float>::max()))
+      return fail("'" + place + ".amax' must be a number in [0, " +
+                  llvm::formatv("{0:e}", std::numeric_limits<float>::max()) +
+                  "] (an f32)");
     TensorCalibration tensor;
     tensor.amax = *amax;
     // The observed extremes are optional, but finite numbers when given.

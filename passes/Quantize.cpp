@@ -38,6 +38,7 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <cmath>
+#include <limits>
 
 namespace prec {
 #define GEN_PASS_DEF_PRECQUANTIZE
@@ -173,6 +174,14 @@ private:
         std::max(std::abs(range->first), std::abs(range->second)) / largest;
     if (inputScale == 0.0)
       inputScale = 1.0;
+    // The scale and its inverse become f32 constants: outside f32's normal
+    // range one of them would be zero or infinite.
+    if (!(inputScale >= std::numeric_limits<float>::min() &&
+          inputScale <= std::numeric_limits<float>::max()))
+      return op->emitError()
+             << describe() << quantized << " but its input range ["
+             << range->first << ", " << range->second << "] gives the scale "
+             << inputScale << ", which is not a normal f32";
     auto bType = cast<RankedTensorType>(weightOperand.getType());
     // The output channel of each weight: a matmul's column, a convolution's
     // first (O) index.

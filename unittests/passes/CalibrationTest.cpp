@@ -154,6 +154,13 @@ TEST_F(CalibrationTest, RefusesMalformedFiles) {
            R"("algorithm": {"name": "minmax"}, "tensors": {"x": {"amax": 1, "min": "low"}}})")
               .str()),
       "'tensors.x.min' must be a finite number");
+  // An amax whose scale (amax / 127) no f32 holds.
+  EXPECT_EQ(
+      errorOf(
+          (kHead +
+           R"("algorithm": {"name": "minmax"}, "tensors": {"x": {"amax": 8e307}}})")
+              .str()),
+      "'tensors.x.amax' must be a number in [0, 3.402823e+38] (an f32)");
 }
 
 } // namespace

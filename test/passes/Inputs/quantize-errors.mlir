@@ -42,3 +42,18 @@ func.func @no_range(%x: tensor<1x4x8xf32> loc("x")) -> tensor<1x4x3xf32> {
   }
   return %y : tensor<1x4x3xf32>
 }
+
+// -----
+
+// An input range so narrow that its scale is below f32's normal range
+// (found by prec-fuzz-calibration with a calibrated amax near zero).
+// CHECK: error: {{.*}}'fc' (tosa.matmul) computes in 'i8' but its input range [-1.000000e-40, 1.000000e-40] gives the scale {{.*}}, which is not a normal f32
+func.func @tiny_range(%x: tensor<1x4x8xf32> loc("x")) -> tensor<1x4x3xf32> {
+  %y = precision.region i8 obey output f16 input_range [-1.0e-40, 1.0e-40] output_range [-10.0, 10.0] (%a = %x : tensor<1x4x8xf32>) -> tensor<1x4x3xf32> {
+    %w = "tosa.const"() <{values = dense<0.5> : tensor<1x8x3xf32>}> : () -> tensor<1x8x3xf32>
+    %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %h = tosa.matmul %a, %w, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x3xf32> loc("fc")
+    precision.yield %h : tensor<1x4x3xf32>
+  }
+  return %y : tensor<1x4x3xf32>
+}
