@@ -22,7 +22,7 @@ static constexpr const char *kCpuPipeline =
     "tosa-to-tensor),"
     // arith/math ops on tensors (Div, Sqrt: TOSA has no float division).
     "func.func(convert-elementwise-to-linalg),"
-    "canonicalize,linalg-fuse-elementwise-ops,"
+    "canonicalize,func.func(prec-fuse-elementwise),"
     // Matmuls: cache blocks, register tiles, vector.contract.
     "func.func(prec-tile-contractions),canonicalize,"
     // One buffer per result, even where a value is returned twice.
