@@ -31,10 +31,28 @@ public:
       return signalPassFailure();
 
     IRRewriter rewriter(&getContext());
-    getOperation().walk([&](prec::precision::CastOp cast) {
-      rewriter.setInsertionPoint(cast);
-      rewriter.replaceOpWithNewOp<tosa::CastOp>(cast, cast.getType(),
-                                                cast.getInput());
+    getOperation().walk([&](prec::precision::CastOp castOp) {
+      rewriter.setInsertionPoint(castOp);
+      rewriter.replaceOpWithNewOp<tosa::CastOp>(castOp, castOp.getType(),
+                                                castOp.getInput());
+    });
+    // Between two float types of one width (f16 and bf16, the f8s) no
+    // single extension or truncation converts: go through f32, which holds
+    // each of them exactly.
+    getOperation().walk([&](tosa::CastOp castOp) {
+      Value input = castOp.getInput();
+      auto from = dyn_cast<FloatType>(getElementTypeOrSelf(input.getType()));
+      auto to = dyn_cast<FloatType>(getElementTypeOrSelf(castOp.getType()));
+      if (!from || !to || from == to || from.getWidth() != to.getWidth() ||
+          from.getWidth() >= 32)
+        return;
+      rewriter.setInsertionPoint(castOp);
+      auto wide = cast<RankedTensorType>(input.getType())
+                      .clone(Float32Type::get(&getContext()));
+      Value exact =
+          tosa::CastOp::create(rewriter, castOp.getLoc(), wide, input);
+      rewriter.modifyOpInPlace(castOp,
+                               [&] { castOp.getInputMutable().assign(exact); });
     });
   }
 };

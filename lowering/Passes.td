@@ -19,8 +19,10 @@ def PrecLowerPrecisionCasts
     The first step of the lowering pipelines (lowering/): a legalized module
     keeps the casts the model asked for as `precision.cast`; they have
     tosa.cast's semantics (round to nearest even, saturate to integers) and
-    lower as such. A `precision.region` left in the module means the
-    precision pipeline did not run: an error says so.
+    lower as such. A cast between two float types of one width (f16 and
+    bf16, the two f8s), which no single extension or truncation performs,
+    goes through f32, which holds both exactly. A `precision.region` left in
+    the module means the precision pipeline did not run: an error says so.
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
