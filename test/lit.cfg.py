@@ -15,6 +15,7 @@ config.environment["PATH"] = os.pathsep.join(
     [config.prec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])]
 )
 config.substitutions.append(("%prec_src", config.prec_src_root))
+config.substitutions.append(("%prec_bin", config.prec_tools_dir))
 
 # Debian's python3 with numpy (python3-numpy) generates inputs and computes
 # independent expected values; it may not be the python3 first on PATH.
