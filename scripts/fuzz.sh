@@ -20,7 +20,8 @@ if [ ${#targets[@]} -eq 0 ]; then
   targets=(mlir onnx npy plan calibration trt-cache legalize-options)
 fi
 
-"$root/scripts/build.sh"
+# The seeds need prec-calibrate: build prec unless it has been built.
+[ -x "$root/build/bin/prec-calibrate" ] || "$root/scripts/build.sh"
 build="$root/build-fuzz"
 cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 -DPREC_FUZZ=ON \
