@@ -10,6 +10,7 @@
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOps.h"
 #include "lowering/Pipelines.h"
+#include "passes/NestingDepth.h"
 #include "passes/OpNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/DenseSet.h"
@@ -32,6 +34,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <cstring>
 #include <functional>
@@ -846,13 +849,29 @@ void registerCudaEmitTranslation() {
       "batch-inputs", llvm::cl::CommaSeparated,
       llvm::cl::desc("--emit-cuda: the inputs whose dimension 0 is the batch "
                      "(default: those of size MAX)"));
-  TranslateFromMLIRRegistration registration(
+  // A source-to-output translation rather than one from parsed MLIR, so
+  // that the text's nesting is bounded before MLIR's recursive parser sees it.
+  TranslateRegistration registration(
       "emit-cuda",
       "Write a legalized module as a CUDA engine (.cu, .h, .weights, .json)",
-      [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
-        if (!module)
-          return op->emitError() << "expected a module";
+      [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+         llvm::raw_ostream &os, MLIRContext *context) -> LogicalResult {
+        DialectRegistry registry;
+        registry
+            .insert<func::FuncDialect, tosa::TosaDialect, arith::ArithDialect,
+                    math::MathDialect, precision::PrecisionDialect>();
+        context->appendDialectRegistry(registry);
+        const llvm::MemoryBuffer *input =
+            sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
+        if (llvm::Error error = checkNestingDepth(input->getBuffer(),
+                                                  input->getBufferIdentifier()))
+          return emitError(UnknownLoc::get(context))
+                 << llvm::toString(std::move(error));
+        OwningOpRef<ModuleOp> parsed =
+            parseSourceFile<ModuleOp>(*sourceMgr, ParserConfig(context));
+        if (!parsed)
+          return failure();
+        ModuleOp module = *parsed;
         llvm::StringRef path = engineOutputPath();
         llvm::SmallString<256> directory;
         std::string stem = "engine";
@@ -888,11 +907,6 @@ void registerCudaEmitTranslation() {
                  << "--conv must be auto, im2col or cudnn, not '"
                  << convolutions << "'";
         return emitCudaEngine(module, os, directory, stem, options);
-      },
-      [](DialectRegistry &registry) {
-        registry
-            .insert<func::FuncDialect, tosa::TosaDialect, arith::ArithDialect,
-                    math::MathDialect, precision::PrecisionDialect>();
       });
 }
 

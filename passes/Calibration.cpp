@@ -2,6 +2,7 @@
 
 #include "passes/Calibration.h"
 
+#include "passes/NestingDepth.h"
 #include "passes/OpNames.h"
 #include "passes/PrecisionRules.h"
 
@@ -266,6 +267,8 @@ llvm::Error checkCalibrationFits(const CalibrationFile &calibration,
 }
 
 llvm::Expected<CalibrationFile> parseCalibration(StringRef text) {
+  if (llvm::Error error = checkNestingDepth(text, ""))
+    return makeCalibrationError(llvm::toString(std::move(error)));
   llvm::Expected<llvm::json::Value> document = llvm::json::parse(text);
   if (!document)
     return makeCalibrationError("not valid JSON: " +

@@ -2,6 +2,8 @@
 
 #include "passes/PlanFile.h"
 
+#include "passes/NestingDepth.h"
+
 #include "passes/OpNames.h"
 
 #include "dialects/Precision/PrecisionTypes.h"
@@ -125,6 +127,8 @@ llvm::Error topLevelError(const llvm::Twine &message) {
 } // namespace
 
 llvm::Expected<PrecisionPlan> parsePlan(StringRef text, MLIRContext *context) {
+  if (llvm::Error error = checkNestingDepth(text, ""))
+    return std::move(error);
   llvm::Expected<llvm::json::Value> document = llvm::json::parse(text);
   if (!document)
     return topLevelError("not valid JSON: " +

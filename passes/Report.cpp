@@ -2,6 +2,7 @@
 
 #include "passes/Passes.h"
 
+#include "passes/NestingDepth.h"
 #include "passes/OpClasses.h"
 #include "passes/OpNames.h"
 
@@ -219,6 +220,8 @@ private:
         llvm::MemoryBuffer::getFile(baselineFile);
     if (!buffer)
       return fail(buffer.getError().message());
+    if (llvm::Error error = checkNestingDepth((*buffer)->getBuffer(), ""))
+      return fail(llvm::toString(std::move(error)));
     llvm::Expected<llvm::json::Value> document =
         llvm::json::parse((*buffer)->getBuffer());
     if (!document)

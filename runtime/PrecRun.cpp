@@ -5,6 +5,7 @@
 #include "runtime/Errors.h"
 
 #include "passes/DissolveRegions.h"
+#include "passes/NestingDepth.h"
 #include "passes/PrecisionRules.h"
 
 #include "dialects/Precision/PrecisionOps.h"
@@ -124,6 +125,10 @@ OwningOpRef<ModuleOp> loadModel(llvm::StringRef path, llvm::StringRef function,
   if (!buffer) {
     err << tool << ": error: cannot read '" << path
         << "': " << buffer.getError().message() << "\n";
+    return nullptr;
+  }
+  if (llvm::Error error = checkNestingDepth((*buffer)->getBuffer(), path)) {
+    err << tool << ": error: " << llvm::toString(std::move(error)) << "\n";
     return nullptr;
   }
   llvm::SourceMgr sourceMgr;
