@@ -3,6 +3,7 @@
 #include "tools/fuzz/FuzzSupport.h"
 
 #include "dialects/InitAll.h"
+#include "passes/NestingDepth.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -43,6 +44,11 @@ std::unique_ptr<mlir::MLIRContext> makeContext() {
 
 mlir::OwningOpRef<mlir::ModuleOp> parseModule(llvm::StringRef text,
                                               mlir::MLIRContext &context) {
+  // As the tools do: MLIR's parser recurses per nesting level.
+  if (llvm::Error error = checkNestingDepth(text, "fuzz-input")) {
+    consume(std::move(error));
+    return nullptr;
+  }
   return mlir::parseSourceString<mlir::ModuleOp>(
       text, mlir::ParserConfig(&context), "fuzz-input");
 }

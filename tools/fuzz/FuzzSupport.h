@@ -26,7 +26,8 @@ std::unique_ptr<mlir::MLIRContext> makeContext();
 /// Every dialect prec reads, with prec's passes registered.
 const mlir::DialectRegistry &getRegistry();
 
-/// Parses the module in `text` (null when it is not valid MLIR).
+/// Parses the module in `text` (null when it is not valid MLIR or nests
+/// deeper than the tools accept).
 mlir::OwningOpRef<mlir::ModuleOp> parseModule(llvm::StringRef text,
                                               mlir::MLIRContext &context);
 
