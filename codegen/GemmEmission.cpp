@@ -5,6 +5,7 @@
 #include "dialects/Precision/PrecisionDialect.h"
 #include "lowering/FuseBias.h"
 #include "passes/OpNames.h"
+#include "passes/TargetSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -258,6 +259,11 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
     return unsupported(op, "cuBLASLt has no " + llvm::Twine(out.dtype) +
                                " accumulation for these inputs");
   }
+  // A program legalized for the CPU may hold an 8-bit GEMM that no GPU
+  // runs; one legalized for a GPU target never does (prec-legalize-types).
+  if (std::optional<std::string> why =
+          explainShapeUnsupported(precision::Target{90}, op, inputType))
+    return unsupported(op, *why);
   // cuBLASLt's A is our B: read as it is (op N), or, when B is a transpose
   // or a weight stored transposed, from the [batch, N, K] tensor with op T.
   Value bSource = op.getB();

@@ -149,8 +149,13 @@ private:
       return proposed;
 
     OpClass opClass = classifyOp(op);
-    if (!isSupported(target, opClass, compute)) {
-      std::string why = explainUnsupported(target, opClass, compute);
+    std::optional<std::string> unsupported;
+    if (!isSupported(target, opClass, compute))
+      unsupported = explainUnsupported(target, opClass, compute);
+    else
+      unsupported = explainShapeUnsupported(target, op, compute);
+    if (unsupported) {
+      std::string why = *unsupported;
       if (pinned && mode == ConstraintMode::Obey) {
         op->emitError() << describe(op) << " must compute in " << compute
                         << " (obey), but target " << policy.getTarget()

@@ -4,6 +4,7 @@
 
 #include "dialects/Precision/PrecisionTypes.h"
 
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -75,6 +76,33 @@ bool isSupported(const precision::Target &target, OpClass opClass, Type type) {
   // The CPU emulates every type, on the ops prec implements in it.
   return (target.isCpu() || target.computeCapability >= row->minCapability) &&
          llvm::is_contained(row->classes, opClass);
+}
+
+std::optional<std::string>
+explainShapeUnsupported(const precision::Target &target, Operation *op,
+                        Type type) {
+  auto matmul = dyn_cast<tosa::MatMulOp>(op);
+  if (target.isCpu() || !matmul || type.getIntOrFloatBitWidth() != 8)
+    return std::nullopt;
+  // Measured on an H200 with cuBLASLt 13: i8 and f8 GEMMs with K = 1 have
+  // no algorithm, f8 ones with N = 3, 4 or 17 neither, while K = 16, 32 and
+  // N = 8, 16, 1000 have (i8 also with N = 3, 4, 17).
+  auto describe = [](int64_t size) {
+    return size == ShapedType::kDynamic ? std::string("dynamic")
+                                        : std::to_string(size);
+  };
+  int64_t depth = cast<ShapedType>(matmul.getA().getType()).getShape()[2];
+  if (depth == ShapedType::kDynamic || depth % 16 != 0)
+    return "cuBLASLt's 8-bit GEMMs need K, the reduced dimension, to be a "
+           "multiple of 16; it is " +
+           describe(depth);
+  int64_t columns = cast<ShapedType>(matmul.getB().getType()).getShape()[2];
+  if (isa<FloatType>(type) &&
+      (columns == ShapedType::kDynamic || columns % 8 != 0))
+    return "cuBLASLt's f8 GEMMs need N, the output columns, to be a "
+           "multiple of 8; it is " +
+           describe(columns);
+  return std::nullopt;
 }
 
 std::string explainUnsupported(const precision::Target &target, OpClass opClass,

@@ -13,8 +13,10 @@
 
 #include "dialects/Precision/Target.h"
 
+#include "mlir/IR/Operation.h"
 #include "mlir/IR/Types.h"
 
+#include <optional>
 #include <string>
 
 namespace prec {
@@ -27,6 +29,14 @@ bool isSupported(const precision::Target &target, OpClass opClass,
 /// ("bf16 needs sm_80 or later"). Only meaningful when unsupported.
 std::string explainUnsupported(const precision::Target &target, OpClass opClass,
                                mlir::Type type);
+
+/// Why `target` cannot run this particular `op` in `type` although its
+/// class runs in it: cuBLASLt's 8-bit GEMMs need the reduced dimension K to
+/// be a multiple of 16 (convolutions pad theirs; a matmul's activations
+/// cannot be) and its f8 GEMMs N to be a multiple of 8. None when it can.
+std::optional<std::string>
+explainShapeUnsupported(const precision::Target &target, mlir::Operation *op,
+                        mlir::Type type);
 
 /// The nearest wider type than `type` that `target` runs `opClass` in and
 /// that holds every value of `type`; f32 runs everywhere, so there always

@@ -5,7 +5,7 @@
 // GEMM), never through cuDNN. K = 3 x 3 x 2 = 18 is padded to 32 (zero
 // columns, zero weights): cuBLASLt's 8-bit GEMMs want multiples of 16.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: prec-opt %S/../runtime/Inputs/quantized_linear.mlir --prec-legalize="target=sm_90 enabled=f16" -o %t/legal.mlir
+// RUN: prec-opt %S/../runtime/Inputs/quantized_linear.mlir --prec-legalize="target=cpu enabled=f16" -o %t/legal.mlir
 // The emitter takes @main: each convolution's function on its own.
 // RUN: %python -c "import re, sys; text = open(sys.argv[1]).read(); name = sys.argv[2]; start = text.index('func.func @' + name + '('); end = text.index('\n  }\n', start) + 4; print('module {\n' + text[start:end].replace('@' + name + '(', '@main(', 1) + '\n}')" %t/legal.mlir i8_conv > %t/i8.mlir
 // RUN: %python -c "import re, sys; text = open(sys.argv[1]).read(); name = sys.argv[2]; start = text.index('func.func @' + name + '('); end = text.index('\n  }\n', start) + 4; print('module {\n' + text[start:end].replace('@' + name + '(', '@main(', 1) + '\n}')" %t/legal.mlir f8_conv > %t/f8.mlir

@@ -2,8 +2,8 @@
 // the input divided by max(|lo|, |hi|) / qmax from the region's input_range
 // and converted, the constant weights quantized (f8: one scale, i8: one
 // per output channel), the product multiplied back in f32.
-// RUN: prec-opt %s -split-input-file --prec-legalize="target=sm_90 enabled=f16" | FileCheck %s
-// RUN: not prec-opt %S/Inputs/quantize-errors.mlir -split-input-file --prec-legalize="target=sm_90 enabled=f16" 2>&1 | FileCheck %S/Inputs/quantize-errors.mlir
+// RUN: prec-opt %s -split-input-file --prec-legalize="target=cpu enabled=f16" | FileCheck %s
+// RUN: not prec-opt %S/Inputs/quantize-errors.mlir -split-input-file --prec-legalize="target=cpu enabled=f16" 2>&1 | FileCheck %S/Inputs/quantize-errors.mlir
 
 // f8 E4M3: s_x = 4 / 448, so x x 112; the weights' largest magnitude is 2,
 // s_w = 2 / 448 (0.5 -> 112, -2 -> -448); back by s_x s_w = 8 / 448^2.

@@ -109,14 +109,52 @@ module attributes {precision.policy = #precision.policy<target = "cpu">} {
 // (an ONNX layer's layout change) falls back to a float type.
 module attributes {precision.policy = #precision.policy<target = "sm_90", enabled = [f16]>} {
   // CHECK-LABEL: func.func @i8_layer_transpose
-  func.func @i8_layer_transpose(%a: tensor<1x8x4xf32>) -> tensor<1x4x4xf32> {
-    %r = precision.region i8 prefer input_range [-1.0, 1.0] output_range [-8.0, 8.0] (%x = %a : tensor<1x8x4xf32>) -> tensor<1x4x4xf32> {
+  func.func @i8_layer_transpose(%a: tensor<1x16x4xf32>) -> tensor<1x4x4xf32> {
+    %r = precision.region i8 prefer input_range [-1.0, 1.0] output_range [-8.0, 8.0] (%x = %a : tensor<1x16x4xf32>) -> tensor<1x4x4xf32> {
       // expected-warning @+1 {{tosa.transpose prefers 'i8', but target sm_90 cannot (no i8 implementation exists for data_movement ops): it computes in 'f16' instead}}
-      %t = tosa.transpose %x {perms = array<i32: 0, 2, 1>} : (tensor<1x8x4xf32>) -> tensor<1x4x8xf32>
-      %w = "tosa.const"() <{values = dense<0.5> : tensor<1x8x4xf32>}> : () -> tensor<1x8x4xf32>
+      %t = tosa.transpose %x {perms = array<i32: 0, 2, 1>} : (tensor<1x16x4xf32>) -> tensor<1x4x16xf32>
+      %w = "tosa.const"() <{values = dense<0.5> : tensor<1x16x4xf32>}> : () -> tensor<1x16x4xf32>
       %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
       // CHECK: tosa.matmul {{.*}}compute = i8
-      %m = tosa.matmul %t, %w, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+      %m = tosa.matmul %t, %w, %zp, %zp : (tensor<1x4x16xf32>, tensor<1x16x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+      precision.yield %m : tensor<1x4x4xf32>
+    }
+    return %r : tensor<1x4x4xf32>
+  }
+}
+
+// -----
+
+// cuBLASLt's 8-bit GEMMs need K to be a multiple of 16 (found by the
+// differential tests: a K = 1 i8 engine failed to create): obey fails,
+// prefer falls back to f16; the CPU runs any K.
+module attributes {precision.policy = #precision.policy<target = "sm_90">} {
+  func.func @i8_gemm_odd_depth(%a: tensor<1x4x8xf32>, %b: tensor<1x8x4xf32>) -> (tensor<1x4x4xf32>, tensor<1x4x4xf32>) {
+    %r = precision.region i8 obey input_range [-1.0, 1.0] (%x = %a : tensor<1x4x8xf32>, %y = %b : tensor<1x8x4xf32>) -> tensor<1x4x4xf32> {
+      %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+      // expected-error @+1 {{tosa.matmul must compute in 'i8' (obey), but target sm_90 cannot: cuBLASLt's 8-bit GEMMs need K, the reduced dimension, to be a multiple of 16; it is 8}}
+      %m = tosa.matmul %x, %y, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+      precision.yield %m : tensor<1x4x4xf32>
+    }
+    %s = precision.region i8 prefer input_range [-1.0, 1.0] (%x = %a : tensor<1x4x8xf32>, %y = %b : tensor<1x8x4xf32>) -> tensor<1x4x4xf32> {
+      %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+      // expected-warning @+1 {{tosa.matmul prefers 'i8', but target sm_90 cannot (cuBLASLt's 8-bit GEMMs need K, the reduced dimension, to be a multiple of 16; it is 8): it computes in 'f16' instead}}
+      %m = tosa.matmul %x, %y, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+      precision.yield %m : tensor<1x4x4xf32>
+    }
+    return %r, %s : tensor<1x4x4xf32>, tensor<1x4x4xf32>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: func.func @i8_gemm_odd_depth_on_cpu
+// CHECK: tosa.matmul {{.*}}compute = i8
+module attributes {precision.policy = #precision.policy<target = "cpu">} {
+  func.func @i8_gemm_odd_depth_on_cpu(%a: tensor<1x4x8xf32>, %b: tensor<1x8x4xf32>) -> tensor<1x4x4xf32> {
+    %r = precision.region i8 obey input_range [-1.0, 1.0] (%x = %a : tensor<1x4x8xf32>, %y = %b : tensor<1x8x4xf32>) -> tensor<1x4x4xf32> {
+      %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+      %m = tosa.matmul %x, %y, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
       precision.yield %m : tensor<1x4x4xf32>
     }
     return %r : tensor<1x4x4xf32>

@@ -13,7 +13,7 @@ import numpy as np
 from f8 import f8_values, to_f8
 
 model, tmp = sys.argv[1], sys.argv[2]
-subprocess.run(["prec-opt", model, "--prec-legalize=target=sm_90 enabled=f16",
+subprocess.run(["prec-opt", model, "--prec-legalize=target=cpu enabled=f16",
                 "-o", f"{tmp}.legal.mlir"], check=True)
 weights = np.array([[0.5, -1.0, 0.25], [1.0, 2.0, -0.5], [0.125, 0.0, 1.5],
                     [-2.0, 0.75, 0.5], [0.3, -1.1, 0.2], [1.3, 1.9, -0.7],
