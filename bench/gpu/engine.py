@@ -30,6 +30,20 @@ def library_flags(manifest):
     return flags
 
 
+def build_library(cu):
+    """Compiles the engine at `cu` into a shared library beside it for
+    sm_90a, unless one newer than the .cu is there; returns its path."""
+    base = os.path.abspath(cu)[:-3]
+    library = base + ".so"
+    if os.path.exists(library) and os.path.getmtime(library) >= os.path.getmtime(cu):
+        return library
+    manifest = json.load(open(base + ".json"))
+    subprocess.run(["nvcc", "-O3", "-shared", "-Xcompiler", "-fPIC",
+                    "-arch=sm_90a", os.path.abspath(cu), "-o", library]
+                   + library_flags(manifest), check=True)
+    return library
+
+
 class Engine:
     """A prec engine built with nvcc for sm_90a and created from its weights."""
 
@@ -38,10 +52,7 @@ class Engine:
         self.base = cu[:-3]
         self.stem = os.path.basename(self.base)
         self.manifest = json.load(open(self.base + ".json"))
-        subprocess.run(["nvcc", "-O3", "-shared", "-Xcompiler", "-fPIC",
-                        "-arch=sm_90a", cu, "-o", self.base + ".so"]
-                       + library_flags(self.manifest), check=True)
-        self.lib = ctypes.CDLL(self.base + ".so")
+        self.lib = ctypes.CDLL(build_library(cu))
         self.handle = ctypes.c_void_p()
         status = getattr(self.lib, self.stem + "_create")(
             (self.base + ".weights").encode(), ctypes.byref(self.handle))

@@ -20,7 +20,10 @@ runs must be within 4x their bounds of numpy, element by element. A graph
 that prec-legalize refuses with a clear error (exit 2) is counted, not
 failed; a lowering failure, a crash or any other exit is a failure.
 
-Prints one line per graph and a summary; exits 1 on a mismatch.
+Prints one line per graph and a summary; exits 1 on a mismatch. With
+--engines DIR each graph with a GPU target that passed also gets its CUDA
+engine (legalized as prec-run legalized it), inputs, CPU outputs and per-element bounds in DIR,
+which bench/gpu/check_random_graphs.py checks on the GPU.
 --ignore-report bounds the reduced run as if it were all f32: mismatches
 then show that the bounds are tight enough to see a type's rounding.
 """
@@ -62,16 +65,15 @@ class Graph:
 
 
 def elementwise_candidates(x):
-    """(kind, f(x), derivative) for the unary ops that keep values sane."""
+    """(kind, f(x), derivative) of the unary ops."""
     candidates = [
         ("tosa.tanh", np.tanh(x), 1 - np.tanh(x) ** 2),
         ("tosa.sigmoid", 1 / (1 + np.exp(-x)),
          np.exp(-x) / (1 + np.exp(-x)) ** 2),
         ("tosa.abs", np.abs(x), np.ones_like(x)),
         ("relu", np.maximum(x, 0), np.ones_like(x)),
+        ("tosa.exp", np.exp(x), np.exp(x)),
     ]
-    if np.max(np.abs(x)) <= 3:
-        candidates.append(("tosa.exp", np.exp(x), np.exp(x)))
     return candidates
 
 
@@ -301,6 +303,24 @@ def write_module(path, g, outputs, policy_attr, regions, ranges):
         f.write("\n".join(lines) + "\n")
 
 
+def write_engine(args, base, index, outputs, values, errors):
+    """The graph's engine, legalized as prec-run did, and what it must meet."""
+    os.makedirs(args.engines, exist_ok=True)
+    stem = os.path.join(args.engines, f"graph{index}")
+    subprocess.run([os.path.join(args.bin, "prec-opt"), base + ".mlir",
+                    "--prec-legalize", "-o", stem + ".legal.mlir"], check=True)
+    subprocess.run([os.path.join(args.bin, "prec-translate"), "--emit-cuda",
+                    stem + ".legal.mlir", "-o", stem + ".cu"], check=True)
+    inputs = np.load(base + ".in.npz")
+    np.savez(stem + ".in.npz", **inputs)
+    np.savez(stem + ".cpu.npz", **np.load(base + ".low.npz"))
+    checks = {}
+    for i, (value, _) in enumerate(outputs):
+        checks[f"result{i}.expected"] = values[value]
+        checks[f"result{i}.allowed"] = SAFETY * errors[value] + 1e-6
+    np.savez(stem + ".bounds.npz", **checks)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("bin")
@@ -308,6 +328,10 @@ def main():
     parser.add_argument("--graphs", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep-going", action="store_true")
+    parser.add_argument("--engines", metavar="DIR",
+                        help="also write each graph's CUDA engine to DIR with "
+                        "its inputs, CPU outputs and bounds, for "
+                        "bench/gpu/check_random_graphs.py on the GPU machine")
     parser.add_argument("--ignore-report", action="store_true",
                         help="bound the reduced-precision run as if every op "
                         "were f32 (shows that the bounds catch a wrong type)")
@@ -392,6 +416,9 @@ def main():
                 ratio = float(np.max(error / allowed))
                 worst.append((ratio, label, i))
         ratio, label, i = max(worst)
+        # Programs legalized for the CPU target are not meant for a GPU.
+        if args.engines and ratio <= 1 and target != "cpu":
+            write_engine(args, base, index, outputs, values, low_errors)
         kinds = sorted({t[0] for t in types.values()})
         status = "ok" if ratio <= 1 else "MISMATCH"
         print(f"graph {index}: {len(g.ops)} ops, {len(regions)} regions, "
