@@ -20,6 +20,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -28,6 +29,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <numeric>
 
 using namespace mlir;
@@ -97,9 +99,14 @@ struct KnownTensor {
   int dataType = onnx::TensorProto::FLOAT;
 };
 
+/// The number of elements of `shape`, saturated at INT64_MAX: a malformed
+/// model's dimensions must not overflow it (size checks then refuse it).
 int64_t product(llvm::ArrayRef<int64_t> shape) {
-  return std::accumulate(shape.begin(), shape.end(), int64_t(1),
-                         std::multiplies<int64_t>());
+  int64_t count = 1;
+  for (int64_t dim : shape)
+    if (llvm::MulOverflow(count, dim, count))
+      return std::numeric_limits<int64_t>::max();
+  return count;
 }
 
 /// Numpy broadcasting of two shapes; failure if incompatible.
@@ -1230,7 +1237,8 @@ LogicalResult Importer::importReshape() {
     if (dim < 0)
       return fail() << "shape has the negative dimension " << dim;
     result.push_back(dim);
-    known *= dim;
+    if (llvm::MulOverflow(known, dim, known))
+      return fail() << "shape has more elements than int64 counts";
   }
   int64_t total = product(shape);
   if (inferred >= 0) {

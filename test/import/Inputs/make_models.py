@@ -325,6 +325,9 @@ bad("concat_axis", [helper.make_node("Concat", ["x", "x"], ["y"], name="join", a
 bad("dynamic_reshape", [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
     {"x": [2, 3], "s": [2]})
 bad("no_output", [helper.make_node("Relu", ["x"], [], name="r")], {"x": [2]})
+bad("reshape_overflow", [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
+    {"x": [2, 3]}, initializers=[numpy_helper.from_array(
+        np.array([2**62, 3], np.int64), "s")])
 with open(os.path.join(out, "truncated.onnx"), "wb") as f:
     f.write(open(os.path.join(out, "conv.onnx"), "rb").read()[:150])
 with open(os.path.join(out, "text.onnx"), "w") as f:
