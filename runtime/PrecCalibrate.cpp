@@ -140,12 +140,16 @@ llvm::Error writeOutputs(const CalibrationFile &calibration,
   out << "wrote " << options.output << "\n";
   if (options.trtCache.empty())
     return llvm::Error::success();
+  llvm::Expected<TrtCache> trtCache = makeTrtCache(calibration);
+  if (!trtCache)
+    return makeError("cannot write '" + options.trtCache +
+                     "': " + llvm::toString(trtCache.takeError()));
   std::error_code error;
   llvm::raw_fd_ostream cache(options.trtCache, error);
   if (error)
     return makeError("cannot write '" + options.trtCache +
                      "': " + error.message());
-  cache << serializeTrtCache(makeTrtCache(calibration));
+  cache << serializeTrtCache(*trtCache);
   out << "wrote " << options.trtCache << " (TensorRT calibration cache)\n";
   return llvm::Error::success();
 }

@@ -94,12 +94,19 @@ std::string serializeTrtCache(const TrtCache &cache) {
   return text;
 }
 
-TrtCache makeTrtCache(const CalibrationFile &calibration) {
+llvm::Expected<TrtCache> makeTrtCache(const CalibrationFile &calibration) {
   TrtCache cache;
   cache.version = kTrtCacheVersion.str();
   cache.algorithm = calibration.algorithm;
-  for (const auto &[name, tensor] : calibration.tensors)
+  for (const auto &[name, tensor] : calibration.tensors) {
+    llvm::StringRef text(name);
+    if (text.empty() || text.trim() != text || text.contains('\n'))
+      return makeError("tensor name '" + name +
+                       "' cannot be written in a TensorRT cache, whose "
+                       "lines are '<name>: <scale>': it is empty, starts or "
+                       "ends with a space, or holds a line break");
     cache.scales.emplace_back(name, float(tensor.amax / 127.0));
+  }
   return cache;
 }
 

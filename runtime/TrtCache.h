@@ -36,8 +36,9 @@ constexpr llvm::StringLiteral kTrtCacheVersion = "8601";
 llvm::Expected<TrtCache> parseTrtCache(llvm::StringRef text);
 std::string serializeTrtCache(const TrtCache &cache);
 
-/// The cache of a calibration: scale = amax / 127 per tensor.
-TrtCache makeTrtCache(const CalibrationFile &calibration);
+/// The cache of a calibration: scale = amax / 127 per tensor. An error
+/// names a tensor whose name a cache line cannot hold.
+llvm::Expected<TrtCache> makeTrtCache(const CalibrationFile &calibration);
 
 } // namespace prec
 

@@ -2,7 +2,8 @@
 //
 // What `prec-legalize="calibration=FILE"` does with a calibration: the JSON
 // is parsed; an accepted one must write out and read back to the same text,
-// make a TensorRT cache that reads back, and is checked against and applied
+// make a TensorRT cache that reads back (unless its names cannot be cache
+// lines, which is an error), and is checked against and applied
 // to the INT8 MLP example (which a fuzzed file rarely fits, so seeds
 // calibrated for it keep that path reachable).
 //
@@ -39,10 +40,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 "a written calibration does not read back");
   fuzz::require(serializeCalibration(*again) == written,
                 "a written calibration reads back different");
-  llvm::Expected<TrtCache> cache =
-      parseTrtCache(serializeTrtCache(makeTrtCache(*calibration)));
-  fuzz::require(static_cast<bool>(cache),
-                "the TensorRT cache of a calibration does not read back");
+  llvm::Expected<TrtCache> cache = makeTrtCache(*calibration);
+  fuzz::consume(cache);
+  if (cache) {
+    llvm::Expected<TrtCache> read = parseTrtCache(serializeTrtCache(*cache));
+    fuzz::require(static_cast<bool>(read),
+                  "the TensorRT cache of a calibration does not read back");
+  }
 
   if (llvm::Error misfit =
           checkCalibrationFits(*calibration, *model.module, "fuzz.json")) {

@@ -19,8 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // MLIR's lexer stops at a NUL after the text, as files read by the tools
   // have: a std::string has one.
   std::string text(reinterpret_cast<const char *>(data), size);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      fuzz::parseModule(text, *context);
+  mlir::OwningOpRef<mlir::ModuleOp> module = fuzz::parseModule(text, *context);
   if (!module)
     return 0;
   mlir::PassManager pm(context.get(), mlir::ModuleOp::getOperationName());

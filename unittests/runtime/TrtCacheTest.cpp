@@ -41,7 +41,9 @@ TEST(TrtCacheTest, WritesWhatItReads) {
   calibration.algorithm = CalibrationAlgorithm::MinMax;
   calibration.tensors["a"].amax = 127.0 / 16;
   calibration.tensors["b"].amax = 1.0;
-  std::string text = serializeTrtCache(makeTrtCache(calibration));
+  llvm::Expected<TrtCache> cache = makeTrtCache(calibration);
+  ASSERT_TRUE(bool(cache));
+  std::string text = serializeTrtCache(*cache);
   EXPECT_EQ(text, "TRT-8601-MinMaxCalibration\na: 3d800000\nb: 3c010204\n");
   llvm::Expected<TrtCache> parsed = parseTrtCache(text);
   ASSERT_TRUE(bool(parsed));
@@ -59,6 +61,20 @@ TEST(TrtCacheTest, ErrorsGiveTheLine) {
             "line 3: expected '<tensor>: <8 hex digits>', got 'a 3c010204'");
   EXPECT_EQ(errorOf("TRT-8601-MinMaxCalibration\na: bf800000\n"),
             "line 2: the scale of 'a' is not a finite number >= 0");
+}
+
+// Names a cache line cannot hold (found by prec-fuzz-calibration: a name of
+// spaces read back as another tensor's).
+TEST(TrtCacheTest, RefusesNamesALineCannotHold) {
+  for (std::string name : {"", "    ", " x", "x ", "a\nb: 3c010204"}) {
+    CalibrationFile calibration;
+    calibration.tensors[name].amax = 1.0;
+    llvm::Expected<TrtCache> cache = makeTrtCache(calibration);
+    ASSERT_FALSE(bool(cache)) << name;
+    EXPECT_NE(llvm::toString(cache.takeError())
+                  .find("cannot be written in a TensorRT cache"),
+              std::string::npos);
+  }
 }
 
 } // namespace
