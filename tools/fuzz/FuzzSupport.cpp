@@ -81,9 +81,20 @@ std::string writeScratchFile(llvm::StringRef bytes, llvm::StringRef suffix) {
   return path.str().str();
 }
 
-void runOnClone(mlir::PassManager &pm, mlir::ModuleOp module) {
-  mlir::OwningOpRef<mlir::ModuleOp> clone = module.clone();
-  (void)pm.run(*clone);
+ExampleModel::ExampleModel(llvm::StringRef relativePath)
+    : context(makeContext()),
+      module(parseModule(readSourceFile(relativePath), *context)) {
+  require(static_cast<bool>(module), "the example does not parse");
+}
+
+void legalizeCopy(const ExampleModel &example,
+                  const LegalizePipelineOptions &options) {
+  mlir::PassManager pm(example.context.get(),
+                       mlir::ModuleOp::getOperationName());
+  buildLegalizePipeline(pm, options);
+  mlir::ModuleOp original = example.module.get();
+  mlir::OwningOpRef<mlir::ModuleOp> copy = original.clone();
+  (void)pm.run(*copy);
 }
 
 void consume(llvm::Error error) {

@@ -8,6 +8,8 @@
 #ifndef PREC_TOOLS_FUZZ_FUZZSUPPORT_H
 #define PREC_TOOLS_FUZZ_FUZZSUPPORT_H
 
+#include "passes/Passes.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -39,8 +41,18 @@ std::string readSourceFile(llvm::StringRef relativePath);
 /// returns its path, for readers that take a path.
 std::string writeScratchFile(llvm::StringRef bytes, llvm::StringRef suffix);
 
-/// Runs `pm` on a clone of `module`; the result is whatever the passes say.
-void runOnClone(mlir::PassManager &pm, mlir::ModuleOp module);
+/// One of prec's examples, parsed once with a context of its own; aborts
+/// when it does not parse (the target cannot run without it).
+struct ExampleModel {
+  explicit ExampleModel(llvm::StringRef relativePath);
+  std::unique_ptr<mlir::MLIRContext> context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+};
+
+/// Runs the prec-legalize pipeline with `options` on a copy of the example;
+/// the result is whatever the passes say.
+void legalizeCopy(const ExampleModel &example,
+                  const LegalizePipelineOptions &options);
 
 /// Renders and drops an error (a failure is a valid answer to bad input).
 void consume(llvm::Error error);

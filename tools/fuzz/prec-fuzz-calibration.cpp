@@ -17,17 +17,8 @@
 
 using namespace prec;
 
-namespace {
-struct Model {
-  std::unique_ptr<mlir::MLIRContext> context = fuzz::makeContext();
-  mlir::OwningOpRef<mlir::ModuleOp> module = fuzz::parseModule(
-      fuzz::readSourceFile("examples/mlp_int8.mlir"), *context);
-};
-} // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static Model model;
-  fuzz::require(static_cast<bool>(model.module), "the example does not parse");
+  static const fuzz::ExampleModel example("examples/mlp_int8.mlir");
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   llvm::Expected<CalibrationFile> calibration = parseCalibration(text);
   fuzz::consume(calibration);
@@ -49,14 +40,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
 
   if (llvm::Error misfit =
-          checkCalibrationFits(*calibration, *model.module, "fuzz.json")) {
+          checkCalibrationFits(*calibration, *example.module, "fuzz.json")) {
     fuzz::consume(std::move(misfit));
     return 0;
   }
   LegalizePipelineOptions options;
   options.calibration = fuzz::writeScratchFile(text, ".calibration.json");
-  mlir::PassManager pm(model.context.get(), mlir::ModuleOp::getOperationName());
-  buildLegalizePipeline(pm, options);
-  fuzz::runOnClone(pm, *model.module);
+  fuzz::legalizeCopy(example, options);
   return 0;
 }

@@ -16,17 +16,8 @@
 
 using namespace prec;
 
-namespace {
-struct Model {
-  std::unique_ptr<mlir::MLIRContext> context = fuzz::makeContext();
-  mlir::OwningOpRef<mlir::ModuleOp> module = fuzz::parseModule(
-      fuzz::readSourceFile("examples/trtorch_conv_region.mlir"), *context);
-};
-} // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static Model model;
-  fuzz::require(static_cast<bool>(model.module), "the example does not parse");
+  static const fuzz::ExampleModel example("examples/trtorch_conv_region.mlir");
   LegalizePipelineOptions options;
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
@@ -37,8 +28,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (auto *output : {&options.report, &options.reportTable})
     if (!output->empty())
       *output = fuzz::writeScratchFile("", ".report");
-  mlir::PassManager pm(model.context.get(), mlir::ModuleOp::getOperationName());
-  buildLegalizePipeline(pm, options);
-  fuzz::runOnClone(pm, *model.module);
+  fuzz::legalizeCopy(example, options);
   return 0;
 }
