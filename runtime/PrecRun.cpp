@@ -37,7 +37,7 @@ llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline,
   ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error) {
       llvm::raw_string_ostream os(diagnostics);
-      os << diag.getLocation() << ": error: " << diag.str() << "\n";
+      os << diag.getLocation() << ": " << diag.str() << "\n";
     } else if (diag.getSeverity() == DiagnosticSeverity::Warning && warnings) {
       // Warnings say the policy will overflow or fall back: the user needs
       // them next to the results.
