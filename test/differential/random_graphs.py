@@ -50,13 +50,11 @@ def tensor_type(shape):
 
 
 class Graph:
-    """A random graph: ops in program order, each with its numpy value."""
+    """A random graph: its input's shape and its ops in program order."""
 
-    def __init__(self, rng):
-        self.rng = rng
-        self.lines = []       # MLIR of the body, without regions
-        self.ops = []         # dicts: name, kind, operands, value, ...
-        self.values = {}      # SSA name -> f64 value
+    def __init__(self, input_shape):
+        self.input_shape = input_shape
+        self.ops = []         # dicts: name, kind, operands, shape, result, ...
         self.counter = 0
 
     def fresh(self, prefix):
@@ -64,26 +62,23 @@ class Graph:
         return f"%{prefix}{self.counter}"
 
 
-def elementwise_candidates(x):
-    """(kind, f(x), derivative) of the unary ops."""
-    candidates = [
-        ("tosa.tanh", np.tanh(x), 1 - np.tanh(x) ** 2),
-        ("tosa.sigmoid", 1 / (1 + np.exp(-x)),
-         np.exp(-x) / (1 + np.exp(-x)) ** 2),
-        ("tosa.abs", np.abs(x), np.ones_like(x)),
-        ("relu", np.maximum(x, 0), np.ones_like(x)),
-        ("tosa.exp", np.exp(x), np.exp(x)),
-    ]
-    return candidates
+# The unary ops: x -> (f(x), f'(x)).
+UNARY = {
+    "tosa.tanh": lambda x: (np.tanh(x), 1 - np.tanh(x) ** 2),
+    "tosa.sigmoid": lambda x: (1 / (1 + np.exp(-x)),
+                               np.exp(-x) / (1 + np.exp(-x)) ** 2),
+    "tosa.abs": lambda x: (np.abs(x), np.ones_like(x)),
+    "relu": lambda x: (np.maximum(x, 0), np.ones_like(x)),
+    "tosa.exp": lambda x: (np.exp(x), np.exp(x)),
+}
 
 
 def make_graph(rng):
-    g = Graph(rng)
     rows = int(rng.choice([1, 2, 3, 4, 8]))
     width = int(rng.choice([2, 3, 4, 5, 8, 16]))
-    x = rng.uniform(-1, 1, size=(1, rows, width))  # replaced by prec-run's inputs
-    inputs = [("x", (1, rows, width))]
-    live = [("%x", (1, rows, width))]
+    g = Graph((1, rows, width))
+    x = rng.uniform(-1, 1, size=g.input_shape)  # replaced by prec-run's inputs
+    live = [("%x", g.input_shape)]
     count = int(rng.integers(3, 11))
     for _ in range(count):
         operand, shape = live[int(rng.integers(len(live)))]
@@ -91,8 +86,7 @@ def make_graph(rng):
                            "reshape"], p=[0.3, 0.25, 0.2, 0.08, 0.09, 0.08])
         op = {"name": f"op{len(g.ops)}", "operands": [operand], "shape": shape}
         if kind == "unary":
-            op["kind"] = str(rng.choice(["tosa.tanh", "tosa.sigmoid", "tosa.abs",
-                                         "relu", "tosa.exp"]))
+            op["kind"] = str(rng.choice(list(UNARY)))
         elif kind == "binary":
             same = [v for v in live if v[1] == shape]
             other = same[int(rng.integers(len(same)))][0]
@@ -129,7 +123,7 @@ def make_graph(rng):
     # Every value nobody reads is an output.
     read = {o for op in g.ops for o in op["operands"]}
     outputs = [(v, s) for v, s in live[1:] if v not in read]
-    return g, inputs, outputs
+    return g, outputs
 
 
 def evaluate(g, x, types, quantized_ranges=None):
@@ -202,8 +196,7 @@ def evaluate(g, x, types, quantized_ranges=None):
             e = e + UNIT_ROUNDOFF[storage] * np.abs(y)
         else:
             uc = UNIT_ROUNDOFF[compute]
-            [(_, y, derivative)] = [c for c in elementwise_candidates(a)
-                                    if c[0] == kind]
+            y, derivative = UNARY[kind](a)
             function_error = F32_FUNCTION_ERROR if kind in (
                 "tosa.tanh", "tosa.sigmoid", "tosa.exp") else 0
             e = np.abs(derivative) * (ea + uc * np.abs(a))
@@ -342,8 +335,7 @@ def main():
     reduced_ops = 0
     for index in range(args.graphs):
         rng = np.random.default_rng([args.seed, index])
-        g, inputs, outputs = make_graph(rng)
-        g.input_shape = inputs[0][1]
+        g, outputs = make_graph(rng)
         base = os.path.join(args.work, f"graph{index}")
         # Inputs first: prec-run generates them, numpy reads them.
         write_module(base + ".f32.mlir", g, outputs, None, {}, {})
