@@ -31,6 +31,7 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 using namespace mlir;
 
@@ -281,14 +282,26 @@ LogicalResult Importer::readTensorProto(const onnx::TensorProto &tensor,
   const std::string *raw = tensor.has_raw_data() ? &tensor.raw_data() : nullptr;
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
     std::string file;
-    int64_t offset = 0, length = -1;
+    uint64_t offset = 0;
+    std::optional<uint64_t> length;
     for (const auto &entry : tensor.external_data()) {
-      if (entry.key() == "location")
+      if (entry.key() == "location") {
         file = entry.value();
-      else if (entry.key() == "offset")
-        offset = std::stoll(entry.value());
-      else if (entry.key() == "length")
-        length = std::stoll(entry.value());
+        continue;
+      }
+      if (entry.key() != "offset" && entry.key() != "length")
+        continue;
+      uint64_t number;
+      if (llvm::StringRef(entry.value()).getAsInteger(10, number)) {
+        failGraph() << "tensor '" << tensor.name() << "': external data "
+                    << entry.key() << " '" << entry.value()
+                    << "' is not a byte count";
+        return failure();
+      }
+      if (entry.key() == "offset")
+        offset = number;
+      else
+        length = number;
     }
     llvm::SmallString<256> full(llvm::sys::path::parent_path(modelPath));
     llvm::sys::path::append(full, file);
@@ -302,16 +315,13 @@ LogicalResult Importer::readTensorProto(const onnx::TensorProto &tensor,
       return failure();
     }
     llvm::StringRef bytes = (*buffer)->getBuffer();
-    if (offset < 0 || offset > int64_t(bytes.size()) ||
-        (length >= 0 && offset + length > int64_t(bytes.size()))) {
+    if (offset > bytes.size() || (length && *length > bytes.size() - offset)) {
       failGraph() << "tensor '" << tensor.name()
                   << "': external data range is outside '" << full << "'";
       return failure();
     }
     external =
-        bytes
-            .substr(offset, length < 0 ? llvm::StringRef::npos : size_t(length))
-            .str();
+        bytes.substr(offset, length.value_or(llvm::StringRef::npos)).str();
     raw = &external;
   }
 

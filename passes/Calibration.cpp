@@ -336,8 +336,10 @@ llvm::Expected<CalibrationFile> parseCalibration(StringRef text) {
       return fail("'" + place + ".amax' must be a number in [0, " +
                   llvm::formatv("{0:e}", std::numeric_limits<float>::max()) +
                   "] (an f32)");
+    // Ranges have no use for the sign of zero, and JSON writes -0.0 as "-0",
+    // which reads back as the integer 0: adding +0.0 makes every zero +0.
     TensorCalibration tensor;
-    tensor.amax = *amax;
+    tensor.amax = *amax + 0.0;
     // The observed extremes are optional, but finite numbers when given.
     for (auto [field, bound] :
          {std::pair("min", &tensor.min), std::pair("max", &tensor.max)}) {
@@ -347,7 +349,7 @@ llvm::Expected<CalibrationFile> parseCalibration(StringRef text) {
       std::optional<double> number = given->getAsNumber();
       if (!number || !std::isfinite(*number))
         return fail("'" + place + "." + field + "' must be a finite number");
-      *bound = *number;
+      *bound = *number + 0.0;
     }
     calibration.tensors[key.str()] = tensor;
   }

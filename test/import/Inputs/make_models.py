@@ -302,6 +302,21 @@ onnx.save(model, os.path.join(out, "external.onnx"), save_as_external_data=True,
           all_tensors_to_one_file=True, location="external.weights",
           size_threshold=0)
 
+# External data entries that lie (found by prec-fuzz-onnx: a non-number
+# offset threw out of the importer; offset + length could wrap int64).
+for name, key, value in [("external_bad_offset", "offset", "12x"),
+                         ("external_bad_length", "length", str(2**64)),
+                         ("external_past_end", "length", str(2**63 - 1))]:
+    lying = onnx.load(os.path.join(out, "external.onnx"), load_external_data=False)
+    entries = lying.graph.initializer[0].external_data
+    for entry in entries:
+        if entry.key == key:
+            entry.value = value
+            break
+    else:
+        entries.add(key=key, value=value)
+    onnx.save(lying, os.path.join(out, name + ".onnx"))
+
 # Models that must be refused.
 def bad(name, nodes, inputs, opset=17, outputs=("y",), initializers=()):
     graph = helper.make_graph(
