@@ -303,6 +303,16 @@ LogicalResult Importer::readTensorProto(const onnx::TensorProto &tensor,
       else
         length = number;
     }
+    // As ONNX's own loader does (CVE-2022-25882), external data stays in the
+    // model's folder: a model must not read arbitrary files into its weights.
+    if (llvm::sys::path::is_absolute(file) ||
+        llvm::is_contained(llvm::make_range(llvm::sys::path::begin(file),
+                                            llvm::sys::path::end(file)),
+                           "..")) {
+      failGraph() << "tensor '" << tensor.name() << "': external data '" << file
+                  << "' must be a path inside the model's folder";
+      return failure();
+    }
     llvm::SmallString<256> full(llvm::sys::path::parent_path(modelPath));
     llvm::sys::path::append(full, file);
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =

@@ -303,10 +303,13 @@ onnx.save(model, os.path.join(out, "external.onnx"), save_as_external_data=True,
           size_threshold=0)
 
 # External data entries that lie (found by prec-fuzz-onnx: a non-number
-# offset threw out of the importer; offset + length could wrap int64).
+# offset threw out of the importer; offset + length could wrap int64) or
+# point outside the model's folder.
 for name, key, value in [("external_bad_offset", "offset", "12x"),
                          ("external_bad_length", "length", str(2**64)),
-                         ("external_past_end", "length", str(2**63 - 1))]:
+                         ("external_past_end", "length", str(2**63 - 1)),
+                         ("external_escapes", "location", "../external.weights"),
+                         ("external_absolute", "location", "/etc/passwd")]:
     lying = onnx.load(os.path.join(out, "external.onnx"), load_external_data=False)
     entries = lying.graph.initializer[0].external_data
     for entry in entries:
