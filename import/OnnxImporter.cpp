@@ -1312,13 +1312,21 @@ LogicalResult Importer::importConcat() {
       return failure();
     inputs.push_back(*value);
   }
+  if (inputs.empty())
+    return fail() << "Concat needs at least one input";
   int64_t axis = intAttribute("axis", 0);
   if (failed(normalizeAxis(axis, shapeOf(inputs[0]).size())))
     return failure();
   SmallVector<int64_t> shape(shapeOf(inputs[0]));
   shape[axis] = 0;
-  for (Value value : inputs)
-    shape[axis] += shapeOf(value)[axis];
+  for (Value value : inputs) {
+    ArrayRef<int64_t> other = shapeOf(value);
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (other.size() != shape.size() ||
+          (int64_t(d) != axis && other[d] != shape[d]))
+        return fail() << "inputs differ in shape off the axis";
+    shape[axis] += other[axis];
+  }
   setOutput(
       0,
       create("tosa.concat", inputs, tensorOf(shape, elementOf(inputs[0])),

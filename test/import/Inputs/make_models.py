@@ -342,6 +342,9 @@ bad("concat_axis", [helper.make_node("Concat", ["x", "x"], ["y"], name="join", a
     {"x": [2, 3]})
 bad("dynamic_reshape", [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
     {"x": [2, 3], "s": [2]})
+bad("concat_empty", [helper.make_node("Concat", [], ["y"], name="join", axis=0)], {"x": [2]})
+bad("concat_shapes", [helper.make_node("Concat", ["x", "z"], ["y"], name="join", axis=0)],
+    {"x": [2, 3], "z": [2]})
 bad("no_output", [helper.make_node("Relu", ["x"], [], name="r")], {"x": [2]})
 bad("reshape_overflow", [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
     {"x": [2, 3]}, initializers=[numpy_helper.from_array(
