@@ -66,6 +66,10 @@ bool parseInputShapes(llvm::ArrayRef<std::string> entries,
 
 namespace {
 
+/// The most elements one tensor may have: bounds the memory an initializer
+/// takes and keeps the sizes derived from shapes far from overflowing.
+constexpr int64_t maxElements = int64_t(1) << 34;
+
 /// The element type of an ONNX TensorProto data type, or null.
 Type getElementType(MLIRContext *context, int dataType) {
   Builder builder(context);
@@ -217,6 +221,10 @@ private:
   Value reduce(llvm::StringRef name, Value value, ArrayRef<int64_t> axes);
   Value trimForWindow(Value nhwc, std::vector<int64_t> &pads, int64_t windowH,
                       int64_t windowW, ArrayRef<int64_t> strides);
+  LogicalResult checkWindow(ArrayRef<int64_t> extent, ArrayRef<int64_t> kernel,
+                            ArrayRef<int64_t> strides,
+                            ArrayRef<int64_t> dilations, ArrayRef<int64_t> pads,
+                            bool transposed);
 
   // Op handlers.
   LogicalResult importNode(const onnx::NodeProto &node);
@@ -271,8 +279,12 @@ LogicalResult Importer::readTensorProto(const onnx::TensorProto &tensor,
                                         KnownTensor &result) {
   result.shape.assign(tensor.dims().begin(), tensor.dims().end());
   result.dataType = tensor.data_type();
+  if (llvm::any_of(result.shape, [](int64_t dim) { return dim < 0; })) {
+    failGraph() << "tensor '" << tensor.name() << "' has a negative dimension";
+    return failure();
+  }
   int64_t count = product(result.shape);
-  if (count < 0 || count > (int64_t(1) << 34)) {
+  if (count > maxElements) {
     failGraph() << "tensor '" << tensor.name() << "' has " << count
                 << " elements: too large to import";
     return failure();
@@ -285,22 +297,19 @@ LogicalResult Importer::readTensorProto(const onnx::TensorProto &tensor,
     uint64_t offset = 0;
     std::optional<uint64_t> length;
     for (const auto &entry : tensor.external_data()) {
-      if (entry.key() == "location") {
-        file = entry.value();
-        continue;
-      }
-      if (entry.key() != "offset" && entry.key() != "length")
-        continue;
-      uint64_t number;
-      if (llvm::StringRef(entry.value()).getAsInteger(10, number)) {
+      uint64_t number = 0;
+      bool isCount = entry.key() == "offset" || entry.key() == "length";
+      if (isCount && llvm::StringRef(entry.value()).getAsInteger(10, number)) {
         failGraph() << "tensor '" << tensor.name() << "': external data "
                     << entry.key() << " '" << entry.value()
                     << "' is not a byte count";
         return failure();
       }
-      if (entry.key() == "offset")
+      if (entry.key() == "location")
+        file = entry.value();
+      else if (entry.key() == "offset")
         offset = number;
-      else
+      else if (entry.key() == "length")
         length = number;
     }
     // As ONNX's own loader does (CVE-2022-25882), external data stays in the
@@ -341,20 +350,35 @@ LogicalResult Importer::readTensorProto(const onnx::TensorProto &tensor,
                 << result.dataType << ", which prec does not import";
     return failure();
   }
-  result.values.resize(count);
-  auto expectSize = [&](size_t have) -> LogicalResult {
-    if (have == size_t(count))
-      return success();
-    failGraph() << "tensor '" << tensor.name() << "' holds " << have
+  // Count the values the tensor holds before allocating: its dims alone may
+  // claim far more elements than its data provides.
+  size_t width = result.dataType == onnx::TensorProto::DOUBLE
+                     ? 8
+                     : (element.getIntOrFloatBitWidth() + 7) / 8;
+  if (raw && raw->size() % width != 0) {
+    failGraph() << "tensor '" << tensor.name() << "' has " << raw->size()
+                << " bytes of data, not a whole number of " << width
+                << "-byte values";
+    return failure();
+  }
+  size_t held;
+  if (raw)
+    held = raw->size() / width;
+  else if (result.dataType == onnx::TensorProto::FLOAT)
+    held = tensor.float_data_size();
+  else if (result.dataType == onnx::TensorProto::DOUBLE)
+    held = tensor.double_data_size();
+  else if (result.dataType == onnx::TensorProto::INT64)
+    held = tensor.int64_data_size();
+  else // int32_data holds int32, int8, uint8, bool and the bits of f16/bf16.
+    held = tensor.int32_data_size();
+  if (held != size_t(count)) {
+    failGraph() << "tensor '" << tensor.name() << "' holds " << held
                 << " values but its shape needs " << count;
     return failure();
-  };
+  }
+  result.values.resize(count);
   if (raw) {
-    size_t width = result.dataType == onnx::TensorProto::DOUBLE
-                       ? 8
-                       : (element.getIntOrFloatBitWidth() + 7) / 8;
-    if (failed(expectSize(raw->size() / width)) || raw->size() % width != 0)
-      return failure();
     const char *data = raw->data();
     for (int64_t i = 0; i < count; ++i) {
       const char *at = data + i * width;
@@ -404,25 +428,16 @@ LogicalResult Importer::readTensorProto(const onnx::TensorProto &tensor,
   }
   switch (result.dataType) {
   case onnx::TensorProto::FLOAT:
-    if (failed(expectSize(tensor.float_data_size())))
-      return failure();
     llvm::copy(tensor.float_data(), result.values.begin());
     return success();
   case onnx::TensorProto::DOUBLE:
-    if (failed(expectSize(tensor.double_data_size())))
-      return failure();
     llvm::copy(tensor.double_data(), result.values.begin());
     return success();
   case onnx::TensorProto::INT64:
-    if (failed(expectSize(tensor.int64_data_size())))
-      return failure();
     for (int64_t i = 0; i < count; ++i)
       result.values[i] = static_cast<double>(tensor.int64_data(i));
     return success();
   default:
-    // int32_data holds int32, int8, uint8, bool and the bits of f16/bf16.
-    if (failed(expectSize(tensor.int32_data_size())))
-      return failure();
     for (int64_t i = 0; i < count; ++i) {
       int32_t v = tensor.int32_data(i);
       if (auto floatType = dyn_cast<FloatType>(element))
@@ -871,11 +886,21 @@ LogicalResult Importer::importConv(bool transposed) {
     return fail() << "strides, dilations and pads must describe 2-D";
   ArrayRef<int64_t> w = weights->shape;
   int64_t kh = w[2], kw = w[3];
+  if (failed(checkWindow(xShape.drop_front(2), {kh, kw}, strides, dilations,
+                         pads, transposed)))
+    return failure();
+  if (group < 1 || group > xShape[1])
+    return fail() << "group " << group << " must lie between 1 and the "
+                  << xShape[1] << " input channels";
   int64_t inChannels = xShape[1];
   int64_t outChannels = transposed ? w[1] * group : w[0];
-  if (!transposed && w[1] * group != inChannels)
-    return fail() << "weights expect " << w[1] * group
+  int64_t expectedInChannels = transposed ? w[0] : w[1] * group;
+  if (expectedInChannels != inChannels)
+    return fail() << "weights expect " << expectedInChannels
                   << " input channels, the input has " << inChannels;
+  if (outChannels % group != 0)
+    return fail() << outChannels << " output channels do not split into "
+                  << group << " groups";
 
   // Bias: given or zeros, one per output channel.
   std::vector<double> bias(outChannels, 0.0);
@@ -913,6 +938,11 @@ LogicalResult Importer::importConv(bool transposed) {
       return fail() << "dilated ConvTranspose is not supported";
     std::vector<int64_t> outputPadding =
         intsAttribute("output_padding", {0, 0});
+    if (outputPadding.size() != 2 || outputPadding[0] < 0 ||
+        outputPadding[1] < 0 || outputPadding[0] >= strides[0] ||
+        outputPadding[1] >= strides[1])
+      return fail() << "output_padding must give 2 values, each below its "
+                       "stride";
     // ONNX weights [I, O, KH, KW] -> TOSA [O, KH, KW, I].
     std::vector<double> ohwi(w[1] * kh * kw * w[0]);
     for (int64_t o = 0; o < w[1]; ++o)
@@ -924,6 +954,8 @@ LogicalResult Importer::importConv(bool transposed) {
          outputPadding[0];
     ow = (xShape[3] - 1) * strides[1] + kw - pads[1] - pads[3] +
          outputPadding[1];
+    if (oh < 1 || ow < 1)
+      return fail() << "pads leave an empty output";
     SmallVector<NamedAttribute> list = attrs(false);
     list.push_back(builder.getNamedAttr(
         "out_pad",
@@ -943,8 +975,7 @@ LogicalResult Importer::importConv(bool transposed) {
          1;
     nhwc = trimForWindow(nhwc, pads, dilations[0] * (kh - 1) + 1,
                          dilations[1] * (kw - 1) + 1, strides);
-    auto convolve = [&](Value in, int64_t firstOut, int64_t outs,
-                        int64_t firstIn) {
+    auto convolve = [&](Value in, int64_t firstOut, int64_t outs) {
       std::vector<double> ohwi(outs * kh * kw * w[1]);
       for (int64_t o = 0; o < outs; ++o)
         for (int64_t y = 0; y < kh; ++y)
@@ -952,7 +983,6 @@ LogicalResult Importer::importConv(bool transposed) {
             for (int64_t i = 0; i < w[1]; ++i)
               ohwi[((o * kh + y) * kw + xx) * w[1] + i] =
                   weightAt(firstOut + o, i, y, xx);
-      (void)firstIn;
       return create("tosa.conv2d",
                     {in, constant({outs, kh, kw, w[1]}, element, ohwi),
                      constant({outs}, element,
@@ -961,7 +991,7 @@ LogicalResult Importer::importConv(bool transposed) {
                     tensorOf({xShape[0], oh, ow, outs}, element), attrs(true));
     };
     if (group == 1) {
-      result = convolve(nhwc, 0, outChannels, 0);
+      result = convolve(nhwc, 0, outChannels);
     } else if (group == inChannels && w[1] == 1) {
       // Depthwise: weights [KH, KW, C, M].
       int64_t multiplier = outChannels / inChannels;
@@ -989,8 +1019,7 @@ LogicalResult Importer::importConv(bool transposed) {
                              {nhwc, constShape({0, 0, 0, g * inPerGroup}),
                               constShape(sliceShape)},
                              tensorOf(sliceShape, element));
-        parts.push_back(
-            convolve(slice, g * outPerGroup, outPerGroup, g * inPerGroup));
+        parts.push_back(convolve(slice, g * outPerGroup, outPerGroup));
       }
       result =
           create("tosa.concat", parts,
@@ -1037,6 +1066,39 @@ Value Importer::trimForWindow(Value nhwc, std::vector<int64_t> &pads,
                 tensorOf(kept, elementOf(nhwc)));
 }
 
+/// The window of a 2-D Conv, ConvTranspose or Pool: ONNX leaves strides or
+/// dilations below 1, negative pads and a window wider than the padded input
+/// undefined, and TOSA's output sizes divide by the stride. The upper bound
+/// keeps output sizes of inputs up to 2^34 elements from overflowing.
+LogicalResult Importer::checkWindow(ArrayRef<int64_t> extent,
+                                    ArrayRef<int64_t> kernel,
+                                    ArrayRef<int64_t> strides,
+                                    ArrayRef<int64_t> dilations,
+                                    ArrayRef<int64_t> pads, bool transposed) {
+  constexpr int64_t largest = int64_t(1) << 24;
+  auto outside = [&](ArrayRef<int64_t> values, int64_t least) {
+    return llvm::any_of(values,
+                        [&](int64_t v) { return v < least || v > largest; });
+  };
+  for (auto [name, values, least] : {std::make_tuple("kernel", kernel, 1),
+                                     {"strides", strides, 1},
+                                     {"dilations", dilations, 1},
+                                     {"pads", pads, 0}})
+    if (outside(values, least))
+      return fail() << name << " must lie between " << least << " and "
+                    << largest;
+  if (transposed)
+    return success();
+  for (int axis : {0, 1}) {
+    int64_t window = dilations[axis] * (kernel[axis] - 1) + 1;
+    int64_t padded = extent[axis] + pads[axis] + pads[axis + 2];
+    if (window > padded)
+      return fail() << "the window (" << window
+                    << ") is wider than the padded input (" << padded << ")";
+  }
+  return success();
+}
+
 LogicalResult Importer::importPool(bool isMax, bool global) {
   FailureOr<Value> x = input(0);
   if (failed(x))
@@ -1061,6 +1123,9 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
     return fail() << "count_include_pad with padding is not supported";
   if (isMax && intsAttribute("dilations", {1, 1}) != std::vector<int64_t>{1, 1})
     return fail() << "dilated MaxPool is not supported";
+  if (failed(checkWindow(shape.drop_front(2), kernel, strides, {1, 1}, pads,
+                         /*transposed=*/false)))
+    return failure();
   int64_t oh = (shape[2] + pads[0] + pads[2] - kernel[0]) / strides[0] + 1;
   int64_t ow = (shape[3] + pads[1] + pads[3] - kernel[1]) / strides[1] + 1;
   Value nhwc = trimForWindow(transpose(*x, {0, 2, 3, 1}), pads, kernel[0],
@@ -1321,9 +1386,10 @@ LogicalResult Importer::importConcat() {
   shape[axis] = 0;
   for (Value value : inputs) {
     ArrayRef<int64_t> other = shapeOf(value);
+    if (other.size() != shape.size())
+      return fail() << "inputs differ in shape off the axis";
     for (size_t d = 0; d < shape.size(); ++d)
-      if (other.size() != shape.size() ||
-          (int64_t(d) != axis && other[d] != shape[d]))
+      if (int64_t(d) != axis && other[d] != shape[d])
         return fail() << "inputs differ in shape off the axis";
     shape[axis] += other[axis];
   }
@@ -1819,6 +1885,11 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
         }
         shape.push_back(dim.dim_value());
       }
+    }
+    if (product(shape) > maxElements) {
+      failGraph() << "input '" << info.name() << "' has more than "
+                  << maxElements << " elements: too large to import";
+      return nullptr;
     }
     inputTypes.push_back(RankedTensorType::get(shape, element));
     inputNames.push_back(info.name());

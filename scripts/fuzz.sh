@@ -10,7 +10,8 @@
 # inputs of crashes found before (tools/fuzz/regressions/<target>/) are
 # replayed first. Two targets run at a time. Any crash, sanitizer report,
 # leak, timeout or out-of-memory fails the script and leaves the input in
-# build-fuzz/artifacts/<target>/.
+# build-fuzz/artifacts/<target>/. PREC_FUZZ_SEED fixes libFuzzer's random
+# seed: the same corpus then yields the same inputs, so a crash repeats.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
@@ -53,6 +54,7 @@ run_target() {
     plan | calibration) dictionary="$root/tools/fuzz/dicts/json.dict" ;;
   esac
   [ -f "$dictionary" ] && options+=(-dict="$dictionary")
+  [ -n "${PREC_FUZZ_SEED:-}" ] && options+=(-seed="$PREC_FUZZ_SEED")
   # The importer reads external data relative to the model: a scratch folder.
   cd "$work"
   local regressions="$root/tools/fuzz/regressions/$target"

@@ -349,6 +349,46 @@ bad("no_output", [helper.make_node("Relu", ["x"], [], name="r")], {"x": [2]})
 bad("reshape_overflow", [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
     {"x": [2, 3]}, initializers=[numpy_helper.from_array(
         np.array([2**62, 3], np.int64), "s")])
+# Initializers whose dims disagree with their data (found by prec-fuzz-onnx:
+# a tensor claiming 2^34 elements was allocated before its data was counted).
+def tensor(name, dims, **fields):
+    t = TensorProto(name=name, data_type=TensorProto.FLOAT, dims=dims)
+    for field, value in fields.items():
+        if field == "raw_data":
+            t.raw_data = value
+        else:
+            getattr(t, field).extend(value)
+    return t
+
+
+add = [helper.make_node("Add", ["x", "w"], ["y"], name="add")]
+bad("tensor_huge", add, {"x": [2]}, initializers=[tensor("w", [2**17, 2**17], raw_data=b"\0" * 8)])
+bad("tensor_ragged", add, {"x": [2]}, initializers=[tensor("w", [2], raw_data=b"\0" * 7)])
+bad("tensor_negative", add, {"x": [2]},
+    initializers=[tensor("w", [-2, -1], float_data=[1.0, 2.0])])
+bad("input_huge", [helper.make_node("Relu", ["x"], ["y"], name="r")], {"x": [2**20, 2**20]})
+# Windows ONNX leaves undefined (found by prec-fuzz-onnx: a zero stride
+# divided by zero).
+def pool(name, **attributes):
+    bad(name, [helper.make_node("MaxPool", ["x"], ["y"], name="pool", **attributes)],
+        {"x": [1, 1, 4, 4]})
+
+
+pool("pool_zero_stride", kernel_shape=[2, 2], strides=[0, 1])
+pool("pool_negative_pad", kernel_shape=[2, 2], pads=[0, -1, 0, 0])
+pool("pool_wide_window", kernel_shape=[5, 2])
+def conv(name, weights=(2, 1, 3, 3), op="Conv", **attributes):
+    bad(name, [helper.make_node(op, ["x", "w"], ["y"], name="conv", **attributes)],
+        {"x": [1, 2, 4, 4]}, initializers=[numpy_helper.from_array(f32(*weights), "w")])
+
+
+conv("conv_zero_dilation", dilations=[1, 0])
+conv("conv_group_zero", group=0)
+conv("conv_group_split", weights=(3, 1, 3, 3), group=2)
+conv("conv_transpose_channels", weights=(3, 2, 3, 3), op="ConvTranspose")
+conv("conv_transpose_output_padding", weights=(2, 2, 3, 3), op="ConvTranspose",
+     output_padding=[1, 0])
+conv("conv_transpose_empty", weights=(2, 2, 3, 3), op="ConvTranspose", pads=[3, 3, 3, 3])
 with open(os.path.join(out, "truncated.onnx"), "wb") as f:
     f.write(open(os.path.join(out, "conv.onnx"), "rb").read()[:150])
 with open(os.path.join(out, "text.onnx"), "w") as f:
