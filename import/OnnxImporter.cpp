@@ -460,8 +460,16 @@ FailureOr<std::vector<int64_t>> Importer::getKnownInts(int index,
     return failure();
   }
   std::vector<int64_t> ints;
-  for (double value : tensor->values)
+  for (double value : tensor->values) {
+    // 2^63 is exact in a double; casting anything outside [-2^63, 2^63)
+    // to int64 is undefined.
+    if (!(value >= -0x1p63 && value < 0x1p63) || value != std::trunc(value)) {
+      fail() << what << " (input #" << index << ") holds " << value
+             << ", not an integer";
+      return failure();
+    }
     ints.push_back(static_cast<int64_t>(value));
+  }
   return ints;
 }
 
@@ -478,16 +486,23 @@ FailureOr<Value> Importer::input(int index) {
     return failure();
   }
   const std::string &name = node->input(index);
-  auto it = values.find(name);
-  if (it != values.end())
-    return it->second;
-  auto knownIt = known.find(name);
-  if (knownIt == known.end()) {
+  Value value;
+  if (auto it = values.find(name); it != values.end()) {
+    value = it->second;
+  } else if (auto knownIt = known.find(name); knownIt != known.end()) {
+    value = materializeKnown(knownIt->second);
+    values[name] = value;
+  } else {
     fail() << "input '" << name << "' is not defined before this node";
     return failure();
   }
-  Value value = materializeKnown(knownIt->second);
-  values[name] = value;
+  // Empty tensors reach no kernel prec emits, and shape arithmetic (tiling
+  // multiples, window sizes, means) would divide by their zero extents.
+  if (llvm::is_contained(shapeOf(value), 0)) {
+    fail() << "input '" << name << "' of type " << value.getType()
+           << " is empty, which prec does not import";
+    return failure();
+  }
   return value;
 }
 
@@ -1169,6 +1184,10 @@ LogicalResult Importer::importBatchNormalization() {
   if (shape.size() < 2)
     return fail() << "the input needs a channel dimension";
   int64_t channels = shape[1];
+  for (const KnownTensor *parameter : {scale, bias, mean, variance})
+    if (int64_t(parameter->values.size()) != channels)
+      return fail() << "scale, bias, mean and variance need " << channels
+                    << " values each, one per channel";
   // y = x * a + b with a = scale / sqrt(var + eps), b = bias - mean * a.
   std::vector<double> a(channels), b(channels);
   for (int64_t c = 0; c < channels; ++c) {
@@ -1211,15 +1230,30 @@ LogicalResult Importer::importLayerNormalization() {
       {binary("tosa.add", variance, scalar(element, epsilon, rank), element)},
       variance.getType());
   Value normalized = mul(centered, denominator);
-  FailureOr<Value> gamma = input(1);
+  // Scale and bias broadcast to the input; they must not widen it.
+  auto parameter = [&](int index) -> FailureOr<Value> {
+    FailureOr<Value> value = input(index);
+    if (failed(value))
+      return failure();
+    Value ranked = toRank(*value, rank);
+    FailureOr<SmallVector<int64_t>> joint =
+        broadcastShapes(shapeOf(ranked), shape);
+    if (failed(joint) || ArrayRef<int64_t>(*joint) != shape) {
+      fail() << "input #" << index << " of type " << value->getType()
+             << " does not broadcast to the input " << x->getType();
+      return failure();
+    }
+    return ranked;
+  };
+  FailureOr<Value> gamma = parameter(1);
   if (failed(gamma))
     return failure();
-  Value result = mul(normalized, toRank(*gamma, rank));
+  Value result = mul(normalized, *gamma);
   if (hasInput(2)) {
-    FailureOr<Value> beta = input(2);
+    FailureOr<Value> beta = parameter(2);
     if (failed(beta))
       return failure();
-    result = binary("tosa.add", result, toRank(*beta, rank), element);
+    result = binary("tosa.add", result, *beta, element);
   }
   setOutput(0, result);
   return success();
@@ -1362,8 +1396,12 @@ LogicalResult Importer::importTranspose() {
   if (perm.empty())
     for (int64_t d = rank - 1; d >= 0; --d)
       perm.push_back(d);
-  if (int64_t(perm.size()) != rank)
-    return fail() << "perm has " << perm.size() << " entries for rank " << rank;
+  std::vector<int64_t> sorted = perm;
+  llvm::sort(sorted);
+  for (int64_t d = 0; d < int64_t(sorted.size()); ++d)
+    if (sorted[d] != d || int64_t(perm.size()) != rank)
+      return fail() << "perm is not a permutation of the " << rank
+                    << " dimensions";
   SmallVector<int32_t> perm32(perm.begin(), perm.end());
   setOutput(0, transpose(*x, perm32));
   return success();
@@ -1416,6 +1454,9 @@ LogicalResult Importer::importSplit() {
     sizes = *known;
   } else {
     int64_t parts = intAttribute("num_outputs", node->output_size());
+    if (parts < 1 || parts > shape[axis])
+      return fail() << "num_outputs " << parts << " must lie between 1 and "
+                    << shape[axis];
     int64_t each = (shape[axis] + parts - 1) / parts;
     for (int64_t p = 0, left = shape[axis]; p < parts; ++p) {
       sizes.push_back(std::min(each, left));
@@ -1425,6 +1466,13 @@ LogicalResult Importer::importSplit() {
   if (int64_t(sizes.size()) != node->output_size())
     return fail() << "splits into " << sizes.size() << " parts but has "
                   << node->output_size() << " outputs";
+  int64_t covered = 0;
+  for (int64_t size : sizes)
+    if (size < 1 || llvm::AddOverflow(covered, size, covered))
+      return fail() << "split sizes must be positive";
+  if (covered != shape[axis])
+    return fail() << "split sizes add up to " << covered << ", not "
+                  << shape[axis];
   int64_t offset = 0;
   for (auto [index, size] : llvm::enumerate(sizes)) {
     SmallVector<int64_t> start(shape.size(), 0), extent(shape);
@@ -1460,6 +1508,9 @@ LogicalResult Importer::importSlice() {
       return failure();
     steps = *known;
   }
+  if (ends->size() != starts->size() || axes.size() != starts->size() ||
+      steps.size() != starts->size())
+    return fail() << "starts, ends, axes and steps differ in length";
   SmallVector<int64_t> start(rank, 0), extent(shape);
   for (size_t i = 0; i < axes.size(); ++i) {
     int64_t axis = axes[i];
@@ -1510,8 +1561,8 @@ LogicalResult Importer::importSqueeze(bool unsqueeze) {
   } else {
     int64_t rank = shape.size();
     for (int64_t &axis : axes)
-      if (axis < 0)
-        axis += rank;
+      if (failed(normalizeAxis(axis, rank)))
+        return failure();
     SmallVector<int64_t> kept;
     for (int64_t d = 0; d < rank; ++d) {
       bool squeezed =
@@ -1551,6 +1602,11 @@ LogicalResult Importer::importGather() {
     wrapped.push_back(index < 0 ? index + shape[axis] : index);
   }
   int64_t count = wrapped.size();
+  // The indices are repeated for each of the outer rows: bound the constant.
+  constexpr int64_t maxTiledIndices = int64_t(1) << 24;
+  if (outer > maxTiledIndices / std::max<int64_t>(count, 1))
+    return fail() << "gathering " << count << " indices from " << outer
+                  << " rows needs more than " << maxTiledIndices << " indices";
   std::vector<double> tiledIndices;
   for (int64_t n = 0; n < outer; ++n)
     tiledIndices.insert(tiledIndices.end(), wrapped.begin(), wrapped.end());
@@ -1689,7 +1745,10 @@ LogicalResult Importer::importQuantize(bool quantize) {
   if (!scale || scale->values.size() != 1)
     return fail() << "only per-tensor (scalar, constant) scales are "
                      "supported";
-  double zeroPointValue = zero ? zero->values.at(0) : 0.0;
+  if (zero && zero->values.size() != 1)
+    return fail() << "only per-tensor (scalar, constant) zero points are "
+                     "supported";
+  double zeroPointValue = zero ? zero->values[0] : 0.0;
   int zeroType = zero ? zero->dataType : onnx::TensorProto::UINT8;
   int64_t rank = shapeOf(*x).size();
   Type floatType = builder.getF32Type();

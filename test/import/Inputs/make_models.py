@@ -389,6 +389,36 @@ conv("conv_transpose_channels", weights=(3, 2, 3, 3), op="ConvTranspose")
 conv("conv_transpose_output_padding", weights=(2, 2, 3, 3), op="ConvTranspose",
      output_padding=[1, 0])
 conv("conv_transpose_empty", weights=(2, 2, 3, 3), op="ConvTranspose", pads=[3, 3, 3, 3])
+# Attributes and constant inputs that do not fit their input.
+def known(name, values, dtype=np.int64):
+    return numpy_helper.from_array(np.array(values, dtype), name)
+
+
+bad("transpose_perm", [helper.make_node("Transpose", ["x"], ["y"], name="t", perm=[0, 0])],
+    {"x": [2, 3]})
+bad("batchnorm_channels",
+    [helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], name="bn")],
+    {"x": [1, 3, 2, 2]},
+    initializers=[known(n, [1, 1], np.float32) for n in ["s", "b", "m", "v"]])
+bad("split_sizes", [helper.make_node("Split", ["x", "sizes"], ["y", "z"], name="split")],
+    {"x": [4]}, outputs=("y", "z"), initializers=[known("sizes", [1, 2])])
+bad("split_parts", [helper.make_node("Split", ["x"], ["y", "z"], name="split", num_outputs=0)],
+    {"x": [4]}, opset=18, outputs=("y", "z"))
+bad("slice_lengths", [helper.make_node("Slice", ["x", "starts", "ends"], ["y"], name="slice")],
+    {"x": [4, 4]}, initializers=[known("starts", [0, 0]), known("ends", [1])])
+bad("squeeze_axis", [helper.make_node("Squeeze", ["x", "axes"], ["y"], name="squeeze")],
+    {"x": [1, 3]}, initializers=[known("axes", [5])])
+bad("gather_tiled", [helper.make_node("Gather", ["x", "i"], ["y"], name="gather", axis=1)],
+    {"x": [2**20, 16]}, initializers=[known("i", [0] * 32)])
+bad("quantize_zero_point",
+    [helper.make_node("QuantizeLinear", ["x", "scale", "zero"], ["y"], name="q")],
+    {"x": [4]}, initializers=[known("scale", 0.5, np.float32), known("zero", [0, 0], np.int8)])
+bad("layernorm_scale",
+    [helper.make_node("LayerNormalization", ["x", "g"], ["y"], name="ln", axis=-1)],
+    {"x": [2, 3]}, initializers=[known("g", np.ones((4, 3)), np.float32)])
+bad("empty_tensor", add, {"x": [2]}, initializers=[known("w", np.zeros(0), np.float32)])
+bad("shape_not_integer", [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
+    {"x": [2, 3]}, initializers=[known("s", [1.5, 4], np.float32)])
 with open(os.path.join(out, "truncated.onnx"), "wb") as f:
     f.write(open(os.path.join(out, "conv.onnx"), "rb").read()[:150])
 with open(os.path.join(out, "text.onnx"), "w") as f:
