@@ -1525,8 +1525,10 @@ LogicalResult Importer::importSlice() {
       return std::clamp<int64_t>(index, 0, dim);
     };
     int64_t begin = clampIndex((*starts)[i]), end = clampIndex((*ends)[i]);
+    if (end <= begin)
+      return fail() << "the slice of dimension " << axis << " is empty";
     start[axis] = begin;
-    extent[axis] = std::max<int64_t>(end - begin, 0);
+    extent[axis] = end - begin;
   }
   setOutput(0, create("tosa.slice", {*x, constShape(start), constShape(extent)},
                       tensorOf(extent, elementOf(*x))));

@@ -406,6 +406,8 @@ bad("split_parts", [helper.make_node("Split", ["x"], ["y", "z"], name="split", n
     {"x": [4]}, opset=18, outputs=("y", "z"))
 bad("slice_lengths", [helper.make_node("Slice", ["x", "starts", "ends"], ["y"], name="slice")],
     {"x": [4, 4]}, initializers=[known("starts", [0, 0]), known("ends", [1])])
+bad("slice_empty", [helper.make_node("Slice", ["x", "starts", "ends"], ["y"], name="slice")],
+    {"x": [4, 4]}, initializers=[known("starts", [3, 0]), known("ends", [1, 4])])
 bad("squeeze_axis", [helper.make_node("Squeeze", ["x", "axes"], ["y"], name="squeeze")],
     {"x": [1, 3]}, initializers=[known("axes", [5])])
 bad("gather_tiled", [helper.make_node("Gather", ["x", "i"], ["y"], name="gather", axis=1)],
