@@ -18,6 +18,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -103,6 +104,18 @@ struct KnownTensor {
   std::vector<double> values;
   int dataType = onnx::TensorProto::FLOAT;
 };
+
+/// `value` rounded toward zero to an integer of `width` bits, saturated at
+/// the type's bounds (NaN gives 0): casting an out-of-range double, such as
+/// an int64 initializer's INT64_MAX after its trip through double, is
+/// undefined.
+llvm::APSInt toInteger(double value, unsigned width, bool isUnsigned) {
+  llvm::APSInt result(width, isUnsigned);
+  bool isExact = false;
+  (void)APFloat(value).convertToInteger(result, APFloat::rmTowardZero,
+                                        &isExact);
+  return result;
+}
 
 /// The number of elements of `shape`, saturated at INT64_MAX: a malformed
 /// model's dimensions must not overflow it (size checks then refuse it).
@@ -461,14 +474,13 @@ FailureOr<std::vector<int64_t>> Importer::getKnownInts(int index,
   }
   std::vector<int64_t> ints;
   for (double value : tensor->values) {
-    // 2^63 is exact in a double; casting anything outside [-2^63, 2^63)
-    // to int64 is undefined.
-    if (!(value >= -0x1p63 && value < 0x1p63) || value != std::trunc(value)) {
+    if (value != std::trunc(value)) {
       fail() << what << " (input #" << index << ") holds " << value
              << ", not an integer";
       return failure();
     }
-    ints.push_back(static_cast<int64_t>(value));
+    // Saturated: exporters write INT64_MAX for "to the end".
+    ints.push_back(toInteger(value, 64, /*isUnsigned=*/false).getExtValue());
   }
   return ints;
 }
@@ -588,12 +600,12 @@ Value Importer::constant(ArrayRef<int64_t> shape, Type element,
       values = DenseElementsAttr::get(type, floats);
     }
   } else {
+    // Booleans hold 0 and 1: unsigned, as a 1-bit signed integer holds -1.
     unsigned width = element.getIntOrFloatBitWidth();
+    bool isUnsigned = element.isUnsignedInteger() || width == 1;
     SmallVector<APInt> ints;
     for (double value : data)
-      ints.push_back(APInt(width, static_cast<int64_t>(value),
-                           /*isSigned=*/!element.isUnsignedInteger(),
-                           /*implicitTrunc=*/true));
+      ints.push_back(toInteger(value, width, isUnsigned));
     values = DenseElementsAttr::get(type, ints);
   }
   Value result =
@@ -692,7 +704,9 @@ Value Importer::clampValue(Value value, double lo, double hi) {
                         APFloat::rmNearestTiesToEven, &losesInfo);
       return FloatAttr::get(element, converted);
     }
-    return IntegerAttr::get(element, static_cast<int64_t>(v));
+    return IntegerAttr::get(element,
+                            toInteger(v, element.getIntOrFloatBitWidth(),
+                                      element.isUnsignedInteger()));
   };
   return create("tosa.clamp", {value}, value.getType(),
                 {builder.getNamedAttr("min_val", bound(lo)),

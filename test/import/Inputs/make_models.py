@@ -238,7 +238,8 @@ save("shapes",
      [("shape", np.array([4, 0, -1], np.int64)),
       ("split", np.array([1, 3], np.int64)),
       ("starts", np.array([1, -3], np.int64)),
-      ("ends", np.array([3, 100], np.int64)),
+      # PyTorch exports "to the end" as INT64_MAX.
+      ("ends", np.array([3, 2**63 - 1], np.int64)),
       ("axes", np.array([1, 2], np.int64)),
       ("uaxes", np.array([0, 3], np.int64)),
       ("indices", np.array([[2, 0], [1, -1]], np.int64))],
@@ -248,6 +249,15 @@ save("shapes",
              "unsqueeze": t[None, :, :, None], "squeeze": t,
              "gather": np.take(t, [[2, 0], [1, -1]], axis=1), "identity": t,
              "same_shape": t, "times_three": t * 3})
+
+# Relu on integers clamps at the integer type's bounds, not float's (found
+# by prec-fuzz-onnx: FLT_MAX was cast to int64).
+ix = np.array([-3, -1, 0, 2, 5], np.float32)
+save("integer_relu",
+     [helper.make_node("Cast", ["ix"], ["i32"], to=TensorProto.INT32),
+      helper.make_node("Relu", ["i32"], ["relu"]),
+      helper.make_node("Cast", ["relu"], ["iy"], to=TensorProto.FLOAT)],
+     {"ix": ix}, None, golden={"iy": np.maximum(ix, 0)})
 
 # Reductions, with axes as attributes (opset 17) and as inputs (opset 18).
 r = f32(2, 3, 4)
