@@ -1410,12 +1410,12 @@ LogicalResult Importer::importTranspose() {
   if (perm.empty())
     for (int64_t d = rank - 1; d >= 0; --d)
       perm.push_back(d);
-  std::vector<int64_t> sorted = perm;
+  std::vector<int64_t> sorted = perm, dimensions(rank);
   llvm::sort(sorted);
-  for (int64_t d = 0; d < int64_t(sorted.size()); ++d)
-    if (sorted[d] != d || int64_t(perm.size()) != rank)
-      return fail() << "perm is not a permutation of the " << rank
-                    << " dimensions";
+  std::iota(dimensions.begin(), dimensions.end(), 0);
+  if (sorted != dimensions)
+    return fail() << "perm is not a permutation of the " << rank
+                  << " dimensions";
   SmallVector<int32_t> perm32(perm.begin(), perm.end());
   setOutput(0, transpose(*x, perm32));
   return success();
