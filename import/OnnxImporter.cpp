@@ -251,6 +251,15 @@ private:
   LogicalResult importPool(bool isMax, bool global);
   LogicalResult importBatchNormalization();
   LogicalResult importLayerNormalization();
+  LogicalResult importInstanceNormalization();
+  LogicalResult importGroupNormalization();
+  Value normalize(Value x, ArrayRef<int64_t> axes, double epsilon);
+  FailureOr<Value> affineParameter(int index, Value x);
+  /// Inputs 1 and 2, `count` values each, one per `unit`.
+  FailureOr<std::pair<Value, Value>> channelScaleAndBias(int64_t count,
+                                                         llvm::StringRef unit);
+  /// x * scale + bias, with one scale and bias per index of dimension 1.
+  Value scaleChannels(Value x, std::pair<Value, Value> scaleAndBias);
   LogicalResult importSoftmax(bool logarithm);
   LogicalResult importReduce(llvm::StringRef kind);
   LogicalResult importReshape();
@@ -1217,6 +1226,46 @@ LogicalResult Importer::importBatchNormalization() {
   return success();
 }
 
+/// (x - mean) / sqrt(variance + epsilon) over `axes`, spelled as the chain
+/// exporters write, so that the precision rules find its statistics
+/// (passes/Normalization.h).
+Value Importer::normalize(Value x, ArrayRef<int64_t> axes, double epsilon) {
+  ArrayRef<int64_t> shape = shapeOf(x);
+  int64_t rank = shape.size();
+  Type element = elementOf(x);
+  int64_t count = 1;
+  for (int64_t axis : axes)
+    count *= shape[axis];
+  Value inverseCount = scalar(element, 1.0 / count, rank);
+  Value mean = mul(reduce("tosa.reduce_sum", x, axes), inverseCount);
+  Value centered = binary("tosa.sub", x, mean, element);
+  Value variance = mul(reduce("tosa.reduce_sum", mul(centered, centered), axes),
+                       inverseCount);
+  Value denominator = create(
+      "tosa.rsqrt",
+      {binary("tosa.add", variance, scalar(element, epsilon, rank), element)},
+      variance.getType());
+  return mul(centered, denominator);
+}
+
+/// Input `index`, a scale or a shift, at the rank of `x`, to which it must
+/// broadcast without widening it.
+FailureOr<Value> Importer::affineParameter(int index, Value x) {
+  FailureOr<Value> value = input(index);
+  if (failed(value))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(x);
+  Value ranked = toRank(*value, shape.size());
+  FailureOr<SmallVector<int64_t>> joint =
+      broadcastShapes(shapeOf(ranked), shape);
+  if (failed(joint) || ArrayRef<int64_t>(*joint) != shape) {
+    fail() << "input #" << index << " of type " << value->getType()
+           << " does not broadcast to the input " << x.getType();
+    return failure();
+  }
+  return ranked;
+}
+
 LogicalResult Importer::importLayerNormalization() {
   FailureOr<Value> x = input(0);
   if (failed(x))
@@ -1226,50 +1275,90 @@ LogicalResult Importer::importLayerNormalization() {
   int64_t axis = intAttribute("axis", -1);
   if (failed(normalizeAxis(axis, rank)))
     return failure();
-  double epsilon = floatAttribute("epsilon", 1e-5f);
-  Type element = elementOf(*x);
-  SmallVector<int64_t> axes;
-  int64_t count = 1;
-  for (int64_t d = axis; d < rank; ++d) {
-    axes.push_back(d);
-    count *= shape[d];
-  }
-  Value inverseCount = scalar(element, 1.0 / count, rank);
-  Value mean = mul(reduce("tosa.reduce_sum", *x, axes), inverseCount);
-  Value centered = binary("tosa.sub", *x, mean, element);
-  Value variance = mul(reduce("tosa.reduce_sum", mul(centered, centered), axes),
-                       inverseCount);
-  Value denominator = create(
-      "tosa.rsqrt",
-      {binary("tosa.add", variance, scalar(element, epsilon, rank), element)},
-      variance.getType());
-  Value normalized = mul(centered, denominator);
-  // Scale and bias broadcast to the input; they must not widen it.
-  auto parameter = [&](int index) -> FailureOr<Value> {
-    FailureOr<Value> value = input(index);
-    if (failed(value))
-      return failure();
-    Value ranked = toRank(*value, rank);
-    FailureOr<SmallVector<int64_t>> joint =
-        broadcastShapes(shapeOf(ranked), shape);
-    if (failed(joint) || ArrayRef<int64_t>(*joint) != shape) {
-      fail() << "input #" << index << " of type " << value->getType()
-             << " does not broadcast to the input " << x->getType();
-      return failure();
-    }
-    return ranked;
-  };
-  FailureOr<Value> gamma = parameter(1);
+  SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(axis, rank));
+  FailureOr<Value> gamma = affineParameter(1, *x);
   if (failed(gamma))
     return failure();
-  Value result = mul(normalized, *gamma);
+  Value result =
+      mul(normalize(*x, axes, floatAttribute("epsilon", 1e-5f)), *gamma);
   if (hasInput(2)) {
-    FailureOr<Value> beta = parameter(2);
+    FailureOr<Value> beta = affineParameter(2, *x);
     if (failed(beta))
       return failure();
-    result = binary("tosa.add", result, *beta, element);
+    result = binary("tosa.add", result, *beta, elementOf(*x));
   }
   setOutput(0, result);
+  return success();
+}
+
+FailureOr<std::pair<Value, Value>>
+Importer::channelScaleAndBias(int64_t count, llvm::StringRef unit) {
+  FailureOr<Value> scale = input(1), bias = input(2);
+  if (failed(scale) || failed(bias))
+    return failure();
+  for (Value parameter : {*scale, *bias})
+    if (shapeOf(parameter) != ArrayRef<int64_t>{count}) {
+      fail() << "scale and bias need " << count << " values each, one per "
+             << unit << ", not " << parameter.getType();
+      return failure();
+    }
+  return std::make_pair(*scale, *bias);
+}
+
+Value Importer::scaleChannels(Value x, std::pair<Value, Value> scaleAndBias) {
+  SmallVector<int64_t> channelShape(shapeOf(x).size(), 1);
+  channelShape[1] = shapeOf(x)[1];
+  Value scaled = mul(x, reshape(scaleAndBias.first, channelShape));
+  return binary("tosa.add", scaled, reshape(scaleAndBias.second, channelShape),
+                elementOf(x));
+}
+
+LogicalResult Importer::importInstanceNormalization() {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t rank = shape.size();
+  if (rank < 3)
+    return fail() << "the input needs a channel and a spatial dimension, not "
+                  << x->getType();
+  auto scaleAndBias = channelScaleAndBias(shape[1], "channel");
+  if (failed(scaleAndBias))
+    return failure();
+  SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(2, rank));
+  Value normalized = normalize(*x, axes, floatAttribute("epsilon", 1e-5f));
+  setOutput(0, scaleChannels(normalized, *scaleAndBias));
+  return success();
+}
+
+LogicalResult Importer::importGroupNormalization() {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  int64_t groups = intAttribute("num_groups", 0);
+  if (shape.size() < 2)
+    return fail() << "the input needs a channel dimension, not "
+                  << x->getType();
+  int64_t channels = shape[1];
+  if (groups < 1 || channels % groups != 0)
+    return fail() << "num_groups " << groups << " does not divide the "
+                  << channels << " channels";
+  // Opset 18 gave one scale and bias per group, opset 21 one per channel.
+  bool perGroup = opset < 21;
+  auto scaleAndBias = perGroup ? channelScaleAndBias(groups, "group")
+                               : channelScaleAndBias(channels, "channel");
+  if (failed(scaleAndBias))
+    return failure();
+  // Statistics per group: [N, G, C/G * spatial], normalized along the last.
+  SmallVector<int64_t> grouped = {shape[0], groups,
+                                  product(shape.drop_front(1)) / groups};
+  Value normalized =
+      normalize(reshape(*x, grouped), {2}, floatAttribute("epsilon", 1e-5f));
+  if (perGroup)
+    setOutput(0, reshape(scaleChannels(normalized, *scaleAndBias), shape));
+  else
+    setOutput(0, scaleChannels(reshape(normalized, shape), *scaleAndBias));
   return success();
 }
 
@@ -1836,6 +1925,10 @@ LogicalResult Importer::importNode(const onnx::NodeProto &current) {
     return importBatchNormalization();
   if (type == "LayerNormalization")
     return importLayerNormalization();
+  if (type == "InstanceNormalization")
+    return importInstanceNormalization();
+  if (type == "GroupNormalization")
+    return importGroupNormalization();
   if (type == "Softmax" || type == "LogSoftmax")
     return importSoftmax(type == "LogSoftmax");
   if (type == "ReduceMean")

@@ -100,6 +100,7 @@ public:
   void runOnOperation() override {
     policy = getPolicy(getOperation());
     target = *parseTarget(policy.getTarget());
+    normalizations = &getAnalysis<NormalizationAnalysis>();
     bool failedAny = false;
     getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
       auto assignment = op->getAttrOfType<AssignmentAttr>(
@@ -145,6 +146,9 @@ private:
       setCompute(followed);
       reason = followReason;
     }
+    // An input promoted since: the normalized output stores its type again.
+    if (reason == Reason::Normalization && !storageRequested)
+      storage = applyNormalizationRule(op, *normalizations, policy).second;
     if (reason == Reason::UserCast)
       return proposed;
 
@@ -194,8 +198,11 @@ private:
                           << (problem->overflow ? "overflow" : "underflow");
       } else {
         Type promoted = Float32Type::get(op->getContext());
-        op->emitRemark() << describe(op) << " promoted from " << compute
-                         << " to " << promoted << ": " << problem->describe();
+        // The compiler's own choice changing is a remark; a request that
+        // is not honoured, a warning.
+        (pinned ? op->emitWarning() : op->emitRemark())
+            << describe(op) << " promoted from " << compute << " to "
+            << promoted << ": " << problem->describe();
         detail = problem->describe();
         if (storageRequested && findRangeProblem(op, promoted, storage))
           storageRequested = false;
@@ -252,6 +259,7 @@ private:
 
   PolicyAttr policy;
   Target target;
+  const NormalizationAnalysis *normalizations = nullptr;
 };
 
 } // namespace

@@ -119,14 +119,33 @@ Type followProducers(Operation *op) {
   return followed;
 }
 
-std::pair<Type, precision::Reason>
-applyFollowRule(Operation *op, precision::PolicyAttr policy) {
-  Type followed = followProducers(op);
+/// The follow rule over the storage types `followed` joins.
+static std::pair<Type, precision::Reason> follow(Type followed,
+                                                 precision::PolicyAttr policy) {
   if (!followed)
     return {getLowestEnabledFloat(policy), precision::Reason::Inputs};
   if (!policy.isEnabled(followed))
-    followed = Float32Type::get(op->getContext());
+    followed = Float32Type::get(policy.getContext());
   return {followed, precision::Reason::Follow};
+}
+
+std::pair<Type, precision::Reason>
+applyFollowRule(Operation *op, precision::PolicyAttr policy) {
+  return follow(followProducers(op), policy);
+}
+
+std::pair<Type, Type>
+applyNormalizationRule(Operation *op,
+                       const NormalizationAnalysis &normalizations,
+                       precision::PolicyAttr policy) {
+  std::optional<NormalizationRole> role = normalizations.getRole(op);
+  if (!role)
+    return {};
+  Type f32 = Float32Type::get(op->getContext());
+  if (*role == NormalizationRole::Statistic)
+    return {f32, f32};
+  Value input = normalizations.getNormalizedInput(op);
+  return {f32, follow(getProducerStorage(input), policy).first};
 }
 
 Type getReducedWeightType(Operation *op) {

@@ -10,6 +10,8 @@
 #ifndef PREC_PASSES_PRECISIONRULES_H
 #define PREC_PASSES_PRECISIONRULES_H
 
+#include "passes/Normalization.h"
+
 #include "dialects/Precision/PrecisionAttrs.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -56,6 +58,15 @@ mlir::Type followProducers(mlir::Operation *op);
 /// enabled gives way to f32: the compiler only chooses enabled types.
 std::pair<mlir::Type, precision::Reason>
 applyFollowRule(mlir::Operation *op, precision::PolicyAttr policy);
+
+/// The normalization rule: statistics compute and store in f32; an op
+/// applying them computes in f32 and stores the type its normalized input
+/// comes in, as the follow rule would for that input alone. Null types for
+/// ops outside normalizations.
+std::pair<mlir::Type, mlir::Type>
+applyNormalizationRule(mlir::Operation *op,
+                       const NormalizationAnalysis &normalizations,
+                       precision::PolicyAttr policy);
 
 /// Layer casting: the element type of a contraction's constant weights
 /// (through casts) when it is a reduced float type; null otherwise.

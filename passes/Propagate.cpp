@@ -41,6 +41,7 @@ public:
 
   void runOnOperation() override {
     PolicyAttr policy = getPolicy(getOperation());
+    normalizations = &getAnalysis<NormalizationAnalysis>();
     // Pre-order: producers are assigned before the ops that follow them.
     getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (!isAssignable(op))
@@ -60,18 +61,24 @@ private:
     }
     auto request =
         op->getAttrOfType<RequestAttr>(PrecisionDialect::getRequestAttrName());
-    Type compute;
+    Type compute, storage;
     Reason reason;
     if (request && request.getCompute()) {
       compute = request.getCompute();
       reason = request.getOrigin();
+    } else if (policy.getTyping() == TypingMode::Weak &&
+               normalizations->getRole(op)) {
+      std::tie(compute, storage) =
+          applyNormalizationRule(op, *normalizations, policy);
+      reason = Reason::Normalization;
     } else {
       std::tie(compute, reason) = chooseCompute(op, policy);
     }
     Type accumulate = policy.getTyping() == TypingMode::Strong
                           ? getIRAccumulate(op, compute)
                           : getDefaultAccumulate(op, compute);
-    Type storage = compute;
+    if (!storage)
+      storage = compute;
     if (request && request.getAccumulate())
       accumulate = request.getAccumulate();
     if (request && request.getOutput())
@@ -79,6 +86,8 @@ private:
     return AssignmentAttr::get(context, compute, accumulate, storage, reason,
                                "");
   }
+
+  const NormalizationAnalysis *normalizations = nullptr;
 };
 
 } // namespace

@@ -265,8 +265,12 @@ Interval RangeAnalysis::computeResultRange(Operation *op) {
           [&](auto) { return operandRange(0) + operandRange(1); })
       .Case<tosa::SubOp>(
           [&](auto) { return operandRange(0) - operandRange(1); })
-      .Case<tosa::MulOp>(
-          [&](auto) { return operandRange(0) * operandRange(1); })
+      .Case<tosa::MulOp>([&](auto) {
+        // x * x is a square: never negative (a variance's squares).
+        if (op->getOperand(0) == op->getOperand(1))
+          return boundPower(operandRange(0), true, Interval{2, 2});
+        return operandRange(0) * operandRange(1);
+      })
       .Case<tosa::NegateOp>([&](auto) {
         Interval in = operandRange(0);
         return Interval{-in.hi, -in.lo};

@@ -188,15 +188,14 @@ private:
     if (!baselineFile.empty())
       return writeDiff(*os, rows);
 
-    *os << llvm::formatv("{0,-20} {1,-22} {2,-8} {3,-10} {4,-8} {5,-11} "
-                         "{6,-5} {7}\n",
-                         "name", "op", "compute", "accumulate", "storage",
-                         "reason", "casts", "detail");
+    // The widest reason, "normalization", sets its column's width.
+    const char *rowFormat =
+        "{0,-20} {1,-22} {2,-8} {3,-10} {4,-8} {5,-13} {6,-5} {7}\n";
+    *os << llvm::formatv(rowFormat, "name", "op", "compute", "accumulate",
+                         "storage", "reason", "casts", "detail");
     std::map<std::string, int64_t> perCompute;
     for (const Row &row : rows) {
-      *os << llvm::formatv("{0,-20} {1,-22} {2,-8} {3,-10} {4,-8} {5,-11} "
-                           "{6,-5} {7}\n",
-                           row.name.empty() ? "-" : row.name, row.op,
+      *os << llvm::formatv(rowFormat, row.name.empty() ? "-" : row.name, row.op,
                            row.compute, row.accumulate, row.storage, row.reason,
                            row.castsInserted, row.detail);
       ++perCompute[row.compute];

@@ -5,7 +5,10 @@ builds it into a shared library with nvcc, runs it on INPUTS.npz through its
 C API (ctypes, bindings as torch tensors), and prints, for every reference
 .npz given, the largest and mean absolute and relative error per output.
 
-Usage: python3 check_engines.py ENGINE.cu INPUTS.npz NAME=REFERENCE.npz...
+Usage: python3 check_engines.py [--max-abs X] ENGINE.cu INPUTS.npz NAME=REFERENCE.npz...
+
+With --max-abs, exits 1 when an output is further than X from a reference
+anywhere, or not finite.
 """
 import sys
 
@@ -18,7 +21,7 @@ DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
           "i8": torch.int8, "i32": torch.int32, "i1": torch.uint8}
 
 
-def run(cu, inputs_path, references):
+def run(cu, inputs_path, references, max_abs=None):
     engine = Engine(cu)
     stem, manifest = engine.stem, engine.manifest
     inputs = np.load(inputs_path)
@@ -31,6 +34,7 @@ def run(cu, inputs_path, references):
         else:
             tensors.append(torch.empty(binding["shape"], dtype=dtype,
                                        device="cuda"))
+    agrees = True
     run_engine = engine.runner(tensors)
     run_engine()
     torch.cuda.synchronize()
@@ -46,12 +50,20 @@ def run(cu, inputs_path, references):
             print(f"{stem:24s} {output:8s} vs {name:14s} max abs {error.max():.3e}"
                   f"  mean abs {error.mean():.3e}  median rel {np.median(relative):.3e}"
                   f"  nonfinite {int((~np.isfinite(actual)).sum())}")
+            if max_abs is not None and not error.max() <= max_abs:
+                print(f"{stem:24s} {output:8s} vs {name:14s} FAILED: beyond {max_abs}")
+                agrees = False
     median = median_ms(run_engine, warmup=20, runs=200)
     print(f"{stem:24s} median run {median * 1e3:.1f} us")
     engine.destroy()
+    return agrees
 
 
 if __name__ == "__main__":
-    cu, inputs = sys.argv[1], sys.argv[2]
-    references = dict(arg.split("=", 1) for arg in sys.argv[3:])
-    run(cu, inputs, references)
+    args = sys.argv[1:]
+    max_abs = None
+    if args[0] == "--max-abs":
+        max_abs, args = float(args[1]), args[2:]
+    cu, inputs = args[0], args[1]
+    references = dict(arg.split("=", 1) for arg in args[2:])
+    sys.exit(0 if run(cu, inputs, references, max_abs) else 1)

@@ -72,7 +72,8 @@ def Precision_Reason : I32Enum<"Reason",
       I32EnumCase<"Strong", 8, "strong">,        // strong typing: the IR's type
       I32EnumCase<"UserCast", 9, "user_cast">,   // a cast the model asked for
       I32EnumCase<"Range", 10, "range">,         // promoted: its values overflow
-      I32EnumCase<"Fallback", 11, "fallback">    // the target lacks the type
+      I32EnumCase<"Fallback", 11, "fallback">,   // the target lacks the type
+      I32EnumCase<"Normalization", 12, "normalization"> // normalization statistics stay f32
     ]> {
   let cppNamespace = "::prec::precision";
 }

@@ -1,7 +1,7 @@
 // A linear layer, a residual and a LayerNorm, legalized to f16 (LayerNorm
 // statistics in f32), as a CUDA engine: the GEMM adds the bias in its
-// epilogue, reading the f16 bias its widening came from; the residual and
-// the whole LayerNorm run as one row kernel.
+// epilogue, reading the f16 bias its widening came from; the residual, the
+// whole LayerNorm and the conversion to the f32 output run as one row kernel.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: prec-opt %s --prec-legalize="enabled=f16 target=sm_90" -o %t/legal.mlir 2>/dev/null
 // RUN: prec-translate --emit-cuda %t/legal.mlir -o %t/ln.cu
@@ -22,6 +22,7 @@
 // CHECK: //   tosa.reduce_sum norm.sum
 // CHECK: //   tosa.reduce_sum norm.var_sum
 // CHECK: //   tosa.add norm.beta
+// CHECK-NEXT: //   tosa.cast
 // CHECK: __global__ void [[ROW:k[0-9]+_[a-z]+]](
 // CHECK: for (int e = 0; e < 2; ++e) {
 // CHECK-NEXT: {{\[\[maybe_unused\]\]}} const int j = threadIdx.x + e * 32;
@@ -29,8 +30,15 @@
 // The residual rounds to f16; its two operands are rows read directly.
 // CHECK-NEXT: = __half2float((__float2half_rn(__fadd_rn((__half2float(in0[row * 48 + j])), (__half2float(in1[row * 48 + j]))))));
 // CHECK: = prec_row_reduce<false>(
-// The mean uses a literal, 1/48 as stored in f16, not a load.
-// CHECK: __fmul_rn(({{s[0-9]+}}), (0x1.554p-6f))
+// The statistics stay in f32 registers: the mean uses a literal, 1/48 in
+// f32, not a load; the square and its sum are not rounded to f16.
+// CHECK: __fmul_rn(({{s[0-9]+}}), (0x1.555556p-6f))
+// CHECK: = __fmul_rn(([[C:f[0-9]+]][e]), ([[C]][e]));
+// CHECK-NEXT: }
+// CHECK: = prec_row_reduce<false>(
+// CHECK: = 1.0f / sqrtf((
+// The normalized output is rounded to the f16 its input came in.
+// CHECK: = __half2float((__float2half_rn(({{f[0-9]+}}[e]))));
 // gamma and beta are vectors along the row: read at j.
 // CHECK: [j]
 // CHECK: out0[row * 48 + j] =
@@ -50,7 +58,7 @@
 // CHECK-NEXT: // tosa.matmul 'linear': 8x48x48, batch 1, bias epilogue
 // CHECK-NEXT: { const void *bias = ((__half *)(e->weights + {{[0-9]+}})); PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{{[0-9]+}}, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias))); }
 // CHECK-NEXT: cublasLtMatmul(
-// CHECK: // row kernel ending at tosa.add 'norm.beta'
+// CHECK: // row kernel ending at tosa.cast
 // CHECK-NEXT: [[ROW]]<<<8, 32, 0, stream>>>(
 func.func @main(%x: tensor<1x8x48xf32> loc("x")) -> tensor<1x8x48xf32> {
   %w = "tosa.const"() <{values = dense<0.01> : tensor<1x48x48xf32>}> : () -> tensor<1x48x48xf32>

@@ -30,8 +30,8 @@ func.func @underflow_promotes(%x: tensor<4xf32> loc("x")) -> tensor<4xf32> {
 
 // -----
 
-// A preferred type gives way to the range; an obeyed one stands, with a
-// warning.
+// A preferred type gives way to the range, with a warning since a request
+// is not honoured; an obeyed one stands, with a warning.
 // CHECK-LABEL: func.func @prefer_and_obey
 // CHECK: tosa.mul {{.*}}compute = f32{{.*}}reason = range
 // CHECK: tosa.add {{.*}}compute = f16{{.*}}reason = region
@@ -39,7 +39,7 @@ func.func @prefer_and_obey(%x: tensor<4xf32> loc("x")) -> tensor<4xf32> {
   %a = precision.region f16 prefer (%in = %x : tensor<4xf32>) -> tensor<4xf32> {
     %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
     %big = "tosa.const"() <{values = dense<50000.0> : tensor<4xf32>}> : () -> tensor<4xf32>
-    // expected-remark @+1 {{tosa.mul promoted from 'f16' to 'f32': its result range [50000, 100000] exceeds f16's largest finite value 65504}}
+    // expected-warning @+1 {{tosa.mul promoted from 'f16' to 'f32': its result range [50000, 100000] exceeds f16's largest finite value 65504}}
     %y = tosa.mul %in, %big, %shift : (tensor<4xf32>, tensor<4xf32>, tensor<1xi8>) -> tensor<4xf32>
     precision.yield %y : tensor<4xf32>
   }

@@ -14,6 +14,9 @@ func.func @elementwise(%x: tensor<4xf32> loc("x"), %y: tensor<4xf32> loc("y"), %
   %sub = tosa.sub %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   // CHECK: tosa.mul {{.*}}precision.range = array<f64: -6.000000e+00, 9.000000e+00>
   %mul = tosa.mul %x, %y, %shift : (tensor<4xf32>, tensor<4xf32>, tensor<1xi8>) -> tensor<4xf32>
+  // A value times itself is a square: never negative.
+  // CHECK: tosa.mul {{.*}}precision.range = array<f64: 0.000000e+00, 2.025000e+01>
+  %square = tosa.mul %y, %y, %shift : (tensor<4xf32>, tensor<4xf32>, tensor<1xi8>) -> tensor<4xf32>
   // CHECK: tosa.negate {{.*}}precision.range = array<f64: -4.500000e+00, 3.000000e+00>
   %neg = tosa.negate %y, %zp, %zp : (tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4xf32>
   // CHECK: tosa.abs {{.*}}precision.range = array<f64: 0.000000e+00, 4.500000e+00>

@@ -187,6 +187,86 @@ save("normalization",
              "softmax": e / e.sum(axis=1, keepdims=True),
              "logsoftmax": np.log(e / e.sum(axis=1, keepdims=True))})
 
+# Normalizations on activations of the size transformers reach after
+# attention, N(0, 500): their squares overflow f16, so only statistics kept
+# in f32 give the right values under enabled=f16.
+big = lambda *shape: rng.normal(0, 500, shape).astype(np.float32)
+
+
+def layer_norm(x, axes, eps, centered=True):
+    x = x.astype(np.float64)
+    c = x - x.mean(axis=axes, keepdims=True) if centered else x
+    return c / np.sqrt((c * c).mean(axis=axes, keepdims=True) + eps)
+
+
+lx = big(2, 8, 64)
+lgamma, lbeta = f32(64), f32(64)
+save("ln_big",
+     [helper.make_node("LayerNormalization", ["x", "gamma", "beta"], ["y"],
+                       name="ln", axis=-1, epsilon=1e-5)],
+     {"x": lx}, None, [("gamma", lgamma), ("beta", lbeta)],
+     golden={"y": (layer_norm(lx, -1, 1e-5) * lgamma + lbeta).astype(np.float32)})
+
+# The legacy exporter's LayerNorm at opset 13: ReduceMean, Sub, Pow,
+# ReduceMean, Add, Sqrt, Div, Mul, Add.
+save("ln_decomposed",
+     [helper.make_node("ReduceMean", ["x"], ["mean"], name="mean", axes=[-1]),
+      helper.make_node("Sub", ["x", "mean"], ["centered"], name="sub"),
+      helper.make_node("Pow", ["centered", "two"], ["square"], name="pow"),
+      helper.make_node("ReduceMean", ["square"], ["var"], name="var", axes=[-1]),
+      helper.make_node("Add", ["var", "eps"], ["var_eps"], name="add_eps"),
+      helper.make_node("Sqrt", ["var_eps"], ["std"], name="sqrt"),
+      helper.make_node("Div", ["centered", "std"], ["normalized"], name="div"),
+      helper.make_node("Mul", ["normalized", "gamma"], ["scaled"], name="gamma"),
+      helper.make_node("Add", ["scaled", "beta"], ["y"], name="beta")],
+     {"x": lx}, None,
+     [("two", np.array(2, np.float32)), ("eps", np.array(1e-5, np.float32)),
+      ("gamma", lgamma), ("beta", lbeta)], opset=13,
+     golden={"y": (layer_norm(lx, -1, 1e-5) * lgamma + lbeta).astype(np.float32)})
+
+# LLaMA's RMSNorm as exported at opset 18 (ReduceMean takes its axes as an
+# input): Pow, ReduceMean, Add, Sqrt, Reciprocal, Mul, Mul.
+rweight = f32(64)
+save("rmsnorm",
+     [helper.make_node("Pow", ["x", "two"], ["square"], name="pow"),
+      helper.make_node("ReduceMean", ["square", "axes"], ["ms"], name="mean"),
+      helper.make_node("Add", ["ms", "eps"], ["ms_eps"], name="add_eps"),
+      helper.make_node("Sqrt", ["ms_eps"], ["rms"], name="sqrt"),
+      helper.make_node("Reciprocal", ["rms"], ["inv"], name="reciprocal"),
+      helper.make_node("Mul", ["x", "inv"], ["normalized"], name="normalize"),
+      helper.make_node("Mul", ["weight", "normalized"], ["y"], name="weight")],
+     {"x": lx}, None,
+     [("two", np.array(2, np.float32)), ("axes", np.array([-1], np.int64)),
+      ("eps", np.array(1e-6, np.float32)), ("weight", rweight)], opset=18,
+     golden={"y": (layer_norm(lx, -1, 1e-6, centered=False) *
+                   rweight).astype(np.float32)})
+
+# GroupNormalization (opset 21: scale and bias per channel; opset 18: per
+# group) and InstanceNormalization, over 8 channels of 4x4.
+gx = big(2, 8, 4, 4)
+gscale, gbias = f32(8), f32(8)
+per_channel = lambda v: v[None, :, None, None]
+grouped = layer_norm(gx.reshape(2, 4, 32), -1, 1e-5).reshape(gx.shape)
+save("groupnorm",
+     [helper.make_node("GroupNormalization", ["x", "scale", "bias"], ["y"],
+                       name="gn", num_groups=4, epsilon=1e-5)],
+     {"x": gx}, None, [("scale", gscale), ("bias", gbias)], opset=21,
+     golden={"y": (grouped * per_channel(gscale) +
+                   per_channel(gbias)).astype(np.float32)})
+gscale4, gbias4 = f32(4), f32(4)
+save("groupnorm18",
+     [helper.make_node("GroupNormalization", ["x", "scale", "bias"], ["y"],
+                       name="gn", num_groups=4, epsilon=1e-5)],
+     {"x": gx}, None, [("scale", gscale4), ("bias", gbias4)], opset=18,
+     golden={"y": (grouped * per_channel(np.repeat(gscale4, 2)) +
+                   per_channel(np.repeat(gbias4, 2))).astype(np.float32)})
+save("instancenorm",
+     [helper.make_node("InstanceNormalization", ["x", "scale", "bias"], ["y"],
+                       name="in", epsilon=1e-5)],
+     {"x": gx}, None, [("scale", gscale), ("bias", gbias)],
+     golden={"y": (layer_norm(gx, (2, 3), 1e-5) * per_channel(gscale) +
+                   per_channel(gbias)).astype(np.float32)})
+
 # Pooling.
 px = f32(1, 3, 6, 6)
 
@@ -428,6 +508,20 @@ bad("quantize_zero_point",
 bad("layernorm_scale",
     [helper.make_node("LayerNormalization", ["x", "g"], ["y"], name="ln", axis=-1)],
     {"x": [2, 3]}, initializers=[known("g", np.ones((4, 3)), np.float32)])
+ones = lambda n: known("s", np.ones(n), np.float32)
+zeros = lambda n: known("b", np.zeros(n), np.float32)
+bad("groupnorm_groups",
+    [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], name="gn", num_groups=3)],
+    {"x": [2, 8, 4]}, opset=21, initializers=[ones(8), zeros(8)])
+bad("groupnorm_scale",
+    [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], name="gn", num_groups=4)],
+    {"x": [2, 8, 4]}, opset=18, initializers=[ones(8), zeros(8)])
+bad("instancenorm_rank",
+    [helper.make_node("InstanceNormalization", ["x", "s", "b"], ["y"], name="in")],
+    {"x": [2, 8]}, initializers=[ones(8), zeros(8)])
+bad("instancenorm_scale",
+    [helper.make_node("InstanceNormalization", ["x", "s", "b"], ["y"], name="in")],
+    {"x": [2, 8, 4]}, initializers=[ones(4), zeros(8)])
 bad("empty_tensor", add, {"x": [2]}, initializers=[known("w", np.zeros(0), np.float32)])
 bad("shape_not_integer", [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
     {"x": [2, 3]}, initializers=[known("s", [1.5, 4], np.float32)])

@@ -1,0 +1,67 @@
+"""Normalization engines in f16 against their CPU runs and f32.
+
+The models of test/import/normalization-f16.test (LayerNorm, its legacy
+decomposition, RMSNorm, GroupNorm, InstanceNorm on N(0, 500) activations),
+legalized with enabled=f16 for sm_90: their statistics stay f32, on the CPU
+and in the engines' row kernels alike.
+
+  python3 normalization_engines.py prepare BIN WORK   # here: prec's tools
+  python3 normalization_engines.py check WORK         # on the GPU machine
+
+`prepare` writes each model's engine, inputs, CPU outputs (prec-run of the
+same legalized program) and numpy's f32 outputs under WORK; `check` runs the
+engines and fails when one strays from its CPU run by more than 4e-3 (a few
+f16 roundings that another summation order can flip) or from f32 by more
+than 1e-2, the bound the CPU test holds them to.
+"""
+import os
+import subprocess
+import sys
+
+MODELS = ["ln_big", "ln_decomposed", "rmsnorm", "groupnorm", "groupnorm18",
+          "instancenorm"]
+HERE = os.path.dirname(os.path.abspath(__file__))
+MAKE_MODELS = os.path.join(HERE, "..", "..", "test", "import", "Inputs",
+                           "make_models.py")
+
+
+def prepare(bin_dir, work):
+    os.makedirs(work, exist_ok=True)
+    subprocess.run(["/usr/bin/python3", MAKE_MODELS, work], check=True)
+    tool = lambda name: os.path.join(bin_dir, name)
+    for model in MODELS:
+        base = os.path.join(work, model)
+        subprocess.run([tool("prec-translate"), "--import-onnx", base + ".onnx",
+                        "-o", base + ".mlir"], check=True)
+        subprocess.run([tool("prec-opt"), base + ".mlir",
+                        "--prec-legalize=enabled=f16 target=sm_90",
+                        "-o", base + ".f16.mlir"], check=True)
+        subprocess.run([tool("prec-run"), base + ".f16.mlir", "--load-inputs",
+                        base + ".in.npz", "--save-outputs", base + ".cpu.npz"],
+                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([tool("prec-translate"), "--emit-cuda",
+                        base + ".f16.mlir", "-o", base + ".cu"], check=True)
+    # What the GPU machine needs, and nothing else: the tree travels there.
+    keep = (".cu", ".h", ".weights", ".json", ".in.npz", ".cpu.npz", ".golden.npz")
+    for name in os.listdir(work):
+        if not (name.split(".")[0] in MODELS and name.endswith(keep)):
+            os.remove(os.path.join(work, name))
+
+
+def check(work):
+    from check_engines import run
+    agrees = True
+    for model in MODELS:
+        base = os.path.join(work, model)
+        for reference, bound in (("cpu", 4e-3), ("golden", 1e-2)):
+            agrees &= run(base + ".cu", base + ".in.npz",
+                          {reference: f"{base}.{reference}.npz"}, bound)
+    print("all engines agree" if agrees else "FAILED")
+    return agrees
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "prepare":
+        prepare(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit(0 if check(sys.argv[2]) else 1)
