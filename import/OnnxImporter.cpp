@@ -2,6 +2,8 @@
 
 #include "import/OnnxImporter.h"
 
+#include "import/Folding.h"
+
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOps.h"
 
@@ -96,15 +98,6 @@ Type getElementType(MLIRContext *context, int dataType) {
   }
 }
 
-/// A tensor known at import time: an initializer, a Constant's value, a
-/// static Shape. Values are held as doubles (exact for every type prec
-/// imports, except int64 beyond 2^53).
-struct KnownTensor {
-  std::vector<int64_t> shape;
-  std::vector<double> values;
-  int dataType = onnx::TensorProto::FLOAT;
-};
-
 /// `value` rounded toward zero to an integer of `width` bits, saturated at
 /// the type's bounds (NaN gives 0): casting an out-of-range double, such as
 /// an int64 initializer's INT64_MAX after its trip through double, is
@@ -114,31 +107,6 @@ llvm::APSInt toInteger(double value, unsigned width, bool isUnsigned) {
   bool isExact = false;
   (void)APFloat(value).convertToInteger(result, APFloat::rmTowardZero,
                                         &isExact);
-  return result;
-}
-
-/// The number of elements of `shape`, saturated at INT64_MAX: a malformed
-/// model's dimensions must not overflow it (size checks then refuse it).
-int64_t product(llvm::ArrayRef<int64_t> shape) {
-  int64_t count = 1;
-  for (int64_t dim : shape)
-    if (llvm::MulOverflow(count, dim, count))
-      return std::numeric_limits<int64_t>::max();
-  return count;
-}
-
-/// Numpy broadcasting of two shapes; failure if incompatible.
-FailureOr<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a,
-                                                ArrayRef<int64_t> b) {
-  size_t rank = std::max(a.size(), b.size());
-  SmallVector<int64_t> result(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1)
-      return failure();
-    result[i] = std::max(da, db);
-  }
   return result;
 }
 
@@ -241,6 +209,7 @@ private:
 
   // Op handlers.
   LogicalResult importNode(const onnx::NodeProto &node);
+  FailureOr<bool> foldKnown();
   LogicalResult elementwiseBinary(llvm::StringRef tosaName);
   LogicalResult elementwiseUnary(llvm::StringRef tosaName);
   LogicalResult importDiv();
@@ -274,7 +243,6 @@ private:
   LogicalResult importActivation(llvm::StringRef kind);
   LogicalResult importCast();
   LogicalResult importConstant();
-  LogicalResult importShape();
   LogicalResult importQuantize(bool quantize);
 
   MLIRContext *context;
@@ -1819,28 +1787,6 @@ LogicalResult Importer::importConstant() {
   return success();
 }
 
-LogicalResult Importer::importShape() {
-  FailureOr<Value> x = input(0);
-  if (failed(x))
-    return failure();
-  ArrayRef<int64_t> shape = shapeOf(*x);
-  int64_t rank = shape.size();
-  int64_t start = intAttribute("start", 0), end = intAttribute("end", rank);
-  if (start < 0)
-    start += rank;
-  if (end < 0)
-    end += rank;
-  start = std::clamp<int64_t>(start, 0, rank);
-  end = std::clamp<int64_t>(end, start, rank);
-  KnownTensor tensor;
-  tensor.dataType = onnx::TensorProto::INT64;
-  for (int64_t d = start; d < end; ++d)
-    tensor.values.push_back(double(shape[d]));
-  tensor.shape = {end - start};
-  known[node->output(0)] = tensor;
-  return success();
-}
-
 LogicalResult Importer::importQuantize(bool quantize) {
   FailureOr<Value> x = input(0);
   if (failed(x))
@@ -1884,6 +1830,33 @@ LogicalResult Importer::importQuantize(bool quantize) {
   return success();
 }
 
+/// Evaluates the current node when its inputs are known (import/Folding.h):
+/// true with its outputs known, false when it must become IR.
+FailureOr<bool> Importer::foldKnown() {
+  auto knownTensor = [&](StringRef name) -> const KnownTensor * {
+    auto it = known.find(name.str());
+    return it == known.end() ? nullptr : &it->second;
+  };
+  auto staticShape =
+      [&](StringRef name) -> std::optional<SmallVector<int64_t>> {
+    if (const KnownTensor *tensor = knownTensor(name))
+      return SmallVector<int64_t>(tensor->shape.begin(), tensor->shape.end());
+    auto it = values.find(name);
+    if (it == values.end())
+      return std::nullopt;
+    return SmallVector<int64_t>(shapeOf(it->second));
+  };
+  llvm::Expected<std::vector<KnownTensor>> outputs =
+      foldNode(*node, opset, FoldEnvironment{knownTensor, staticShape});
+  if (!outputs) {
+    fail() << llvm::toString(outputs.takeError());
+    return failure();
+  }
+  for (auto [index, tensor] : llvm::enumerate(*outputs))
+    known[node->output(index)] = std::move(tensor);
+  return !outputs->empty();
+}
+
 LogicalResult Importer::importNode(const onnx::NodeProto &current) {
   node = &current;
   if (!current.domain().empty() && current.domain() != "ai.onnx")
@@ -1893,6 +1866,14 @@ LogicalResult Importer::importNode(const onnx::NodeProto &current) {
   if (current.output_size() == 0 || current.output(0).empty())
     return fail() << "node has no output";
   llvm::StringRef type = current.op_type();
+  if (isFoldable(type)) {
+    FailureOr<bool> folded = foldKnown();
+    if (failed(folded) || *folded)
+      return failure(failed(folded));
+    // Shape and Size fold whenever their input is defined.
+    if (type == "Shape" || type == "Size")
+      return input(0);
+  }
   using namespace std::placeholders;
   static const llvm::StringMap<llvm::StringRef> binaryOps = {
       {"Add", "tosa.add"}, {"Sub", "tosa.sub"},     {"Mul", "tosa.mul"},
@@ -1974,8 +1955,6 @@ LogicalResult Importer::importNode(const onnx::NodeProto &current) {
   }
   if (type == "Constant")
     return importConstant();
-  if (type == "Shape")
-    return importShape();
   if (type == "QuantizeLinear" || type == "DequantizeLinear")
     return importQuantize(type == "QuantizeLinear");
   return fail() << "unsupported op type";

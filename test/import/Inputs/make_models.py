@@ -267,6 +267,34 @@ save("instancenorm",
      golden={"y": (layer_norm(gx, (2, 3), 1e-5) * per_channel(gscale) +
                    per_channel(gbias)).astype(np.float32)})
 
+# Shape computations and a causal mask that fold at import: the legacy
+# exporter's head split (Shape, Gather, Unsqueeze, Concat, Reshape) and a
+# mask from positions alone (Range, Unsqueeze, LessOrEqual, Where).
+hx = f32(2, 4, 8)
+heads = hx.reshape(2, 4, 2, 4).transpose(0, 2, 1, 3)
+causal = np.where(np.arange(4)[None, :] <= np.arange(4)[:, None], 0,
+                  np.finfo(np.float32).min).astype(np.float32)
+i64 = lambda *v: np.array(v, np.int64)
+save("folding",
+     [helper.make_node("Shape", ["x"], ["shape"], name="shape"),
+      helper.make_node("Gather", ["shape", "zero"], ["batch"], name="batch"),
+      helper.make_node("Gather", ["shape", "one"], ["length"], name="length"),
+      helper.make_node("Unsqueeze", ["batch", "axis0"], ["batch1"], name="unsqueeze"),
+      helper.make_node("Concat", ["batch1", "rest"], ["target"], name="target", axis=0),
+      helper.make_node("Reshape", ["x", "target"], ["split"], name="split"),
+      helper.make_node("Transpose", ["split"], ["heads"], name="heads", perm=[0, 2, 1, 3]),
+      helper.make_node("Range", ["zero", "length", "one"], ["positions"], name="range"),
+      helper.make_node("Unsqueeze", ["positions", "axis1"], ["rows"], name="rows"),
+      helper.make_node("LessOrEqual", ["positions", "rows"], ["allowed"], name="allowed"),
+      helper.make_node("Where", ["allowed", "fzero", "fmin"], ["mask"], name="mask"),
+      helper.make_node("Add", ["heads", "mask"], ["y"], name="masked")],
+     {"x": hx}, None,
+     [("zero", i64(0).reshape(())), ("one", i64(1).reshape(())), ("axis0", i64(0)),
+      ("axis1", i64(1)), ("rest", i64(-1, 2, 4)),
+      ("fzero", np.array(0, np.float32)),
+      ("fmin", np.array(np.finfo(np.float32).min, np.float32))],
+     golden={"y": heads + causal})
+
 # Pooling.
 px = f32(1, 3, 6, 6)
 
