@@ -613,6 +613,9 @@ __device__ inline int8_t prec_saturate_i8(float x) {{
 __device__ inline int32_t prec_saturate_i32(float x) {{
   return (int32_t)fminf(fmaxf(rintf(x), -2147483648.0f), 2147483520.0f);
 }
+__device__ inline int64_t prec_saturate_i64(float x) {{
+  return (int64_t)fminf(fmaxf(rintf(x), -9.223372e18f), 9.223371e18f);
+}
 
 {2})",
       stem, std::max<int64_t>(workspaceBytes, 1), cudnnPreamble);

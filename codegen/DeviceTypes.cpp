@@ -41,6 +41,11 @@ std::optional<DeviceType> getDeviceType(Type type) {
     return DeviceType{"int32_t",      "i32",
                       "((float)(x))", "prec_saturate_i32(x)",
                       "CUDA_R_32I",   4};
+  // Token ids and positions: the kernels' float registers hold them
+  // exactly below 2^24.
+  if (type.isInteger(64))
+    return DeviceType{"int64_t", "i64", "((float)(x))", "prec_saturate_i64(x)",
+                      nullptr,   8};
   return std::nullopt;
 }
 

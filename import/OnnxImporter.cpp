@@ -239,6 +239,7 @@ private:
   LogicalResult importSlice();
   LogicalResult importSqueeze(bool unsqueeze);
   LogicalResult importGather();
+  LogicalResult importRuntimeGather(Value data, int64_t axis);
   LogicalResult importClip();
   LogicalResult importActivation(llvm::StringRef kind);
   LogicalResult importCast();
@@ -1654,15 +1655,19 @@ LogicalResult Importer::importSqueeze(bool unsqueeze) {
 
 LogicalResult Importer::importGather() {
   FailureOr<Value> data = input(0);
-  FailureOr<std::vector<int64_t>> indices = getKnownInts(1, "indices");
-  if (failed(data) || failed(indices))
+  if (failed(data))
     return failure();
-  const KnownTensor *indexTensor = getKnown(1);
   ArrayRef<int64_t> shape = shapeOf(*data);
   int64_t rank = shape.size();
   int64_t axis = intAttribute("axis", 0);
   if (failed(normalizeAxis(axis, rank)))
     return failure();
+  if (!getKnown(1))
+    return importRuntimeGather(*data, axis);
+  FailureOr<std::vector<int64_t>> indices = getKnownInts(1, "indices");
+  if (failed(indices))
+    return failure();
+  const KnownTensor *indexTensor = getKnown(1);
   // tosa.gather works on [N, K, C] values and [N, W] indices: fold the
   // dimensions before the axis into N and those after into C.
   int64_t outer = product(shape.take_front(axis));
@@ -1690,6 +1695,45 @@ LogicalResult Importer::importGather() {
       tensorOf({outer, count, inner}, elementOf(*data)));
   SmallVector<int64_t> resultShape(shape.take_front(axis));
   resultShape.append(indexTensor->shape.begin(), indexTensor->shape.end());
+  resultShape.append(shape.begin() + axis + 1, shape.end());
+  setOutput(0, reshape(gathered, resultShape));
+  return success();
+}
+
+/// Gather with indices known at run time (embeddings of `input_ids`): the
+/// indices wrap when negative and are clamped into the dimension, so that no
+/// index reads outside the data.
+LogicalResult Importer::importRuntimeGather(Value data, int64_t axis) {
+  FailureOr<Value> indices = input(1);
+  if (failed(indices))
+    return failure();
+  Type indexType = elementOf(*indices);
+  if (!indexType.isInteger(64) && !indexType.isInteger(32))
+    return fail() << "indices (input #1) must be int64 or int32, not "
+                  << indices->getType();
+  ArrayRef<int64_t> shape = shapeOf(data);
+  int64_t outer = product(shape.take_front(axis));
+  int64_t inner = product(shape.drop_front(axis + 1));
+  int64_t extent = shape[axis];
+  int64_t count = product(shapeOf(*indices));
+  Type i32 = builder.getI32Type();
+  Value flat = reshape(*indices, {1, count});
+  if (!indexType.isInteger(32))
+    flat = create("tosa.cast", {flat}, tensorOf({1, count}, i32));
+  Value negative = create("tosa.greater", {scalar(i32, 0, 2), flat},
+                          tensorOf({1, count}, builder.getI1Type()));
+  Value shifted = binary("tosa.add", flat, scalar(i32, extent, 2), i32);
+  Value wrapped =
+      create("tosa.select", {negative, shifted, flat}, flat.getType());
+  Value positions = clampValue(wrapped, 0, extent - 1);
+  if (outer > 1)
+    positions = create("tosa.tile", {positions, constShape({outer, 1})},
+                       tensorOf({outer, count}, i32));
+  Value gathered =
+      create("tosa.gather", {reshape(data, {outer, extent, inner}), positions},
+             tensorOf({outer, count, inner}, elementOf(data)));
+  SmallVector<int64_t> resultShape(shape.take_front(axis));
+  llvm::append_range(resultShape, shapeOf(*indices));
   resultShape.append(shape.begin() + axis + 1, shape.end());
   setOutput(0, reshape(gathered, resultShape));
   return success();

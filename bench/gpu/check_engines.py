@@ -18,7 +18,8 @@ import torch
 from engine import Engine, median_ms
 
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
-          "i8": torch.int8, "i32": torch.int32, "i1": torch.uint8}
+          "i8": torch.int8, "i32": torch.int32, "i64": torch.int64,
+          "i1": torch.uint8}
 
 
 def run(cu, inputs_path, references, max_abs=None):

@@ -18,10 +18,12 @@ rng = np.random.default_rng(0)
 def save(name, nodes, inputs, outputs, initializers=(), opset=17, golden=None):
     graph = helper.make_graph(
         nodes, name,
-        [helper.make_tensor_value_info(k, TensorProto.FLOAT, v.shape)
+        [helper.make_tensor_value_info(
+            k, onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[v.dtype], v.shape)
          for k, v in inputs.items()],
-        [helper.make_tensor_value_info(k, TensorProto.FLOAT, None)
-         for k in golden],
+        [helper.make_tensor_value_info(
+            k, onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[v.dtype], None)
+         for k, v in golden.items()],
         [numpy_helper.from_array(v, k) for k, v in initializers])
     model = helper.make_model(
         graph, opset_imports=[helper.make_opsetid("", opset)])
@@ -294,6 +296,19 @@ save("folding",
       ("fzero", np.array(0, np.float32)),
       ("fmin", np.array(np.finfo(np.float32).min, np.float32))],
      golden={"y": heads + causal})
+
+# Embeddings: Gather with indices only known at run time (int64 token ids,
+# a negative one among them), along the first axis and a later one.
+table = f32(10, 4)
+ids = np.array([[1, 9, 0, -1, 3], [2, 2, 7, 5, 4]], np.int64)
+columns = np.array([3, -4, 1], np.int32)
+save("embedding",
+     [helper.make_node("Gather", ["table", "ids"], ["rows"], name="embed"),
+      helper.make_node("Gather", ["table", "columns"], ["picked"], name="pick",
+                       axis=1)],
+     {"ids": ids, "columns": columns}, None, [("table", table)],
+     golden={"rows": table[ids],
+             "picked": np.ascontiguousarray(table[:, columns])})
 
 # Pooling.
 px = f32(1, 3, 6, 6)
