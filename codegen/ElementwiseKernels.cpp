@@ -136,6 +136,15 @@ std::string elementwiseExpression(Operation *op) {
       .Case<tosa::GreaterEqualOp>([](auto) { return "$0 >= $1"; })
       .Case<tosa::GreaterOp>([](auto) { return "$0 > $1"; })
       .Case<tosa::EqualOp>([](auto) { return "$0 == $1"; })
+      .Case<tosa::LogicalAndOp>(
+          [](auto) { return "($0 != 0.0f) && ($1 != 0.0f)"; })
+      .Case<tosa::LogicalOrOp>(
+          [](auto) { return "($0 != 0.0f) || ($1 != 0.0f)"; })
+      .Case<tosa::LogicalXorOp>(
+          [](auto) { return "($0 != 0.0f) != ($1 != 0.0f)"; })
+      .Case<tosa::LogicalNotOp>([](auto) { return "$0 == 0.0f"; })
+      .Case<tosa::SinOp>([](auto) { return "sinf($0)"; })
+      .Case<tosa::CosOp>([](auto) { return "cosf($0)"; })
       .Case<tosa::CastOp, precision::CastOp>([](auto) { return "$0"; })
       .Case<tosa::ClampOp>([](tosa::ClampOp clamp) {
         auto bound = [](Attribute attr) {

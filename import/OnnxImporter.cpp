@@ -240,6 +240,10 @@ private:
   LogicalResult importSqueeze(bool unsqueeze);
   LogicalResult importGather();
   LogicalResult importRuntimeGather(Value data, int64_t axis);
+  LogicalResult importPredicate(llvm::StringRef type);
+  LogicalResult importWhere();
+  LogicalResult importExpandOrTile(bool isTile);
+  Value tile(Value value, ArrayRef<int64_t> multiples);
   LogicalResult importClip();
   LogicalResult importActivation(llvm::StringRef kind);
   LogicalResult importCast();
@@ -756,12 +760,6 @@ LogicalResult Importer::importDiv() {
     multiplesA.push_back(full / da);
     multiplesB.push_back(full / db);
   }
-  auto tile = [&](Value value, ArrayRef<int64_t> multiples) {
-    if (llvm::all_of(multiples, [](int64_t m) { return m == 1; }))
-      return value;
-    return create("tosa.tile", {value, constShape(multiples)},
-                  tensorOf(shape, element));
-  };
   setOutput(
       0, create("arith.divf",
                 {tile(pair->first, multiplesA), tile(pair->second, multiplesB)},
@@ -1739,6 +1737,111 @@ LogicalResult Importer::importRuntimeGather(Value data, int64_t axis) {
   return success();
 }
 
+/// Comparisons and logic on run-time tensors: boolean results. Less and
+/// LessOrEqual are Greater and GreaterOrEqual with the operands swapped.
+LogicalResult Importer::importPredicate(llvm::StringRef type) {
+  static const llvm::StringMap<std::pair<llvm::StringRef, bool>> ops = {
+      {"Equal", {"tosa.equal", false}},
+      {"Greater", {"tosa.greater", false}},
+      {"GreaterOrEqual", {"tosa.greater_equal", false}},
+      {"Less", {"tosa.greater", true}},
+      {"LessOrEqual", {"tosa.greater_equal", true}},
+      {"And", {"tosa.logical_and", false}},
+      {"Or", {"tosa.logical_or", false}},
+      {"Xor", {"tosa.logical_xor", false}}};
+  Type i1 = builder.getI1Type();
+  if (type == "Not") {
+    FailureOr<Value> x = input(0);
+    if (failed(x))
+      return failure();
+    setOutput(0, create("tosa.logical_not", {*x}, tensorOf(shapeOf(*x), i1)));
+    return success();
+  }
+  FailureOr<Value> a = input(0), b = input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  auto pair = broadcastPair(*a, *b);
+  if (failed(pair))
+    return failure();
+  if (elementOf(pair->first) != elementOf(pair->second))
+    return fail() << "operands have different element types";
+  auto [name, swapped] = ops.lookup(type);
+  if (swapped)
+    std::swap(pair->first, pair->second);
+  SmallVector<int64_t> shape =
+      *broadcastShapes(shapeOf(pair->first), shapeOf(pair->second));
+  setOutput(0, create(name, {pair->first, pair->second}, tensorOf(shape, i1)));
+  return success();
+}
+
+/// Where(condition, x, y) with a condition known at run time.
+LogicalResult Importer::importWhere() {
+  FailureOr<Value> condition = input(0), x = input(1), y = input(2);
+  if (failed(condition) || failed(x) || failed(y))
+    return failure();
+  if (!elementOf(*condition).isInteger(1))
+    return fail() << "the condition must be boolean, not "
+                  << condition->getType();
+  if (elementOf(*x) != elementOf(*y))
+    return fail() << "x and y have different element types";
+  int64_t rank = std::max(
+      {shapeOf(*condition).size(), shapeOf(*x).size(), shapeOf(*y).size()});
+  SmallVector<int64_t> shape;
+  for (Value operand : {*condition, *x, *y}) {
+    FailureOr<SmallVector<int64_t>> joint =
+        broadcastShapes(shape, shapeOf(operand));
+    if (failed(joint))
+      return fail() << "condition, x and y do not broadcast";
+    shape = *joint;
+  }
+  setOutput(
+      0, create("tosa.select",
+                {toRank(*condition, rank), toRank(*x, rank), toRank(*y, rank)},
+                tensorOf(shape, elementOf(*x))));
+  return success();
+}
+
+/// `value` repeated `multiples` times along each dimension.
+Value Importer::tile(Value value, ArrayRef<int64_t> multiples) {
+  if (llvm::all_of(multiples, [](int64_t m) { return m == 1; }))
+    return value;
+  SmallVector<int64_t> shape;
+  for (auto [dim, multiple] : llvm::zip(shapeOf(value), multiples))
+    shape.push_back(dim * multiple);
+  return create("tosa.tile", {value, constShape(multiples)},
+                tensorOf(shape, elementOf(value)));
+}
+
+/// Expand and Tile of run-time tensors, by known shapes or repeats.
+LogicalResult Importer::importExpandOrTile(bool isTile) {
+  FailureOr<Value> x = input(0);
+  FailureOr<std::vector<int64_t>> operand =
+      getKnownInts(1, isTile ? "repeats" : "shape");
+  if (failed(x) || failed(operand))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  SmallVector<int64_t> multiples;
+  Value value = *x;
+  if (isTile) {
+    if (operand->size() != shape.size() ||
+        llvm::any_of(*operand, [](int64_t r) { return r < 1; }))
+      return fail() << "repeats must hold one positive count per dimension";
+    multiples.assign(operand->begin(), operand->end());
+  } else {
+    FailureOr<SmallVector<int64_t>> joint = broadcastShapes(shape, *operand);
+    if (failed(joint) || llvm::any_of(*joint, [](int64_t d) { return d < 1; }))
+      return fail() << "shape (input #1) does not broadcast with the input "
+                    << x->getType();
+    value = toRank(*x, joint->size());
+    for (auto [full, dim] : llvm::zip(*joint, shapeOf(value)))
+      multiples.push_back(full / dim);
+  }
+  if (product(multiples) > maxElements / std::max<int64_t>(product(shape), 1))
+    return fail() << "the result would exceed " << maxElements << " elements";
+  setOutput(0, tile(value, multiples));
+  return success();
+}
+
 LogicalResult Importer::importClip() {
   FailureOr<Value> x = input(0);
   if (failed(x))
@@ -1978,6 +2081,14 @@ LogicalResult Importer::importNode(const onnx::NodeProto &current) {
     return importSqueeze(type == "Unsqueeze");
   if (type == "Gather")
     return importGather();
+  if (llvm::is_contained({"Equal", "Greater", "GreaterOrEqual", "Less",
+                          "LessOrEqual", "Not", "And", "Or", "Xor"},
+                         type))
+    return importPredicate(type);
+  if (type == "Where")
+    return importWhere();
+  if (type == "Expand" || type == "Tile")
+    return importExpandOrTile(type == "Tile");
   if (type == "Clip")
     return importClip();
   if (type == "Relu" || type == "LeakyRelu" || type == "HardSwish" ||

@@ -310,6 +310,36 @@ save("embedding",
      golden={"rows": table[ids],
              "picked": np.ascontiguousarray(table[:, columns])})
 
+# An attention mask computed at run time from int64 attention_mask:
+# Equal, Not, Where, Unsqueeze, Expand, comparisons and logic, and a Tile.
+amask = np.array([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]], np.int64)
+scores = f32(2, 1, 5, 5)
+fmin = np.finfo(np.float32).min
+padded = (amask == 0)[:, None, None, :]
+save("runtime_mask",
+     [helper.make_node("Equal", ["mask", "zero"], ["pad"], name="pad"),
+      helper.make_node("Unsqueeze", ["pad", "axes"], ["pad4"], name="unsqueeze"),
+      helper.make_node("Where", ["pad4", "fmin", "fzero"], ["bias"], name="bias"),
+      helper.make_node("Expand", ["bias", "shape"], ["bias_full"], name="expand"),
+      helper.make_node("Add", ["scores", "bias_full"], ["masked"], name="masked"),
+      helper.make_node("Greater", ["scores", "fzero"], ["positive"], name="positive"),
+      helper.make_node("LessOrEqual", ["scores", "half"], ["small"], name="small"),
+      helper.make_node("And", ["positive", "small"], ["both"], name="both"),
+      helper.make_node("Not", ["both"], ["neither"], name="neither"),
+      helper.make_node("Or", ["neither", "pad4"], ["any"], name="any"),
+      helper.make_node("Where", ["any", "scores", "fzero"], ["kept"], name="kept"),
+      helper.make_node("Tile", ["kept", "repeats"], ["tiled"], name="tile")],
+     {"mask": amask, "scores": scores}, None,
+     [("zero", np.array(0, np.int64)), ("axes", np.array([1, 2], np.int64)),
+      ("fmin", np.array(fmin, np.float32)), ("fzero", np.array(0, np.float32)),
+      ("half", np.array(0.5, np.float32)),
+      ("shape", np.array([2, 1, 5, 5], np.int64)),
+      ("repeats", np.array([1, 2, 1, 1], np.int64))],
+     golden={"masked": scores + np.where(padded, fmin, 0).astype(np.float32),
+             "tiled": np.tile(np.where(~((scores > 0) & (scores <= 0.5)) | padded,
+                                       scores, 0).astype(np.float32),
+                              (1, 2, 1, 1))})
+
 # Pooling.
 px = f32(1, 3, 6, 6)
 
