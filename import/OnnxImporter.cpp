@@ -1880,13 +1880,34 @@ LogicalResult Importer::importActivation(llvm::StringRef kind) {
     Value shifted = binary("tosa.add", *x, scalar(element, 3, rank), element);
     Value clipped = clampValue(shifted, 0, 6);
     setOutput(0, mul(mul(*x, clipped), scalar(element, 1.0 / 6, rank)));
+  } else if (kind == "HardSigmoid") {
+    // clip(alpha x + beta, 0, 1).
+    Value scaled =
+        mul(*x, scalar(element, floatAttribute("alpha", 0.2f), rank));
+    Value shifted =
+        binary("tosa.add", scaled,
+               scalar(element, floatAttribute("beta", 0.5f), rank), element);
+    setOutput(0, clampValue(shifted, 0, 1));
   } else if (kind == "Gelu") {
-    if (stringAttribute("approximate", "none") != "none")
-      return fail() << "only approximate = none is supported";
-    // 0.5 x (1 + erf(x / sqrt 2)).
-    Value scaled = mul(*x, scalar(element, M_SQRT1_2, rank));
-    Value erf = create("tosa.erf", {scaled}, x->getType());
-    Value onePlus = binary("tosa.add", erf, scalar(element, 1, rank), element);
+    std::string approximate = stringAttribute("approximate", "none");
+    Value inner;
+    if (approximate == "none") {
+      // 0.5 x (1 + erf(x / sqrt 2)).
+      Value scaled = mul(*x, scalar(element, M_SQRT1_2, rank));
+      inner = create("tosa.erf", {scaled}, x->getType());
+    } else if (approximate == "tanh") {
+      // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+      Value cube = mul(mul(*x, *x), *x);
+      Value sum = binary("tosa.add", *x,
+                         mul(cube, scalar(element, 0.044715, rank)), element);
+      Value scaled = mul(sum, scalar(element, std::sqrt(2 / M_PI), rank));
+      inner = create("tosa.tanh", {scaled}, x->getType());
+    } else {
+      return fail() << "approximate must be none or tanh, not '" << approximate
+                    << "'";
+    }
+    Value onePlus =
+        binary("tosa.add", inner, scalar(element, 1, rank), element);
     setOutput(0, mul(mul(*x, onePlus), scalar(element, 0.5, rank)));
   }
   return success();
@@ -2092,7 +2113,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &current) {
   if (type == "Clip")
     return importClip();
   if (type == "Relu" || type == "LeakyRelu" || type == "HardSwish" ||
-      type == "Gelu")
+      type == "HardSigmoid" || type == "Gelu")
     return importActivation(type);
   if (type == "Cast")
     return importCast();

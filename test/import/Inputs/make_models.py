@@ -154,14 +154,19 @@ save("activations",
       helper.make_node("Sigmoid", ["x"], ["sigmoid"]),
       helper.make_node("Tanh", ["x"], ["tanh"]),
       helper.make_node("Gelu", ["x"], ["gelu"]),
+      helper.make_node("Gelu", ["x"], ["gelu_tanh"], approximate="tanh"),
       helper.make_node("HardSwish", ["x"], ["hardswish"]),
+      helper.make_node("HardSigmoid", ["x"], ["hardsigmoid"], alpha=1 / 6),
       helper.make_node("Clip", ["x", "lo", "hi"], ["clip"])],
      {"x": act}, None, [("lo", np.array(-1, np.float32)),
                         ("hi", np.array(2, np.float32))], opset=20,
      golden={"relu": np.maximum(act, 0), "leaky": np.where(act >= 0, act, 0.1 * act),
              "sigmoid": 1 / (1 + np.exp(-act)), "tanh": np.tanh(act),
              "gelu": (0.5 * act * (1 + erf(act / np.sqrt(2)))).astype(np.float32),
+             "gelu_tanh": (0.5 * act * (1 + np.tanh(np.sqrt(2 / np.pi) * (
+                 act + 0.044715 * act ** 3)))).astype(np.float32),
              "hardswish": act * np.clip(act + 3, 0, 6) / 6,
+             "hardsigmoid": np.clip(act / 6 + 0.5, 0, 1),
              "clip": np.clip(act, -1, 2)})
 
 # Normalizations and softmax.
