@@ -23,6 +23,7 @@
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -33,6 +34,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <optional>
 
@@ -206,6 +208,18 @@ private:
                             ArrayRef<int64_t> strides,
                             ArrayRef<int64_t> dilations, ArrayRef<int64_t> pads,
                             bool transposed);
+
+  // The capability report (--check-support).
+  struct SupportCheck {
+    /// Failures by op type, then reason: the nodes.
+    std::map<std::string, std::map<std::string, std::vector<std::string>>>
+        failures;
+    /// Tensors that failed nodes would have produced.
+    llvm::StringSet<> missing;
+    int64_t notTried = 0;
+  };
+  void checkNode(const onnx::NodeProto &node, SupportCheck &check);
+  LogicalResult reportSupport(const SupportCheck &check, int64_t nodeCount);
 
   // Op handlers.
   LogicalResult importNode(const onnx::NodeProto &node);
@@ -1998,6 +2012,71 @@ LogicalResult Importer::importQuantize(bool quantize) {
   return success();
 }
 
+/// Imports `current`, recording instead of reporting why it fails; a node
+/// fed by a failed one is not tried (its error would only echo the first).
+void Importer::checkNode(const onnx::NodeProto &current, SupportCheck &check) {
+  auto markMissing = [&] {
+    for (const std::string &output : current.output())
+      check.missing.insert(output);
+  };
+  if (llvm::any_of(current.input(), [&](const std::string &input) {
+        return check.missing.contains(input);
+      })) {
+    ++check.notTried;
+    markMissing();
+    return;
+  }
+  std::string prefix = "node '" + nodeName + "' (" + current.op_type() +
+                       ", opset " + std::to_string(opset) + "): ";
+  std::vector<std::string> reasons;
+  LogicalResult imported = success();
+  {
+    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diagnostic) {
+      if (diagnostic.getSeverity() != DiagnosticSeverity::Error)
+        return failure();
+      std::string message = diagnostic.str();
+      llvm::StringRef reason(message);
+      reason.consume_front(prefix);
+      reasons.push_back(reason.str());
+      return success();
+    });
+    imported = importNode(current);
+  }
+  if (succeeded(imported))
+    return;
+  std::string reason = reasons.empty() ? "failed" : reasons.front();
+  check.failures[current.op_type()][reason].push_back(nodeName);
+  markMissing();
+}
+
+/// One error per op type and reason, naming the first nodes; then a total.
+LogicalResult Importer::reportSupport(const SupportCheck &check,
+                                      int64_t nodeCount) {
+  location = FileLineColLoc::get(context, modelPath, 0, 0);
+  int64_t failedNodes = 0;
+  for (const auto &[opType, reasons] : check.failures)
+    for (const auto &[reason, nodes] : reasons) {
+      failedNodes += nodes.size();
+      InFlightDiagnostic error = failGraph();
+      error << opType << ": " << nodes.size()
+            << (nodes.size() == 1 ? " node" : " nodes") << " ("
+            << llvm::join(llvm::ArrayRef(nodes).take_front(3), ", ")
+            << (nodes.size() > 3 ? ", ..." : "") << "): " << reason;
+    }
+  if (failedNodes == 0) {
+    emitRemark(location) << "all " << nodeCount
+                         << " nodes can be imported (opset " << opset << ")";
+    return success();
+  }
+  failGraph() << failedNodes << " of " << nodeCount
+              << " nodes cannot be imported (opset " << opset << "); "
+              << check.notTried
+              << (check.notTried == 1 ? " more depends" : " more depend")
+              << " on them and " << (check.notTried == 1 ? "was" : "were")
+              << " not tried";
+  return failure();
+}
+
 /// Evaluates the current node when its inputs are known (import/Folding.h):
 /// true with its outputs known, false when it must become IR.
 FailureOr<bool> Importer::foldKnown() {
@@ -2230,6 +2309,7 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   }
   builder.setInsertionPointToStart(entry);
 
+  SupportCheck check;
   for (auto [index, current] : llvm::enumerate(graph.node())) {
     nodeName = current.name().empty()
                    ? current.op_type() + "_" + std::to_string(index)
@@ -2237,9 +2317,13 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     location =
         NameLoc::get(builder.getStringAttr(nodeName),
                      FileLineColLoc::get(context, modelPath, index + 1, 0));
-    if (failed(importNode(current)))
+    if (options.checkSupport)
+      checkNode(current, check);
+    else if (failed(importNode(current)))
       return nullptr;
   }
+  if (options.checkSupport && failed(reportSupport(check, graph.node_size())))
+    return nullptr;
 
   location = FileLineColLoc::get(context, modelPath, 0, 0);
   SmallVector<Value> results;

@@ -22,6 +22,10 @@ namespace prec {
 struct OnnxImportOptions {
   /// Static shapes for inputs with dynamic dimensions (`--input-shape`).
   llvm::StringMap<std::vector<int64_t>> inputShapes;
+  /// Polygraphy's `inspect capability`: try every node, report each one
+  /// that cannot be imported, grouped by op type and reason, and fail if
+  /// any; nodes fed by those are not tried.
+  bool checkSupport = false;
 };
 
 /// Parses `name:1x3x224x224` entries into `options`; false with `error` set

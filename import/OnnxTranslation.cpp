@@ -16,11 +16,17 @@ void registerOnnxImportTranslation() {
       "input-shape",
       llvm::cl::desc("--import-onnx: static shape of an input with dynamic "
                      "dimensions, <name>:<d0>x<d1>... (repeatable)"));
+  static llvm::cl::opt<bool> checkSupport(
+      "check-support",
+      llvm::cl::desc("--import-onnx: report every node that cannot be "
+                     "imported, grouped by op type and reason, and fail if "
+                     "there is one"));
   TranslateToMLIRRegistration registration(
       "import-onnx", "Import an ONNX model as func + TOSA",
       [](llvm::SourceMgr &sourceMgr,
          MLIRContext *context) -> OwningOpRef<Operation *> {
         OnnxImportOptions options;
+        options.checkSupport = checkSupport;
         std::string error;
         const llvm::MemoryBuffer *buffer =
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());

@@ -501,6 +501,14 @@ def bad(name, nodes, inputs, opset=17, outputs=("y",), initializers=()):
 
 
 bad("unsupported", [helper.make_node("Hardmax", ["x"], ["y"], name="hm")], {"x": [2, 3]})
+# Several nodes prec cannot import, one that depends on them and one fine.
+bad("capability",
+    [helper.make_node("Hardmax", ["x"], ["h1"], name="hm1"),
+     helper.make_node("Hardmax", ["x"], ["h2"], name="hm2"),
+     helper.make_node("Relu", ["h1"], ["r"], name="after_hm1"),
+     helper.make_node("Softmax", ["x"], ["s"], name="softmax", axis=5),
+     helper.make_node("Tanh", ["x"], ["y"], name="fine")],
+    {"x": [2, 3]}, outputs=("y",))
 bad("dynamic", [helper.make_node("Relu", ["x"], ["y"], name="r")], {"x": ["batch", 3]})
 bad("old_opset", [helper.make_node("Relu", ["x"], ["y"], name="r")], {"x": [2, 3]}, opset=12)
 bad("auto_pad", [helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2],
