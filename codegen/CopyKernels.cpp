@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -35,10 +36,16 @@ LogicalResult CudaEmitter::emitTranspose(tosa::TransposeOp op) {
 /// element `i`: gathering `out[i] = in0[o0]` over the output, or scattering
 /// `out[o0] = in0[i]` over the input, with `offsets` computing `o0` from `i`.
 void CudaEmitter::emitCopyKernel(Operation *op, Value input,
-                                 llvm::StringRef offsets, bool scatter) {
+                                 llvm::StringRef offsets, bool scatter,
+                                 llvm::StringRef fill) {
   Value result = op->getResult(0);
   Value space = scatter ? input : result;
   std::string name = kernelName(op);
+  std::string statement =
+      scatter ? "out[o0] = in0[i]"
+      : fill.empty()
+          ? "out[i] = in0[o0]"
+          : llvm::formatv("out[i] = o0 < 0 ? {0} : in0[o0]", fill).str();
   kernels += llvm::formatv(
       "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, "
       "{3} *__restrict__ out{6}) {{\n  long long i = blockIdx.x * (long "
@@ -46,7 +53,7 @@ void CudaEmitter::emitCopyKernel(Operation *op, Value input,
       "\n\n",
       op->getName(), getLayerName(op), name, typeOf(result).cType,
       kernelBound(space, countOf(space)), offsets, countParameter(space),
-      scatter ? "out[o0] = in0[i]" : "out[i] = in0[o0]");
+      statement);
   launch(op, name, countOf(space), {input}, result);
 }
 
@@ -90,6 +97,50 @@ LogicalResult CudaEmitter::emitTile(tosa::TileOp op) {
       copyBody(shapeOf(op.getResult()), in, [&](int64_t d, std::string c) {
         return c + " % " + std::to_string(in[d]) + "LL";
       }));
+  return success();
+}
+
+LogicalResult CudaEmitter::emitReverse(tosa::ReverseOp op) {
+  ArrayRef<int64_t> in = shapeOf(op.getInput1());
+  int64_t axis = op.getAxis();
+  emitCopyKernel(
+      op, op.getInput1(),
+      copyBody(shapeOf(op.getResult()), in, [&](int64_t d, std::string c) {
+        if (d != axis)
+          return c;
+        return std::to_string(in[d] - 1) + "LL - " + c;
+      }));
+  return success();
+}
+
+/// Padding: outside the input a thread writes the pad constant.
+LogicalResult CudaEmitter::emitPad(tosa::PadOp op) {
+  SmallVector<int64_t> padding;
+  if (!tosa::getConstShapeValues(op.getPadding().getDefiningOp(), padding))
+    return unsupported(op, "its padding is not a constant shape");
+  DenseElementsAttr fillValue;
+  if (!matchPattern(op.getPadConst(), m_Constant(&fillValue)) ||
+      !fillValue.isSplat())
+    return unsupported(op, "its pad value is not a constant");
+  std::string literal;
+  if (std::optional<std::string> floatLiteral =
+          getSplatLiteral(op.getPadConst()))
+    literal = *floatLiteral;
+  else
+    literal =
+        std::to_string(fillValue.getSplatValue<APInt>().getSExtValue()) + ".0f";
+  ArrayRef<int64_t> out = shapeOf(op.getResult());
+  ArrayRef<int64_t> in = shapeOf(op.getInput1());
+  SmallVector<int64_t> inStrides = computeStrides(in);
+  std::string body = "  long long rem = i, o0 = 0; bool inside = true;\n";
+  for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d)
+    body += llvm::formatv(
+        "  {{ long long c = rem % {0}LL; rem /= {0}LL; long long s = c - "
+        "{1}LL; inside = inside && s >= 0 && s < {2}LL; o0 += s * {3}LL; }\n",
+        out[d], padding[2 * d], in[d], inStrides[d]);
+  body += "  if (!inside) o0 = -1;\n";
+  emitCopyKernel(op, op.getInput1(), body, /*scatter=*/false,
+                 substitute(typeOf(op.getResult()).fromFloat, literal));
   return success();
 }
 

@@ -369,6 +369,8 @@ LogicalResult CudaEmitter::emitOp(Operation *op) {
       .Case<tosa::SliceOp>([&](auto s) { return emitSlice(s); })
       .Case<tosa::ConcatOp>([&](auto c) { return emitConcat(c); })
       .Case<tosa::TileOp>([&](auto t) { return emitTile(t); })
+      .Case<tosa::ReverseOp>([&](auto r) { return emitReverse(r); })
+      .Case<tosa::PadOp>([&](auto p) { return emitPad(p); })
       .Case<tosa::GatherOp>([&](auto g) { return emitGather(g); })
       .Case<tosa::Conv2DOp>([&](auto conv) { return emitConvGemm(conv); })
       .Case<tosa::DepthwiseConv2DOp>([&](auto) { return emitConv(op, true); })

@@ -126,7 +126,9 @@ private:
   LogicalResult emitTranspose(tosa::TransposeOp op);
   int addGemmState();
   void emitCopyKernel(Operation *op, Value input, llvm::StringRef offsets,
-                      bool scatter = false);
+                      bool scatter = false, llvm::StringRef fill = "");
+  LogicalResult emitReverse(tosa::ReverseOp op);
+  LogicalResult emitPad(tosa::PadOp op);
   LogicalResult emitSlice(tosa::SliceOp op);
   LogicalResult emitConcat(tosa::ConcatOp op);
   LogicalResult emitTile(tosa::TileOp op);

@@ -258,6 +258,13 @@ private:
   LogicalResult importWhere();
   LogicalResult importExpandOrTile(bool isTile);
   Value tile(Value value, ArrayRef<int64_t> multiples);
+  Value sliceAxis(Value value, int64_t axis, int64_t start, int64_t size);
+  Value concatAxis(ArrayRef<Value> parts, int64_t axis);
+  Value reverseAxis(Value value, int64_t axis);
+  Value padAxis(Value value, int64_t axis, int64_t before, int64_t after,
+                double fill);
+  LogicalResult importCumSum();
+  LogicalResult importPad();
   LogicalResult importClip();
   LogicalResult importActivation(llvm::StringRef kind);
   LogicalResult importCast();
@@ -1856,6 +1863,163 @@ LogicalResult Importer::importExpandOrTile(bool isTile) {
   return success();
 }
 
+Value Importer::sliceAxis(Value value, int64_t axis, int64_t start,
+                          int64_t size) {
+  SmallVector<int64_t> begin(shapeOf(value).size(), 0);
+  SmallVector<int64_t> extent(shapeOf(value));
+  begin[axis] = start;
+  extent[axis] = size;
+  return create("tosa.slice", {value, constShape(begin), constShape(extent)},
+                tensorOf(extent, elementOf(value)));
+}
+
+Value Importer::concatAxis(ArrayRef<Value> parts, int64_t axis) {
+  if (parts.size() == 1)
+    return parts.front();
+  SmallVector<int64_t> shape(shapeOf(parts.front()));
+  shape[axis] = 0;
+  for (Value part : parts)
+    shape[axis] += shapeOf(part)[axis];
+  return create(
+      "tosa.concat", parts, tensorOf(shape, elementOf(parts[0])),
+      {builder.getNamedAttr("axis", builder.getI32IntegerAttr(axis))});
+}
+
+Value Importer::reverseAxis(Value value, int64_t axis) {
+  if (shapeOf(value)[axis] == 1)
+    return value;
+  return create(
+      "tosa.reverse", {value}, value.getType(),
+      {builder.getNamedAttr("axis", builder.getI32IntegerAttr(axis))});
+}
+
+Value Importer::padAxis(Value value, int64_t axis, int64_t before,
+                        int64_t after, double fill) {
+  SmallVector<int64_t> padding(2 * shapeOf(value).size(), 0);
+  padding[2 * axis] = before;
+  padding[2 * axis + 1] = after;
+  SmallVector<int64_t> shape(shapeOf(value));
+  shape[axis] += before + after;
+  return create(
+      "tosa.pad",
+      {value, constShape(padding), constant({1}, elementOf(value), {fill})},
+      tensorOf(shape, elementOf(value)));
+}
+
+/// CumSum of a run-time tensor as a log-step scan (Hillis-Steele): after
+/// step k each element holds the sum of the 2^k before it, so an axis of L
+/// takes ceil(log2 L) shifted additions, exact for integers.
+LogicalResult Importer::importCumSum() {
+  FailureOr<Value> x = input(0);
+  FailureOr<std::vector<int64_t>> axisValues = getKnownInts(1, "axis");
+  if (failed(x) || failed(axisValues))
+    return failure();
+  if (axisValues->size() != 1)
+    return fail() << "axis (input #1) must be one value";
+  int64_t axis = axisValues->front();
+  if (failed(normalizeAxis(axis, shapeOf(*x).size())))
+    return failure();
+  bool reverse = intAttribute("reverse", 0);
+  int64_t length = shapeOf(*x)[axis];
+  Value sum = reverse ? reverseAxis(*x, axis) : *x;
+  for (int64_t shift = 1; shift < length; shift *= 2) {
+    Value shifted =
+        padAxis(sliceAxis(sum, axis, 0, length - shift), axis, shift, 0, 0);
+    sum = binary("tosa.add", sum, shifted, elementOf(sum));
+  }
+  if (intAttribute("exclusive", 0))
+    sum = length == 1
+              ? binary("tosa.sub", sum, sum, elementOf(sum))
+              : padAxis(sliceAxis(sum, axis, 0, length - 1), axis, 1, 0, 0);
+  setOutput(0, reverse ? reverseAxis(sum, axis) : sum);
+  return success();
+}
+
+/// Pad: constant (tosa.pad), edge, reflect and wrap (slices of the input
+/// around it); negative pads crop.
+LogicalResult Importer::importPad() {
+  FailureOr<Value> x = input(0);
+  FailureOr<std::vector<int64_t>> pads = getKnownInts(1, "pads");
+  if (failed(x) || failed(pads))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  std::vector<int64_t> axes(rank);
+  std::iota(axes.begin(), axes.end(), 0);
+  if (hasInput(3)) {
+    FailureOr<std::vector<int64_t>> given = getKnownInts(3, "axes");
+    if (failed(given))
+      return failure();
+    axes = *given;
+    for (int64_t &axis : axes)
+      if (failed(normalizeAxis(axis, rank)))
+        return failure();
+  }
+  if (pads->size() != 2 * axes.size())
+    return fail() << "pads holds " << pads->size() << " values for "
+                  << axes.size() << " axes";
+  double fill = 0;
+  if (hasInput(2)) {
+    const KnownTensor *value = getKnown(2);
+    if (!value || value->values.size() != 1)
+      return fail() << "constant_value (input #2) must be a known scalar";
+    fill = value->values[0];
+  }
+  std::string mode = stringAttribute("mode", "constant");
+  if (mode != "constant" && mode != "edge" && mode != "reflect" &&
+      mode != "wrap")
+    return fail() << "mode must be constant, edge, reflect or wrap, not '"
+                  << mode << "'";
+  Value result = *x;
+  for (auto [index, axis] : llvm::enumerate(axes)) {
+    int64_t before = (*pads)[index], after = (*pads)[index + axes.size()];
+    int64_t length = shapeOf(result)[axis];
+    if (std::max<int64_t>(-before, 0) + std::max<int64_t>(-after, 0) >= length)
+      return fail() << "pads crop all of dimension " << axis;
+    // Crop first: negative pads remove elements.
+    int64_t start = std::max<int64_t>(-before, 0);
+    int64_t kept = length - start - std::max<int64_t>(-after, 0);
+    if (kept != length)
+      result = sliceAxis(result, axis, start, kept);
+    before = std::max<int64_t>(before, 0);
+    after = std::max<int64_t>(after, 0);
+    if (before == 0 && after == 0)
+      continue;
+    if (std::max(before, after) > (int64_t(1) << 24))
+      return fail() << "pads of more than 2^24 elements are not supported";
+    if (mode == "constant") {
+      result = padAxis(result, axis, before, after, fill);
+      continue;
+    }
+    int64_t limit = mode == "reflect" ? kept - 1 : kept;
+    if (mode != "edge" && (before > limit || after > limit))
+      return fail() << mode << " pads of dimension " << axis
+                    << " must not exceed " << limit;
+    SmallVector<Value> parts;
+    SmallVector<int64_t> repeat(rank, 1);
+    if (before) {
+      repeat[axis] = before;
+      parts.push_back(
+          mode == "edge" ? tile(sliceAxis(result, axis, 0, 1), repeat)
+          : mode == "reflect"
+              ? reverseAxis(sliceAxis(result, axis, 1, before), axis)
+              : sliceAxis(result, axis, kept - before, before));
+    }
+    parts.push_back(result);
+    if (after) {
+      repeat[axis] = after;
+      parts.push_back(
+          mode == "edge" ? tile(sliceAxis(result, axis, kept - 1, 1), repeat)
+          : mode == "reflect"
+              ? reverseAxis(sliceAxis(result, axis, kept - 1 - after, after),
+                            axis)
+              : sliceAxis(result, axis, 0, after));
+    }
+    result = concatAxis(parts, axis);
+  }
+  setOutput(0, result);
+  return success();
+}
+
 LogicalResult Importer::importClip() {
   FailureOr<Value> x = input(0);
   if (failed(x))
@@ -2187,6 +2351,10 @@ LogicalResult Importer::importNode(const onnx::NodeProto &current) {
     return importPredicate(type);
   if (type == "Where")
     return importWhere();
+  if (type == "CumSum")
+    return importCumSum();
+  if (type == "Pad")
+    return importPad();
   if (type == "Expand" || type == "Tile")
     return importExpandOrTile(type == "Tile");
   if (type == "Clip")

@@ -345,6 +345,48 @@ save("runtime_mask",
                                        scores, 0).astype(np.float32),
                               (1, 2, 1, 1))})
 
+# RoBERTa's position ids from input_ids at run time (Equal, Not, Cast,
+# CumSum, Mul, Add), a reversed exclusive CumSum of floats, and Pad in each
+# mode, with a crop.
+tokens = np.array([[0, 5, 7, 9, 1, 1, 1], [0, 4, 4, 4, 4, 4, 2]], np.int64)
+ones_mask = (tokens != 1).astype(np.int32)
+cx = f32(2, 7)
+px = f32(1, 2, 4, 5)
+pads = np.array([0, 0, 2, -1, 0, 0, 1, 3], np.int64)
+
+
+def pad_numpy(x, mode):
+    cropped = x[:, :, :, 1:]
+    width = [(0, 0), (0, 0), (2, 1), (0, 3)]
+    if mode == "constant":
+        return np.pad(cropped, width, constant_values=0.5)
+    return np.pad(cropped, width, mode={"edge": "edge", "reflect": "reflect",
+                                        "wrap": "wrap"}[mode])
+
+
+save("scans",
+     [helper.make_node("Equal", ["tokens", "one"], ["is_pad"], name="is_pad"),
+      helper.make_node("Not", ["is_pad"], ["not_pad"], name="not_pad"),
+      helper.make_node("Cast", ["not_pad"], ["mask"], name="mask", to=TensorProto.INT32),
+      helper.make_node("CumSum", ["mask", "axis1"], ["counts"], name="cumsum"),
+      helper.make_node("Mul", ["counts", "mask"], ["kept"], name="kept"),
+      helper.make_node("Cast", ["kept"], ["kept64"], name="kept64", to=TensorProto.INT64),
+      helper.make_node("Add", ["kept64", "one"], ["positions"], name="positions"),
+      helper.make_node("CumSum", ["cx", "axis1"], ["suffix"], name="suffix",
+                       exclusive=1, reverse=1)] +
+     [helper.make_node("Pad", ["px", "pads"] + (["half"] if mode == "constant" else []),
+                       ["pad_" + mode], name="pad_" + mode, mode=mode)
+      for mode in ("constant", "edge", "reflect", "wrap")],
+     {"tokens": tokens, "cx": cx, "px": px}, None,
+     [("one", np.array(1, np.int64)), ("axis1", np.array(1, np.int64)),
+      ("pads", pads), ("half", np.array(0.5, np.float32))], opset=19,
+     golden=dict(
+         positions=(np.cumsum(ones_mask, axis=1) * ones_mask + 1).astype(np.int64),
+         suffix=np.ascontiguousarray(
+             (np.cumsum(cx[:, ::-1], axis=1)[:, ::-1] - cx).astype(np.float32)),
+         **{"pad_" + m: pad_numpy(px, m) for m in
+            ("constant", "edge", "reflect", "wrap")}))
+
 # Pooling.
 px = f32(1, 3, 6, 6)
 

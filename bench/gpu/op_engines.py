@@ -1,25 +1,27 @@
-"""Normalization engines in f16 against their CPU runs and f32.
+"""The op tests' models as f16 engines, against their CPU runs and f32.
 
 The models of test/import/normalization-f16.test (LayerNorm, its legacy
-decomposition, RMSNorm, GroupNorm, InstanceNorm on N(0, 500) activations),
-legalized with enabled=f16 for sm_90: their statistics stay f32, on the CPU
-and in the engines' row kernels alike.
+decomposition, RMSNorm, GroupNorm, InstanceNorm on N(0, 500) activations:
+their statistics stay f32, on the CPU and in the engines' row kernels alike)
+and of test/import/onnx-ops.test that run on data known only at run time
+(embeddings of int64 ids, masks from attention_mask, scans and pads),
+legalized with enabled=f16 for sm_90.
 
-  python3 normalization_engines.py prepare BIN WORK   # here: prec's tools
-  python3 normalization_engines.py check WORK         # on the GPU machine
+  python3 op_engines.py prepare BIN WORK   # here: prec's tools
+  python3 op_engines.py check WORK         # on the GPU machine
 
 `prepare` writes each model's engine, inputs, CPU outputs (prec-run of the
 same legalized program) and numpy's f32 outputs under WORK; `check` runs the
 engines and fails when one strays from its CPU run by more than 4e-3 (a few
 f16 roundings that another summation order can flip) or from f32 by more
-than 1e-2, the bound the CPU test holds them to.
+than 1e-2, the bound the CPU tests hold them to.
 """
 import os
 import subprocess
 import sys
 
 MODELS = ["ln_big", "ln_decomposed", "rmsnorm", "groupnorm", "groupnorm18",
-          "instancenorm"]
+          "instancenorm", "embedding", "runtime_mask", "scans"]
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAKE_MODELS = os.path.join(HERE, "..", "..", "test", "import", "Inputs",
                            "make_models.py")
