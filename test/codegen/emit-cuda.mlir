@@ -137,11 +137,11 @@
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/trtorch_im2col.cu -o %t/trtorch_im2col.o %}
 
 // Unsupported input is an error naming the op.
-// RUN: not prec-translate --emit-cuda %s -o %t/reverse.cu 2>&1 | FileCheck %s --check-prefix=UNSUPPORTED-OP
-// UNSUPPORTED-OP: error: the CUDA emitter cannot generate 'tosa.reverse': no kernel for this op yet
+// RUN: not prec-translate --emit-cuda %s -o %t/unsupported.cu 2>&1 | FileCheck %s --check-prefix=UNSUPPORTED-OP
+// UNSUPPORTED-OP: error: the CUDA emitter cannot generate 'tosa.bitwise_not': no kernel for this op yet
 // RUN: not prec-translate --emit-cuda %prec_src/examples/trtorch_conv_region.mlir -o %t/region.cu 2>&1 | FileCheck %s --check-prefix=REGION
 // REGION: error: precision.region must be legalized first: run prec-legalize
-func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %r = tosa.reverse %x {axis = 0 : i32} : (tensor<4xf32>) -> tensor<4xf32>
-  return %r : tensor<4xf32>
+func.func @main(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %r = tosa.bitwise_not %x : (tensor<4xi32>) -> tensor<4xi32>
+  return %r : tensor<4xi32>
 }
