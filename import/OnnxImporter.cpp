@@ -264,6 +264,8 @@ private:
   Value padAxis(Value value, int64_t axis, int64_t before, int64_t after,
                 double fill);
   LogicalResult importCumSum();
+  Value stepAxis(Value value, int64_t axis, int64_t begin, int64_t count,
+                 int64_t stride);
   LogicalResult importPad();
   LogicalResult importClip();
   LogicalResult importActivation(llvm::StringRef kind);
@@ -1602,28 +1604,63 @@ LogicalResult Importer::importSlice() {
   if (ends->size() != starts->size() || axes.size() != starts->size() ||
       steps.size() != starts->size())
     return fail() << "starts, ends, axes and steps differ in length";
-  SmallVector<int64_t> start(rank, 0), extent(shape);
+  Value result = *x;
   for (size_t i = 0; i < axes.size(); ++i) {
     int64_t axis = axes[i];
     if (failed(normalizeAxis(axis, rank)))
       return failure();
-    if (steps[i] != 1)
-      return fail() << "steps other than 1 are not supported";
-    int64_t dim = shape[axis];
-    auto clampIndex = [&](int64_t index) {
+    int64_t step = steps[i], dim = shape[axis];
+    if (step == 0)
+      return fail() << "a step is 0";
+    // ONNX's clamping: negative indices count from the end; a negative step
+    // starts at most at the last element and ends at least before the first.
+    auto clampIndex = [&](int64_t index, int64_t lo, int64_t hi) {
       if (index < 0)
-        index += dim;
-      return std::clamp<int64_t>(index, 0, dim);
+        index = index < std::numeric_limits<int64_t>::min() + dim ? lo
+                                                                  : index + dim;
+      return std::clamp(index, lo, hi);
     };
-    int64_t begin = clampIndex((*starts)[i]), end = clampIndex((*ends)[i]);
-    if (end <= begin)
+    int64_t begin = step > 0 ? clampIndex((*starts)[i], 0, dim)
+                             : clampIndex((*starts)[i], 0, dim - 1);
+    int64_t end = step > 0 ? clampIndex((*ends)[i], 0, dim)
+                           : clampIndex((*ends)[i], -1, dim - 1);
+    int64_t stride = std::abs(step);
+    int64_t count = (std::abs(end - begin) + stride - 1) / stride;
+    if ((end - begin) * (step > 0 ? 1 : -1) <= 0)
       return fail() << "the slice of dimension " << axis << " is empty";
-    start[axis] = begin;
-    extent[axis] = end - begin;
+    // A negative step walks the reversed axis forwards.
+    if (step < 0) {
+      result = reverseAxis(result, axis);
+      begin = dim - 1 - begin;
+    }
+    result = stepAxis(result, axis, begin, count, stride);
   }
-  setOutput(0, create("tosa.slice", {*x, constShape(start), constShape(extent)},
-                      tensorOf(extent, elementOf(*x))));
+  setOutput(0, result);
   return success();
+}
+
+/// `count` elements of `value` along `axis` from `begin`, `stride` apart:
+/// a slice, and for strides above 1 a split of the axis into [count, stride]
+/// keeping the first of each (padded at the end to a whole multiple).
+Value Importer::stepAxis(Value value, int64_t axis, int64_t begin,
+                         int64_t count, int64_t stride) {
+  int64_t dim = shapeOf(value)[axis];
+  int64_t span = count * stride;
+  int64_t available = std::min(span, dim - begin);
+  if (stride == 1 && available == dim)
+    return value;
+  Value sliced = sliceAxis(value, axis, begin, available);
+  if (stride == 1)
+    return sliced;
+  if (available < span)
+    sliced = padAxis(sliced, axis, 0, span - available, 0);
+  SmallVector<int64_t> split(shapeOf(sliced));
+  split[axis] = stride;
+  split.insert(split.begin() + axis, count);
+  Value first = sliceAxis(reshape(sliced, split), axis + 1, 0, 1);
+  SmallVector<int64_t> shape(shapeOf(value));
+  shape[axis] = count;
+  return reshape(first, shape);
 }
 
 LogicalResult Importer::importSqueeze(bool unsqueeze) {

@@ -376,11 +376,24 @@ save("scans",
                        exclusive=1, reverse=1)] +
      [helper.make_node("Pad", ["px", "pads"] + (["half"] if mode == "constant" else []),
                        ["pad_" + mode], name="pad_" + mode, mode=mode)
-      for mode in ("constant", "edge", "reflect", "wrap")],
+      for mode in ("constant", "edge", "reflect", "wrap")] +
+     # Swin's patch merging, x[:, :, 0::2, 1::2], and negative steps.
+     [helper.make_node("Slice", ["px", "s_starts", "s_ends", "s_axes", "s_steps"],
+                       ["strided"], name="strided"),
+      helper.make_node("Slice", ["px", "b_starts", "b_ends", "s_axes", "b_steps"],
+                       ["backward"], name="backward")],
      {"tokens": tokens, "cx": cx, "px": px}, None,
      [("one", np.array(1, np.int64)), ("axis1", np.array(1, np.int64)),
-      ("pads", pads), ("half", np.array(0.5, np.float32))], opset=19,
+      ("pads", pads), ("half", np.array(0.5, np.float32)),
+      ("s_starts", np.array([0, 1], np.int64)),
+      ("s_ends", np.array([2**63 - 1, 2**63 - 1], np.int64)),
+      ("s_axes", np.array([2, 3], np.int64)), ("s_steps", np.array([2, 2], np.int64)),
+      ("b_starts", np.array([-1, 4], np.int64)),
+      ("b_ends", np.array([-2**63, 0], np.int64)),
+      ("b_steps", np.array([-1, -3], np.int64))], opset=19,
      golden=dict(
+         strided=np.ascontiguousarray(px[:, :, 0::2, 1::2]),
+         backward=np.ascontiguousarray(px[:, :, ::-1, 4:0:-3]),
          positions=(np.cumsum(ones_mask, axis=1) * ones_mask + 1).astype(np.int64),
          suffix=np.ascontiguousarray(
              (np.cumsum(cx[:, ::-1], axis=1)[:, ::-1] - cx).astype(np.float32)),
