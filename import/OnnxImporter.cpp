@@ -254,6 +254,11 @@ private:
   LogicalResult importSqueeze(bool unsqueeze);
   LogicalResult importGather();
   LogicalResult importRuntimeGather(Value data, int64_t axis);
+  Value wrapIndices(Value indices, int64_t extent);
+  Value gatherRows(Value data, int64_t rows, int64_t inner, Value positions,
+                   ArrayRef<int64_t> shape);
+  LogicalResult importGatherElements();
+  LogicalResult importGatherND();
   LogicalResult importPredicate(llvm::StringRef type);
   LogicalResult importWhere();
   LogicalResult importExpandOrTile(bool isTile);
@@ -1772,19 +1777,10 @@ LogicalResult Importer::importRuntimeGather(Value data, int64_t axis) {
   int64_t inner = product(shape.drop_front(axis + 1));
   int64_t extent = shape[axis];
   int64_t count = product(shapeOf(*indices));
-  Type i32 = builder.getI32Type();
-  Value flat = reshape(*indices, {1, count});
-  if (!indexType.isInteger(32))
-    flat = create("tosa.cast", {flat}, tensorOf({1, count}, i32));
-  Value negative = create("tosa.greater", {scalar(i32, 0, 2), flat},
-                          tensorOf({1, count}, builder.getI1Type()));
-  Value shifted = binary("tosa.add", flat, scalar(i32, extent, 2), i32);
-  Value wrapped =
-      create("tosa.select", {negative, shifted, flat}, flat.getType());
-  Value positions = clampValue(wrapped, 0, extent - 1);
+  Value positions = wrapIndices(reshape(*indices, {1, count}), extent);
   if (outer > 1)
     positions = create("tosa.tile", {positions, constShape({outer, 1})},
-                       tensorOf({outer, count}, i32));
+                       tensorOf({outer, count}, builder.getI32Type()));
   Value gathered =
       create("tosa.gather", {reshape(data, {outer, extent, inner}), positions},
              tensorOf({outer, count, inner}, elementOf(data)));
@@ -1793,6 +1789,22 @@ LogicalResult Importer::importRuntimeGather(Value data, int64_t axis) {
   resultShape.append(shape.begin() + axis + 1, shape.end());
   setOutput(0, reshape(gathered, resultShape));
   return success();
+}
+
+/// Run-time indices into a dimension of `extent` as i32, wrapped when
+/// negative and clamped into the dimension, so that none reads outside it.
+Value Importer::wrapIndices(Value indices, int64_t extent) {
+  Type i32 = builder.getI32Type();
+  ArrayRef<int64_t> shape = shapeOf(indices);
+  int64_t rank = shape.size();
+  if (!elementOf(indices).isInteger(32))
+    indices = create("tosa.cast", {indices}, tensorOf(shape, i32));
+  Value negative = create("tosa.greater", {scalar(i32, 0, rank), indices},
+                          tensorOf(shape, builder.getI1Type()));
+  Value shifted = binary("tosa.add", indices, scalar(i32, extent, rank), i32);
+  Value wrapped =
+      create("tosa.select", {negative, shifted, indices}, indices.getType());
+  return clampValue(wrapped, 0, extent - 1);
 }
 
 /// Comparisons and logic on run-time tensors: boolean results. Less and
@@ -2054,6 +2066,121 @@ LogicalResult Importer::importPad() {
     result = concatAxis(parts, axis);
   }
   setOutput(0, result);
+  return success();
+}
+
+/// Rows of `data` viewed as [1, rows, inner], picked by `positions` (i32,
+/// [1, count]) and shaped `shape`: the one tosa.gather the gathers share.
+Value Importer::gatherRows(Value data, int64_t rows, int64_t inner,
+                           Value positions, ArrayRef<int64_t> shape) {
+  int64_t count = shapeOf(positions)[1];
+  Value gathered =
+      create("tosa.gather", {reshape(data, {1, rows, inner}), positions},
+             tensorOf({1, count, inner}, elementOf(data)));
+  return reshape(gathered, shape);
+}
+
+/// GatherElements: out[p] = data[p with p[axis] = indices[p]], as a gather
+/// of single elements at flat offsets computed from the indices.
+LogicalResult Importer::importGatherElements() {
+  FailureOr<Value> data = input(0), indices = input(1);
+  if (failed(data) || failed(indices))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*data), indexShape = shapeOf(*indices);
+  int64_t rank = shape.size();
+  int64_t axis = intAttribute("axis", 0);
+  if (failed(normalizeAxis(axis, rank)))
+    return failure();
+  if (int64_t(indexShape.size()) != rank)
+    return fail() << "indices " << indices->getType()
+                  << " must have the rank of the data " << data->getType();
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && indexShape[d] > shape[d])
+      return fail() << "indices " << indices->getType() << " exceed the data "
+                    << data->getType() << " outside the axis";
+  if (product(shape) > std::numeric_limits<int32_t>::max())
+    return fail() << "the data has more elements than i32 offsets reach";
+  SmallVector<int64_t> strides = computeStrides(shape);
+  int64_t count = product(indexShape), extent = shape[axis];
+  // Each element's offset without its axis coordinate.
+  std::vector<double> base(count);
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t flat = 0; flat < count; ++flat) {
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        base[flat] += double(index[d] * strides[d]);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < indexShape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  Type i32 = builder.getI32Type();
+  Value offsets;
+  if (const KnownTensor *known = getKnown(1)) {
+    std::vector<double> flat = base;
+    for (int64_t i = 0; i < count; ++i) {
+      double position = known->values[i];
+      if (position < -extent || position >= extent)
+        return fail() << "index " << position
+                      << " is out of range for dimension " << extent;
+      flat[i] += (position < 0 ? position + extent : position) * strides[axis];
+    }
+    offsets = constant({1, count}, i32, flat);
+  } else {
+    Value positions = wrapIndices(reshape(*indices, {1, count}), extent);
+    Value scaled = mul(positions, scalar(i32, strides[axis], 2));
+    offsets = binary("tosa.add", scaled, constant({1, count}, i32, base), i32);
+  }
+  setOutput(0, gatherRows(*data, product(shape), 1, offsets, indexShape));
+  return success();
+}
+
+/// GatherND with indices known at import: each index tuple (after the
+/// batch dimensions) picks a row of the trailing dimensions.
+LogicalResult Importer::importGatherND() {
+  FailureOr<Value> data = input(0);
+  if (failed(data))
+    return failure();
+  const KnownTensor *indices = getKnown(1);
+  if (!indices)
+    return fail() << "indices (input #1) must be known at import time";
+  ArrayRef<int64_t> shape = shapeOf(*data);
+  ArrayRef<int64_t> indexShape = indices->shape;
+  int64_t batch = intAttribute("batch_dims", 0);
+  if (indexShape.empty() || batch < 0 || batch >= int64_t(indexShape.size()) ||
+      indexShape.back() < 1 ||
+      batch + indexShape.back() > int64_t(shape.size()) ||
+      shape.take_front(batch) != indexShape.take_front(batch))
+    return fail() << "indices with batch_dims " << batch
+                  << " do not fit the data " << data->getType();
+  int64_t depth = indexShape.back();
+  ArrayRef<int64_t> indexed = shape.slice(batch, depth);
+  SmallVector<int64_t> indexedStrides = computeStrides(indexed);
+  int64_t perBatch = product(indexed);
+  int64_t tuples = product(indexShape.drop_back());
+  int64_t tuplesPerBatch = product(indexShape.drop_back().drop_front(batch));
+  int64_t rows = product(shape.take_front(batch + depth));
+  if (rows > std::numeric_limits<int32_t>::max())
+    return fail() << "the data has more rows than i32 offsets reach";
+  std::vector<double> offsets(tuples);
+  for (int64_t t = 0; t < tuples; ++t) {
+    double row = double((t / tuplesPerBatch) * perBatch);
+    for (int64_t k = 0; k < depth; ++k) {
+      double position = indices->values[t * depth + k];
+      if (position < -indexed[k] || position >= indexed[k])
+        return fail() << "index " << position
+                      << " is out of range for dimension " << indexed[k];
+      row += (position < 0 ? position + indexed[k] : position) *
+             double(indexedStrides[k]);
+    }
+    offsets[t] = row;
+  }
+  SmallVector<int64_t> resultShape(indexShape.drop_back());
+  llvm::append_range(resultShape, shape.drop_front(batch + depth));
+  Value positions = constant({1, tuples}, builder.getI32Type(), offsets);
+  setOutput(0, gatherRows(*data, rows, product(shape.drop_front(batch + depth)),
+                          positions, resultShape));
   return success();
 }
 
@@ -2388,6 +2515,10 @@ LogicalResult Importer::importNode(const onnx::NodeProto &current) {
     return importPredicate(type);
   if (type == "Where")
     return importWhere();
+  if (type == "GatherElements")
+    return importGatherElements();
+  if (type == "GatherND")
+    return importGatherND();
   if (type == "CumSum")
     return importCumSum();
   if (type == "Pad")

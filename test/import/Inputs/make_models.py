@@ -400,6 +400,25 @@ save("scans",
          **{"pad_" + m: pad_numpy(px, m) for m in
             ("constant", "edge", "reflect", "wrap")}))
 
+# GatherElements with run-time indices (a negative one among them), and
+# GatherND with known indices, without and with a batch dimension.
+gdata = f32(3, 4)
+gidx = np.array([[2, -1, 0, 1], [0, 0, 2, 2]], np.int64)
+ndata = f32(2, 3, 4)
+nd_idx = np.array([[[1, 2]], [[0, -1]]], np.int64)
+nd_batch = np.array([[2], [0]], np.int64)
+save("gathers",
+     [helper.make_node("GatherElements", ["gdata", "gidx"], ["elements"],
+                       name="elements", axis=0),
+      helper.make_node("GatherND", ["ndata", "nd_idx"], ["nd"], name="nd"),
+      helper.make_node("GatherND", ["ndata", "nd_batch"], ["nd_batched"],
+                       name="nd_batched", batch_dims=1)],
+     {"gdata": gdata, "gidx": gidx, "ndata": ndata}, None,
+     [("nd_idx", nd_idx), ("nd_batch", nd_batch)],
+     golden={"elements": np.take_along_axis(gdata, gidx % 3, axis=0),
+             "nd": np.stack([ndata[1, 2], ndata[0, -1]])[:, None, :],
+             "nd_batched": np.stack([ndata[0, 2], ndata[1, 0]])})
+
 # Pooling.
 px = f32(1, 3, 6, 6)
 
