@@ -33,10 +33,6 @@ from torch import nn
 
 warnings.filterwarnings("ignore")
 
-OUT = sys.argv[1] if len(sys.argv) > 1 else "models"
-os.makedirs(OUT, exist_ok=True)
-ONLY = set(sys.argv[2].split(",")) if len(sys.argv) > 2 else None
-
 MAX_BYTES = 2 * 1024 * 1024
 BATCH, SEQ, VOCAB, PAD = 2, 16, 1000, 5
 
@@ -52,10 +48,6 @@ def version_of(name):
 VERSIONS = {n: version_of(n) for n in (
     "torch", "transformers", "timm", "torchvision", "onnx", "onnxruntime",
     "onnxscript", "numpy")}
-print("versions: " + ", ".join("%s %s" % kv for kv in VERSIONS.items()),
-      flush=True)
-
-torch.set_num_threads(min(8, os.cpu_count() or 1))
 
 
 # ---------------------------------------------------------------- inputs
@@ -380,89 +372,106 @@ def first_lines(e, n=4):
     return "\n    ".join(lines[:n])
 
 
-manifest, rows, failures = [], [], []
-t_all = time.time()
-for family, build in FAMILIES:
-    if ONLY and family not in ONLY:
-        continue
-    print("== %s" % family, flush=True)
-    try:
-        torch.manual_seed(0)
-        model, inputs, out_names = build()
-        model = model.float().eval()
-        in_names = list(inputs)
-        args = tuple(torch.from_numpy(inputs[n]) for n in in_names)
-        with torch.no_grad():
-            ref = model(*args)
-        refs = ref if isinstance(ref, (tuple, list)) else (ref,)
-        refs = [r.detach().float().numpy() for r in refs]
-        np.savez(os.path.join(OUT, family + ".in.npz"), **inputs)
-    except Exception as e:  # noqa: BLE001
-        print("FAILED %s (build): %s" % (family, first_lines(e)), flush=True)
-        failures.append((family, "build", first_lines(e)))
-        continue
-    for exporter in ("legacy", "dynamo"):
-        stem = "%s-%s" % (family, exporter)
-        path = os.path.join(OUT, stem + ".onnx")
-        t0 = time.time()
-        try:
-            with torch.no_grad():
-                proto = export(exporter, model, args, in_names, out_names,
-                               path)
-        except Exception as e:  # noqa: BLE001
-            msg = first_lines(e)
-            print("FAILED %s %s: %s" % (family, exporter, msg), flush=True)
-            tb = traceback.format_exc().strip().splitlines()
-            print("    ..." + "\n    ".join(tb[-3:]), flush=True)
-            failures.append((family, exporter, msg))
-            if os.path.exists(path):
-                os.remove(path)
-            continue
-        graph_in = [i.name for i in proto.graph.input
-                    if i.name not in {t.name for t in proto.graph.initializer}]
-        graph_out = [o.name for o in proto.graph.output]
-        missing = [n for n in graph_in if n not in inputs]
-        if missing:
-            print("WARNING %s: graph inputs %s not in %s.in.npz"
-                  % (stem, missing, family), flush=True)
-        if len(graph_out) != len(refs):
-            print("WARNING %s: %d graph outputs, %d PyTorch outputs"
-                  % (stem, len(graph_out), len(refs)), flush=True)
-        expected = dict(zip(graph_out, refs))
-        np.savez(os.path.join(OUT, stem + ".out.npz"), **expected)
-        size = os.path.getsize(path)
-        ops = sorted(op_types(proto.graph, set()))
-        try:
-            diff = ort_check(path, inputs, expected)
-        except Exception as e:  # noqa: BLE001
-            print("ORT FAILED %s: %s" % (stem, first_lines(e)), flush=True)
-            diff = None
-        if size > MAX_BYTES:
-            print("WARNING %s: %d bytes > 2 MB" % (stem, size), flush=True)
-        print("  %s: opset %s, %d bytes, %d nodes, ort max abs %s, %.1fs"
-              % (stem, opset_of(proto), size, len(proto.graph.node), diff,
-                 time.time() - t0), flush=True)
-        rows.append((family, exporter, opset_of(proto), size,
-                     len(proto.graph.node), ops, diff))
-        manifest.append({
-            "family": family, "exporter": exporter,
-            "onnx": stem + ".onnx", "inputs": family + ".in.npz",
-            "outputs": stem + ".out.npz", "input_names": graph_in,
-            "output_names": graph_out, "opset": opset_of(proto),
-            "ops": ops, "ort_max_abs": diff, "bytes": size,
-            "nodes": len(proto.graph.node)})
-        with open(os.path.join(OUT, "manifest.json"), "w") as f:
-            json.dump(manifest, f, indent=1)
-            f.write("\n")
+def build_family(build):
+    """The family's model (f32, eval, from seed 0), inputs and output names:
+    what the export used, so that the GPU scripts rebuild the same one."""
+    torch.manual_seed(0)
+    model, inputs, out_names = build()
+    return model.float().eval(), inputs, out_names
 
-print("\nversions: " + ", ".join("%s %s" % kv for kv in VERSIONS.items()))
-print("\n%-12s %-7s %5s %9s %6s %10s  %s" % (
-    "family", "exporter", "opset", "bytes", "nodes", "ort_maxabs", "ops"))
-for family, exporter, opset, size, nodes, ops, diff in rows:
-    print("%-12s %-7s %5s %9d %6d %10s  %s" % (
-        family, exporter, opset, size, nodes,
-        "%.2e" % diff if diff is not None else "n/a", " ".join(ops)))
-print("\n%d exports written, %d failed (%.0fs)"
-      % (len(rows), len(failures), time.time() - t_all))
-for family, exporter, msg in failures:
-    print("FAILED %s %s: %s" % (family, exporter, msg))
+
+def main():
+    OUT = sys.argv[1] if len(sys.argv) > 1 else "models"
+    os.makedirs(OUT, exist_ok=True)
+    ONLY = set(sys.argv[2].split(",")) if len(sys.argv) > 2 else None
+    print("versions: " + ", ".join("%s %s" % kv for kv in VERSIONS.items()),
+          flush=True)
+    torch.set_num_threads(min(8, os.cpu_count() or 1))
+    manifest, rows, failures = [], [], []
+    t_all = time.time()
+    for family, build in FAMILIES:
+        if ONLY and family not in ONLY:
+            continue
+        print("== %s" % family, flush=True)
+        try:
+            model, inputs, out_names = build_family(build)
+            in_names = list(inputs)
+            args = tuple(torch.from_numpy(inputs[n]) for n in in_names)
+            with torch.no_grad():
+                ref = model(*args)
+            refs = ref if isinstance(ref, (tuple, list)) else (ref,)
+            refs = [r.detach().float().numpy() for r in refs]
+            np.savez(os.path.join(OUT, family + ".in.npz"), **inputs)
+        except Exception as e:  # noqa: BLE001
+            print("FAILED %s (build): %s" % (family, first_lines(e)), flush=True)
+            failures.append((family, "build", first_lines(e)))
+            continue
+        for exporter in ("legacy", "dynamo"):
+            stem = "%s-%s" % (family, exporter)
+            path = os.path.join(OUT, stem + ".onnx")
+            t0 = time.time()
+            try:
+                with torch.no_grad():
+                    proto = export(exporter, model, args, in_names, out_names,
+                                   path)
+            except Exception as e:  # noqa: BLE001
+                msg = first_lines(e)
+                print("FAILED %s %s: %s" % (family, exporter, msg), flush=True)
+                tb = traceback.format_exc().strip().splitlines()
+                print("    ..." + "\n    ".join(tb[-3:]), flush=True)
+                failures.append((family, exporter, msg))
+                if os.path.exists(path):
+                    os.remove(path)
+                continue
+            graph_in = [i.name for i in proto.graph.input
+                        if i.name not in {t.name for t in proto.graph.initializer}]
+            graph_out = [o.name for o in proto.graph.output]
+            missing = [n for n in graph_in if n not in inputs]
+            if missing:
+                print("WARNING %s: graph inputs %s not in %s.in.npz"
+                      % (stem, missing, family), flush=True)
+            if len(graph_out) != len(refs):
+                print("WARNING %s: %d graph outputs, %d PyTorch outputs"
+                      % (stem, len(graph_out), len(refs)), flush=True)
+            expected = dict(zip(graph_out, refs))
+            np.savez(os.path.join(OUT, stem + ".out.npz"), **expected)
+            size = os.path.getsize(path)
+            ops = sorted(op_types(proto.graph, set()))
+            try:
+                diff = ort_check(path, inputs, expected)
+            except Exception as e:  # noqa: BLE001
+                print("ORT FAILED %s: %s" % (stem, first_lines(e)), flush=True)
+                diff = None
+            if size > MAX_BYTES:
+                print("WARNING %s: %d bytes > 2 MB" % (stem, size), flush=True)
+            print("  %s: opset %s, %d bytes, %d nodes, ort max abs %s, %.1fs"
+                  % (stem, opset_of(proto), size, len(proto.graph.node), diff,
+                     time.time() - t0), flush=True)
+            rows.append((family, exporter, opset_of(proto), size,
+                         len(proto.graph.node), ops, diff))
+            manifest.append({
+                "family": family, "exporter": exporter,
+                "onnx": stem + ".onnx", "inputs": family + ".in.npz",
+                "outputs": stem + ".out.npz", "input_names": graph_in,
+                "output_names": graph_out, "opset": opset_of(proto),
+                "ops": ops, "ort_max_abs": diff, "bytes": size,
+                "nodes": len(proto.graph.node)})
+            with open(os.path.join(OUT, "manifest.json"), "w") as f:
+                json.dump(manifest, f, indent=1)
+                f.write("\n")
+
+    print("\nversions: " + ", ".join("%s %s" % kv for kv in VERSIONS.items()))
+    print("\n%-12s %-7s %5s %9s %6s %10s  %s" % (
+        "family", "exporter", "opset", "bytes", "nodes", "ort_maxabs", "ops"))
+    for family, exporter, opset, size, nodes, ops, diff in rows:
+        print("%-12s %-7s %5s %9d %6d %10s  %s" % (
+            family, exporter, opset, size, nodes,
+            "%.2e" % diff if diff is not None else "n/a", " ".join(ops)))
+    print("\n%d exports written, %d failed (%.0fs)"
+          % (len(rows), len(failures), time.time() - t_all))
+    for family, exporter, msg in failures:
+        print("FAILED %s %s: %s" % (family, exporter, msg))
+
+
+if __name__ == "__main__":
+    main()
