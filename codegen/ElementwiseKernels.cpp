@@ -117,6 +117,8 @@ std::string elementwiseExpression(Operation *op) {
       .Case<tosa::SubOp>([](auto) { return "__fsub_rn($0, $1)"; })
       .Case<tosa::MulOp>([](auto) { return "__fmul_rn($0, $1)"; })
       .Case<arith::DivFOp>([](auto) { return "__fdiv_rn($0, $1)"; })
+      // Integers in float registers: exact below 2^24, truncated as TOSA's.
+      .Case<tosa::IntDivOp>([](auto) { return "truncf($0 / $1)"; })
       .Case<tosa::MaximumOp>([](auto) { return "fmaxf($0, $1)"; })
       .Case<tosa::MinimumOp>([](auto) { return "fminf($0, $1)"; })
       .Case<tosa::PowOp>([](auto) { return "powf($0, $1)"; })

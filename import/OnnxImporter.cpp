@@ -269,6 +269,13 @@ private:
   Value padAxis(Value value, int64_t axis, int64_t before, int64_t after,
                 double fill);
   LogicalResult importCumSum();
+  Value sumLabelsOut(Value value, std::string &labels, llvm::StringRef kept);
+  Value permuteLabels(Value value, llvm::StringRef labels,
+                      llvm::StringRef order);
+  LogicalResult importEinsum();
+  LogicalResult importTrilu();
+  LogicalResult importMod();
+  SmallVector<int64_t> multiplesTo(Value value, ArrayRef<int64_t> shape);
   Value stepAxis(Value value, int64_t axis, int64_t begin, int64_t count,
                  int64_t stride);
   LogicalResult importPad();
@@ -782,16 +789,10 @@ LogicalResult Importer::importDiv() {
   // equally shaped tensors.
   SmallVector<int64_t> shape =
       *broadcastShapes(shapeOf(pair->first), shapeOf(pair->second));
-  SmallVector<int64_t> multiplesA, multiplesB;
-  for (auto [full, da, db] :
-       llvm::zip(shape, shapeOf(pair->first), shapeOf(pair->second))) {
-    multiplesA.push_back(full / da);
-    multiplesB.push_back(full / db);
-  }
-  setOutput(
-      0, create("arith.divf",
-                {tile(pair->first, multiplesA), tile(pair->second, multiplesB)},
-                tensorOf(shape, element)));
+  setOutput(0, create("arith.divf",
+                      {tile(pair->first, multiplesTo(pair->first, shape)),
+                       tile(pair->second, multiplesTo(pair->second, shape))},
+                      tensorOf(shape, element)));
   return success();
 }
 
@@ -856,6 +857,236 @@ LogicalResult Importer::importMatMul() {
     resultShape.push_back(n);
   setOutput(0, reshape(product3, resultShape));
   return success();
+}
+
+/// `value`, whose dimensions carry `labels`, with the dimensions whose
+/// labels are not in `kept` summed away; `labels` is updated.
+Value Importer::sumLabelsOut(Value value, std::string &labels,
+                             llvm::StringRef kept) {
+  SmallVector<int64_t> axes, shape;
+  std::string remaining;
+  for (auto [axis, label] : llvm::enumerate(labels)) {
+    if (kept.contains(label)) {
+      remaining += label;
+      shape.push_back(shapeOf(value)[axis]);
+    } else {
+      axes.push_back(axis);
+    }
+  }
+  labels = remaining;
+  if (axes.empty())
+    return value;
+  return reshape(reduce("tosa.reduce_sum", value, axes), shape);
+}
+
+/// `value` with its dimensions, labelled `labels`, put in the order of
+/// `order`.
+Value Importer::permuteLabels(Value value, llvm::StringRef labels,
+                              llvm::StringRef order) {
+  SmallVector<int32_t> permutation;
+  for (char label : order)
+    permutation.push_back(labels.find(label));
+  if (llvm::equal(permutation, llvm::seq<int32_t>(0, permutation.size())))
+    return value;
+  return transpose(value, permutation);
+}
+
+/// Einsum of one or two operands without ellipses or repeated labels
+/// within an operand: what transformers write (attention's "bhid,bhjd->
+/// bhij", projections, outer products). Two operands become one batched
+/// matmul between transposes and reshapes: batch labels (in both and in
+/// the output), free labels of each, and contracted labels.
+LogicalResult Importer::importEinsum() {
+  std::string equation = stringAttribute("equation", "");
+  llvm::erase(equation, ' ');
+  auto [inputsText, outputText] = llvm::StringRef(equation).split("->");
+  SmallVector<llvm::StringRef> terms;
+  inputsText.split(terms, ',');
+  if (terms.size() != size_t(node->input_size()) || terms.size() > 2 ||
+      llvm::StringRef(equation).contains("..."))
+    return fail() << "equation '" << equation
+                  << "' is not supported: one or two operands, no ellipsis";
+  SmallVector<Value> operands;
+  std::vector<std::string> labels;
+  for (auto [index, term] : llvm::enumerate(terms)) {
+    FailureOr<Value> value = input(index);
+    if (failed(value))
+      return failure();
+    if (term.size() != shapeOf(*value).size() ||
+        llvm::any_of(term, [&](char c) { return term.count(c) != 1; }))
+      return fail() << "term '" << term << "' does not label the "
+                    << shapeOf(*value).size()
+                    << " dimensions of its operand once each";
+    operands.push_back(*value);
+    labels.push_back(term.str());
+  }
+  std::string output = outputText.str();
+  if (!llvm::StringRef(equation).contains("->")) {
+    // Implicit output: the labels used once, alphabetically.
+    std::string all = llvm::join(labels, "");
+    for (char c : all)
+      if (llvm::count(all, c) == 1)
+        output += c;
+    llvm::sort(output);
+  }
+  std::map<char, int64_t> sizes;
+  for (auto [value, term] : llvm::zip(operands, labels))
+    for (auto [axis, label] : llvm::enumerate(term)) {
+      auto [it, inserted] = sizes.try_emplace(label, shapeOf(value)[axis]);
+      if (!inserted && it->second != shapeOf(value)[axis])
+        return fail() << "label '" << label << "' has sizes " << it->second
+                      << " and " << shapeOf(value)[axis];
+    }
+  if (llvm::any_of(output, [&](char c) { return !sizes.count(c); }))
+    return fail() << "output '" << output << "' names a label no operand has";
+  if (operands.size() == 1) {
+    Value summed = sumLabelsOut(operands[0], labels[0], output);
+    setOutput(0, permuteLabels(summed, labels[0], output));
+    return success();
+  }
+  // A label in one operand only and not in the output is summed first.
+  for (int side : {0, 1})
+    operands[side] =
+        sumLabelsOut(operands[side], labels[side], output + labels[1 - side]);
+  std::string batch, contracted, left, right;
+  for (char c : labels[0])
+    (labels[1].find(c) != std::string::npos
+         ? (output.find(c) != std::string::npos ? batch : contracted)
+         : left) += c;
+  for (char c : labels[1])
+    if (labels[0].find(c) == std::string::npos)
+      right += c;
+  auto sizeOf = [&](llvm::StringRef group) {
+    int64_t size = 1;
+    for (char c : group)
+      size *= sizes[c];
+    return size;
+  };
+  int64_t b = sizeOf(batch), m = sizeOf(left), k = sizeOf(contracted),
+          n = sizeOf(right);
+  Value lhs =
+      reshape(permuteLabels(operands[0], labels[0], batch + left + contracted),
+              {b, m, k});
+  Value rhs =
+      reshape(permuteLabels(operands[1], labels[1], batch + contracted + right),
+              {b, k, n});
+  Type element = elementOf(lhs);
+  Value product3 =
+      create("tosa.matmul", {lhs, rhs, zeroPoint(element), zeroPoint(element)},
+             tensorOf({b, m, n}, element));
+  std::string resultLabels = batch + left + right;
+  SmallVector<int64_t> resultShape;
+  for (char c : resultLabels)
+    resultShape.push_back(sizes[c]);
+  setOutput(
+      0, permuteLabels(reshape(product3, resultShape), resultLabels, output));
+  return success();
+}
+
+/// Trilu of a run-time tensor: a select against the triangle, known at
+/// import.
+LogicalResult Importer::importTrilu() {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  if (shape.size() < 2)
+    return fail() << "the input needs two dimensions, not " << x->getType();
+  int64_t k = 0;
+  if (hasInput(1)) {
+    FailureOr<std::vector<int64_t>> known = getKnownInts(1, "k");
+    if (failed(known))
+      return failure();
+    if (known->size() != 1)
+      return fail() << "k (input #1) must be one value";
+    k = known->front();
+  }
+  bool upper = intAttribute("upper", 1);
+  int64_t rows = shape[shape.size() - 2], columns = shape.back();
+  std::vector<double> keep(rows * columns);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < columns; ++c)
+      keep[r * columns + c] = upper ? c - r >= k : c - r <= k;
+  SmallVector<int64_t> maskShape(shape.size() - 2, 1);
+  maskShape.append({rows, columns});
+  Value mask = constant(maskShape, builder.getI1Type(), keep);
+  Value zero = scalar(elementOf(*x), 0, shape.size());
+  setOutput(0, create("tosa.select", {mask, *x, zero}, x->getType()));
+  return success();
+}
+
+/// Mod of run-time tensors: fmod = 1 takes the dividend's sign (C's fmod),
+/// fmod = 0 (integers only) the divisor's, as Python's %.
+LogicalResult Importer::importMod() {
+  FailureOr<Value> a = input(0), b = input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  auto pair = broadcastPair(*a, *b);
+  if (failed(pair))
+    return failure();
+  auto [x, y] = *pair;
+  Type element = elementOf(x);
+  if (element != elementOf(y))
+    return fail() << "operands have different element types";
+  bool fmod = intAttribute("fmod", 0);
+  bool isFloat = isa<FloatType>(element);
+  if (isFloat && !fmod)
+    return fail() << "fmod must be 1 for floating-point operands";
+  SmallVector<int64_t> shape = *broadcastShapes(shapeOf(x), shapeOf(y));
+  int64_t rank = shape.size();
+  Value quotient;
+  if (isFloat) {
+    // trunc(x / y) = floor of |x / y| with x / y's sign.
+    Value ratio =
+        create("arith.divf",
+               {tile(x, multiplesTo(x, shape)), tile(y, multiplesTo(y, shape))},
+               tensorOf(shape, element));
+    Value magnitude =
+        create("tosa.floor", {create("tosa.abs", {ratio}, ratio.getType())},
+               ratio.getType());
+    Value negative = create("tosa.greater", {scalar(element, 0, rank), ratio},
+                            tensorOf(shape, builder.getI1Type()));
+    Value negated = create("tosa.negate",
+                           {magnitude, zeroPoint(element), zeroPoint(element)},
+                           ratio.getType());
+    quotient =
+        create("tosa.select", {negative, negated, magnitude}, ratio.getType());
+  } else {
+    quotient = binary("tosa.intdiv", x, y, element);
+  }
+  Value remainder = binary("tosa.sub", x, mul(quotient, y), element);
+  if (!fmod) {
+    // A remainder whose sign differs from the divisor's moves by one divisor.
+    Type i1 = builder.getI1Type();
+    Value zero = scalar(element, 0, rank);
+    Value negativeRemainder =
+        create("tosa.greater", {zero, remainder}, tensorOf(shape, i1));
+    Value negativeDivisor =
+        create("tosa.greater", {zero, y}, tensorOf(shapeOf(y), i1));
+    Value nonZero =
+        create("tosa.logical_not",
+               {create("tosa.equal", {remainder, zero}, tensorOf(shape, i1))},
+               tensorOf(shape, i1));
+    Value differ =
+        create("tosa.logical_xor", {negativeRemainder, negativeDivisor},
+               tensorOf(shape, i1));
+    Value adjust =
+        create("tosa.logical_and", {nonZero, differ}, tensorOf(shape, i1));
+    Value moved = binary("tosa.add", remainder, y, element);
+    remainder =
+        create("tosa.select", {adjust, moved, remainder}, remainder.getType());
+  }
+  setOutput(0, remainder);
+  return success();
+}
+
+/// The multiples tiling `value` to `shape` (its rank already).
+SmallVector<int64_t> Importer::multiplesTo(Value value,
+                                           ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> multiples;
+  for (auto [full, dim] : llvm::zip(shape, shapeOf(value)))
+    multiples.push_back(full / dim);
+  return multiples;
 }
 
 LogicalResult Importer::importGemm() {
@@ -2458,7 +2689,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &current) {
       {"Erf", "tosa.erf"},         {"Neg", "tosa.negate"},
       {"Abs", "tosa.abs"},         {"Reciprocal", "tosa.reciprocal"},
       {"Sigmoid", "tosa.sigmoid"}, {"Tanh", "tosa.tanh"},
-      {"Floor", "tosa.floor"},     {"Ceil", "tosa.ceil"}};
+      {"Floor", "tosa.floor"},     {"Ceil", "tosa.ceil"},
+      {"Sin", "tosa.sin"},         {"Cos", "tosa.cos"}};
   if (auto it = binaryOps.find(type); it != binaryOps.end())
     return elementwiseBinary(it->second);
   if (auto it = unaryOps.find(type); it != unaryOps.end())
@@ -2521,6 +2753,12 @@ LogicalResult Importer::importNode(const onnx::NodeProto &current) {
     return importGatherND();
   if (type == "CumSum")
     return importCumSum();
+  if (type == "Einsum")
+    return importEinsum();
+  if (type == "Trilu")
+    return importTrilu();
+  if (type == "Mod")
+    return importMod();
   if (type == "Pad")
     return importPad();
   if (type == "Expand" || type == "Tile")

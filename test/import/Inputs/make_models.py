@@ -419,6 +419,46 @@ save("gathers",
              "nd": np.stack([ndata[1, 2], ndata[0, -1]])[:, None, :],
              "nd_batched": np.stack([ndata[0, 2], ndata[1, 0]])})
 
+# Einsum as transformers write it, Trilu and Mod of run-time tensors,
+# Sin and Cos (rotary embeddings).
+q, k = f32(2, 3, 4, 5), f32(2, 3, 6, 5)
+w2, v1 = f32(5, 7), f32(7)
+tri = f32(2, 4, 5)
+ia = np.array([[7, -7, 5, 0], [-3, 9, -8, 1]], np.int64)
+ib = np.array([3, 3, -2, 4], np.int64)
+fa, fb = f32(2, 4) * 10, np.abs(f32(2, 4)) + 0.5
+save("einsum",
+     [helper.make_node("Einsum", ["q", "k"], ["scores"], name="scores",
+                       equation="bhid,bhjd->bhij"),
+      helper.make_node("Einsum", ["q", "w2"], ["projected"], name="projected",
+                       equation="bhid, de -> bhie"),
+      helper.make_node("Einsum", ["v1", "v1"], ["outer"], name="outer",
+                       equation="i,j->ij"),
+      helper.make_node("Einsum", ["q"], ["summed"], name="summed",
+                       equation="bhid->hb"),
+      helper.make_node("Einsum", ["q", "k"], ["implicit"], name="implicit",
+                       equation="bhid,bhjd"),
+      helper.make_node("Trilu", ["tri"], ["upper"], name="upper"),
+      helper.make_node("Trilu", ["tri", "minus_one"], ["lower"], name="lower",
+                       upper=0),
+      helper.make_node("Mod", ["ia", "ib"], ["python_mod"], name="python_mod"),
+      helper.make_node("Mod", ["ia", "ib"], ["c_mod"], name="c_mod", fmod=1),
+      helper.make_node("Mod", ["fa", "fb"], ["float_mod"], name="float_mod", fmod=1),
+      helper.make_node("Sin", ["fa"], ["sin"], name="sin"),
+      helper.make_node("Cos", ["fa"], ["cos"], name="cos")],
+     {"q": q, "k": k, "tri": tri, "ia": ia, "fa": fa, "fb": fb}, None,
+     [("w2", w2), ("v1", v1), ("minus_one", np.array(-1, np.int64)),
+      ("ib", ib)],
+     golden={"scores": np.einsum("bhid,bhjd->bhij", q, k),
+             "projected": np.einsum("bhid,de->bhie", q, w2),
+             "outer": np.einsum("i,j->ij", v1, v1),
+             "summed": np.ascontiguousarray(np.einsum("bhid->hb", q)),
+             "implicit": np.einsum("bhid,bhjd", q, k),
+             "upper": np.triu(tri), "lower": np.tril(tri, -1),
+             "python_mod": np.mod(ia, ib), "c_mod": np.fmod(ia, ib),
+             "float_mod": np.fmod(fa, fb).astype(np.float32),
+             "sin": np.sin(fa), "cos": np.cos(fa)})
+
 # Pooling.
 px = f32(1, 3, 6, 6)
 
