@@ -48,6 +48,14 @@ struct PrecApplyCalibrationPass
       return signalPassFailure();
     }
     auto function = module.lookupSymbol<func::FuncOp>(file->model.function);
+    for (const auto &[name, value] : collectObservedTensors(function)) {
+      auto found = file->observed.find(name);
+      if (found != file->observed.end())
+        value.getDefiningOp()->setAttr(
+            PrecisionDialect::getObservedRangeAttrName(),
+            DenseF64ArrayAttr::get(&getContext(),
+                                   {found->second.min, found->second.max}));
+    }
     function.walk([&](Operation *op) {
       if (!isa<tosa::MatMulOp, tosa::Conv2DOp>(op) || hasRegionInputRange(op))
         return;

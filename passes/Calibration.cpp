@@ -225,6 +225,27 @@ collectCalibratedTensors(Operation *function) {
   return tensors;
 }
 
+std::vector<std::pair<std::string, Value>>
+collectObservedTensors(Operation *function) {
+  std::vector<std::pair<std::string, Value>> tensors;
+  std::set<std::string> seen;
+  function->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op->getNumResults() != 1 || matchPattern(op, m_Constant()) ||
+        isa<precision::RegionOp>(op))
+      return;
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type || !isa<FloatType>(type.getElementType()))
+      return;
+    // Ops an importer made of one node share its name: the later ones are
+    // told apart by their rank among them.
+    std::string name = getTensorName(op->getResult(0));
+    for (int k = 1; !seen.insert(name).second; ++k)
+      name = getTensorName(op->getResult(0)) + "#" + std::to_string(k);
+    tensors.emplace_back(name, op->getResult(0));
+  });
+  return tensors;
+}
+
 llvm::Error checkCalibrationFits(const CalibrationFile &calibration,
                                  ModuleOp module, StringRef path) {
   auto fail = [&](const llvm::Twine &what) {
@@ -353,6 +374,23 @@ llvm::Expected<CalibrationFile> parseCalibration(StringRef text) {
     }
     calibration.tensors[key.str()] = tensor;
   }
+  if (const llvm::json::Value *observed = root->get("observed")) {
+    const llvm::json::Object *ranges = observed->getAsObject();
+    if (!ranges)
+      return fail("'observed' must be an object");
+    for (const auto &[key, value] : *ranges) {
+      std::string place = "observed." + key.str();
+      const llvm::json::Object *entry = value.getAsObject();
+      std::optional<double> min =
+          entry ? entry->getNumber("min") : std::nullopt;
+      std::optional<double> max =
+          entry ? entry->getNumber("max") : std::nullopt;
+      if (!min || !max || !std::isfinite(*min) || !std::isfinite(*max) ||
+          *min > *max)
+        return fail("'" + place + "' must hold finite numbers 'min' <= 'max'");
+      calibration.observed[key.str()] = {*min + 0.0, *max + 0.0};
+    }
+  }
   return calibration;
 }
 
@@ -406,6 +444,14 @@ std::string serializeCalibration(const CalibrationFile &calibration) {
             json.attribute("max", *tensor.max);
         });
     });
+    if (!calibration.observed.empty())
+      json.attributeObject("observed", [&] {
+        for (const auto &[name, range] : calibration.observed)
+          json.attributeObject(name, [&, &observed = range] {
+            json.attribute("min", observed.min);
+            json.attribute("max", observed.max);
+          });
+      });
   });
   os << "\n";
   return text;

@@ -15,8 +15,13 @@
 //     "algorithm": {"name": "entropy" | "minmax" | "percentile",
 //                   "percentile": 99.99},          // percentile only
 //     "data": {"source": "calib.npz", "samples": 512, "batch_size": 32},
-//     "tensors": {"x": {"amax": 2.5, "min": -2.4, "max": 2.5}, ...}
+//     "tensors": {"x": {"amax": 2.5, "min": -2.4, "max": 2.5}, ...},
+//     "observed": {"h": {"min": -3.1, "max": 70000.0}, ...}   // optional
 //   }
+//
+// `observed` holds the extremes the data reached in every float op's
+// result, for the range analysis (see RangeAnalysis.h) rather than for
+// quantization.
 //
 // Tensors are named as users know them: a binding by its name, an op's
 // result by its source tensor name (`precision.tensor`, which the ONNX
@@ -65,6 +70,11 @@ struct TensorCalibration {
   std::optional<double> min, max;
 };
 
+/// The extremes the calibration data reached in one tensor.
+struct ObservedRange {
+  double min = 0, max = 0;
+};
+
 struct CalibrationFile {
   ModelFingerprint model;
   CalibrationAlgorithm algorithm = CalibrationAlgorithm::Entropy;
@@ -73,6 +83,7 @@ struct CalibrationFile {
   int64_t samples = 0;
   int64_t batchSize = 0;
   std::map<std::string, TensorCalibration> tensors;
+  std::map<std::string, ObservedRange> observed;
 };
 
 /// The fingerprint of `function` in `module`: a SHA-256 of the module's
@@ -95,6 +106,12 @@ mlir::Value getCalibratedInput(mlir::Operation *op);
 /// its matmuls and convolutions, each once, in program order.
 std::vector<std::pair<std::string, mlir::Value>>
 collectCalibratedTensors(mlir::Operation *function);
+
+/// The float results of `function`'s ops in program order, with unique
+/// names (`name#k` for the k-th later op of a name): what prec-calibrate
+/// observes the range of.
+std::vector<std::pair<std::string, mlir::Value>>
+collectObservedTensors(mlir::Operation *function);
 
 /// Checks that `calibration` was made for `module`: an error names what
 /// differs (the function, an input, a tensor, or the graph itself).

@@ -123,8 +123,22 @@ void RangeAnalysis::visitOp(Operation *op) {
   if (op->getNumResults() == 0)
     return;
   Interval range = computeResultRange(op);
+  if (auto observed = op->getAttrOfType<DenseF64ArrayAttr>(
+          precision::PrecisionDialect::getObservedRangeAttrName()))
+    range = withObservedRange(range, Interval{observed[0], observed[1]});
   for (Value result : op->getResults())
     ranges[result] = range;
+}
+
+Interval withObservedRange(const Interval &proven, const Interval &observed) {
+  auto widen = [](double bound, bool upper) {
+    return (bound > 0) == upper ? bound * kObservedRangeMargin
+                                : bound / kObservedRangeMargin;
+  };
+  Interval widened{widen(observed.lo, false), widen(observed.hi, true)};
+  if (proven.hi < widened.lo || proven.lo > widened.hi)
+    return widened;
+  return proven.clip(widened.lo, widened.hi);
 }
 
 /// Number of elements of `value`'s tensor type, or 0 if unknown.

@@ -4,7 +4,9 @@
 // for a function's arguments, a [lo, hi] bound of every tensor it computes.
 // Contractions with constant weights are bounded per output channel from the
 // weight values; elementwise ops use interval arithmetic; ops the analysis
-// does not know give unknown ranges.
+// does not know give unknown ranges. A result with a range observed in
+// calibration data (precision.observed_range) takes that range widened by
+// kObservedRangeMargin, within what the arithmetic proves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,9 +25,19 @@
 
 namespace prec {
 
+/// Data beyond the calibration's may go further: an observed range counts
+/// with its magnitudes doubled (one more binade), so that values within a
+/// factor 2 of f16's largest before calibration already keep their op in f32.
+inline constexpr double kObservedRangeMargin = 2.0;
+
 /// The elements of a constant tensor (through casts), as doubles, or
 /// std::nullopt when `value` is not a constant prec can read.
 std::optional<std::vector<double>> getConstantValues(mlir::Value value);
+
+/// `proven`, the range arithmetic gives a result, within `observed` (from
+/// calibration data) widened by kObservedRangeMargin; the widened observed
+/// range alone when the two do not meet.
+Interval withObservedRange(const Interval &proven, const Interval &observed);
 
 /// The range prec-range-analysis recorded for `value` (on its defining op,
 /// or on the function argument it is), looking through precision.region

@@ -18,17 +18,21 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace mlir;
 
 namespace prec {
 namespace {
 
-/// The f32 model with the calibrated tensors appended to its results.
+/// The f32 model with the calibrated tensors, then the observed ones,
+/// appended to its results.
 struct InstrumentedModel {
   std::unique_ptr<CompiledFunction> function;
   std::vector<std::string> tensorNames;
+  std::vector<std::string> observedNames;
   size_t firstCalibrated = 0; // index of the first appended result
 };
 
@@ -40,9 +44,11 @@ llvm::Expected<InstrumentedModel> instrument(ModuleOp model,
   // returned once the regions are inlined.
   std::vector<std::pair<std::string, Value>> tensors =
       collectCalibratedTensors(function);
-  if (tensors.empty())
+  std::vector<std::pair<std::string, Value>> observed =
+      collectObservedTensors(function);
+  if (tensors.empty() && observed.empty())
     return makeError("@" + functionName +
-                     " has no matmul or convolution to calibrate");
+                     " has no float op whose values to calibrate");
   dissolveRegions(*clone);
   InstrumentedModel instrumented;
   instrumented.firstCalibrated = function.getNumResults();
@@ -50,6 +56,10 @@ llvm::Expected<InstrumentedModel> instrument(ModuleOp model,
   for (const auto &[name, value] : tensors) {
     values.push_back(value);
     instrumented.tensorNames.push_back(name);
+  }
+  for (const auto &[name, value] : observed) {
+    values.push_back(value);
+    instrumented.observedNames.push_back(name);
   }
   appendFunctionResults(function, values);
   if (llvm::Error error = makeF32Reference(*clone))
@@ -253,6 +263,12 @@ llvm::Error calibrateOnData(ModuleOp model, const PrecCalibrateOptions &options,
 
   std::vector<TensorObserver> observers(instrumented->tensorNames.size(),
                                         TensorObserver(algorithm));
+  size_t firstObserved =
+      instrumented->firstCalibrated + instrumented->tensorNames.size();
+  std::vector<ObservedRange> observedRanges(
+      instrumented->observedNames.size(),
+      {std::numeric_limits<double>::infinity(),
+       -std::numeric_limits<double>::infinity()});
   ProgressBar progress(err, options.progress.value_or(err.is_displayed()),
                        total);
   int64_t used = 0, runs = 0, leftOut = 0;
@@ -275,6 +291,16 @@ llvm::Error calibrateOnData(ModuleOp model, const PrecCalibrateOptions &options,
         return outputs.takeError();
       for (size_t t = 0; t < observers.size(); ++t)
         appendFloats((*outputs)[instrumented->firstCalibrated + t], values[t]);
+      for (size_t t = 0; t < observedRanges.size(); ++t) {
+        std::vector<float> observed;
+        appendFloats((*outputs)[firstObserved + t], observed);
+        for (float value : observed) {
+          observedRanges[t].min =
+              std::min<double>(observedRanges[t].min, value);
+          observedRanges[t].max =
+              std::max<double>(observedRanges[t].max, value);
+        }
+      }
     }
     for (size_t t = 0; t < observers.size(); ++t)
       observers[t].observe(values[t]);
@@ -295,13 +321,19 @@ llvm::Error calibrateOnData(ModuleOp model, const PrecCalibrateOptions &options,
     tensor.min = observer.getMin();
     tensor.max = observer.getMax();
   }
+  // Infinities and NaNs say the f32 model itself overflows there: no range.
+  for (auto [name, range] :
+       llvm::zip(instrumented->observedNames, observedRanges))
+    if (std::isfinite(range.min) && std::isfinite(range.max))
+      calibration.observed[name] = range;
   calibration.samples = used;
   calibration.batchSize = batchSize;
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   out << "calibrated " << observers.size() << " tensors with "
-      << getCalibrationAlgorithmName(algorithm) << " on " << used
+      << getCalibrationAlgorithmName(algorithm) << " and observed the range of "
+      << calibration.observed.size() << " on " << used
       << " samples (batches of " << batchSize << ", " << runs
       << (runs == 1 ? " run" : " runs") << " of the model) in "
       << llvm::format("%.2f", seconds) << " s\n";

@@ -63,7 +63,8 @@ LogicalResult PrecisionDialect::verifyOperationAttribute(Operation *op,
   if (name == getAssignmentAttrName())
     return verifyAttrKind<AssignmentAttr>(op, name, value,
                                           "a #precision.assignment");
-  if (name == getRangeAttrName() || name == getInputRangeAttrName())
+  if (name == getRangeAttrName() || name == getInputRangeAttrName() ||
+      name == getObservedRangeAttrName())
     return verifyRangeAttr(op, attr);
   if (name == getQuantizeAttrName()) {
     auto type = dyn_cast<TypeAttr>(value);

@@ -94,6 +94,11 @@ def Precision_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getInputRangeAttrName() {
       return ::llvm::StringLiteral("precision.input_range");
     }
+    /// [min, max] the calibration data reached in an op's result, which
+    /// range analysis widens by its margin.
+    static constexpr ::llvm::StringLiteral getObservedRangeAttrName() {
+      return ::llvm::StringLiteral("precision.observed_range");
+    }
 
   private:
     void registerAttributes();

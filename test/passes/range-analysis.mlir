@@ -85,3 +85,21 @@ func.func @through_regions(%x: tensor<4xf32> loc("x")) -> tensor<4xf32> {
   %z = tosa.mul %r, %r, %shift : (tensor<4xf32>, tensor<4xf32>, tensor<1xi8>) -> tensor<4xf32>
   return %z : tensor<4xf32>
 }
+
+// Ranges a calibration observed (precision.observed_range) count with their
+// magnitudes doubled, within what the arithmetic proves; what follows
+// propagates from them.
+// CHECK-LABEL: func.func @observed
+func.func @observed(%u: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  // Nothing proven about %u: the observed [-3, 1000] gives [-6, 2000].
+  // CHECK: tosa.negate {{.*}}precision.range = array<f64: -6.000000e+00, 2.000000e+03>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %n = tosa.negate %u, %zp, %zp {precision.observed_range = array<f64: -3.0, 1000.0>} : (tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4xf32>
+  // CHECK: tosa.abs {{.*}}precision.range = array<f64: 0.000000e+00, 2.000000e+03>
+  %a = tosa.abs %n : (tensor<4xf32>) -> tensor<4xf32>
+  // Proven [2, 2] lies within the observed [0.5, 8] widened: proven wins.
+  // CHECK: tosa.add {{.*}}precision.range = array<f64: 2.000000e+00, 2.000000e+00>
+  %one = "tosa.const"() <{values = dense<1.0> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %two = tosa.add %one, %one {precision.observed_range = array<f64: 0.5, 8.0>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %a, %two : tensor<4xf32>, tensor<4xf32>
+}

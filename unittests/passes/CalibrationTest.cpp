@@ -111,6 +111,7 @@ TEST_F(CalibrationTest, FileRoundTrips) {
   calibration.batchSize = 8;
   calibration.tensors["x"] = {2.5, -1.0, 2.5};
   calibration.tensors["trt"] = {0.125, std::nullopt, std::nullopt};
+  calibration.observed["h#1"] = {-3.5, 70000.0};
   llvm::Expected<CalibrationFile> parsed =
       parseCalibration(serializeCalibration(calibration));
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
@@ -122,6 +123,25 @@ TEST_F(CalibrationTest, FileRoundTrips) {
   EXPECT_DOUBLE_EQ(parsed->tensors["x"].amax, 2.5);
   EXPECT_EQ(parsed->tensors["x"].min, -1.0);
   EXPECT_FALSE(parsed->tensors["trt"].min);
+  EXPECT_DOUBLE_EQ(parsed->observed["h#1"].min, -3.5);
+  EXPECT_DOUBLE_EQ(parsed->observed["h#1"].max, 70000.0);
+}
+
+// Observed ranges name every float op's result, ops sharing a name told
+// apart by their rank among them.
+TEST_F(CalibrationTest, ObservedTensorsHaveUniqueNames) {
+  OwningOpRef<ModuleOp> module = parse(R"(
+func.func @main(%x: tensor<2xf32> loc("x")) -> tensor<2xi1> {
+  %a = tosa.abs %x : (tensor<2xf32>) -> tensor<2xf32> loc("node")
+  %b = tosa.exp %a : (tensor<2xf32>) -> tensor<2xf32> loc("node")
+  %c = tosa.greater %b, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1> loc("node")
+  return %c : tensor<2xi1>
+})");
+  auto tensors =
+      collectObservedTensors(module->lookupSymbol<func::FuncOp>("main"));
+  ASSERT_EQ(tensors.size(), 2u);
+  EXPECT_EQ(tensors[0].first, "node");
+  EXPECT_EQ(tensors[1].first, "node#1");
 }
 
 // JSON writes -0.0 as "-0", which reads back as the integer 0: found by
@@ -160,6 +180,12 @@ TEST_F(CalibrationTest, RefusesMalformedFiles) {
       "'algorithm.percentile' must be a number in (0, 100]");
   EXPECT_EQ(errorOf((kHead + R"("algorithm": {"name": "minmax"}})").str()),
             "'tensors' must be an object");
+  EXPECT_EQ(
+      errorOf(
+          (kHead +
+           R"("algorithm": {"name": "minmax"}, "tensors": {}, "observed": {"h": {"min": 2, "max": 1}}})")
+              .str()),
+      "'observed.h' must hold finite numbers 'min' <= 'max'");
   // Extremes beyond a double (found by prec-fuzz-calibration: they read
   // as infinity, which JSON cannot write back) or not numbers at all.
   EXPECT_EQ(

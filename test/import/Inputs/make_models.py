@@ -459,6 +459,19 @@ save("einsum",
              "float_mod": np.fmod(fa, fb).astype(np.float32),
              "sin": np.sin(fa), "cos": np.cos(fa)})
 
+# A T5-style FFN whose activations pass 65504 on real data: plain f16 gives
+# Inf, f16 with the ranges a calibration observed keeps those ops in f32.
+fx = f32(4, 16)
+fw1 = (f32(16, 64) * 3e4).astype(np.float32)
+fw2 = (f32(64, 16) * 1e-4).astype(np.float32)
+save("big_ffn",
+     [helper.make_node("MatMul", ["x", "w1"], ["h"], name="wi"),
+      helper.make_node("Relu", ["h"], ["a"], name="relu"),
+      helper.make_node("MatMul", ["a", "w2"], ["y"], name="wo")],
+     {"x": fx}, None, [("w1", fw1), ("w2", fw2)],
+     golden={"y": np.maximum(fx @ fw1, 0) @ fw2})
+np.savez(os.path.join(out, "big_ffn.calib.npz"), x=f32(16, 16))
+
 # Pooling.
 px = f32(1, 3, 6, 6)
 
