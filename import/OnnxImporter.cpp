@@ -2770,6 +2770,21 @@ LogicalResult Importer::importNode(const onnx::NodeProto &current) {
     return importActivation(type);
   if (type == "Cast")
     return importCast();
+  if (type == "Dropout") {
+    // Inference: the identity, as exporters leave it in eval mode.
+    if (hasInput(2)) {
+      const KnownTensor *training = getKnown(2);
+      if (!training || training->values.size() != 1 || training->values[0])
+        return fail() << "training_mode (input #2) must be a known false";
+    }
+    if (current.output_size() > 1 && !current.output(1).empty())
+      return fail() << "the mask output (a training output) is not supported";
+    FailureOr<Value> x = input(0);
+    if (failed(x))
+      return failure();
+    setOutput(0, *x);
+    return success();
+  }
   if (type == "Identity") {
     // Exporters alias shared weights through Identity: keep them known.
     if (const KnownTensor *tensor = getKnown(0)) {

@@ -445,10 +445,11 @@ save("einsum",
       helper.make_node("Mod", ["ia", "ib"], ["c_mod"], name="c_mod", fmod=1),
       helper.make_node("Mod", ["fa", "fb"], ["float_mod"], name="float_mod", fmod=1),
       helper.make_node("Sin", ["fa"], ["sin"], name="sin"),
-      helper.make_node("Cos", ["fa"], ["cos"], name="cos")],
+      helper.make_node("Cos", ["fa"], ["cos"], name="cos"),
+      helper.make_node("Dropout", ["fa", "ratio"], ["dropped"], name="dropout")],
      {"q": q, "k": k, "tri": tri, "ia": ia, "fa": fa, "fb": fb}, None,
      [("w2", w2), ("v1", v1), ("minus_one", np.array(-1, np.int64)),
-      ("ib", ib)],
+      ("ib", ib), ("ratio", np.array(0.1, np.float32))],
      golden={"scores": np.einsum("bhid,bhjd->bhij", q, k),
              "projected": np.einsum("bhid,de->bhie", q, w2),
              "outer": np.einsum("i,j->ij", v1, v1),
@@ -457,7 +458,7 @@ save("einsum",
              "upper": np.triu(tri), "lower": np.tril(tri, -1),
              "python_mod": np.mod(ia, ib), "c_mod": np.fmod(ia, ib),
              "float_mod": np.fmod(fa, fb).astype(np.float32),
-             "sin": np.sin(fa), "cos": np.cos(fa)})
+             "sin": np.sin(fa), "cos": np.cos(fa), "dropped": fa})
 
 # A T5-style FFN whose activations pass 65504 on real data: plain f16 gives
 # Inf, f16 with the ranges a calibration observed keeps those ops in f32.
@@ -735,6 +736,9 @@ bad("instancenorm_rank",
 bad("instancenorm_scale",
     [helper.make_node("InstanceNormalization", ["x", "s", "b"], ["y"], name="in")],
     {"x": [2, 8, 4]}, initializers=[ones(4), zeros(8)])
+bad("dropout_mask",
+    [helper.make_node("Dropout", ["x"], ["y", "mask"], name="dropout")],
+    {"x": [2, 3]})
 bad("empty_tensor", add, {"x": [2]}, initializers=[known("w", np.zeros(0), np.float32)])
 bad("shape_not_integer", [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
     {"x": [2, 3]}, initializers=[known("s", [1.5, 4], np.float32)])
