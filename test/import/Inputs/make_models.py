@@ -736,6 +736,9 @@ bad("instancenorm_rank",
 bad("instancenorm_scale",
     [helper.make_node("InstanceNormalization", ["x", "s", "b"], ["y"], name="in")],
     {"x": [2, 8, 4]}, initializers=[ones(4), zeros(8)])
+bad("layernorm_opset13",
+    [helper.make_node("LayerNormalization", ["x", "s"], ["y"], name="ln")],
+    {"x": [2, 3]}, opset=13, initializers=[known("s", np.ones(3), np.float32)])
 bad("dropout_mask",
     [helper.make_node("Dropout", ["x"], ["y", "mask"], name="dropout")],
     {"x": [2, 3]})

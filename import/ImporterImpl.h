@@ -1,0 +1,264 @@
+//===- ImporterImpl.h - the ONNX importer, shared by its op families ------*-
+//C++ -*-===//
+//
+// The importer is one class: the model reader, graph values, attributes and
+// building blocks live in OnnxImporter.cpp, the handlers of each op family
+// in ops/, and OpTable.cpp maps op types to them. Internal to import/.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PREC_IMPORT_IMPORTERIMPL_H
+#define PREC_IMPORT_IMPORTERIMPL_H
+
+#include "import/OnnxImporter.h"
+
+#include "import/Folding.h"
+
+#include "dialects/Precision/PrecisionDialect.h"
+#include "dialects/Precision/PrecisionOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Transforms/Passes.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <optional>
+
+namespace prec::onnx_import {
+
+using namespace mlir;
+
+/// The most elements one tensor may have: bounds the memory an initializer
+/// takes and keeps the sizes derived from shapes far from overflowing.
+inline constexpr int64_t maxElements = int64_t(1) << 34;
+
+/// The element type of an ONNX TensorProto data type, or null.
+Type getElementType(MLIRContext *context, int dataType);
+
+/// `value` rounded toward zero to an integer of `width` bits, saturated at
+/// the type's bounds (NaN gives 0): casting an out-of-range double, such as
+/// an int64 initializer's INT64_MAX after its trip through double, is
+/// undefined.
+llvm::APSInt toInteger(double value, unsigned width, bool isUnsigned);
+
+class Importer {
+public:
+  Importer(MLIRContext *context, llvm::StringRef modelPath,
+           const OnnxImportOptions &options)
+      : context(context), builder(context), modelPath(modelPath.str()),
+        options(options), location(UnknownLoc::get(context)) {}
+
+  OwningOpRef<ModuleOp> run(const onnx::ModelProto &model);
+
+private:
+  // Diagnostics name the node, its op type and the opset.
+  InFlightDiagnostic fail() {
+    return emitError(location)
+           << "node '" << nodeName << "' (" << node->op_type() << ", opset "
+           << opset << "): ";
+  }
+  InFlightDiagnostic failGraph() { return emitError(location); }
+  /// Turns an ONNX axis (negative counts from the end) into an index below
+  /// `rank`, or fails naming it.
+  LogicalResult normalizeAxis(int64_t &axis, int64_t rank) {
+    int64_t normalized = axis < 0 ? axis + rank : axis;
+    if (normalized < 0 || normalized >= rank)
+      return fail() << "axis " << axis << " is out of range for rank " << rank;
+    axis = normalized;
+    return success();
+  }
+
+  // Tensors known at import time.
+  LogicalResult readTensorProto(const onnx::TensorProto &tensor,
+                                KnownTensor &known);
+  const KnownTensor *getKnown(int index) {
+    if (!hasInput(index))
+      return nullptr;
+    auto it = known.find(node->input(index));
+    return it == known.end() ? nullptr : &it->second;
+  }
+  FailureOr<std::vector<int64_t>> getKnownInts(int index, llvm::StringRef what);
+
+  // Graph values.
+  bool hasInput(int index) {
+    return index < node->input_size() && !node->input(index).empty();
+  }
+  FailureOr<Value> input(int index);
+  void setOutput(int index, Value value) {
+    values[node->output(index)] = value;
+    // The ONNX tensor name, for calibrations and TensorRT caches; a value
+    // passed through unchanged (Identity) keeps its first name.
+    Operation *op = value.getDefiningOp();
+    StringRef tensorName = precision::PrecisionDialect::getTensorAttrName();
+    if (op && op->getNumResults() == 1 && !op->hasAttr(tensorName) &&
+        !isa<tosa::ConstOp>(op))
+      op->setAttr(tensorName,
+                  StringAttr::get(op->getContext(), node->output(index)));
+  }
+  Value materializeKnown(const KnownTensor &tensor);
+
+  // Attributes.
+  const onnx::AttributeProto *attribute(llvm::StringRef name);
+  int64_t intAttribute(llvm::StringRef name, int64_t fallback);
+  float floatAttribute(llvm::StringRef name, float fallback);
+  std::string stringAttribute(llvm::StringRef name, std::string fallback);
+  std::vector<int64_t> intsAttribute(llvm::StringRef name,
+                                     std::vector<int64_t> fallback = {});
+
+  // Building blocks.
+  static ArrayRef<int64_t> shapeOf(Value value) {
+    return cast<RankedTensorType>(value.getType()).getShape();
+  }
+  static Type elementOf(Value value) {
+    return cast<RankedTensorType>(value.getType()).getElementType();
+  }
+  RankedTensorType tensorOf(ArrayRef<int64_t> shape, Type element) {
+    return RankedTensorType::get(shape, element);
+  }
+  Value create(llvm::StringRef name, ValueRange operands, Type resultType,
+               ArrayRef<NamedAttribute> attributes = {});
+  Value constShape(ArrayRef<int64_t> values);
+  Value constant(ArrayRef<int64_t> shape, Type element, ArrayRef<double> data);
+  Value scalar(Type element, double value, int64_t rank);
+  Value zeroPoint(Type element) { return constant({1}, element, {0.0}); }
+  Value reshape(Value value, ArrayRef<int64_t> shape);
+  Value transpose(Value value, ArrayRef<int32_t> permutation);
+  Value toRank(Value value, int64_t rank);
+  FailureOr<std::pair<Value, Value>> broadcastPair(Value a, Value b);
+  Value binary(llvm::StringRef name, Value a, Value b, Type element);
+  Value mul(Value a, Value b);
+  Value clampValue(Value value, double lo, double hi);
+  Value reduce(llvm::StringRef name, Value value, ArrayRef<int64_t> axes);
+  Value trimForWindow(Value nhwc, std::vector<int64_t> &pads, int64_t windowH,
+                      int64_t windowW, ArrayRef<int64_t> strides);
+  LogicalResult checkWindow(ArrayRef<int64_t> extent, ArrayRef<int64_t> kernel,
+                            ArrayRef<int64_t> strides,
+                            ArrayRef<int64_t> dilations, ArrayRef<int64_t> pads,
+                            bool transposed);
+
+  // The capability report (--check-support).
+  struct SupportCheck {
+    /// Failures by op type, then reason: the nodes.
+    std::map<std::string, std::map<std::string, std::vector<std::string>>>
+        failures;
+    /// Tensors that failed nodes would have produced.
+    llvm::StringSet<> missing;
+    int64_t notTried = 0;
+  };
+  void checkNode(const onnx::NodeProto &node, SupportCheck &check);
+  LogicalResult reportSupport(const SupportCheck &check, int64_t nodeCount);
+
+  // Op handlers, found by op type in one table (OpTable.cpp).
+  struct OpHandler {
+    int64_t sinceOpset;
+    std::function<LogicalResult(Importer &, llvm::StringRef type)> handle;
+  };
+  static const llvm::StringMap<OpHandler> &getOpTable();
+  LogicalResult importNode(const onnx::NodeProto &node);
+  LogicalResult importDropout();
+  LogicalResult importIdentity();
+  FailureOr<bool> foldKnown();
+  LogicalResult elementwiseBinary(llvm::StringRef tosaName);
+  LogicalResult elementwiseUnary(llvm::StringRef tosaName);
+  LogicalResult importDiv();
+  LogicalResult importSqrt();
+  LogicalResult importMatMul();
+  LogicalResult importGemm();
+  LogicalResult importConv(bool transposed);
+  LogicalResult importPool(bool isMax, bool global);
+  LogicalResult importBatchNormalization();
+  LogicalResult importLayerNormalization();
+  LogicalResult importInstanceNormalization();
+  LogicalResult importGroupNormalization();
+  Value normalize(Value x, ArrayRef<int64_t> axes, double epsilon);
+  FailureOr<Value> affineParameter(int index, Value x);
+  /// Inputs 1 and 2, `count` values each, one per `unit`.
+  FailureOr<std::pair<Value, Value>> channelScaleAndBias(int64_t count,
+                                                         llvm::StringRef unit);
+  /// x * scale + bias, with one scale and bias per index of dimension 1.
+  Value scaleChannels(Value x, std::pair<Value, Value> scaleAndBias);
+  LogicalResult importSoftmax(bool logarithm);
+  LogicalResult importReduce(llvm::StringRef kind);
+  LogicalResult importReshape();
+  LogicalResult importFlatten();
+  LogicalResult importTranspose();
+  LogicalResult importConcat();
+  LogicalResult importSplit();
+  LogicalResult importSlice();
+  LogicalResult importSqueeze(bool unsqueeze);
+  LogicalResult importGather();
+  LogicalResult importRuntimeGather(Value data, int64_t axis);
+  Value wrapIndices(Value indices, int64_t extent);
+  Value gatherRows(Value data, int64_t rows, int64_t inner, Value positions,
+                   ArrayRef<int64_t> shape);
+  LogicalResult importGatherElements();
+  LogicalResult importGatherND();
+  LogicalResult importPredicate(llvm::StringRef type);
+  LogicalResult importWhere();
+  LogicalResult importExpandOrTile(bool isTile);
+  Value tile(Value value, ArrayRef<int64_t> multiples);
+  Value sliceAxis(Value value, int64_t axis, int64_t start, int64_t size);
+  Value concatAxis(ArrayRef<Value> parts, int64_t axis);
+  Value reverseAxis(Value value, int64_t axis);
+  Value padAxis(Value value, int64_t axis, int64_t before, int64_t after,
+                double fill);
+  LogicalResult importCumSum();
+  Value sumLabelsOut(Value value, std::string &labels, llvm::StringRef kept);
+  Value permuteLabels(Value value, llvm::StringRef labels,
+                      llvm::StringRef order);
+  LogicalResult importEinsum();
+  LogicalResult importTrilu();
+  LogicalResult importMod();
+  SmallVector<int64_t> multiplesTo(Value value, ArrayRef<int64_t> shape);
+  Value stepAxis(Value value, int64_t axis, int64_t begin, int64_t count,
+                 int64_t stride);
+  LogicalResult importPad();
+  LogicalResult importClip();
+  LogicalResult importActivation(llvm::StringRef kind);
+  LogicalResult importCast();
+  LogicalResult importConstant();
+  LogicalResult importQuantize(bool quantize);
+
+  MLIRContext *context;
+  OpBuilder builder;
+  std::string modelPath;
+  const OnnxImportOptions &options;
+  Location location;
+  const onnx::NodeProto *node = nullptr;
+  std::string nodeName;
+  int64_t opset = 0;
+  llvm::StringMap<Value> values;
+  std::map<std::string, KnownTensor> known;
+  /// The data of constants the importer created: reshapes and transposes
+  /// of weights fold into new constants, so that passes see weights, not
+  /// data movement.
+  llvm::DenseMap<Value, KnownTensor> constantData;
+};
+
+} // namespace prec::onnx_import
+
+#endif // PREC_IMPORT_IMPORTERIMPL_H

@@ -1,0 +1,461 @@
+//===- ops/Contraction.cpp - MatMul, Gemm, Einsum, Conv
+//---------------------===//
+
+#include "import/ImporterImpl.h"
+
+namespace prec::onnx_import {
+
+LogicalResult Importer::importMatMul() {
+  FailureOr<Value> a = input(0), b = input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  Value lhs = *a, rhs = *b;
+  ArrayRef<int64_t> aShape = shapeOf(lhs), bShape = shapeOf(rhs);
+  if (aShape.empty() || bShape.empty())
+    return fail() << "operands must not be scalars";
+  // 1-D operands gain a unit dimension, removed again from the result.
+  bool vectorA = aShape.size() == 1, vectorB = bShape.size() == 1;
+  if (vectorA)
+    lhs = reshape(lhs, {1, aShape[0]});
+  if (vectorB)
+    rhs = reshape(rhs, {bShape[0], 1});
+  aShape = shapeOf(lhs);
+  bShape = shapeOf(rhs);
+  int64_t m = aShape[aShape.size() - 2], k = aShape.back();
+  int64_t n = bShape.back();
+  if (bShape[bShape.size() - 2] != k)
+    return fail() << "inner dimensions " << k << " and "
+                  << bShape[bShape.size() - 2] << " differ";
+  FailureOr<SmallVector<int64_t>> batch =
+      broadcastShapes(aShape.drop_back(2), bShape.drop_back(2));
+  if (failed(batch))
+    return fail() << "batch dimensions do not broadcast";
+  int64_t batchSize = product(*batch);
+  auto toBatch = [&](Value value, int64_t rows, int64_t columns) {
+    ArrayRef<int64_t> own = shapeOf(value).drop_back(2);
+    if (product(own) != batchSize) {
+      // Broadcast the batch by tiling.
+      SmallVector<int64_t> full(batch->begin(), batch->end());
+      full.append({rows, columns});
+      Value ranked = toRank(value, full.size());
+      SmallVector<int64_t> multiples;
+      for (auto [f, d] : llvm::zip(full, shapeOf(ranked)))
+        multiples.push_back(f / d);
+      value = create("tosa.tile", {ranked, constShape(multiples)},
+                     tensorOf(full, elementOf(value)));
+    }
+    return reshape(value, {batchSize, rows, columns});
+  };
+  Type element = elementOf(lhs);
+  Value product3 = create("tosa.matmul",
+                          {toBatch(lhs, m, k), toBatch(rhs, k, n),
+                           zeroPoint(element), zeroPoint(elementOf(rhs))},
+                          tensorOf({batchSize, m, n}, element));
+  SmallVector<int64_t> resultShape(batch->begin(), batch->end());
+  if (!vectorA)
+    resultShape.push_back(m);
+  if (!vectorB)
+    resultShape.push_back(n);
+  setOutput(0, reshape(product3, resultShape));
+  return success();
+}
+
+/// `value`, whose dimensions carry `labels`, with the dimensions whose
+/// labels are not in `kept` summed away; `labels` is updated.
+Value Importer::sumLabelsOut(Value value, std::string &labels,
+                             llvm::StringRef kept) {
+  SmallVector<int64_t> axes, shape;
+  std::string remaining;
+  for (auto [axis, label] : llvm::enumerate(labels)) {
+    if (kept.contains(label)) {
+      remaining += label;
+      shape.push_back(shapeOf(value)[axis]);
+    } else {
+      axes.push_back(axis);
+    }
+  }
+  labels = remaining;
+  if (axes.empty())
+    return value;
+  return reshape(reduce("tosa.reduce_sum", value, axes), shape);
+}
+
+/// `value` with its dimensions, labelled `labels`, put in the order of
+/// `order`.
+Value Importer::permuteLabels(Value value, llvm::StringRef labels,
+                              llvm::StringRef order) {
+  SmallVector<int32_t> permutation;
+  for (char label : order)
+    permutation.push_back(labels.find(label));
+  if (llvm::equal(permutation, llvm::seq<int32_t>(0, permutation.size())))
+    return value;
+  return transpose(value, permutation);
+}
+
+/// Einsum of one or two operands without ellipses or repeated labels
+/// within an operand: what transformers write (attention's "bhid,bhjd->
+/// bhij", projections, outer products). Two operands become one batched
+/// matmul between transposes and reshapes: batch labels (in both and in
+/// the output), free labels of each, and contracted labels.
+LogicalResult Importer::importEinsum() {
+  std::string equation = stringAttribute("equation", "");
+  llvm::erase(equation, ' ');
+  auto [inputsText, outputText] = llvm::StringRef(equation).split("->");
+  SmallVector<llvm::StringRef> terms;
+  inputsText.split(terms, ',');
+  if (terms.size() != size_t(node->input_size()) || terms.size() > 2 ||
+      llvm::StringRef(equation).contains("..."))
+    return fail() << "equation '" << equation
+                  << "' is not supported: one or two operands, no ellipsis";
+  SmallVector<Value> operands;
+  std::vector<std::string> labels;
+  for (auto [index, term] : llvm::enumerate(terms)) {
+    FailureOr<Value> value = input(index);
+    if (failed(value))
+      return failure();
+    if (term.size() != shapeOf(*value).size() ||
+        llvm::any_of(term, [&](char c) { return term.count(c) != 1; }))
+      return fail() << "term '" << term << "' does not label the "
+                    << shapeOf(*value).size()
+                    << " dimensions of its operand once each";
+    operands.push_back(*value);
+    labels.push_back(term.str());
+  }
+  std::string output = outputText.str();
+  if (!llvm::StringRef(equation).contains("->")) {
+    // Implicit output: the labels used once, alphabetically.
+    std::string all = llvm::join(labels, "");
+    for (char c : all)
+      if (llvm::count(all, c) == 1)
+        output += c;
+    llvm::sort(output);
+  }
+  std::map<char, int64_t> sizes;
+  for (auto [value, term] : llvm::zip(operands, labels))
+    for (auto [axis, label] : llvm::enumerate(term)) {
+      auto [it, inserted] = sizes.try_emplace(label, shapeOf(value)[axis]);
+      if (!inserted && it->second != shapeOf(value)[axis])
+        return fail() << "label '" << label << "' has sizes " << it->second
+                      << " and " << shapeOf(value)[axis];
+    }
+  if (llvm::any_of(output, [&](char c) { return !sizes.count(c); }))
+    return fail() << "output '" << output << "' names a label no operand has";
+  if (operands.size() == 1) {
+    Value summed = sumLabelsOut(operands[0], labels[0], output);
+    setOutput(0, permuteLabels(summed, labels[0], output));
+    return success();
+  }
+  // A label in one operand only and not in the output is summed first.
+  for (int side : {0, 1})
+    operands[side] =
+        sumLabelsOut(operands[side], labels[side], output + labels[1 - side]);
+  std::string batch, contracted, left, right;
+  for (char c : labels[0])
+    (labels[1].find(c) != std::string::npos
+         ? (output.find(c) != std::string::npos ? batch : contracted)
+         : left) += c;
+  for (char c : labels[1])
+    if (labels[0].find(c) == std::string::npos)
+      right += c;
+  auto sizeOf = [&](llvm::StringRef group) {
+    int64_t size = 1;
+    for (char c : group)
+      size *= sizes[c];
+    return size;
+  };
+  int64_t b = sizeOf(batch), m = sizeOf(left), k = sizeOf(contracted),
+          n = sizeOf(right);
+  Value lhs =
+      reshape(permuteLabels(operands[0], labels[0], batch + left + contracted),
+              {b, m, k});
+  Value rhs =
+      reshape(permuteLabels(operands[1], labels[1], batch + contracted + right),
+              {b, k, n});
+  Type element = elementOf(lhs);
+  Value product3 =
+      create("tosa.matmul", {lhs, rhs, zeroPoint(element), zeroPoint(element)},
+             tensorOf({b, m, n}, element));
+  std::string resultLabels = batch + left + right;
+  SmallVector<int64_t> resultShape;
+  for (char c : resultLabels)
+    resultShape.push_back(sizes[c]);
+  setOutput(
+      0, permuteLabels(reshape(product3, resultShape), resultLabels, output));
+  return success();
+}
+
+LogicalResult Importer::importGemm() {
+  FailureOr<Value> a = input(0), b = input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  if (shapeOf(*a).size() != 2 || shapeOf(*b).size() != 2)
+    return fail() << "A and B must be matrices";
+  Value lhs = *a, rhs = *b;
+  if (intAttribute("transA", 0))
+    lhs = transpose(lhs, {1, 0});
+  if (intAttribute("transB", 0))
+    rhs = transpose(rhs, {1, 0});
+  int64_t m = shapeOf(lhs)[0], k = shapeOf(lhs)[1], n = shapeOf(rhs)[1];
+  if (shapeOf(rhs)[0] != k)
+    return fail() << "inner dimensions " << k << " and " << shapeOf(rhs)[0]
+                  << " differ";
+  Type element = elementOf(lhs);
+  Value result = create("tosa.matmul",
+                        {reshape(lhs, {1, m, k}), reshape(rhs, {1, k, n}),
+                         zeroPoint(element), zeroPoint(element)},
+                        tensorOf({1, m, n}, element));
+  result = reshape(result, {m, n});
+  float alpha = floatAttribute("alpha", 1), beta = floatAttribute("beta", 1);
+  if (alpha != 1)
+    result = mul(result, scalar(element, alpha, 2));
+  if (hasInput(2) && beta != 0) {
+    FailureOr<Value> c = input(2);
+    if (failed(c))
+      return failure();
+    Value bias = toRank(*c, 2);
+    if (beta != 1)
+      bias = mul(bias, scalar(element, beta, 2));
+    if (failed(broadcastShapes(shapeOf(bias), {m, n})))
+      return fail() << "C of type " << c->getType() << " does not broadcast to "
+                    << m << "x" << n;
+    result = binary("tosa.add", result, bias, element);
+  }
+  setOutput(0, result);
+  return success();
+}
+
+LogicalResult Importer::importConv(bool transposed) {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> xShape = shapeOf(*x);
+  if (xShape.size() != 4)
+    return fail() << "only 2-D convolutions (NCHW inputs) are supported";
+  const KnownTensor *weights = getKnown(1);
+  if (!weights || weights->shape.size() != 4)
+    return fail() << "weights must be a 4-D initializer";
+  Type element = elementOf(*x);
+  int64_t group = intAttribute("group", 1);
+  std::vector<int64_t> strides = intsAttribute("strides", {1, 1});
+  std::vector<int64_t> dilations = intsAttribute("dilations", {1, 1});
+  std::vector<int64_t> pads = intsAttribute("pads", {0, 0, 0, 0});
+  if (stringAttribute("auto_pad", "NOTSET") != "NOTSET")
+    return fail() << "auto_pad is not supported; export with explicit pads";
+  if (strides.size() != 2 || dilations.size() != 2 || pads.size() != 4)
+    return fail() << "strides, dilations and pads must describe 2-D";
+  ArrayRef<int64_t> w = weights->shape;
+  int64_t kh = w[2], kw = w[3];
+  if (failed(checkWindow(xShape.drop_front(2), {kh, kw}, strides, dilations,
+                         pads, transposed)))
+    return failure();
+  if (group < 1 || group > xShape[1])
+    return fail() << "group " << group << " must lie between 1 and the "
+                  << xShape[1] << " input channels";
+  int64_t inChannels = xShape[1];
+  int64_t outChannels = transposed ? w[1] * group : w[0];
+  int64_t expectedInChannels = transposed ? w[0] : w[1] * group;
+  if (expectedInChannels != inChannels)
+    return fail() << "weights expect " << expectedInChannels
+                  << " input channels, the input has " << inChannels;
+  if (outChannels % group != 0)
+    return fail() << outChannels << " output channels do not split into "
+                  << group << " groups";
+
+  // Bias: given or zeros, one per output channel.
+  std::vector<double> bias(outChannels, 0.0);
+  if (hasInput(2)) {
+    const KnownTensor *b = getKnown(2);
+    if (!b || int64_t(b->values.size()) != outChannels)
+      return fail() << "bias must be an initializer of " << outChannels
+                    << " values";
+    bias = b->values;
+  }
+  Value nhwc = transpose(*x, {0, 2, 3, 1});
+  auto weightAt = [&](int64_t o, int64_t i, int64_t y, int64_t x) {
+    return weights->values[((o * w[1] + i) * kh + y) * kw + x];
+  };
+  auto attrs = [&](bool withDilation) {
+    SmallVector<NamedAttribute> list = {
+        builder.getNamedAttr("acc_type", TypeAttr::get(element)),
+        builder.getNamedAttr("stride", builder.getDenseI64ArrayAttr(strides))};
+    if (withDilation) {
+      list.push_back(builder.getNamedAttr(
+          "pad",
+          builder.getDenseI64ArrayAttr({pads[0], pads[2], pads[1], pads[3]})));
+      list.push_back(builder.getNamedAttr(
+          "dilation", builder.getDenseI64ArrayAttr(dilations)));
+    }
+    return list;
+  };
+
+  int64_t oh, ow;
+  Value result;
+  if (transposed) {
+    if (group != 1)
+      return fail() << "grouped ConvTranspose is not supported";
+    if (dilations != std::vector<int64_t>{1, 1})
+      return fail() << "dilated ConvTranspose is not supported";
+    std::vector<int64_t> outputPadding =
+        intsAttribute("output_padding", {0, 0});
+    if (outputPadding.size() != 2 || outputPadding[0] < 0 ||
+        outputPadding[1] < 0 || outputPadding[0] >= strides[0] ||
+        outputPadding[1] >= strides[1])
+      return fail() << "output_padding must give 2 values, each below its "
+                       "stride";
+    // ONNX weights [I, O, KH, KW] -> TOSA [O, KH, KW, I].
+    std::vector<double> ohwi(w[1] * kh * kw * w[0]);
+    for (int64_t o = 0; o < w[1]; ++o)
+      for (int64_t y = 0; y < kh; ++y)
+        for (int64_t xx = 0; xx < kw; ++xx)
+          for (int64_t i = 0; i < w[0]; ++i)
+            ohwi[((o * kh + y) * kw + xx) * w[0] + i] = weightAt(i, o, y, xx);
+    oh = (xShape[2] - 1) * strides[0] + kh - pads[0] - pads[2] +
+         outputPadding[0];
+    ow = (xShape[3] - 1) * strides[1] + kw - pads[1] - pads[3] +
+         outputPadding[1];
+    if (oh < 1 || ow < 1)
+      return fail() << "pads leave an empty output";
+    SmallVector<NamedAttribute> list = attrs(false);
+    list.push_back(builder.getNamedAttr(
+        "out_pad",
+        builder.getDenseI64ArrayAttr({-pads[0], -pads[2] + outputPadding[0],
+                                      -pads[1], -pads[3] + outputPadding[1]})));
+    result = create("tosa.transpose_conv2d",
+                    {nhwc, constant({w[1], kh, kw, w[0]}, element, ohwi),
+                     constant({outChannels}, element, bias), zeroPoint(element),
+                     zeroPoint(element)},
+                    tensorOf({xShape[0], oh, ow, outChannels}, element), list);
+  } else {
+    oh = (xShape[2] + pads[0] + pads[2] - dilations[0] * (kh - 1) - 1) /
+             strides[0] +
+         1;
+    ow = (xShape[3] + pads[1] + pads[3] - dilations[1] * (kw - 1) - 1) /
+             strides[1] +
+         1;
+    nhwc = trimForWindow(nhwc, pads, dilations[0] * (kh - 1) + 1,
+                         dilations[1] * (kw - 1) + 1, strides);
+    auto convolve = [&](Value in, int64_t firstOut, int64_t outs) {
+      std::vector<double> ohwi(outs * kh * kw * w[1]);
+      for (int64_t o = 0; o < outs; ++o)
+        for (int64_t y = 0; y < kh; ++y)
+          for (int64_t xx = 0; xx < kw; ++xx)
+            for (int64_t i = 0; i < w[1]; ++i)
+              ohwi[((o * kh + y) * kw + xx) * w[1] + i] =
+                  weightAt(firstOut + o, i, y, xx);
+      return create("tosa.conv2d",
+                    {in, constant({outs, kh, kw, w[1]}, element, ohwi),
+                     constant({outs}, element,
+                              ArrayRef<double>(bias).slice(firstOut, outs)),
+                     zeroPoint(element), zeroPoint(element)},
+                    tensorOf({xShape[0], oh, ow, outs}, element), attrs(true));
+    };
+    if (group == 1) {
+      result = convolve(nhwc, 0, outChannels);
+    } else if (group == inChannels && w[1] == 1) {
+      // Depthwise: weights [KH, KW, C, M].
+      int64_t multiplier = outChannels / inChannels;
+      std::vector<double> hwcm(kh * kw * inChannels * multiplier);
+      for (int64_t c = 0; c < inChannels; ++c)
+        for (int64_t m = 0; m < multiplier; ++m)
+          for (int64_t y = 0; y < kh; ++y)
+            for (int64_t xx = 0; xx < kw; ++xx)
+              hwcm[((y * kw + xx) * inChannels + c) * multiplier + m] =
+                  weightAt(c * multiplier + m, 0, y, xx);
+      result = create(
+          "tosa.depthwise_conv2d",
+          {nhwc, constant({kh, kw, inChannels, multiplier}, element, hwcm),
+           constant({outChannels}, element, bias), zeroPoint(element),
+           zeroPoint(element)},
+          tensorOf({xShape[0], oh, ow, outChannels}, element), attrs(true));
+    } else {
+      // Grouped: one convolution per group on its slice of channels.
+      int64_t inPerGroup = w[1], outPerGroup = outChannels / group;
+      SmallVector<Value> parts;
+      for (int64_t g = 0; g < group; ++g) {
+        ArrayRef<int64_t> in = shapeOf(nhwc);
+        SmallVector<int64_t> sliceShape = {in[0], in[1], in[2], inPerGroup};
+        Value slice = create("tosa.slice",
+                             {nhwc, constShape({0, 0, 0, g * inPerGroup}),
+                              constShape(sliceShape)},
+                             tensorOf(sliceShape, element));
+        parts.push_back(convolve(slice, g * outPerGroup, outPerGroup));
+      }
+      result =
+          create("tosa.concat", parts,
+                 tensorOf({xShape[0], oh, ow, outChannels}, element),
+                 {builder.getNamedAttr("axis", builder.getI32IntegerAttr(3))});
+    }
+  }
+  setOutput(0, transpose(result, {0, 3, 1, 2}));
+  return success();
+}
+
+/// ONNX floors the output size of a strided window; TOSA wants the window
+/// to end exactly on the last output. Trims the trailing pad (or, when the
+/// pad is too small, the input's last rows) by the remainder: those rows
+/// reach no output. Returns the trailing pad to use and how many input rows
+/// to drop.
+static std::pair<int64_t, int64_t>
+trimTrailingPad(int64_t extent, int64_t leading, int64_t trailing,
+                int64_t window, int64_t stride) {
+  int64_t remainder = (extent + leading + trailing - window) % stride;
+  if (remainder <= trailing)
+    return {trailing - remainder, 0};
+  return {0, remainder - trailing};
+}
+
+/// Applies trimTrailingPad to the H and W of an NHWC value and its
+/// [top, left, bottom, right] pads; returns the trimmed value.
+Value Importer::trimForWindow(Value nhwc, std::vector<int64_t> &pads,
+                              int64_t windowH, int64_t windowW,
+                              ArrayRef<int64_t> strides) {
+  SmallVector<int64_t> shape(shapeOf(nhwc));
+  auto [bottom, dropH] =
+      trimTrailingPad(shape[1], pads[0], pads[2], windowH, strides[0]);
+  auto [right, dropW] =
+      trimTrailingPad(shape[2], pads[1], pads[3], windowW, strides[1]);
+  pads[2] = bottom;
+  pads[3] = right;
+  if (dropH == 0 && dropW == 0)
+    return nhwc;
+  SmallVector<int64_t> kept = {shape[0], shape[1] - dropH, shape[2] - dropW,
+                               shape[3]};
+  return create("tosa.slice",
+                {nhwc, constShape({0, 0, 0, 0}), constShape(kept)},
+                tensorOf(kept, elementOf(nhwc)));
+}
+
+/// The window of a 2-D Conv, ConvTranspose or Pool: ONNX leaves strides or
+/// dilations below 1, negative pads and a window wider than the padded input
+/// undefined, and TOSA's output sizes divide by the stride. The upper bound
+/// keeps output sizes of inputs up to 2^34 elements from overflowing.
+LogicalResult Importer::checkWindow(ArrayRef<int64_t> extent,
+                                    ArrayRef<int64_t> kernel,
+                                    ArrayRef<int64_t> strides,
+                                    ArrayRef<int64_t> dilations,
+                                    ArrayRef<int64_t> pads, bool transposed) {
+  constexpr int64_t largest = int64_t(1) << 24;
+  auto outside = [&](ArrayRef<int64_t> values, int64_t least) {
+    return llvm::any_of(values,
+                        [&](int64_t v) { return v < least || v > largest; });
+  };
+  for (auto [name, values, least] : {std::make_tuple("kernel", kernel, 1),
+                                     {"strides", strides, 1},
+                                     {"dilations", dilations, 1},
+                                     {"pads", pads, 0}})
+    if (outside(values, least))
+      return fail() << name << " must lie between " << least << " and "
+                    << largest;
+  if (transposed)
+    return success();
+  for (int axis : {0, 1}) {
+    int64_t window = dilations[axis] * (kernel[axis] - 1) + 1;
+    int64_t padded = extent[axis] + pads[axis] + pads[axis + 2];
+    if (window > padded)
+      return fail() << "the window (" << window
+                    << ") is wider than the padded input (" << padded << ")";
+  }
+  return success();
+}
+
+} // namespace prec::onnx_import

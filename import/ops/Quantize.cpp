@@ -1,0 +1,51 @@
+//===- ops/Quantize.cpp - QuantizeLinear and DequantizeLinear
+//---------------===//
+
+#include "import/ImporterImpl.h"
+
+namespace prec::onnx_import {
+
+LogicalResult Importer::importQuantize(bool quantize) {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  const KnownTensor *scale = getKnown(1);
+  const KnownTensor *zero = getKnown(2);
+  if (!scale || scale->values.size() != 1)
+    return fail() << "only per-tensor (scalar, constant) scales are "
+                     "supported";
+  if (zero && zero->values.size() != 1)
+    return fail() << "only per-tensor (scalar, constant) zero points are "
+                     "supported";
+  double zeroPointValue = zero ? zero->values[0] : 0.0;
+  int zeroType = zero ? zero->dataType : onnx::TensorProto::UINT8;
+  int64_t rank = shapeOf(*x).size();
+  Type floatType = builder.getF32Type();
+  if (quantize) {
+    Type element = getElementType(context, zeroType);
+    if (!element || !element.isInteger(8))
+      return fail() << "only int8 and uint8 quantization is supported";
+    // saturate(round(x / scale) + zero point): the cast rounds to nearest
+    // even and saturates; the zero point is an integer, so adding it before
+    // rounding changes nothing.
+    Value scaled =
+        create("arith.divf",
+               {*x, create("tosa.tile",
+                           {scalar(floatType, scale->values[0], rank),
+                            constShape(shapeOf(*x))},
+                           x->getType())},
+               x->getType());
+    Value shifted = binary("tosa.add", scaled,
+                           scalar(floatType, zeroPointValue, rank), floatType);
+    setOutput(0,
+              create("tosa.cast", {shifted}, tensorOf(shapeOf(*x), element)));
+  } else {
+    Value asFloat = create("tosa.cast", {*x}, tensorOf(shapeOf(*x), floatType));
+    Value centered = binary("tosa.sub", asFloat,
+                            scalar(floatType, zeroPointValue, rank), floatType);
+    setOutput(0, mul(centered, scalar(floatType, scale->values[0], rank)));
+  }
+  return success();
+}
+
+} // namespace prec::onnx_import
