@@ -161,6 +161,24 @@ void forEachBroadcast(
   }
 }
 
+/// A tensor of `shape` holding `data`'s elements rearranged: the element
+/// at each index comes from the offset that `offsetOf(d, c)` sums over the
+/// index's coordinates c along each dimension d.
+KnownTensor rearrange(const KnownTensor &data, ArrayRef<int64_t> shape,
+                      llvm::function_ref<int64_t(int64_t, int64_t)> offsetOf) {
+  KnownTensor result{
+      std::vector<int64_t>(shape.begin(), shape.end()), {}, data.dataType};
+  forEachBroadcast(shape, {}, [&](int64_t flat, ArrayRef<int64_t>) {
+    int64_t offset = 0, rest = flat;
+    for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
+      offset += offsetOf(d, rest % shape[d]);
+      rest /= shape[d];
+    }
+    result.values.push_back(data.values[offset]);
+  });
+  return result;
+}
+
 using FoldResult = llvm::Expected<std::optional<KnownTensor>>;
 
 class Folder {
@@ -587,18 +605,10 @@ FoldResult Folder::slice() {
   }
   if (product(shape) > kMaxFoldedElements)
     return std::nullopt;
-  KnownTensor result{shape, {}, data->dataType};
   SmallVector<int64_t> strides = getStrides(data->shape);
-  forEachBroadcast(shape, {}, [&](int64_t flat, ArrayRef<int64_t>) {
-    int64_t offset = 0, rest = flat;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      int64_t index = rest % shape[d];
-      rest /= shape[d];
-      offset += (first[d] + index * step[d]) * strides[d];
-    }
-    result.values.push_back(data->values[offset]);
+  return rearrange(*data, shape, [&](int64_t d, int64_t c) {
+    return (first[d] + c * step[d]) * strides[d];
   });
-  return result;
 }
 
 FoldResult Folder::concat() {
@@ -750,17 +760,10 @@ FoldResult Folder::tile() {
     shape.push_back(product({dim, repeat}));
   if (product(shape) > kMaxFoldedElements)
     return std::nullopt;
-  KnownTensor result{shape, {}, data->dataType};
   SmallVector<int64_t> strides = getStrides(data->shape);
-  forEachBroadcast(shape, {}, [&](int64_t flat, ArrayRef<int64_t>) {
-    int64_t offset = 0, rest = flat;
-    for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
-      offset += (rest % shape[d]) % data->shape[d] * strides[d];
-      rest /= shape[d];
-    }
-    result.values.push_back(data->values[offset]);
+  return rearrange(*data, shape, [&](int64_t d, int64_t c) {
+    return c % data->shape[d] * strides[d];
   });
-  return result;
 }
 
 FoldResult Folder::transpose() {
@@ -780,17 +783,9 @@ FoldResult Folder::transpose() {
   std::vector<int64_t> shape;
   for (int64_t axis : perm)
     shape.push_back(data->shape[axis]);
-  KnownTensor result{shape, {}, data->dataType};
   SmallVector<int64_t> strides = getStrides(data->shape);
-  forEachBroadcast(shape, {}, [&](int64_t flat, ArrayRef<int64_t>) {
-    int64_t offset = 0, rest = flat;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      offset += (rest % shape[d]) * strides[perm[d]];
-      rest /= shape[d];
-    }
-    result.values.push_back(data->values[offset]);
-  });
-  return result;
+  return rearrange(*data, shape,
+                   [&](int64_t d, int64_t c) { return c * strides[perm[d]]; });
 }
 
 FoldResult Folder::cast() {
