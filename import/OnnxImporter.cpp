@@ -739,6 +739,11 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
       value = it->second;
     } else if (auto knownIt = known.find(output.name());
                knownIt != known.end()) {
+      if (product(knownIt->second.shape) == 0) {
+        failGraph() << "output '" << output.name()
+                    << "' is empty, which prec does not import";
+        return nullptr;
+      }
       value = materializeKnown(knownIt->second);
     } else {
       failGraph() << "output '" << output.name() << "' is never produced";

@@ -227,6 +227,9 @@ LogicalResult Importer::importSlice() {
 Value Importer::stepAxis(Value value, int64_t axis, int64_t begin,
                          int64_t count, int64_t stride) {
   int64_t dim = shapeOf(value)[axis];
+  // One element needs no stride (which may be far larger than the axis).
+  if (count == 1)
+    stride = 1;
   int64_t span = count * stride;
   int64_t available = std::min(span, dim - begin);
   if (stride == 1 && available == dim)
