@@ -44,6 +44,28 @@ FailureOr<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a,
   return result;
 }
 
+SliceAxis resolveSliceAxis(int64_t start, int64_t end, int64_t step,
+                           int64_t dim) {
+  auto clampIndex = [&](int64_t index, int64_t lo, int64_t hi) {
+    if (index < 0)
+      index =
+          index < std::numeric_limits<int64_t>::min() + dim ? lo : index + dim;
+    return std::clamp(index, lo, hi);
+  };
+  int64_t begin =
+      step > 0 ? clampIndex(start, 0, dim) : clampIndex(start, 0, dim - 1);
+  int64_t last =
+      step > 0 ? clampIndex(end, 0, dim) : clampIndex(end, -1, dim - 1);
+  int64_t distance = step > 0 ? last - begin : begin - last;
+  if (distance <= 0)
+    return {begin, 0, 1};
+  // |step| is safe to take only below the distance (at most the axis).
+  if (step >= distance || step <= -distance)
+    return {begin, 1, 1};
+  int64_t stride = std::abs(step);
+  return {begin, (distance - 1) / stride + 1, stride};
+}
+
 namespace {
 
 using TensorProto = onnx::TensorProto;
@@ -588,20 +610,10 @@ FoldResult Folder::slice() {
     int64_t dim = data->shape[*axis], s = steps[i];
     if (s == 0)
       return makeError("a step is 0");
-    auto clampIndex = [&](int64_t index, int64_t lo, int64_t hi) {
-      if (index < 0)
-        index = index < std::numeric_limits<int64_t>::min() + dim ? lo
-                                                                  : index + dim;
-      return std::clamp(index, lo, hi);
-    };
-    int64_t b = s > 0 ? clampIndex((*begin)[i], 0, dim)
-                      : clampIndex((*begin)[i], 0, dim - 1);
-    int64_t e = s > 0 ? clampIndex((*end)[i], 0, dim)
-                      : clampIndex((*end)[i], -1, dim - 1);
-    int64_t count = s > 0 ? (e - b + s - 1) / s : (b - e - s - 1) / -s;
-    first[*axis] = b;
+    SliceAxis taken = resolveSliceAxis((*begin)[i], (*end)[i], s, dim);
+    first[*axis] = taken.begin;
     step[*axis] = s;
-    shape[*axis] = std::max<int64_t>(count, 0);
+    shape[*axis] = taken.count;
   }
   if (product(shape) > kMaxFoldedElements)
     return std::nullopt;

@@ -42,6 +42,17 @@ int64_t product(llvm::ArrayRef<int64_t> shape);
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 
+/// One axis of an ONNX Slice: the first index taken and how many, after
+/// ONNX's clamping (negative indices count from the end; a negative step
+/// starts at most at the last element and ends at least before the first).
+/// A count of 0 is an empty slice; `stride` is |step|, or 1 when at most
+/// one element is taken (a step may be far larger than the axis).
+struct SliceAxis {
+  int64_t begin = 0, count = 0, stride = 1;
+};
+SliceAxis resolveSliceAxis(int64_t start, int64_t end, int64_t step,
+                           int64_t dim);
+
 /// The most elements a folded result may have: larger ones stay IR.
 inline constexpr int64_t kMaxFoldedElements = int64_t(1) << 22;
 

@@ -194,28 +194,16 @@ LogicalResult Importer::importSlice() {
     int64_t step = steps[i], dim = shape[axis];
     if (step == 0)
       return fail() << "a step is 0";
-    // ONNX's clamping: negative indices count from the end; a negative step
-    // starts at most at the last element and ends at least before the first.
-    auto clampIndex = [&](int64_t index, int64_t lo, int64_t hi) {
-      if (index < 0)
-        index = index < std::numeric_limits<int64_t>::min() + dim ? lo
-                                                                  : index + dim;
-      return std::clamp(index, lo, hi);
-    };
-    int64_t begin = step > 0 ? clampIndex((*starts)[i], 0, dim)
-                             : clampIndex((*starts)[i], 0, dim - 1);
-    int64_t end = step > 0 ? clampIndex((*ends)[i], 0, dim)
-                           : clampIndex((*ends)[i], -1, dim - 1);
-    int64_t stride = std::abs(step);
-    int64_t count = (std::abs(end - begin) + stride - 1) / stride;
-    if ((end - begin) * (step > 0 ? 1 : -1) <= 0)
+    SliceAxis taken = resolveSliceAxis((*starts)[i], (*ends)[i], step, dim);
+    if (taken.count == 0)
       return fail() << "the slice of dimension " << axis << " is empty";
+    int64_t begin = taken.begin;
     // A negative step walks the reversed axis forwards.
     if (step < 0) {
       result = reverseAxis(result, axis);
       begin = dim - 1 - begin;
     }
-    result = stepAxis(result, axis, begin, count, stride);
+    result = stepAxis(result, axis, begin, taken.count, taken.stride);
   }
   setOutput(0, result);
   return success();
@@ -227,9 +215,6 @@ LogicalResult Importer::importSlice() {
 Value Importer::stepAxis(Value value, int64_t axis, int64_t begin,
                          int64_t count, int64_t stride) {
   int64_t dim = shapeOf(value)[axis];
-  // One element needs no stride (which may be far larger than the axis).
-  if (count == 1)
-    stride = 1;
   int64_t span = count * stride;
   int64_t available = std::min(span, dim - begin);
   if (stride == 1 && available == dim)
