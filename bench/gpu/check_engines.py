@@ -17,30 +17,15 @@ import torch
 
 from engine import Engine, median_ms
 
-DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
-          "i8": torch.int8, "i32": torch.int32, "i64": torch.int64,
-          "i1": torch.uint8}
-
 
 def run(cu, inputs_path, references, max_abs=None):
     engine = Engine(cu)
-    stem, manifest = engine.stem, engine.manifest
-    inputs = np.load(inputs_path)
-    tensors = []
-    for binding in manifest["bindings"]:
-        dtype = DTYPES[binding["dtype"]]
-        if binding["input"]:
-            tensors.append(torch.from_numpy(
-                inputs[binding["name"]]).to("cuda", dtype).contiguous())
-        else:
-            tensors.append(torch.empty(binding["shape"], dtype=dtype,
-                                       device="cuda"))
+    stem = engine.stem
+    tensors, outputs = engine.bind(np.load(inputs_path))
     agrees = True
     run_engine = engine.runner(tensors)
     run_engine()
     torch.cuda.synchronize()
-    outputs = {b["name"]: t for b, t in zip(manifest["bindings"], tensors)
-               if not b["input"]}
     for name, path in references.items():
         reference = np.load(path)
         for output, tensor in outputs.items():

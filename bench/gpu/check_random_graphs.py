@@ -19,7 +19,6 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import torch
 
-from check_engines import DTYPES
 from engine import Engine, build_library
 
 
@@ -29,22 +28,11 @@ def check(cu):
     inputs = np.load(stem + ".in.npz")
     cpu = np.load(stem + ".cpu.npz")
     bounds = np.load(stem + ".bounds.npz")
-    tensors = []
-    for binding in engine.manifest["bindings"]:
-        dtype = DTYPES[binding["dtype"]]
-        if binding["input"]:
-            tensors.append(torch.from_numpy(inputs[binding["name"]]).to(
-                "cuda", dtype).contiguous())
-        else:
-            tensors.append(torch.empty(binding["shape"], dtype=dtype,
-                                       device="cuda"))
+    tensors, outputs = engine.bind(inputs)
     engine.runner(tensors)()
     torch.cuda.synchronize()
     worst, from_cpu = 0.0, 0.0
-    for binding, tensor in zip(engine.manifest["bindings"], tensors):
-        if binding["input"]:
-            continue
-        name = binding["name"]
+    for name, tensor in outputs.items():
         actual = tensor.float().cpu().numpy().astype(np.float64)
         expected = bounds[name + ".expected"].reshape(actual.shape)
         allowed = bounds[name + ".allowed"].reshape(actual.shape)

@@ -44,6 +44,12 @@ def build_library(cu):
     return library
 
 
+# Torch types of the manifest's binding dtypes.
+DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
+          "i8": torch.int8, "i32": torch.int32, "i64": torch.int64,
+          "i1": torch.uint8}
+
+
 class Engine:
     """A prec engine built with nvcc for sm_90a and created from its weights."""
 
@@ -70,6 +76,22 @@ class Engine:
             status = run(self.handle, pointers, stream)
             assert status == 0, f"{self.stem}_run returned {status}"
         return run_engine
+
+    def bind(self, inputs):
+        """CUDA tensors for every binding in order, inputs from the arrays
+        `inputs` holds by binding name, outputs allocated; and the outputs
+        by name."""
+        tensors, outputs = [], {}
+        for binding in self.manifest["bindings"]:
+            dtype = DTYPES[binding["dtype"]]
+            if binding["input"]:
+                tensors.append(torch.from_numpy(inputs[binding["name"]]).to(
+                    "cuda", dtype).contiguous())
+            else:
+                tensors.append(torch.empty(binding["shape"], dtype=dtype,
+                                           device="cuda"))
+                outputs[binding["name"]] = tensors[-1]
+        return tensors, outputs
 
     def set_batch(self, batch):
         """The batch a dynamic-batch engine runs at next; returns the

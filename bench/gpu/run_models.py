@@ -100,19 +100,9 @@ def torch_f16(family, inputs):
 
 def run_engine(cu, inputs):
     import torch
-    from check_engines import DTYPES
     from engine import Engine, median_ms
     engine = Engine(cu)
-    tensors, outputs = [], {}
-    for binding in engine.manifest["bindings"]:
-        dtype = DTYPES[binding["dtype"]]
-        if binding["input"]:
-            tensors.append(torch.from_numpy(inputs[binding["name"]]).to(
-                "cuda", dtype).contiguous())
-        else:
-            tensors.append(torch.empty(binding["shape"], dtype=dtype,
-                                       device="cuda"))
-            outputs[binding["name"]] = tensors[-1]
+    tensors, outputs = engine.bind(inputs)
     run = engine.runner(tensors)
     run()
     torch.cuda.synchronize()

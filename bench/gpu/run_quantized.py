@@ -20,8 +20,7 @@ import sys
 import numpy as np
 import torch
 
-from check_engines import DTYPES
-from engine import Engine, median_ms
+from engine import DTYPES, Engine, median_ms
 
 
 def load(cu):
