@@ -12,7 +12,9 @@
 
 #include "import/OnnxImporter.h"
 
+#include "import/Elements.h"
 #include "import/Folding.h"
+#include "import/TensorReader.h"
 
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOps.h"
@@ -52,19 +54,6 @@ namespace prec::onnx_import {
 
 using namespace mlir;
 
-/// The most elements one tensor may have: bounds the memory an initializer
-/// takes and keeps the sizes derived from shapes far from overflowing.
-inline constexpr int64_t maxElements = int64_t(1) << 34;
-
-/// The element type of an ONNX TensorProto data type, or null.
-Type getElementType(MLIRContext *context, int dataType);
-
-/// `value` rounded toward zero to an integer of `width` bits, saturated at
-/// the type's bounds (NaN gives 0): casting an out-of-range double, such as
-/// an int64 initializer's INT64_MAX after its trip through double, is
-/// undefined.
-llvm::APSInt toInteger(double value, unsigned width, bool isUnsigned);
-
 class Importer {
 public:
   Importer(MLIRContext *context, llvm::StringRef modelPath,
@@ -92,15 +81,10 @@ private:
     return success();
   }
 
-  // Tensors known at import time.
-  LogicalResult readTensorProto(const onnx::TensorProto &tensor,
-                                KnownTensor &known);
-  const KnownTensor *getKnown(int index) {
-    if (!hasInput(index))
-      return nullptr;
-    auto it = known.find(node->input(index));
-    return it == known.end() ? nullptr : &it->second;
-  }
+  // Tensors known at import time: input `index`'s data, decoded for
+  // reading, or as held.
+  std::optional<KnownTensor> getKnown(int index);
+  ElementsAttr getKnownElements(int index);
   FailureOr<std::vector<int64_t>> getKnownInts(int index, llvm::StringRef what);
 
   // Graph values.
@@ -119,7 +103,7 @@ private:
       op->setAttr(tensorName,
                   StringAttr::get(op->getContext(), node->output(index)));
   }
-  Value materializeKnown(const KnownTensor &tensor);
+  Value materializeKnown(ElementsAttr elements);
 
   // Attributes.
   const onnx::AttributeProto *attribute(llvm::StringRef name);
@@ -142,6 +126,7 @@ private:
   Value create(llvm::StringRef name, ValueRange operands, Type resultType,
                ArrayRef<NamedAttribute> attributes = {});
   Value constShape(ArrayRef<int64_t> values);
+  Value constant(ElementsAttr elements);
   Value constant(ArrayRef<int64_t> shape, Type element, ArrayRef<double> data);
   Value scalar(Type element, double value, int64_t rank);
   Value zeroPoint(Type element) { return constant({1}, element, {0.0}); }
@@ -252,11 +237,8 @@ private:
   std::string nodeName;
   int64_t opset = 0;
   llvm::StringMap<Value> values;
-  std::map<std::string, KnownTensor> known;
-  /// The data of constants the importer created: reshapes and transposes
-  /// of weights fold into new constants, so that passes see weights, not
-  /// data movement.
-  llvm::DenseMap<Value, KnownTensor> constantData;
+  /// Tensors known at import, each held once as its constant's data.
+  llvm::StringMap<ElementsAttr> known;
 };
 
 } // namespace prec::onnx_import

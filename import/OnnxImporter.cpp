@@ -40,222 +40,9 @@ bool parseInputShapes(llvm::ArrayRef<std::string> entries,
 
 namespace prec::onnx_import {
 
-/// The element type of an ONNX TensorProto data type, or null.
-Type getElementType(MLIRContext *context, int dataType) {
-  Builder builder(context);
-  switch (dataType) {
-  case onnx::TensorProto::FLOAT:
-    return builder.getF32Type();
-  case onnx::TensorProto::FLOAT16:
-    return builder.getF16Type();
-  case onnx::TensorProto::BFLOAT16:
-    return builder.getBF16Type();
-  case onnx::TensorProto::INT8:
-    return builder.getI8Type();
-  case onnx::TensorProto::UINT8:
-    return builder.getIntegerType(8, /*isSigned=*/false);
-  case onnx::TensorProto::INT32:
-    return builder.getI32Type();
-  case onnx::TensorProto::INT64:
-    return builder.getI64Type();
-  case onnx::TensorProto::BOOL:
-    return builder.getI1Type();
-  default:
-    return Type();
-  }
-}
-
-/// `value` rounded toward zero to an integer of `width` bits, saturated at
-/// the type's bounds (NaN gives 0): casting an out-of-range double, such as
-/// an int64 initializer's INT64_MAX after its trip through double, is
-/// undefined.
-llvm::APSInt toInteger(double value, unsigned width, bool isUnsigned) {
-  llvm::APSInt result(width, isUnsigned);
-  bool isExact = false;
-  (void)APFloat(value).convertToInteger(result, APFloat::rmTowardZero,
-                                        &isExact);
-  return result;
-}
-
-LogicalResult Importer::readTensorProto(const onnx::TensorProto &tensor,
-                                        KnownTensor &result) {
-  result.shape.assign(tensor.dims().begin(), tensor.dims().end());
-  result.dataType = tensor.data_type();
-  if (llvm::any_of(result.shape, [](int64_t dim) { return dim < 0; })) {
-    failGraph() << "tensor '" << tensor.name() << "' has a negative dimension";
-    return failure();
-  }
-  int64_t count = product(result.shape);
-  if (count > maxElements) {
-    failGraph() << "tensor '" << tensor.name() << "' has " << count
-                << " elements: too large to import";
-    return failure();
-  }
-
-  std::string external;
-  const std::string *raw = tensor.has_raw_data() ? &tensor.raw_data() : nullptr;
-  if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
-    std::string file;
-    uint64_t offset = 0;
-    std::optional<uint64_t> length;
-    for (const auto &entry : tensor.external_data()) {
-      uint64_t number = 0;
-      bool isCount = entry.key() == "offset" || entry.key() == "length";
-      if (isCount && llvm::StringRef(entry.value()).getAsInteger(10, number)) {
-        failGraph() << "tensor '" << tensor.name() << "': external data "
-                    << entry.key() << " '" << entry.value()
-                    << "' is not a byte count";
-        return failure();
-      }
-      if (entry.key() == "location")
-        file = entry.value();
-      else if (entry.key() == "offset")
-        offset = number;
-      else if (entry.key() == "length")
-        length = number;
-    }
-    // As ONNX's own loader does (CVE-2022-25882), external data stays in the
-    // model's folder: a model must not read arbitrary files into its weights.
-    if (llvm::sys::path::is_absolute(file) ||
-        llvm::is_contained(llvm::make_range(llvm::sys::path::begin(file),
-                                            llvm::sys::path::end(file)),
-                           "..")) {
-      failGraph() << "tensor '" << tensor.name() << "': external data '" << file
-                  << "' must be a path inside the model's folder";
-      return failure();
-    }
-    llvm::SmallString<256> full(llvm::sys::path::parent_path(modelPath));
-    llvm::sys::path::append(full, file);
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-        llvm::MemoryBuffer::getFile(full, /*IsText=*/false,
-                                    /*RequiresNullTerminator=*/false);
-    if (!buffer) {
-      failGraph() << "tensor '" << tensor.name()
-                  << "': cannot read external data '" << full
-                  << "': " << buffer.getError().message();
-      return failure();
-    }
-    llvm::StringRef bytes = (*buffer)->getBuffer();
-    if (offset > bytes.size() || (length && *length > bytes.size() - offset)) {
-      failGraph() << "tensor '" << tensor.name()
-                  << "': external data range is outside '" << full << "'";
-      return failure();
-    }
-    external =
-        bytes.substr(offset, length.value_or(llvm::StringRef::npos)).str();
-    raw = &external;
-  }
-
-  Type element = getElementType(context, result.dataType);
-  if (!element && result.dataType != onnx::TensorProto::DOUBLE) {
-    failGraph() << "tensor '" << tensor.name() << "' has data type "
-                << result.dataType << ", which prec does not import";
-    return failure();
-  }
-  // Count the values the tensor holds before allocating: its dims alone may
-  // claim far more elements than its data provides.
-  size_t width = result.dataType == onnx::TensorProto::DOUBLE
-                     ? 8
-                     : (element.getIntOrFloatBitWidth() + 7) / 8;
-  if (raw && raw->size() % width != 0) {
-    failGraph() << "tensor '" << tensor.name() << "' has " << raw->size()
-                << " bytes of data, not a whole number of " << width
-                << "-byte values";
-    return failure();
-  }
-  size_t held;
-  if (raw)
-    held = raw->size() / width;
-  else if (result.dataType == onnx::TensorProto::FLOAT)
-    held = tensor.float_data_size();
-  else if (result.dataType == onnx::TensorProto::DOUBLE)
-    held = tensor.double_data_size();
-  else if (result.dataType == onnx::TensorProto::INT64)
-    held = tensor.int64_data_size();
-  else // int32_data holds int32, int8, uint8, bool and the bits of f16/bf16.
-    held = tensor.int32_data_size();
-  if (held != size_t(count)) {
-    failGraph() << "tensor '" << tensor.name() << "' holds " << held
-                << " values but its shape needs " << count;
-    return failure();
-  }
-  result.values.resize(count);
-  if (raw) {
-    const char *data = raw->data();
-    for (int64_t i = 0; i < count; ++i) {
-      const char *at = data + i * width;
-      double value = 0;
-      switch (result.dataType) {
-      case onnx::TensorProto::FLOAT: {
-        float v;
-        std::memcpy(&v, at, 4);
-        value = v;
-        break;
-      }
-      case onnx::TensorProto::DOUBLE:
-        std::memcpy(&value, at, 8);
-        break;
-      case onnx::TensorProto::FLOAT16:
-      case onnx::TensorProto::BFLOAT16: {
-        uint16_t bits;
-        std::memcpy(&bits, at, 2);
-        value = llvm::APFloat(cast<FloatType>(element).getFloatSemantics(),
-                              llvm::APInt(16, bits))
-                    .convertToDouble();
-        break;
-      }
-      case onnx::TensorProto::INT8:
-        value = static_cast<int8_t>(*at);
-        break;
-      case onnx::TensorProto::UINT8:
-      case onnx::TensorProto::BOOL:
-        value = static_cast<uint8_t>(*at);
-        break;
-      case onnx::TensorProto::INT32: {
-        int32_t v;
-        std::memcpy(&v, at, 4);
-        value = v;
-        break;
-      }
-      case onnx::TensorProto::INT64: {
-        int64_t v;
-        std::memcpy(&v, at, 8);
-        value = static_cast<double>(v);
-        break;
-      }
-      }
-      result.values[i] = value;
-    }
-    return success();
-  }
-  switch (result.dataType) {
-  case onnx::TensorProto::FLOAT:
-    llvm::copy(tensor.float_data(), result.values.begin());
-    return success();
-  case onnx::TensorProto::DOUBLE:
-    llvm::copy(tensor.double_data(), result.values.begin());
-    return success();
-  case onnx::TensorProto::INT64:
-    for (int64_t i = 0; i < count; ++i)
-      result.values[i] = static_cast<double>(tensor.int64_data(i));
-    return success();
-  default:
-    for (int64_t i = 0; i < count; ++i) {
-      int32_t v = tensor.int32_data(i);
-      if (auto floatType = dyn_cast<FloatType>(element))
-        result.values[i] = llvm::APFloat(floatType.getFloatSemantics(),
-                                         llvm::APInt(16, uint16_t(v)))
-                               .convertToDouble();
-      else
-        result.values[i] = v;
-    }
-    return success();
-  }
-}
-
 FailureOr<std::vector<int64_t>> Importer::getKnownInts(int index,
                                                        llvm::StringRef what) {
-  const KnownTensor *tensor = getKnown(index);
+  std::optional<KnownTensor> tensor = getKnown(index);
   if (!tensor) {
     fail() << what << " (input #" << index
            << ") must be a constant or an initializer";
@@ -274,11 +61,21 @@ FailureOr<std::vector<int64_t>> Importer::getKnownInts(int index,
   return ints;
 }
 
-Value Importer::materializeKnown(const KnownTensor &tensor) {
-  Type element = tensor.dataType == onnx::TensorProto::DOUBLE
-                     ? builder.getF32Type()
-                     : getElementType(context, tensor.dataType);
-  return constant(tensor.shape, element, tensor.values);
+std::optional<KnownTensor> Importer::getKnown(int index) {
+  ElementsAttr elements = getKnownElements(index);
+  if (!elements)
+    return std::nullopt;
+  return toKnownTensor(elements);
+}
+
+ElementsAttr Importer::getKnownElements(int index) {
+  if (!hasInput(index))
+    return nullptr;
+  return known.lookup(node->input(index));
+}
+
+Value Importer::materializeKnown(ElementsAttr elements) {
+  return constant(asConstantData(elements));
 }
 
 FailureOr<Value> Importer::input(int index) {
@@ -290,8 +87,8 @@ FailureOr<Value> Importer::input(int index) {
   Value value;
   if (auto it = values.find(name); it != values.end()) {
     value = it->second;
-  } else if (auto knownIt = known.find(name); knownIt != known.end()) {
-    value = materializeKnown(knownIt->second);
+  } else if (ElementsAttr elements = known.lookup(name)) {
+    value = materializeKnown(elements);
     values[name] = value;
   } else {
     fail() << "input '" << name << "' is not defined before this node";
@@ -356,89 +153,43 @@ Value Importer::constShape(ArrayRef<int64_t> shapeValues) {
                     "values", DenseIntElementsAttr::get(type, shapeValues))});
 }
 
+Value Importer::constant(ElementsAttr elements) {
+  return tosa::ConstOp::create(builder, location, elements.getType(),
+                               elements);
+}
+
 Value Importer::constant(ArrayRef<int64_t> shape, Type element,
                          ArrayRef<double> data) {
-  auto type = RankedTensorType::get(shape, element);
-  ElementsAttr values;
-  constexpr size_t kBlobThreshold = 1024;
-  if (auto floatType = dyn_cast<FloatType>(element)) {
-    if (element.isF32() && data.size() > kBlobThreshold) {
-      // Large weights as resource blobs: quick to import, not printed.
-      std::vector<float> floats(data.begin(), data.end());
-      values = DenseResourceElementsAttr::get(
-          type, "onnx_weight",
-          HeapAsmResourceBlob::allocateAndCopyInferAlign(
-              ArrayRef<float>(floats)));
-    } else {
-      SmallVector<APFloat> floats;
-      for (double value : data) {
-        APFloat converted(value);
-        bool losesInfo = false;
-        converted.convert(floatType.getFloatSemantics(),
-                          APFloat::rmNearestTiesToEven, &losesInfo);
-        floats.push_back(converted);
-      }
-      values = DenseElementsAttr::get(type, floats);
-    }
-  } else {
-    // Booleans hold 0 and 1: unsigned, as a 1-bit signed integer holds -1.
-    unsigned width = element.getIntOrFloatBitWidth();
-    bool isUnsigned = element.isUnsignedInteger() || width == 1;
-    SmallVector<APInt> ints;
-    for (double value : data)
-      ints.push_back(toInteger(value, width, isUnsigned));
-    values = DenseElementsAttr::get(type, ints);
-  }
-  Value result =
-      create("tosa.const", {}, type, {builder.getNamedAttr("values", values)});
-  constantData[result] =
-      KnownTensor{std::vector<int64_t>(shape.begin(), shape.end()),
-                  std::vector<double>(data.begin(), data.end()), 0};
-  return result;
+  return constant(elementsFromDoubles(tensorOf(shape, element), data));
 }
 
 Value Importer::scalar(Type element, double value, int64_t rank) {
   return constant(SmallVector<int64_t>(rank, 1), element, {value});
 }
 
+/// The data of `value` when the importer made it a constant: reshapes and
+/// transposes of weights then fold, so that passes see weights, not data
+/// movement.
+static ElementsAttr constantElements(Value value) {
+  auto constant = value.getDefiningOp<tosa::ConstOp>();
+  return constant ? constant.getValues() : nullptr;
+}
+
 Value Importer::reshape(Value value, ArrayRef<int64_t> shape) {
   if (shapeOf(value) == shape)
     return value;
-  auto it = constantData.find(value);
-  if (it != constantData.end()) {
-    std::vector<double> data = it->second.values;
-    return constant(shape, elementOf(value), data);
-  }
+  if (ElementsAttr elements = constantElements(value))
+    return constant(reshapeElements(elements, shape));
   return create("tosa.reshape", {value, constShape(shape)},
                 tensorOf(shape, elementOf(value)));
 }
 
 Value Importer::transpose(Value value, ArrayRef<int32_t> permutation) {
-  ArrayRef<int64_t> shape = shapeOf(value);
+  if (ElementsAttr elements = constantElements(value))
+    return constant(transposeElements(elements, permutation));
   SmallVector<int64_t> result;
   for (int32_t axis : permutation)
-    result.push_back(shape[axis]);
-  auto it = constantData.find(value);
-  if (it != constantData.end()) {
-    // Permute the data: the element at result index r comes from the
-    // source index whose axis permutation[d] is r[d].
-    const std::vector<double> &source = it->second.values;
-    std::vector<double> permuted(source.size());
-    SmallVector<int64_t> sourceStrides = computeStrides(shape);
-    SmallVector<int64_t> index(result.size(), 0);
-    for (size_t flat = 0; flat < permuted.size(); ++flat) {
-      int64_t offset = 0;
-      for (size_t d = 0; d < result.size(); ++d)
-        offset += index[d] * sourceStrides[permutation[d]];
-      permuted[flat] = source[offset];
-      for (int64_t d = int64_t(result.size()) - 1; d >= 0; --d) {
-        if (++index[d] < result[d])
-          break;
-        index[d] = 0;
-      }
-    }
-    return constant(result, elementOf(value), permuted);
-  }
+    result.push_back(shapeOf(value)[axis]);
   return create("tosa.transpose", {value}, tensorOf(result, elementOf(value)),
                 {builder.getNamedAttr(
                     "perms", builder.getDenseI32ArrayAttr(permutation))});
@@ -574,14 +325,20 @@ LogicalResult Importer::reportSupport(const SupportCheck &check,
 /// Evaluates the current node when its inputs are known (import/Folding.h):
 /// true with its outputs known, false when it must become IR.
 FailureOr<bool> Importer::foldKnown() {
+  // The evaluator reads doubles: decode the node's known inputs for it.
+  std::map<std::string, KnownTensor> decoded;
+  for (const std::string &name : node->input())
+    if (ElementsAttr elements = known.lookup(name))
+      decoded.try_emplace(name, toKnownTensor(elements));
   auto knownTensor = [&](StringRef name) -> const KnownTensor * {
-    auto it = known.find(name.str());
-    return it == known.end() ? nullptr : &it->second;
+    auto it = decoded.find(name.str());
+    return it == decoded.end() ? nullptr : &it->second;
   };
   auto staticShape =
       [&](StringRef name) -> std::optional<SmallVector<int64_t>> {
-    if (const KnownTensor *tensor = knownTensor(name))
-      return SmallVector<int64_t>(tensor->shape.begin(), tensor->shape.end());
+    if (ElementsAttr elements = known.lookup(name))
+      return SmallVector<int64_t>(
+          cast<RankedTensorType>(elements.getType()).getShape());
     auto it = values.find(name);
     if (it == values.end())
       return std::nullopt;
@@ -594,7 +351,7 @@ FailureOr<bool> Importer::foldKnown() {
     return failure();
   }
   for (auto [index, tensor] : llvm::enumerate(*outputs))
-    known[node->output(index)] = std::move(tensor);
+    known[node->output(index)] = toElements(tensor, context);
   return !outputs->empty();
 }
 
@@ -640,10 +397,11 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   }
   const onnx::GraphProto &graph = model.graph();
   for (const onnx::TensorProto &initializer : graph.initializer()) {
-    KnownTensor tensor;
-    if (failed(readTensorProto(initializer, tensor)))
+    FailureOr<ElementsAttr> elements =
+        readTensor(initializer, modelPath, location);
+    if (failed(elements))
       return nullptr;
-    known[initializer.name()] = std::move(tensor);
+    known[initializer.name()] = *elements;
   }
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(location);
@@ -737,14 +495,13 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     Value value;
     if (it != values.end()) {
       value = it->second;
-    } else if (auto knownIt = known.find(output.name());
-               knownIt != known.end()) {
-      if (product(knownIt->second.shape) == 0) {
+    } else if (ElementsAttr elements = known.lookup(output.name())) {
+      if (elements.getNumElements() == 0) {
         failGraph() << "output '" << output.name()
                     << "' is empty, which prec does not import";
         return nullptr;
       }
-      value = materializeKnown(knownIt->second);
+      value = materializeKnown(elements);
     } else {
       failGraph() << "output '" << output.name() << "' is never produced";
       return nullptr;

@@ -231,9 +231,10 @@ LogicalResult Importer::importConv(bool transposed) {
   ArrayRef<int64_t> xShape = shapeOf(*x);
   if (xShape.size() != 4)
     return fail() << "only 2-D convolutions (NCHW inputs) are supported";
-  const KnownTensor *weights = getKnown(1);
-  if (!weights || weights->shape.size() != 4)
+  ElementsAttr weights = getKnownElements(1);
+  if (!weights || cast<RankedTensorType>(weights.getType()).getRank() != 4)
     return fail() << "weights must be a 4-D initializer";
+  weights = asConstantData(weights);
   Type element = elementOf(*x);
   int64_t group = intAttribute("group", 1);
   std::vector<int64_t> strides = intsAttribute("strides", {1, 1});
@@ -243,7 +244,10 @@ LogicalResult Importer::importConv(bool transposed) {
     return fail() << "auto_pad is not supported; export with explicit pads";
   if (strides.size() != 2 || dilations.size() != 2 || pads.size() != 4)
     return fail() << "strides, dilations and pads must describe 2-D";
-  ArrayRef<int64_t> w = weights->shape;
+  if (weights.getElementType() != element)
+    return fail() << "weights of type " << weights.getType()
+                  << " do not match the input's " << x->getType();
+  ArrayRef<int64_t> w = cast<RankedTensorType>(weights.getType()).getShape();
   int64_t kh = w[2], kw = w[3];
   if (failed(checkWindow(xShape.drop_front(2), {kh, kw}, strides, dilations,
                          pads, transposed)))
@@ -262,18 +266,19 @@ LogicalResult Importer::importConv(bool transposed) {
                   << group << " groups";
 
   // Bias: given or zeros, one per output channel.
-  std::vector<double> bias(outChannels, 0.0);
+  ElementsAttr bias = elementsFromDoubles(tensorOf({outChannels}, element),
+                                          std::vector<double>(outChannels));
   if (hasInput(2)) {
-    const KnownTensor *b = getKnown(2);
-    if (!b || int64_t(b->values.size()) != outChannels)
+    bias = getKnownElements(2);
+    if (!bias || bias.getNumElements() != outChannels)
       return fail() << "bias must be an initializer of " << outChannels
                     << " values";
-    bias = b->values;
+    bias = reshapeElements(asConstantData(bias), {outChannels});
+    if (bias.getElementType() != element)
+      return fail() << "bias of type " << bias.getType()
+                    << " does not match the input's " << x->getType();
   }
   Value nhwc = transpose(*x, {0, 2, 3, 1});
-  auto weightAt = [&](int64_t o, int64_t i, int64_t y, int64_t x) {
-    return weights->values[((o * w[1] + i) * kh + y) * kw + x];
-  };
   auto attrs = [&](bool withDilation) {
     SmallVector<NamedAttribute> list = {
         builder.getNamedAttr("acc_type", TypeAttr::get(element)),
@@ -303,12 +308,7 @@ LogicalResult Importer::importConv(bool transposed) {
       return fail() << "output_padding must give 2 values, each below its "
                        "stride";
     // ONNX weights [I, O, KH, KW] -> TOSA [O, KH, KW, I].
-    std::vector<double> ohwi(w[1] * kh * kw * w[0]);
-    for (int64_t o = 0; o < w[1]; ++o)
-      for (int64_t y = 0; y < kh; ++y)
-        for (int64_t xx = 0; xx < kw; ++xx)
-          for (int64_t i = 0; i < w[0]; ++i)
-            ohwi[((o * kh + y) * kw + xx) * w[0] + i] = weightAt(i, o, y, xx);
+    ElementsAttr ohwi = transposeElements(weights, {1, 2, 3, 0});
     oh = (xShape[2] - 1) * strides[0] + kh - pads[0] - pads[2] +
          outputPadding[0];
     ow = (xShape[3] - 1) * strides[1] + kw - pads[1] - pads[3] +
@@ -321,8 +321,7 @@ LogicalResult Importer::importConv(bool transposed) {
         builder.getDenseI64ArrayAttr({-pads[0], -pads[2] + outputPadding[0],
                                       -pads[1], -pads[3] + outputPadding[1]})));
     result = create("tosa.transpose_conv2d",
-                    {nhwc, constant({w[1], kh, kw, w[0]}, element, ohwi),
-                     constant({outChannels}, element, bias), zeroPoint(element),
+                    {nhwc, constant(ohwi), constant(bias), zeroPoint(element),
                      zeroPoint(element)},
                     tensorOf({xShape[0], oh, ow, outChannels}, element), list);
   } else {
@@ -334,37 +333,28 @@ LogicalResult Importer::importConv(bool transposed) {
          1;
     nhwc = trimForWindow(nhwc, pads, dilations[0] * (kh - 1) + 1,
                          dilations[1] * (kw - 1) + 1, strides);
+    // ONNX weights [O, I, KH, KW] -> TOSA [O, KH, KW, I]; a group takes
+    // consecutive output channels.
+    ElementsAttr ohwi = transposeElements(weights, {0, 2, 3, 1});
     auto convolve = [&](Value in, int64_t firstOut, int64_t outs) {
-      std::vector<double> ohwi(outs * kh * kw * w[1]);
-      for (int64_t o = 0; o < outs; ++o)
-        for (int64_t y = 0; y < kh; ++y)
-          for (int64_t xx = 0; xx < kw; ++xx)
-            for (int64_t i = 0; i < w[1]; ++i)
-              ohwi[((o * kh + y) * kw + xx) * w[1] + i] =
-                  weightAt(firstOut + o, i, y, xx);
-      return create("tosa.conv2d",
-                    {in, constant({outs, kh, kw, w[1]}, element, ohwi),
-                     constant({outs}, element,
-                              ArrayRef<double>(bias).slice(firstOut, outs)),
-                     zeroPoint(element), zeroPoint(element)},
-                    tensorOf({xShape[0], oh, ow, outs}, element), attrs(true));
+      return create(
+          "tosa.conv2d",
+          {in, constant(leadingSlice(ohwi, firstOut, outs)),
+           constant(leadingSlice(bias, firstOut, outs)), zeroPoint(element),
+           zeroPoint(element)},
+          tensorOf({xShape[0], oh, ow, outs}, element), attrs(true));
     };
     if (group == 1) {
       result = convolve(nhwc, 0, outChannels);
     } else if (group == inChannels && w[1] == 1) {
-      // Depthwise: weights [KH, KW, C, M].
+      // Depthwise: ONNX weights [C * M, 1, KH, KW] -> TOSA [KH, KW, C, M].
       int64_t multiplier = outChannels / inChannels;
-      std::vector<double> hwcm(kh * kw * inChannels * multiplier);
-      for (int64_t c = 0; c < inChannels; ++c)
-        for (int64_t m = 0; m < multiplier; ++m)
-          for (int64_t y = 0; y < kh; ++y)
-            for (int64_t xx = 0; xx < kw; ++xx)
-              hwcm[((y * kw + xx) * inChannels + c) * multiplier + m] =
-                  weightAt(c * multiplier + m, 0, y, xx);
+      ElementsAttr hwcm = transposeElements(
+          reshapeElements(weights, {inChannels, multiplier, kh, kw}),
+          {2, 3, 0, 1});
       result = create(
           "tosa.depthwise_conv2d",
-          {nhwc, constant({kh, kw, inChannels, multiplier}, element, hwcm),
-           constant({outChannels}, element, bias), zeroPoint(element),
+          {nhwc, constant(hwcm), constant(bias), zeroPoint(element),
            zeroPoint(element)},
           tensorOf({xShape[0], oh, ow, outChannels}, element), attrs(true));
     } else {

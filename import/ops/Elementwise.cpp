@@ -210,7 +210,7 @@ LogicalResult Importer::importClip() {
   for (auto [index, bound] : {std::pair{1, &lo}, std::pair{2, &hi}}) {
     if (!hasInput(index))
       continue;
-    const KnownTensor *known = getKnown(index);
+    std::optional<KnownTensor> known = getKnown(index);
     if (!known || known->values.size() != 1)
       return fail() << "min and max must be constant scalars";
     *bound = known->values[0];

@@ -19,7 +19,7 @@ LogicalResult Importer::importGather() {
   FailureOr<std::vector<int64_t>> indices = getKnownInts(1, "indices");
   if (failed(indices))
     return failure();
-  const KnownTensor *indexTensor = getKnown(1);
+  std::optional<KnownTensor> indexTensor = getKnown(1);
   // tosa.gather works on [N, K, C] values and [N, W] indices: fold the
   // dimensions before the axis into N and those after into C.
   int64_t outer = product(shape.take_front(axis));
@@ -146,7 +146,7 @@ LogicalResult Importer::importGatherElements() {
   }
   Type i32 = builder.getI32Type();
   Value offsets;
-  if (const KnownTensor *known = getKnown(1)) {
+  if (std::optional<KnownTensor> known = getKnown(1)) {
     std::vector<double> flat = base;
     for (int64_t i = 0; i < count; ++i) {
       double position = known->values[i];
@@ -171,7 +171,7 @@ LogicalResult Importer::importGatherND() {
   FailureOr<Value> data = input(0);
   if (failed(data))
     return failure();
-  const KnownTensor *indices = getKnown(1);
+  std::optional<KnownTensor> indices = getKnown(1);
   if (!indices)
     return fail() << "indices (input #1) must be known at import time";
   ArrayRef<int64_t> shape = shapeOf(*data);

@@ -9,8 +9,8 @@ LogicalResult Importer::importBatchNormalization() {
   FailureOr<Value> x = input(0);
   if (failed(x))
     return failure();
-  const KnownTensor *scale = getKnown(1), *bias = getKnown(2),
-                    *mean = getKnown(3), *variance = getKnown(4);
+  std::optional<KnownTensor> scale = getKnown(1), bias = getKnown(2),
+                             mean = getKnown(3), variance = getKnown(4);
   if (!scale || !bias || !mean || !variance)
     return fail() << "scale, bias, mean and variance must be initializers "
                      "(inference mode)";
@@ -21,8 +21,9 @@ LogicalResult Importer::importBatchNormalization() {
   if (shape.size() < 2)
     return fail() << "the input needs a channel dimension";
   int64_t channels = shape[1];
-  for (const KnownTensor *parameter : {scale, bias, mean, variance})
-    if (int64_t(parameter->values.size()) != channels)
+  for (const std::optional<KnownTensor> *parameter :
+       {&scale, &bias, &mean, &variance})
+    if (int64_t((*parameter)->values.size()) != channels)
       return fail() << "scale, bias, mean and variance need " << channels
                     << " values each, one per channel";
   // y = x * a + b with a = scale / sqrt(var + eps), b = bias - mean * a.

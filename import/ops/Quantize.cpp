@@ -9,8 +9,8 @@ LogicalResult Importer::importQuantize(bool quantize) {
   FailureOr<Value> x = input(0);
   if (failed(x))
     return failure();
-  const KnownTensor *scale = getKnown(1);
-  const KnownTensor *zero = getKnown(2);
+  std::optional<KnownTensor> scale = getKnown(1);
+  std::optional<KnownTensor> zero = getKnown(2);
   if (!scale || scale->values.size() != 1)
     return fail() << "only per-tensor (scalar, constant) scales are "
                      "supported";

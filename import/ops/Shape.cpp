@@ -387,7 +387,7 @@ LogicalResult Importer::importPad() {
                   << axes.size() << " axes";
   double fill = 0;
   if (hasInput(2)) {
-    const KnownTensor *value = getKnown(2);
+    std::optional<KnownTensor> value = getKnown(2);
     if (!value || value->values.size() != 1)
       return fail() << "constant_value (input #2) must be a known scalar";
     fill = value->values[0];
@@ -484,9 +484,14 @@ LogicalResult Importer::importConstant() {
   const onnx::AttributeProto *value = attribute("value");
   KnownTensor tensor;
   if (value && value->has_t()) {
-    if (failed(readTensorProto(value->t(), tensor)))
+    FailureOr<ElementsAttr> elements =
+        readTensor(value->t(), modelPath, location);
+    if (failed(elements))
       return failure();
-  } else if (const onnx::AttributeProto *f = attribute("value_float")) {
+    known[node->output(0)] = *elements;
+    return success();
+  }
+  if (const onnx::AttributeProto *f = attribute("value_float")) {
     tensor.values = {f->f()};
   } else if (const onnx::AttributeProto *i = attribute("value_int")) {
     tensor.values = {double(i->i())};
@@ -502,14 +507,14 @@ LogicalResult Importer::importConstant() {
   } else {
     return fail() << "only tensor, float(s) and int(s) values are supported";
   }
-  known[node->output(0)] = tensor;
+  known[node->output(0)] = toElements(tensor, context);
   return success();
 }
 
 LogicalResult Importer::importDropout() {
   // Inference: the identity, as exporters leave it in eval mode.
   if (hasInput(2)) {
-    const KnownTensor *training = getKnown(2);
+    std::optional<KnownTensor> training = getKnown(2);
     if (!training || training->values.size() != 1 || training->values[0])
       return fail() << "training_mode (input #2) must be a known false";
   }
@@ -524,8 +529,8 @@ LogicalResult Importer::importDropout() {
 
 LogicalResult Importer::importIdentity() {
   // Exporters alias shared weights through Identity: keep them known.
-  if (const KnownTensor *tensor = getKnown(0)) {
-    known[node->output(0)] = *tensor;
+  if (ElementsAttr elements = getKnownElements(0)) {
+    known[node->output(0)] = elements;
     return success();
   }
   FailureOr<Value> x = input(0);
