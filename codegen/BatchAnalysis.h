@@ -1,5 +1,4 @@
-//===- BatchAnalysis.h - which tensors scale with a dynamic batch -*- C++
-//-*-===//
+//===- BatchAnalysis.h - tensors that scale with the batch -----*- C++ -*-===//
 //
 // An engine with a dynamic batch (TRTorch's Input(min_shape, opt_shape,
 // max_shape)) is generated from the module at its largest batch and run at

@@ -134,7 +134,8 @@ std::optional<ArrayRef<char>> contiguousBytes(ElementsAttr elements) {
 ElementsAttr elementsFromBytes(RankedTensorType type, ArrayRef<char> bytes) {
   Type element = type.getElementType();
   if (element.isInteger(1)) {
-    SmallVector<bool> flags(llvm::map_range(bytes, [](char b) { return b != 0; }));
+    SmallVector<bool> flags(
+        llvm::map_range(bytes, [](char b) { return b != 0; }));
     return DenseElementsAttr::get(type, ArrayRef<bool>(flags));
   }
   if (isa<FloatType>(element) && type.getNumElements() > kBlobThreshold)
@@ -202,7 +203,8 @@ ElementsAttr asConstantData(ElementsAttr elements) {
   if (!elements.getElementType().isF64())
     return elements;
   MLIRContext *context = elements.getContext();
-  return toElements(toKnownTensor(elements), context, Float32Type::get(context));
+  return toElements(toKnownTensor(elements), context,
+                    Float32Type::get(context));
 }
 
 ElementsAttr reshapeElements(ElementsAttr elements, ArrayRef<int64_t> shape) {
@@ -262,17 +264,15 @@ ElementsAttr transposeElements(ElementsAttr elements,
   });
 }
 
-ElementsAttr leadingSlice(ElementsAttr elements, int64_t first,
-                          int64_t count) {
+ElementsAttr leadingSlice(ElementsAttr elements, int64_t first, int64_t count) {
   SmallVector<int64_t> shape(
       cast<RankedTensorType>(elements.getType()).getShape());
   if (first == 0 && count == shape[0])
     return elements;
   int64_t rowSize = product(ArrayRef<int64_t>(shape).drop_front());
   shape[0] = count;
-  return rearrangeElements(elements, shape, [&](int64_t index) {
-    return first * rowSize + index;
-  });
+  return rearrangeElements(
+      elements, shape, [&](int64_t index) { return first * rowSize + index; });
 }
 
 } // namespace prec::onnx_import

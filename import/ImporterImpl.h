@@ -1,5 +1,4 @@
-//===- ImporterImpl.h - the ONNX importer, shared by its op families ------*-
-//C++ -*-===//
+//===- ImporterImpl.h - the class shared by the op families ---*- C++ -*-===//
 //
 // The importer is one class: the model reader, graph values, attributes and
 // building blocks live in OnnxImporter.cpp, the handlers of each op family
@@ -123,8 +122,10 @@ private:
   RankedTensorType tensorOf(ArrayRef<int64_t> shape, Type element) {
     return RankedTensorType::get(shape, element);
   }
-  Value create(llvm::StringRef name, ValueRange operands, Type resultType,
-               ArrayRef<NamedAttribute> attributes = {});
+  /// An op of type OpTy at the current node, by its typed builder.
+  template <typename OpTy, typename... Args> Value build(Args &&...args) {
+    return OpTy::create(builder, location, std::forward<Args>(args)...);
+  }
   Value constShape(ArrayRef<int64_t> values);
   Value constant(ElementsAttr elements);
   Value constant(ArrayRef<int64_t> shape, Type element, ArrayRef<double> data);
@@ -134,10 +135,38 @@ private:
   Value transpose(Value value, ArrayRef<int32_t> permutation);
   Value toRank(Value value, int64_t rank);
   FailureOr<std::pair<Value, Value>> broadcastPair(Value a, Value b);
-  Value binary(llvm::StringRef name, Value a, Value b, Type element);
+  /// OpTy on operands of equal rank that broadcast; comparisons give
+  /// booleans, the others `element`.
+  template <typename OpTy> Value binary(Value a, Value b, Type element) {
+    if (llvm::is_one_of<OpTy, tosa::EqualOp, tosa::GreaterOp,
+                        tosa::GreaterEqualOp>::value)
+      element = builder.getI1Type();
+    RankedTensorType type =
+        tensorOf(*broadcastShapes(shapeOf(a), shapeOf(b)), element);
+    if constexpr (std::is_same_v<OpTy, tosa::MulOp>)
+      return build<OpTy>(type, a, b, constant({1}, builder.getI8Type(), {0.0}));
+    else
+      return build<OpTy>(type, a, b);
+  }
+  template <typename OpTy> Value unary(Value x) {
+    if constexpr (std::is_same_v<OpTy, tosa::NegateOp>)
+      return build<OpTy>(x.getType(), x, zeroPoint(elementOf(x)),
+                         zeroPoint(elementOf(x)));
+    else
+      return build<OpTy>(x.getType(), x);
+  }
+  /// OpTy (a TOSA reduction) over each of `axes`, which are kept.
+  template <typename OpTy> Value reduce(Value value, ArrayRef<int64_t> axes) {
+    for (int64_t axis : axes) {
+      SmallVector<int64_t> shape(shapeOf(value));
+      shape[axis] = 1;
+      value = build<OpTy>(tensorOf(shape, elementOf(value)), value,
+                          builder.getI32IntegerAttr(axis));
+    }
+    return value;
+  }
   Value mul(Value a, Value b);
   Value clampValue(Value value, double lo, double hi);
-  Value reduce(llvm::StringRef name, Value value, ArrayRef<int64_t> axes);
   Value trimForWindow(Value nhwc, std::vector<int64_t> &pads, int64_t windowH,
                       int64_t windowW, ArrayRef<int64_t> strides);
   LogicalResult checkWindow(ArrayRef<int64_t> extent, ArrayRef<int64_t> kernel,
@@ -159,16 +188,20 @@ private:
 
   // Op handlers, found by op type in one table (OpTable.cpp).
   struct OpHandler {
+    using Handle = std::function<LogicalResult(Importer &, llvm::StringRef)>;
     int64_t sinceOpset;
-    std::function<LogicalResult(Importer &, llvm::StringRef type)> handle;
+    Handle handle;
   };
   static const llvm::StringMap<OpHandler> &getOpTable();
   LogicalResult importNode(const onnx::NodeProto &node);
   LogicalResult importDropout();
   LogicalResult importIdentity();
   FailureOr<bool> foldKnown();
-  LogicalResult elementwiseBinary(llvm::StringRef tosaName);
-  LogicalResult elementwiseUnary(llvm::StringRef tosaName);
+  template <typename OpTy> static OpHandler::Handle binaryHandler(bool swapped);
+  template <typename OpTy> static OpHandler::Handle unaryHandler();
+  /// Inputs 0 and 1 of one element type, brought to one rank; swapped
+  /// for Less(a, b) as Greater(b, a).
+  FailureOr<std::pair<Value, Value>> binaryOperands(bool swapped);
   LogicalResult importDiv();
   LogicalResult importSqrt();
   LogicalResult importMatMul();
@@ -202,7 +235,6 @@ private:
                    ArrayRef<int64_t> shape);
   LogicalResult importGatherElements();
   LogicalResult importGatherND();
-  LogicalResult importPredicate(llvm::StringRef type);
   LogicalResult importWhere();
   LogicalResult importExpandOrTile(bool isTile);
   Value tile(Value value, ArrayRef<int64_t> multiples);

@@ -135,27 +135,16 @@ std::vector<int64_t> Importer::intsAttribute(llvm::StringRef name,
   return std::vector<int64_t>(attr->ints().begin(), attr->ints().end());
 }
 
-Value Importer::create(llvm::StringRef name, ValueRange operands,
-                       Type resultType, ArrayRef<NamedAttribute> attributes) {
-  OperationState state(location, name);
-  state.addOperands(operands);
-  state.addTypes(resultType);
-  state.addAttributes(attributes);
-  return builder.create(state)->getResult(0);
-}
-
 Value Importer::constShape(ArrayRef<int64_t> shapeValues) {
   auto type = RankedTensorType::get({int64_t(shapeValues.size())},
                                     builder.getIndexType());
-  return create("tosa.const_shape", {},
-                tosa::shapeType::get(context, shapeValues.size()),
-                {builder.getNamedAttr(
-                    "values", DenseIntElementsAttr::get(type, shapeValues))});
+  return build<tosa::ConstShapeOp>(
+      tosa::shapeType::get(context, shapeValues.size()),
+      DenseIntElementsAttr::get(type, shapeValues));
 }
 
 Value Importer::constant(ElementsAttr elements) {
-  return tosa::ConstOp::create(builder, location, elements.getType(),
-                               elements);
+  return build<tosa::ConstOp>(elements.getType(), elements);
 }
 
 Value Importer::constant(ArrayRef<int64_t> shape, Type element,
@@ -180,8 +169,8 @@ Value Importer::reshape(Value value, ArrayRef<int64_t> shape) {
     return value;
   if (ElementsAttr elements = constantElements(value))
     return constant(reshapeElements(elements, shape));
-  return create("tosa.reshape", {value, constShape(shape)},
-                tensorOf(shape, elementOf(value)));
+  return build<tosa::ReshapeOp>(tensorOf(shape, elementOf(value)), value,
+                                constShape(shape));
 }
 
 Value Importer::transpose(Value value, ArrayRef<int32_t> permutation) {
@@ -190,9 +179,8 @@ Value Importer::transpose(Value value, ArrayRef<int32_t> permutation) {
   SmallVector<int64_t> result;
   for (int32_t axis : permutation)
     result.push_back(shapeOf(value)[axis]);
-  return create("tosa.transpose", {value}, tensorOf(result, elementOf(value)),
-                {builder.getNamedAttr(
-                    "perms", builder.getDenseI32ArrayAttr(permutation))});
+  return build<tosa::TransposeOp>(tensorOf(result, elementOf(value)), value,
+                                  permutation);
 }
 
 Value Importer::toRank(Value value, int64_t rank) {
@@ -214,16 +202,8 @@ FailureOr<std::pair<Value, Value>> Importer::broadcastPair(Value a, Value b) {
   return std::make_pair(toRank(a, rank), toRank(b, rank));
 }
 
-Value Importer::binary(llvm::StringRef name, Value a, Value b, Type element) {
-  SmallVector<int64_t> shape = *broadcastShapes(shapeOf(a), shapeOf(b));
-  SmallVector<Value> operands = {a, b};
-  if (name == "tosa.mul")
-    operands.push_back(constant({1}, builder.getI8Type(), {0.0}));
-  return create(name, operands, tensorOf(shape, element));
-}
-
 Value Importer::mul(Value a, Value b) {
-  return binary("tosa.mul", a, b, elementOf(a));
+  return binary<tosa::MulOp>(a, b, elementOf(a));
 }
 
 Value Importer::clampValue(Value value, double lo, double hi) {
@@ -240,21 +220,7 @@ Value Importer::clampValue(Value value, double lo, double hi) {
                             toInteger(v, element.getIntOrFloatBitWidth(),
                                       element.isUnsignedInteger()));
   };
-  return create("tosa.clamp", {value}, value.getType(),
-                {builder.getNamedAttr("min_val", bound(lo)),
-                 builder.getNamedAttr("max_val", bound(hi))});
-}
-
-Value Importer::reduce(llvm::StringRef name, Value value,
-                       ArrayRef<int64_t> axes) {
-  for (int64_t axis : axes) {
-    SmallVector<int64_t> shape(shapeOf(value));
-    shape[axis] = 1;
-    value =
-        create(name, {value}, tensorOf(shape, elementOf(value)),
-               {builder.getNamedAttr("axis", builder.getI32IntegerAttr(axis))});
-  }
-  return value;
+  return build<tosa::ClampOp>(value.getType(), value, bound(lo), bound(hi));
 }
 
 /// Imports `current`, recording instead of reporting why it fails; a node

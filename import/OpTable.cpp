@@ -10,8 +10,31 @@
 
 namespace prec::onnx_import {
 
+template <typename OpTy>
+Importer::OpHandler::Handle Importer::binaryHandler(bool swapped) {
+  return [swapped](Importer &importer, llvm::StringRef) -> LogicalResult {
+    FailureOr<std::pair<Value, Value>> operands =
+        importer.binaryOperands(swapped);
+    if (failed(operands))
+      return failure();
+    auto [a, b] = *operands;
+    importer.setOutput(0, importer.binary<OpTy>(a, b, elementOf(a)));
+    return success();
+  };
+}
+
+template <typename OpTy> Importer::OpHandler::Handle Importer::unaryHandler() {
+  return [](Importer &importer, llvm::StringRef) -> LogicalResult {
+    FailureOr<Value> x = importer.input(0);
+    if (failed(x))
+      return failure();
+    importer.setOutput(0, importer.unary<OpTy>(*x));
+    return success();
+  };
+}
+
 const llvm::StringMap<Importer::OpHandler> &Importer::getOpTable() {
-  using Handle = std::function<LogicalResult(Importer &, llvm::StringRef)>;
+  using Handle = OpHandler::Handle;
   auto call = [](LogicalResult (Importer::*handler)()) -> Handle {
     return [handler](Importer &importer, llvm::StringRef) {
       return (importer.*handler)();
@@ -21,16 +44,6 @@ const llvm::StringMap<Importer::OpHandler> &Importer::getOpTable() {
       [](LogicalResult (Importer::*handler)(llvm::StringRef)) -> Handle {
     return [handler](Importer &importer, llvm::StringRef type) {
       return (importer.*handler)(type);
-    };
-  };
-  auto binary = [](llvm::StringRef tosaName) -> Handle {
-    return [tosaName](Importer &importer, llvm::StringRef) {
-      return importer.elementwiseBinary(tosaName);
-    };
-  };
-  auto unary = [](llvm::StringRef tosaName) -> Handle {
-    return [tosaName](Importer &importer, llvm::StringRef) {
-      return importer.elementwiseUnary(tosaName);
     };
   };
   auto flagged = [](LogicalResult (Importer::*handler)(bool),
@@ -50,37 +63,38 @@ const llvm::StringMap<Importer::OpHandler> &Importer::getOpTable() {
     };
   };
   static const llvm::StringMap<OpHandler> table = {
-      // Elementwise arithmetic, comparisons and logic.
-      {"Add", {13, binary("tosa.add")}},
-      {"Sub", {13, binary("tosa.sub")}},
-      {"Mul", {13, binary("tosa.mul")}},
-      {"Pow", {13, binary("tosa.pow")}},
-      {"Max", {13, binary("tosa.maximum")}},
-      {"Min", {13, binary("tosa.minimum")}},
+      // Elementwise arithmetic, comparisons and logic; Less(a, b) is
+      // Greater(b, a).
+      {"Add", {13, binaryHandler<tosa::AddOp>(false)}},
+      {"Sub", {13, binaryHandler<tosa::SubOp>(false)}},
+      {"Mul", {13, binaryHandler<tosa::MulOp>(false)}},
+      {"Pow", {13, binaryHandler<tosa::PowOp>(false)}},
+      {"Max", {13, binaryHandler<tosa::MaximumOp>(false)}},
+      {"Min", {13, binaryHandler<tosa::MinimumOp>(false)}},
       {"Div", {13, call(&Importer::importDiv)}},
       {"Mod", {13, call(&Importer::importMod)}},
-      {"Exp", {13, unary("tosa.exp")}},
-      {"Log", {13, unary("tosa.log")}},
-      {"Erf", {13, unary("tosa.erf")}},
-      {"Neg", {13, unary("tosa.negate")}},
-      {"Abs", {13, unary("tosa.abs")}},
-      {"Reciprocal", {13, unary("tosa.reciprocal")}},
-      {"Sigmoid", {13, unary("tosa.sigmoid")}},
-      {"Tanh", {13, unary("tosa.tanh")}},
-      {"Floor", {13, unary("tosa.floor")}},
-      {"Ceil", {13, unary("tosa.ceil")}},
-      {"Sin", {13, unary("tosa.sin")}},
-      {"Cos", {13, unary("tosa.cos")}},
+      {"Exp", {13, unaryHandler<tosa::ExpOp>()}},
+      {"Log", {13, unaryHandler<tosa::LogOp>()}},
+      {"Erf", {13, unaryHandler<tosa::ErfOp>()}},
+      {"Neg", {13, unaryHandler<tosa::NegateOp>()}},
+      {"Abs", {13, unaryHandler<tosa::AbsOp>()}},
+      {"Reciprocal", {13, unaryHandler<tosa::ReciprocalOp>()}},
+      {"Sigmoid", {13, unaryHandler<tosa::SigmoidOp>()}},
+      {"Tanh", {13, unaryHandler<tosa::TanhOp>()}},
+      {"Floor", {13, unaryHandler<tosa::FloorOp>()}},
+      {"Ceil", {13, unaryHandler<tosa::CeilOp>()}},
+      {"Sin", {13, unaryHandler<tosa::SinOp>()}},
+      {"Cos", {13, unaryHandler<tosa::CosOp>()}},
       {"Sqrt", {13, call(&Importer::importSqrt)}},
-      {"Equal", {13, byType(&Importer::importPredicate)}},
-      {"Greater", {13, byType(&Importer::importPredicate)}},
-      {"GreaterOrEqual", {13, byType(&Importer::importPredicate)}},
-      {"Less", {13, byType(&Importer::importPredicate)}},
-      {"LessOrEqual", {13, byType(&Importer::importPredicate)}},
-      {"Not", {13, byType(&Importer::importPredicate)}},
-      {"And", {13, byType(&Importer::importPredicate)}},
-      {"Or", {13, byType(&Importer::importPredicate)}},
-      {"Xor", {13, byType(&Importer::importPredicate)}},
+      {"Equal", {13, binaryHandler<tosa::EqualOp>(false)}},
+      {"Greater", {13, binaryHandler<tosa::GreaterOp>(false)}},
+      {"GreaterOrEqual", {13, binaryHandler<tosa::GreaterEqualOp>(false)}},
+      {"Less", {13, binaryHandler<tosa::GreaterOp>(true)}},
+      {"LessOrEqual", {13, binaryHandler<tosa::GreaterEqualOp>(true)}},
+      {"Not", {13, unaryHandler<tosa::LogicalNotOp>()}},
+      {"And", {13, binaryHandler<tosa::LogicalAndOp>(false)}},
+      {"Or", {13, binaryHandler<tosa::LogicalOrOp>(false)}},
+      {"Xor", {13, binaryHandler<tosa::LogicalXorOp>(false)}},
       {"Where", {13, call(&Importer::importWhere)}},
       {"Clip", {13, call(&Importer::importClip)}},
       {"Relu", {13, byType(&Importer::importActivation)}},

@@ -61,9 +61,9 @@ FailureOr<std::string> readExternalData(const onnx::TensorProto &tensor,
            << full << "': " << buffer.getError().message();
   llvm::StringRef bytes = (*buffer)->getBuffer();
   if (offset > bytes.size() || (length && *length > bytes.size() - offset))
-    return emitError(location) << "tensor '" << tensor.name()
-                               << "': external data range is outside '"
-                               << full << "'";
+    return emitError(location)
+           << "tensor '" << tensor.name()
+           << "': external data range is outside '" << full << "'";
   return bytes.substr(offset, length.value_or(llvm::StringRef::npos)).str();
 }
 
@@ -118,8 +118,7 @@ FailureOr<ElementsAttr> readTensor(const onnx::TensorProto &tensor,
   if (count > maxElements)
     return emitError(location) << "tensor '" << tensor.name() << "' has "
                                << count << " elements: too large to import";
-  Type element =
-      getKnownElementType(location.getContext(), tensor.data_type());
+  Type element = getKnownElementType(location.getContext(), tensor.data_type());
   if (!element)
     return emitError(location)
            << "tensor '" << tensor.name() << "' has data type "

@@ -23,9 +23,9 @@ inline constexpr int64_t maxElements = int64_t(1) << 34;
 /// `tensor`'s data as an attribute (DOUBLE as f64), or an error at
 /// `location` naming the tensor. External data must lie in the folder of
 /// `modelPath`.
-mlir::FailureOr<mlir::ElementsAttr>
-readTensor(const onnx::TensorProto &tensor, llvm::StringRef modelPath,
-           mlir::Location location);
+mlir::FailureOr<mlir::ElementsAttr> readTensor(const onnx::TensorProto &tensor,
+                                               llvm::StringRef modelPath,
+                                               mlir::Location location);
 
 } // namespace prec::onnx_import
 

@@ -1,5 +1,4 @@
-//===- NestingDepth.h - a bound on nested brackets in input text -*- C++
-//-*-===//
+//===- NestingDepth.h - a bound on nested brackets in input ----*- C++ -*-===//
 //
 // MLIR's parser and llvm::json recurse once per nesting level: text nested
 // a hundred thousand brackets deep overflows the stack before either can

@@ -1,5 +1,4 @@
-//===- PrecisionSearch.h - which ops must stay in high precision -*- C++
-//-*-===//
+//===- PrecisionSearch.h - ops that stay in high precision -----*- C++ -*-===//
 //
 // The searches of prec-debug over the model's eligible ops ("units", in
 // program order): each evaluation runs the model with a set of units

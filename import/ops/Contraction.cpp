@@ -1,5 +1,4 @@
-//===- ops/Contraction.cpp - MatMul, Gemm, Einsum, Conv
-//---------------------===//
+//===- ops/Contraction.cpp - MatMul, Gemm, Einsum, Conv ----------------===//
 
 #include "import/ImporterImpl.h"
 
@@ -41,16 +40,15 @@ LogicalResult Importer::importMatMul() {
       SmallVector<int64_t> multiples;
       for (auto [f, d] : llvm::zip(full, shapeOf(ranked)))
         multiples.push_back(f / d);
-      value = create("tosa.tile", {ranked, constShape(multiples)},
-                     tensorOf(full, elementOf(value)));
+      value = build<tosa::TileOp>(tensorOf(full, elementOf(value)), ranked,
+                                  constShape(multiples));
     }
     return reshape(value, {batchSize, rows, columns});
   };
   Type element = elementOf(lhs);
-  Value product3 = create("tosa.matmul",
-                          {toBatch(lhs, m, k), toBatch(rhs, k, n),
-                           zeroPoint(element), zeroPoint(elementOf(rhs))},
-                          tensorOf({batchSize, m, n}, element));
+  Value product3 = build<tosa::MatMulOp>(
+      tensorOf({batchSize, m, n}, element), toBatch(lhs, m, k),
+      toBatch(rhs, k, n), zeroPoint(element), zeroPoint(elementOf(rhs)));
   SmallVector<int64_t> resultShape(batch->begin(), batch->end());
   if (!vectorA)
     resultShape.push_back(m);
@@ -77,7 +75,7 @@ Value Importer::sumLabelsOut(Value value, std::string &labels,
   labels = remaining;
   if (axes.empty())
     return value;
-  return reshape(reduce("tosa.reduce_sum", value, axes), shape);
+  return reshape(reduce<tosa::ReduceSumOp>(value, axes), shape);
 }
 
 /// `value` with its dimensions, labelled `labels`, put in the order of
@@ -173,8 +171,8 @@ LogicalResult Importer::importEinsum() {
               {b, k, n});
   Type element = elementOf(lhs);
   Value product3 =
-      create("tosa.matmul", {lhs, rhs, zeroPoint(element), zeroPoint(element)},
-             tensorOf({b, m, n}, element));
+      build<tosa::MatMulOp>(tensorOf({b, m, n}, element), lhs, rhs,
+                            zeroPoint(element), zeroPoint(element));
   std::string resultLabels = batch + left + right;
   SmallVector<int64_t> resultShape;
   for (char c : resultLabels)
@@ -200,10 +198,9 @@ LogicalResult Importer::importGemm() {
     return fail() << "inner dimensions " << k << " and " << shapeOf(rhs)[0]
                   << " differ";
   Type element = elementOf(lhs);
-  Value result = create("tosa.matmul",
-                        {reshape(lhs, {1, m, k}), reshape(rhs, {1, k, n}),
-                         zeroPoint(element), zeroPoint(element)},
-                        tensorOf({1, m, n}, element));
+  Value result = build<tosa::MatMulOp>(
+      tensorOf({1, m, n}, element), reshape(lhs, {1, m, k}),
+      reshape(rhs, {1, k, n}), zeroPoint(element), zeroPoint(element));
   result = reshape(result, {m, n});
   float alpha = floatAttribute("alpha", 1), beta = floatAttribute("beta", 1);
   if (alpha != 1)
@@ -218,7 +215,7 @@ LogicalResult Importer::importGemm() {
     if (failed(broadcastShapes(shapeOf(bias), {m, n})))
       return fail() << "C of type " << c->getType() << " does not broadcast to "
                     << m << "x" << n;
-    result = binary("tosa.add", result, bias, element);
+    result = binary<tosa::AddOp>(result, bias, element);
   }
   setOutput(0, result);
   return success();
@@ -279,20 +276,6 @@ LogicalResult Importer::importConv(bool transposed) {
                     << " does not match the input's " << x->getType();
   }
   Value nhwc = transpose(*x, {0, 2, 3, 1});
-  auto attrs = [&](bool withDilation) {
-    SmallVector<NamedAttribute> list = {
-        builder.getNamedAttr("acc_type", TypeAttr::get(element)),
-        builder.getNamedAttr("stride", builder.getDenseI64ArrayAttr(strides))};
-    if (withDilation) {
-      list.push_back(builder.getNamedAttr(
-          "pad",
-          builder.getDenseI64ArrayAttr({pads[0], pads[2], pads[1], pads[3]})));
-      list.push_back(builder.getNamedAttr(
-          "dilation", builder.getDenseI64ArrayAttr(dilations)));
-    }
-    return list;
-  };
-
   int64_t oh, ow;
   Value result;
   if (transposed) {
@@ -315,15 +298,12 @@ LogicalResult Importer::importConv(bool transposed) {
          outputPadding[1];
     if (oh < 1 || ow < 1)
       return fail() << "pads leave an empty output";
-    SmallVector<NamedAttribute> list = attrs(false);
-    list.push_back(builder.getNamedAttr(
-        "out_pad",
-        builder.getDenseI64ArrayAttr({-pads[0], -pads[2] + outputPadding[0],
-                                      -pads[1], -pads[3] + outputPadding[1]})));
-    result = create("tosa.transpose_conv2d",
-                    {nhwc, constant(ohwi), constant(bias), zeroPoint(element),
-                     zeroPoint(element)},
-                    tensorOf({xShape[0], oh, ow, outChannels}, element), list);
+    SmallVector<int64_t> outPad = {-pads[0], -pads[2] + outputPadding[0],
+                                   -pads[1], -pads[3] + outputPadding[1]};
+    result = build<tosa::TransposeConv2DOp>(
+        tensorOf({xShape[0], oh, ow, outChannels}, element), nhwc,
+        constant(ohwi), constant(bias), zeroPoint(element), zeroPoint(element),
+        outPad, strides, element);
   } else {
     oh = (xShape[2] + pads[0] + pads[2] - dilations[0] * (kh - 1) - 1) /
              strides[0] +
@@ -336,13 +316,13 @@ LogicalResult Importer::importConv(bool transposed) {
     // ONNX weights [O, I, KH, KW] -> TOSA [O, KH, KW, I]; a group takes
     // consecutive output channels.
     ElementsAttr ohwi = transposeElements(weights, {0, 2, 3, 1});
+    SmallVector<int64_t> tosaPads = {pads[0], pads[2], pads[1], pads[3]};
     auto convolve = [&](Value in, int64_t firstOut, int64_t outs) {
-      return create(
-          "tosa.conv2d",
-          {in, constant(leadingSlice(ohwi, firstOut, outs)),
-           constant(leadingSlice(bias, firstOut, outs)), zeroPoint(element),
-           zeroPoint(element)},
-          tensorOf({xShape[0], oh, ow, outs}, element), attrs(true));
+      return build<tosa::Conv2DOp>(
+          tensorOf({xShape[0], oh, ow, outs}, element), in,
+          constant(leadingSlice(ohwi, firstOut, outs)),
+          constant(leadingSlice(bias, firstOut, outs)), zeroPoint(element),
+          zeroPoint(element), tosaPads, strides, dilations, element);
     };
     if (group == 1) {
       result = convolve(nhwc, 0, outChannels);
@@ -352,11 +332,10 @@ LogicalResult Importer::importConv(bool transposed) {
       ElementsAttr hwcm = transposeElements(
           reshapeElements(weights, {inChannels, multiplier, kh, kw}),
           {2, 3, 0, 1});
-      result = create(
-          "tosa.depthwise_conv2d",
-          {nhwc, constant(hwcm), constant(bias), zeroPoint(element),
-           zeroPoint(element)},
-          tensorOf({xShape[0], oh, ow, outChannels}, element), attrs(true));
+      result = build<tosa::DepthwiseConv2DOp>(
+          tensorOf({xShape[0], oh, ow, outChannels}, element), nhwc,
+          constant(hwcm), constant(bias), zeroPoint(element),
+          zeroPoint(element), tosaPads, strides, dilations, element);
     } else {
       // Grouped: one convolution per group on its slice of channels.
       int64_t inPerGroup = w[1], outPerGroup = outChannels / group;
@@ -364,16 +343,12 @@ LogicalResult Importer::importConv(bool transposed) {
       for (int64_t g = 0; g < group; ++g) {
         ArrayRef<int64_t> in = shapeOf(nhwc);
         SmallVector<int64_t> sliceShape = {in[0], in[1], in[2], inPerGroup};
-        Value slice = create("tosa.slice",
-                             {nhwc, constShape({0, 0, 0, g * inPerGroup}),
-                              constShape(sliceShape)},
-                             tensorOf(sliceShape, element));
+        Value slice = build<tosa::SliceOp>(
+            tensorOf(sliceShape, element), nhwc,
+            constShape({0, 0, 0, g * inPerGroup}), constShape(sliceShape));
         parts.push_back(convolve(slice, g * outPerGroup, outPerGroup));
       }
-      result =
-          create("tosa.concat", parts,
-                 tensorOf({xShape[0], oh, ow, outChannels}, element),
-                 {builder.getNamedAttr("axis", builder.getI32IntegerAttr(3))});
+      result = concatAxis(parts, 3);
     }
   }
   setOutput(0, transpose(result, {0, 3, 1, 2}));
@@ -410,9 +385,8 @@ Value Importer::trimForWindow(Value nhwc, std::vector<int64_t> &pads,
     return nhwc;
   SmallVector<int64_t> kept = {shape[0], shape[1] - dropH, shape[2] - dropW,
                                shape[3]};
-  return create("tosa.slice",
-                {nhwc, constShape({0, 0, 0, 0}), constShape(kept)},
-                tensorOf(kept, elementOf(nhwc)));
+  return build<tosa::SliceOp>(tensorOf(kept, elementOf(nhwc)), nhwc,
+                              constShape({0, 0, 0, 0}), constShape(kept));
 }
 
 /// The window of a 2-D Conv, ConvTranspose or Pool: ONNX leaves strides or

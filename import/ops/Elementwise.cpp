@@ -1,35 +1,23 @@
-//===- ops/Elementwise.cpp - arithmetic, comparisons, activations, casts
-//----===//
+//===- ops/Elementwise.cpp - arithmetic, comparisons, activations ------===//
 
 #include "import/ImporterImpl.h"
 
 namespace prec::onnx_import {
 
-LogicalResult Importer::elementwiseBinary(llvm::StringRef tosaName) {
+FailureOr<std::pair<Value, Value>> Importer::binaryOperands(bool swapped) {
   FailureOr<Value> a = input(0), b = input(1);
   if (failed(a) || failed(b))
     return failure();
   auto pair = broadcastPair(*a, *b);
   if (failed(pair))
     return failure();
-  if (elementOf(pair->first) != elementOf(pair->second))
-    return fail() << "operands have different element types";
-  setOutput(
-      0, binary(tosaName, pair->first, pair->second, elementOf(pair->first)));
-  return success();
-}
-
-LogicalResult Importer::elementwiseUnary(llvm::StringRef tosaName) {
-  FailureOr<Value> x = input(0);
-  if (failed(x))
+  if (elementOf(pair->first) != elementOf(pair->second)) {
+    fail() << "operands have different element types";
     return failure();
-  SmallVector<Value> operands = {*x};
-  if (tosaName == "tosa.negate") {
-    operands.push_back(zeroPoint(elementOf(*x)));
-    operands.push_back(zeroPoint(elementOf(*x)));
   }
-  setOutput(0, create(tosaName, operands, x->getType()));
-  return success();
+  if (swapped)
+    std::swap(pair->first, pair->second);
+  return *pair;
 }
 
 LogicalResult Importer::importDiv() {
@@ -41,17 +29,17 @@ LogicalResult Importer::importDiv() {
     return failure();
   Type element = elementOf(pair->first);
   if (!isa<FloatType>(element)) {
-    setOutput(0, binary("tosa.intdiv", pair->first, pair->second, element));
+    setOutput(0, binary<tosa::IntDivOp>(pair->first, pair->second, element));
     return success();
   }
   // TOSA has no float division; a correctly rounded one is arith.divf on
   // equally shaped tensors.
   SmallVector<int64_t> shape =
       *broadcastShapes(shapeOf(pair->first), shapeOf(pair->second));
-  setOutput(0, create("arith.divf",
-                      {tile(pair->first, multiplesTo(pair->first, shape)),
-                       tile(pair->second, multiplesTo(pair->second, shape))},
-                      tensorOf(shape, element)));
+  setOutput(0, build<arith::DivFOp>(
+                   tensorOf(shape, element),
+                   tile(pair->first, multiplesTo(pair->first, shape)),
+                   tile(pair->second, multiplesTo(pair->second, shape))));
   return success();
 }
 
@@ -68,7 +56,7 @@ LogicalResult Importer::importSqrt() {
   FailureOr<Value> x = input(0);
   if (failed(x))
     return failure();
-  setOutput(0, create("math.sqrt", {*x}, x->getType()));
+  setOutput(0, build<math::SqrtOp>(x->getType(), *x));
   return success();
 }
 
@@ -94,83 +82,41 @@ LogicalResult Importer::importMod() {
   Value quotient;
   if (isFloat) {
     // trunc(x / y) = floor of |x / y| with x / y's sign.
-    Value ratio =
-        create("arith.divf",
-               {tile(x, multiplesTo(x, shape)), tile(y, multiplesTo(y, shape))},
-               tensorOf(shape, element));
-    Value magnitude =
-        create("tosa.floor", {create("tosa.abs", {ratio}, ratio.getType())},
-               ratio.getType());
-    Value negative = create("tosa.greater", {scalar(element, 0, rank), ratio},
-                            tensorOf(shape, builder.getI1Type()));
-    Value negated = create("tosa.negate",
-                           {magnitude, zeroPoint(element), zeroPoint(element)},
-                           ratio.getType());
+    Value ratio = build<arith::DivFOp>(tensorOf(shape, element),
+                                       tile(x, multiplesTo(x, shape)),
+                                       tile(y, multiplesTo(y, shape)));
+    Value magnitude = build<tosa::FloorOp>(
+        ratio.getType(), build<tosa::AbsOp>(ratio.getType(), ratio));
+    Value negative = build<tosa::GreaterOp>(
+        tensorOf(shape, builder.getI1Type()), scalar(element, 0, rank), ratio);
+    Value negated = build<tosa::NegateOp>(
+        ratio.getType(), magnitude, zeroPoint(element), zeroPoint(element));
     quotient =
-        create("tosa.select", {negative, negated, magnitude}, ratio.getType());
+        build<tosa::SelectOp>(ratio.getType(), negative, negated, magnitude);
   } else {
-    quotient = binary("tosa.intdiv", x, y, element);
+    quotient = binary<tosa::IntDivOp>(x, y, element);
   }
-  Value remainder = binary("tosa.sub", x, mul(quotient, y), element);
+  Value remainder = binary<tosa::SubOp>(x, mul(quotient, y), element);
   if (!fmod) {
     // A remainder whose sign differs from the divisor's moves by one divisor.
     Type i1 = builder.getI1Type();
     Value zero = scalar(element, 0, rank);
     Value negativeRemainder =
-        create("tosa.greater", {zero, remainder}, tensorOf(shape, i1));
+        build<tosa::GreaterOp>(tensorOf(shape, i1), zero, remainder);
     Value negativeDivisor =
-        create("tosa.greater", {zero, y}, tensorOf(shapeOf(y), i1));
-    Value nonZero =
-        create("tosa.logical_not",
-               {create("tosa.equal", {remainder, zero}, tensorOf(shape, i1))},
-               tensorOf(shape, i1));
-    Value differ =
-        create("tosa.logical_xor", {negativeRemainder, negativeDivisor},
-               tensorOf(shape, i1));
+        build<tosa::GreaterOp>(tensorOf(shapeOf(y), i1), zero, y);
+    Value nonZero = build<tosa::LogicalNotOp>(
+        tensorOf(shape, i1),
+        build<tosa::EqualOp>(tensorOf(shape, i1), remainder, zero));
+    Value differ = build<tosa::LogicalXorOp>(
+        tensorOf(shape, i1), negativeRemainder, negativeDivisor);
     Value adjust =
-        create("tosa.logical_and", {nonZero, differ}, tensorOf(shape, i1));
-    Value moved = binary("tosa.add", remainder, y, element);
+        build<tosa::LogicalAndOp>(tensorOf(shape, i1), nonZero, differ);
+    Value moved = binary<tosa::AddOp>(remainder, y, element);
     remainder =
-        create("tosa.select", {adjust, moved, remainder}, remainder.getType());
+        build<tosa::SelectOp>(remainder.getType(), adjust, moved, remainder);
   }
   setOutput(0, remainder);
-  return success();
-}
-
-/// Comparisons and logic on run-time tensors: boolean results. Less and
-/// LessOrEqual are Greater and GreaterOrEqual with the operands swapped.
-LogicalResult Importer::importPredicate(llvm::StringRef type) {
-  static const llvm::StringMap<std::pair<llvm::StringRef, bool>> ops = {
-      {"Equal", {"tosa.equal", false}},
-      {"Greater", {"tosa.greater", false}},
-      {"GreaterOrEqual", {"tosa.greater_equal", false}},
-      {"Less", {"tosa.greater", true}},
-      {"LessOrEqual", {"tosa.greater_equal", true}},
-      {"And", {"tosa.logical_and", false}},
-      {"Or", {"tosa.logical_or", false}},
-      {"Xor", {"tosa.logical_xor", false}}};
-  Type i1 = builder.getI1Type();
-  if (type == "Not") {
-    FailureOr<Value> x = input(0);
-    if (failed(x))
-      return failure();
-    setOutput(0, create("tosa.logical_not", {*x}, tensorOf(shapeOf(*x), i1)));
-    return success();
-  }
-  FailureOr<Value> a = input(0), b = input(1);
-  if (failed(a) || failed(b))
-    return failure();
-  auto pair = broadcastPair(*a, *b);
-  if (failed(pair))
-    return failure();
-  if (elementOf(pair->first) != elementOf(pair->second))
-    return fail() << "operands have different element types";
-  auto [name, swapped] = ops.lookup(type);
-  if (swapped)
-    std::swap(pair->first, pair->second);
-  SmallVector<int64_t> shape =
-      *broadcastShapes(shapeOf(pair->first), shapeOf(pair->second));
-  setOutput(0, create(name, {pair->first, pair->second}, tensorOf(shape, i1)));
   return success();
 }
 
@@ -194,10 +140,9 @@ LogicalResult Importer::importWhere() {
       return fail() << "condition, x and y do not broadcast";
     shape = *joint;
   }
-  setOutput(
-      0, create("tosa.select",
-                {toRank(*condition, rank), toRank(*x, rank), toRank(*y, rank)},
-                tensorOf(shape, elementOf(*x))));
+  setOutput(0, build<tosa::SelectOp>(tensorOf(shape, elementOf(*x)),
+                                     toRank(*condition, rank), toRank(*x, rank),
+                                     toRank(*y, rank)));
   return success();
 }
 
@@ -231,21 +176,20 @@ LogicalResult Importer::importActivation(llvm::StringRef kind) {
     double alpha = floatAttribute("alpha", 0.01f);
     Value scaled = mul(*x, scalar(element, alpha, rank));
     Value positive =
-        create("tosa.greater_equal", {*x, scalar(element, 0, rank)},
-               tensorOf(shapeOf(*x), builder.getI1Type()));
-    setOutput(0, create("tosa.select", {positive, *x, scaled}, x->getType()));
+        build<tosa::GreaterEqualOp>(tensorOf(shapeOf(*x), builder.getI1Type()),
+                                    *x, scalar(element, 0, rank));
+    setOutput(0, build<tosa::SelectOp>(x->getType(), positive, *x, scaled));
   } else if (kind == "HardSwish") {
     // x * clip(x + 3, 0, 6) / 6.
-    Value shifted = binary("tosa.add", *x, scalar(element, 3, rank), element);
+    Value shifted = binary<tosa::AddOp>(*x, scalar(element, 3, rank), element);
     Value clipped = clampValue(shifted, 0, 6);
     setOutput(0, mul(mul(*x, clipped), scalar(element, 1.0 / 6, rank)));
   } else if (kind == "HardSigmoid") {
     // clip(alpha x + beta, 0, 1).
     Value scaled =
         mul(*x, scalar(element, floatAttribute("alpha", 0.2f), rank));
-    Value shifted =
-        binary("tosa.add", scaled,
-               scalar(element, floatAttribute("beta", 0.5f), rank), element);
+    Value shifted = binary<tosa::AddOp>(
+        scaled, scalar(element, floatAttribute("beta", 0.5f), rank), element);
     setOutput(0, clampValue(shifted, 0, 1));
   } else if (kind == "Gelu") {
     std::string approximate = stringAttribute("approximate", "none");
@@ -253,20 +197,20 @@ LogicalResult Importer::importActivation(llvm::StringRef kind) {
     if (approximate == "none") {
       // 0.5 x (1 + erf(x / sqrt 2)).
       Value scaled = mul(*x, scalar(element, M_SQRT1_2, rank));
-      inner = create("tosa.erf", {scaled}, x->getType());
+      inner = build<tosa::ErfOp>(x->getType(), scaled);
     } else if (approximate == "tanh") {
       // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
       Value cube = mul(mul(*x, *x), *x);
-      Value sum = binary("tosa.add", *x,
-                         mul(cube, scalar(element, 0.044715, rank)), element);
+      Value sum = binary<tosa::AddOp>(
+          *x, mul(cube, scalar(element, 0.044715, rank)), element);
       Value scaled = mul(sum, scalar(element, std::sqrt(2 / M_PI), rank));
-      inner = create("tosa.tanh", {scaled}, x->getType());
+      inner = build<tosa::TanhOp>(x->getType(), scaled);
     } else {
       return fail() << "approximate must be none or tanh, not '" << approximate
                     << "'";
     }
     Value onePlus =
-        binary("tosa.add", inner, scalar(element, 1, rank), element);
+        binary<tosa::AddOp>(inner, scalar(element, 1, rank), element);
     setOutput(0, mul(mul(*x, onePlus), scalar(element, 0.5, rank)));
   }
   return success();
@@ -281,10 +225,7 @@ LogicalResult Importer::importCast() {
   if (!element)
     return fail() << "cast to data type " << to << " is not supported";
   // The model asked for this cast: it is user intent, kept by every pass.
-  OperationState state(location, precision::CastOp::getOperationName());
-  state.addOperands(*x);
-  state.addTypes(tensorOf(shapeOf(*x), element));
-  setOutput(0, builder.create(state)->getResult(0));
+  setOutput(0, build<precision::CastOp>(tensorOf(shapeOf(*x), element), *x));
   return success();
 }
 

@@ -1,5 +1,4 @@
-//===- ops/Indexing.cpp - Gather, GatherElements, GatherND
-//------------------===//
+//===- ops/Indexing.cpp - Gather, GatherElements, GatherND --------------===//
 
 #include "import/ImporterImpl.h"
 
@@ -41,10 +40,9 @@ LogicalResult Importer::importGather() {
   for (int64_t n = 0; n < outer; ++n)
     tiledIndices.insert(tiledIndices.end(), wrapped.begin(), wrapped.end());
   Value values = reshape(*data, {outer, shape[axis], inner});
-  Value gathered = create(
-      "tosa.gather",
-      {values, constant({outer, count}, builder.getI32Type(), tiledIndices)},
-      tensorOf({outer, count, inner}, elementOf(*data)));
+  Value gathered = build<tosa::GatherOp>(
+      tensorOf({outer, count, inner}, elementOf(*data)), values,
+      constant({outer, count}, builder.getI32Type(), tiledIndices));
   SmallVector<int64_t> resultShape(shape.take_front(axis));
   resultShape.append(indexTensor->shape.begin(), indexTensor->shape.end());
   resultShape.append(shape.begin() + axis + 1, shape.end());
@@ -70,11 +68,12 @@ LogicalResult Importer::importRuntimeGather(Value data, int64_t axis) {
   int64_t count = product(shapeOf(*indices));
   Value positions = wrapIndices(reshape(*indices, {1, count}), extent);
   if (outer > 1)
-    positions = create("tosa.tile", {positions, constShape({outer, 1})},
-                       tensorOf({outer, count}, builder.getI32Type()));
+    positions =
+        build<tosa::TileOp>(tensorOf({outer, count}, builder.getI32Type()),
+                            positions, constShape({outer, 1}));
   Value gathered =
-      create("tosa.gather", {reshape(data, {outer, extent, inner}), positions},
-             tensorOf({outer, count, inner}, elementOf(data)));
+      build<tosa::GatherOp>(tensorOf({outer, count, inner}, elementOf(data)),
+                            reshape(data, {outer, extent, inner}), positions);
   SmallVector<int64_t> resultShape(shape.take_front(axis));
   llvm::append_range(resultShape, shapeOf(*indices));
   resultShape.append(shape.begin() + axis + 1, shape.end());
@@ -89,12 +88,12 @@ Value Importer::wrapIndices(Value indices, int64_t extent) {
   ArrayRef<int64_t> shape = shapeOf(indices);
   int64_t rank = shape.size();
   if (!elementOf(indices).isInteger(32))
-    indices = create("tosa.cast", {indices}, tensorOf(shape, i32));
-  Value negative = create("tosa.greater", {scalar(i32, 0, rank), indices},
-                          tensorOf(shape, builder.getI1Type()));
-  Value shifted = binary("tosa.add", indices, scalar(i32, extent, rank), i32);
+    indices = build<tosa::CastOp>(tensorOf(shape, i32), indices);
+  Value negative = build<tosa::GreaterOp>(tensorOf(shape, builder.getI1Type()),
+                                          scalar(i32, 0, rank), indices);
+  Value shifted = binary<tosa::AddOp>(indices, scalar(i32, extent, rank), i32);
   Value wrapped =
-      create("tosa.select", {negative, shifted, indices}, indices.getType());
+      build<tosa::SelectOp>(indices.getType(), negative, shifted, indices);
   return clampValue(wrapped, 0, extent - 1);
 }
 
@@ -104,8 +103,8 @@ Value Importer::gatherRows(Value data, int64_t rows, int64_t inner,
                            Value positions, ArrayRef<int64_t> shape) {
   int64_t count = shapeOf(positions)[1];
   Value gathered =
-      create("tosa.gather", {reshape(data, {1, rows, inner}), positions},
-             tensorOf({1, count, inner}, elementOf(data)));
+      build<tosa::GatherOp>(tensorOf({1, count, inner}, elementOf(data)),
+                            reshape(data, {1, rows, inner}), positions);
   return reshape(gathered, shape);
 }
 
@@ -159,7 +158,7 @@ LogicalResult Importer::importGatherElements() {
   } else {
     Value positions = wrapIndices(reshape(*indices, {1, count}), extent);
     Value scaled = mul(positions, scalar(i32, strides[axis], 2));
-    offsets = binary("tosa.add", scaled, constant({1, count}, i32, base), i32);
+    offsets = binary<tosa::AddOp>(scaled, constant({1, count}, i32, base), i32);
   }
   setOutput(0, gatherRows(*data, product(shape), 1, offsets, indexShape));
   return success();

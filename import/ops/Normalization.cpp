@@ -1,5 +1,4 @@
-//===- ops/Normalization.cpp - Batch, Layer, Instance and Group norms
-//-------===//
+//===- ops/Normalization.cpp - Batch, Layer, Instance, Group norms -----===//
 
 #include "import/ImporterImpl.h"
 
@@ -36,8 +35,8 @@ LogicalResult Importer::importBatchNormalization() {
   channelShape[1] = channels;
   Type element = elementOf(*x);
   Value scaled = mul(*x, constant(channelShape, element, a));
-  setOutput(0, binary("tosa.add", scaled, constant(channelShape, element, b),
-                      element));
+  setOutput(0, binary<tosa::AddOp>(scaled, constant(channelShape, element, b),
+                                   element));
   return success();
 }
 
@@ -52,14 +51,13 @@ Value Importer::normalize(Value x, ArrayRef<int64_t> axes, double epsilon) {
   for (int64_t axis : axes)
     count *= shape[axis];
   Value inverseCount = scalar(element, 1.0 / count, rank);
-  Value mean = mul(reduce("tosa.reduce_sum", x, axes), inverseCount);
-  Value centered = binary("tosa.sub", x, mean, element);
-  Value variance = mul(reduce("tosa.reduce_sum", mul(centered, centered), axes),
+  Value mean = mul(reduce<tosa::ReduceSumOp>(x, axes), inverseCount);
+  Value centered = binary<tosa::SubOp>(x, mean, element);
+  Value variance = mul(reduce<tosa::ReduceSumOp>(mul(centered, centered), axes),
                        inverseCount);
-  Value denominator = create(
-      "tosa.rsqrt",
-      {binary("tosa.add", variance, scalar(element, epsilon, rank), element)},
-      variance.getType());
+  Value denominator = build<tosa::RsqrtOp>(
+      variance.getType(),
+      binary<tosa::AddOp>(variance, scalar(element, epsilon, rank), element));
   return mul(centered, denominator);
 }
 
@@ -100,7 +98,7 @@ LogicalResult Importer::importLayerNormalization() {
     FailureOr<Value> beta = affineParameter(2, *x);
     if (failed(beta))
       return failure();
-    result = binary("tosa.add", result, *beta, elementOf(*x));
+    result = binary<tosa::AddOp>(result, *beta, elementOf(*x));
   }
   setOutput(0, result);
   return success();
@@ -124,8 +122,8 @@ Value Importer::scaleChannels(Value x, std::pair<Value, Value> scaleAndBias) {
   SmallVector<int64_t> channelShape(shapeOf(x).size(), 1);
   channelShape[1] = shapeOf(x)[1];
   Value scaled = mul(x, reshape(scaleAndBias.first, channelShape));
-  return binary("tosa.add", scaled, reshape(scaleAndBias.second, channelShape),
-                elementOf(x));
+  return binary<tosa::AddOp>(scaled, reshape(scaleAndBias.second, channelShape),
+                             elementOf(x));
 }
 
 LogicalResult Importer::importInstanceNormalization() {

@@ -1,5 +1,4 @@
-//===- ops/Pooling.cpp - max, average and global pooling
-//--------------------===//
+//===- ops/Pooling.cpp - max, average and global pooling ---------------===//
 
 #include "import/ImporterImpl.h"
 
@@ -36,24 +35,17 @@ LogicalResult Importer::importPool(bool isMax, bool global) {
   int64_t ow = (shape[3] + pads[1] + pads[3] - kernel[1]) / strides[1] + 1;
   Value nhwc = trimForWindow(transpose(*x, {0, 2, 3, 1}), pads, kernel[0],
                              kernel[1], strides);
-  SmallVector<NamedAttribute> attrs = {
-      builder.getNamedAttr("kernel", builder.getDenseI64ArrayAttr(kernel)),
-      builder.getNamedAttr("stride", builder.getDenseI64ArrayAttr(strides)),
-      builder.getNamedAttr("pad", builder.getDenseI64ArrayAttr(
-                                      {pads[0], pads[2], pads[1], pads[3]}))};
+  SmallVector<int64_t> tosaPads = {pads[0], pads[2], pads[1], pads[3]};
   auto resultType = tensorOf({shape[0], oh, ow, shape[1]}, element);
   Value pooled;
   if (isMax) {
-    pooled = create("tosa.max_pool2d", {nhwc}, resultType, attrs);
+    pooled =
+        build<tosa::MaxPool2dOp>(resultType, nhwc, kernel, strides, tosaPads);
   } else {
-    attrs.push_back(builder.getNamedAttr(
-        "acc_type",
-        TypeAttr::get(element.isF32() || element.isF16() || element.isBF16()
-                          ? builder.getF32Type()
-                          : element)));
-    pooled = create("tosa.avg_pool2d",
-                    {nhwc, zeroPoint(element), zeroPoint(element)}, resultType,
-                    attrs);
+    Type accumulator = isa<FloatType>(element) ? builder.getF32Type() : element;
+    pooled = build<tosa::AvgPool2dOp>(resultType, nhwc, zeroPoint(element),
+                                      zeroPoint(element), kernel, strides,
+                                      tosaPads, accumulator);
   }
   setOutput(0, transpose(pooled, {0, 3, 1, 2}));
   return success();

@@ -1,5 +1,4 @@
-//===- ops/Quantize.cpp - QuantizeLinear and DequantizeLinear
-//---------------===//
+//===- ops/Quantize.cpp - QuantizeLinear and DequantizeLinear ----------===//
 
 #include "import/ImporterImpl.h"
 
@@ -28,21 +27,18 @@ LogicalResult Importer::importQuantize(bool quantize) {
     // saturate(round(x / scale) + zero point): the cast rounds to nearest
     // even and saturates; the zero point is an integer, so adding it before
     // rounding changes nothing.
-    Value scaled =
-        create("arith.divf",
-               {*x, create("tosa.tile",
-                           {scalar(floatType, scale->values[0], rank),
-                            constShape(shapeOf(*x))},
-                           x->getType())},
-               x->getType());
-    Value shifted = binary("tosa.add", scaled,
-                           scalar(floatType, zeroPointValue, rank), floatType);
-    setOutput(0,
-              create("tosa.cast", {shifted}, tensorOf(shapeOf(*x), element)));
+    Value scaled = build<arith::DivFOp>(
+        x->getType(), *x,
+        build<tosa::TileOp>(x->getType(),
+                            scalar(floatType, scale->values[0], rank),
+                            constShape(shapeOf(*x))));
+    Value shifted = binary<tosa::AddOp>(
+        scaled, scalar(floatType, zeroPointValue, rank), floatType);
+    setOutput(0, build<tosa::CastOp>(tensorOf(shapeOf(*x), element), shifted));
   } else {
-    Value asFloat = create("tosa.cast", {*x}, tensorOf(shapeOf(*x), floatType));
-    Value centered = binary("tosa.sub", asFloat,
-                            scalar(floatType, zeroPointValue, rank), floatType);
+    Value asFloat = build<tosa::CastOp>(tensorOf(shapeOf(*x), floatType), *x);
+    Value centered = binary<tosa::SubOp>(
+        asFloat, scalar(floatType, zeroPointValue, rank), floatType);
     setOutput(0, mul(centered, scalar(floatType, scale->values[0], rank)));
   }
   return success();

@@ -1,5 +1,4 @@
-//===- ops/Reduction.cpp - reductions, softmax, cumulative sums
-//-------------===//
+//===- ops/Reduction.cpp - reductions, softmax, cumulative sums --------===//
 
 #include "import/ImporterImpl.h"
 
@@ -15,14 +14,14 @@ LogicalResult Importer::importSoftmax(bool logarithm) {
     return failure();
   Type element = elementOf(*x);
   Value shifted =
-      binary("tosa.sub", *x, reduce("tosa.reduce_max", *x, {axis}), element);
-  Value exponent = create("tosa.exp", {shifted}, shifted.getType());
-  Value sum = reduce("tosa.reduce_sum", exponent, {axis});
+      binary<tosa::SubOp>(*x, reduce<tosa::ReduceMaxOp>(*x, {axis}), element);
+  Value exponent = build<tosa::ExpOp>(shifted.getType(), shifted);
+  Value sum = reduce<tosa::ReduceSumOp>(exponent, {axis});
   if (logarithm) {
-    Value logSum = create("tosa.log", {sum}, sum.getType());
-    setOutput(0, binary("tosa.sub", shifted, logSum, element));
+    Value logSum = build<tosa::LogOp>(sum.getType(), sum);
+    setOutput(0, binary<tosa::SubOp>(shifted, logSum, element));
   } else {
-    Value reciprocal = create("tosa.reciprocal", {sum}, sum.getType());
+    Value reciprocal = build<tosa::ReciprocalOp>(sum.getType(), sum);
     setOutput(0, mul(exponent, reciprocal));
   }
   return success();
@@ -57,8 +56,8 @@ LogicalResult Importer::importReduce(llvm::StringRef kind) {
       return failure();
   }
   llvm::sort(axes);
-  Value reduced =
-      reduce(kind == "max" ? "tosa.reduce_max" : "tosa.reduce_sum", *x, axes);
+  Value reduced = kind == "max" ? reduce<tosa::ReduceMaxOp>(*x, axes)
+                                : reduce<tosa::ReduceSumOp>(*x, axes);
   if (kind == "mean") {
     int64_t count = 1;
     for (int64_t axis : axes)
@@ -95,11 +94,11 @@ LogicalResult Importer::importCumSum() {
   for (int64_t shift = 1; shift < length; shift *= 2) {
     Value shifted =
         padAxis(sliceAxis(sum, axis, 0, length - shift), axis, shift, 0, 0);
-    sum = binary("tosa.add", sum, shifted, elementOf(sum));
+    sum = binary<tosa::AddOp>(sum, shifted, elementOf(sum));
   }
   if (intAttribute("exclusive", 0))
     sum = length == 1
-              ? binary("tosa.sub", sum, sum, elementOf(sum))
+              ? binary<tosa::SubOp>(sum, sum, elementOf(sum))
               : padAxis(sliceAxis(sum, axis, 0, length - 1), axis, 1, 0, 0);
   setOutput(0, reverse ? reverseAxis(sum, axis) : sum);
   return success();

@@ -1,5 +1,4 @@
-//===- ops/Shape.cpp - reshapes, slices, concats, pads, constants
-//-----------===//
+//===- ops/Shape.cpp - reshapes, slices, concats, pads, constants ------===//
 
 #include "import/ImporterImpl.h"
 
@@ -106,10 +105,8 @@ LogicalResult Importer::importConcat() {
         return fail() << "inputs differ in shape off the axis";
     shape[axis] += other[axis];
   }
-  setOutput(
-      0,
-      create("tosa.concat", inputs, tensorOf(shape, elementOf(inputs[0])),
-             {builder.getNamedAttr("axis", builder.getI32IntegerAttr(axis))}));
+  setOutput(0, build<tosa::ConcatOp>(tensorOf(shape, elementOf(inputs[0])),
+                                     inputs, uint32_t(axis)));
   return success();
 }
 
@@ -154,8 +151,8 @@ LogicalResult Importer::importSplit() {
     start[axis] = offset;
     extent[axis] = size;
     setOutput(index,
-              create("tosa.slice", {*x, constShape(start), constShape(extent)},
-                     tensorOf(extent, elementOf(*x))));
+              build<tosa::SliceOp>(tensorOf(extent, elementOf(*x)), *x,
+                                   constShape(start), constShape(extent)));
     offset += size;
   }
   return success();
@@ -286,8 +283,8 @@ Value Importer::tile(Value value, ArrayRef<int64_t> multiples) {
   SmallVector<int64_t> shape;
   for (auto [dim, multiple] : llvm::zip(shapeOf(value), multiples))
     shape.push_back(dim * multiple);
-  return create("tosa.tile", {value, constShape(multiples)},
-                tensorOf(shape, elementOf(value)));
+  return build<tosa::TileOp>(tensorOf(shape, elementOf(value)), value,
+                             constShape(multiples));
 }
 
 /// Expand and Tile of run-time tensors, by known shapes or repeats.
@@ -326,8 +323,8 @@ Value Importer::sliceAxis(Value value, int64_t axis, int64_t start,
   SmallVector<int64_t> extent(shapeOf(value));
   begin[axis] = start;
   extent[axis] = size;
-  return create("tosa.slice", {value, constShape(begin), constShape(extent)},
-                tensorOf(extent, elementOf(value)));
+  return build<tosa::SliceOp>(tensorOf(extent, elementOf(value)), value,
+                              constShape(begin), constShape(extent));
 }
 
 Value Importer::concatAxis(ArrayRef<Value> parts, int64_t axis) {
@@ -337,17 +334,14 @@ Value Importer::concatAxis(ArrayRef<Value> parts, int64_t axis) {
   shape[axis] = 0;
   for (Value part : parts)
     shape[axis] += shapeOf(part)[axis];
-  return create(
-      "tosa.concat", parts, tensorOf(shape, elementOf(parts[0])),
-      {builder.getNamedAttr("axis", builder.getI32IntegerAttr(axis))});
+  return build<tosa::ConcatOp>(tensorOf(shape, elementOf(parts[0])), parts,
+                               uint32_t(axis));
 }
 
 Value Importer::reverseAxis(Value value, int64_t axis) {
   if (shapeOf(value)[axis] == 1)
     return value;
-  return create(
-      "tosa.reverse", {value}, value.getType(),
-      {builder.getNamedAttr("axis", builder.getI32IntegerAttr(axis))});
+  return build<tosa::ReverseOp>(value.getType(), value, uint32_t(axis));
 }
 
 Value Importer::padAxis(Value value, int64_t axis, int64_t before,
@@ -357,10 +351,9 @@ Value Importer::padAxis(Value value, int64_t axis, int64_t before,
   padding[2 * axis + 1] = after;
   SmallVector<int64_t> shape(shapeOf(value));
   shape[axis] += before + after;
-  return create(
-      "tosa.pad",
-      {value, constShape(padding), constant({1}, elementOf(value), {fill})},
-      tensorOf(shape, elementOf(value)));
+  return build<tosa::PadOp>(tensorOf(shape, elementOf(value)), value,
+                            constShape(padding),
+                            constant({1}, elementOf(value), {fill}));
 }
 
 /// Pad: constant (tosa.pad), edge, reflect and wrap (slices of the input
@@ -476,7 +469,7 @@ LogicalResult Importer::importTrilu() {
   maskShape.append({rows, columns});
   Value mask = constant(maskShape, builder.getI1Type(), keep);
   Value zero = scalar(elementOf(*x), 0, shape.size());
-  setOutput(0, create("tosa.select", {mask, *x, zero}, x->getType()));
+  setOutput(0, build<tosa::SelectOp>(x->getType(), mask, *x, zero));
   return success();
 }
 

@@ -32,15 +32,16 @@ protected:
 TEST_F(ElementsTest, LargeFloatTensorsAreBlobsAndOthersDense) {
   EXPECT_TRUE(isa<DenseResourceElementsAttr>(
       iota({2, kBlobThreshold}, TensorProto::FLOAT16)));
-  EXPECT_TRUE(isa<DenseElementsAttr>(iota({kBlobThreshold}, TensorProto::FLOAT)));
+  EXPECT_TRUE(
+      isa<DenseElementsAttr>(iota({kBlobThreshold}, TensorProto::FLOAT)));
   EXPECT_TRUE(
       isa<DenseElementsAttr>(iota({2, kBlobThreshold}, TensorProto::INT64)));
 }
 
 TEST_F(ElementsTest, DecodesWhatItEncodes) {
-  for (int dataType : {TensorProto::FLOAT, TensorProto::DOUBLE,
-                       TensorProto::FLOAT16, TensorProto::BFLOAT16,
-                       TensorProto::INT8, TensorProto::INT64}) {
+  for (int dataType :
+       {TensorProto::FLOAT, TensorProto::DOUBLE, TensorProto::FLOAT16,
+        TensorProto::BFLOAT16, TensorProto::INT8, TensorProto::INT64}) {
     for (int64_t count : {int64_t(5), kBlobThreshold + 1}) {
       KnownTensor tensor{{count}, {}, dataType};
       for (int64_t i = 0; i < count; ++i)
@@ -62,7 +63,8 @@ TEST_F(ElementsTest, RoundsToTheElementType) {
   std::vector<double> i8 = toKnownTensor(toElements(tensor, &context)).values;
   EXPECT_EQ(i8, (std::vector<double>{0, 127, -3, 127}));
   tensor.dataType = TensorProto::BOOL;
-  std::vector<double> flags = toKnownTensor(toElements(tensor, &context)).values;
+  std::vector<double> flags =
+      toKnownTensor(toElements(tensor, &context)).values;
   EXPECT_EQ(flags, (std::vector<double>{1, 1, 1, 1}));
 }
 

@@ -131,78 +131,6 @@ save("conv",
              "depthwise": conv2d(img, w3, b3, [1, 1], [0, 0, 0, 0], [1, 1], 4),
              "transposed": conv_transpose2d(img, wt, bt, [2, 2], [1, 1, 1, 1])})
 
-# The same convolutions with weights over 1024 values, which the importer
-# keeps as resource blobs: transposed, sliced per group and reshaped there.
-img16 = f32(1, 16, 6, 6)
-bw1, bb1 = f32(24, 16, 3, 3), f32(24)
-bw2, bb2 = f32(24, 8, 3, 3), f32(24)
-bw3, bb3 = f32(32, 1, 6, 6), f32(32)
-bwt, bbt = f32(16, 8, 3, 3), f32(8)
-save("conv_blobs",
-     [helper.make_node("Conv", ["img16", "bw1", "bb1"], ["plain"], pads=[1, 1, 1, 1]),
-      helper.make_node("Conv", ["img16", "bw2", "bb2"], ["grouped"], group=2),
-      helper.make_node("Conv", ["img16", "bw3", "bb3"], ["depthwise"], group=16),
-      helper.make_node("ConvTranspose", ["img16", "bwt", "bbt"], ["transposed"],
-                       strides=[2, 2])],
-     {"img16": img16}, None,
-     [("bw1", bw1), ("bb1", bb1), ("bw2", bw2), ("bb2", bb2), ("bw3", bw3),
-      ("bb3", bb3), ("bwt", bwt), ("bbt", bbt)],
-     golden={"plain": conv2d(img16, bw1, bb1, [1, 1], [1, 1, 1, 1], [1, 1], 1),
-             "grouped": conv2d(img16, bw2, bb2, [1, 1], [0] * 4, [1, 1], 2),
-             "depthwise": conv2d(img16, bw3, bb3, [1, 1], [0] * 4, [1, 1], 16),
-             "transposed": conv_transpose2d(img16, bwt, bbt, [2, 2], [0] * 4)})
-
-# Initializers of every type prec reads, each in raw bytes and in its typed
-# field (float_data, double_data, int64_data, or int32_data holding int8,
-# uint8, bool and the bits of f16/bf16), small and over 1024 values; each is
-# an output, so its constant is compared value for value. DOUBLE becomes f32.
-encoded, encoded_golden = [], {}
-for dtype, values in [
-        (TensorProto.FLOAT, lambda n: f32(n)),
-        (TensorProto.DOUBLE, lambda n: rng.uniform(-1, 1, n)),
-        (TensorProto.FLOAT16, lambda n: f32(n).astype(np.float16)),
-        (TensorProto.BFLOAT16, lambda n: rng.integers(-64, 64, n) / 8),
-        (TensorProto.INT8, lambda n: rng.integers(-128, 128, n).astype(np.int8)),
-        (TensorProto.UINT8, lambda n: rng.integers(0, 256, n).astype(np.uint8)),
-        (TensorProto.INT32, lambda n: rng.integers(-2**31, 2**31, n).astype(np.int32)),
-        (TensorProto.INT64, lambda n: rng.integers(-2**40, 2**40, n)),
-        (TensorProto.BOOL, lambda n: rng.integers(0, 2, n).astype(bool))]:
-    for count in [6, 1030]:
-        for raw in [False, True]:
-            data = values(count)
-            name = "%s_%d_%s" % (TensorProto.DataType.Name(dtype).lower(),
-                                 count, "raw" if raw else "typed")
-            if dtype == TensorProto.BFLOAT16:
-                # Exact in bf16: its raw bytes are the top half of f32's.
-                floats = np.asarray(data, np.float32)
-                bits = (floats.view(np.uint32) >> 16).astype(np.uint16)
-                tensor = helper.make_tensor(
-                    name, dtype, [2, count // 2],
-                    bits.tobytes() if raw else floats.tolist(), raw)
-                expected = floats
-            elif raw:
-                tensor = helper.make_tensor(name, dtype, [2, count // 2],
-                                            np.asarray(data).tobytes(), True)
-                expected = data
-            else:
-                tensor = helper.make_tensor(name, dtype, [2, count // 2],
-                                            np.asarray(data).tolist(), False)
-                expected = data
-            if dtype == TensorProto.DOUBLE:
-                expected = np.asarray(expected, np.float32)
-            encoded.append(tensor)
-            encoded_golden[name] = np.asarray(expected).reshape(2, count // 2)
-graph = helper.make_graph(
-    [], "tensor_encodings", [],
-    [helper.make_tensor_value_info(
-        k, onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[v.dtype], None)
-     for k, v in encoded_golden.items()], encoded)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-model.ir_version = 8
-onnx.save(model, os.path.join(out, "tensor_encodings.onnx"))
-np.savez(os.path.join(out, "tensor_encodings.in.npz"))
-np.savez(os.path.join(out, "tensor_encodings.golden.npz"), **encoded_golden)
-
 # Gemm (alpha, beta, transposes) and batched, broadcasting MatMul.
 ga, gb, gc = f32(3, 5), f32(4, 5), f32(4)
 ma, mb = f32(2, 3, 4, 5), f32(5, 6)
@@ -845,3 +773,76 @@ save("chain",
       helper.make_node("Relu", ["c2"], ["out"])],
      {"cx": cx}, None, [("cw1", cw1), ("cw2", cw2)],
      golden={"out": np.maximum(conv2d(c1, cw2, zeros, [1, 1], [1, 1, 1, 1], [1, 1], 1), 0)})
+
+
+# The same convolutions with weights over 1024 values, which the importer
+# keeps as resource blobs: transposed, sliced per group and reshaped there.
+img16 = f32(1, 16, 6, 6)
+bw1, bb1 = f32(24, 16, 3, 3), f32(24)
+bw2, bb2 = f32(24, 8, 3, 3), f32(24)
+bw3, bb3 = f32(32, 1, 6, 6), f32(32)
+bwt, bbt = f32(16, 8, 3, 3), f32(8)
+save("conv_blobs",
+     [helper.make_node("Conv", ["img16", "bw1", "bb1"], ["plain"], pads=[1, 1, 1, 1]),
+      helper.make_node("Conv", ["img16", "bw2", "bb2"], ["grouped"], group=2),
+      helper.make_node("Conv", ["img16", "bw3", "bb3"], ["depthwise"], group=16),
+      helper.make_node("ConvTranspose", ["img16", "bwt", "bbt"], ["transposed"],
+                       strides=[2, 2])],
+     {"img16": img16}, None,
+     [("bw1", bw1), ("bb1", bb1), ("bw2", bw2), ("bb2", bb2), ("bw3", bw3),
+      ("bb3", bb3), ("bwt", bwt), ("bbt", bbt)],
+     golden={"plain": conv2d(img16, bw1, bb1, [1, 1], [1, 1, 1, 1], [1, 1], 1),
+             "grouped": conv2d(img16, bw2, bb2, [1, 1], [0] * 4, [1, 1], 2),
+             "depthwise": conv2d(img16, bw3, bb3, [1, 1], [0] * 4, [1, 1], 16),
+             "transposed": conv_transpose2d(img16, bwt, bbt, [2, 2], [0] * 4)})
+
+# Initializers of every type prec reads, each in raw bytes and in its typed
+# field (float_data, double_data, int64_data, or int32_data holding int8,
+# uint8, bool and the bits of f16/bf16), small and over 1024 values; each is
+# an output, so its constant is compared value for value. DOUBLE becomes f32.
+encoded, encoded_golden = [], {}
+for dtype, values in [
+        (TensorProto.FLOAT, lambda n: f32(n)),
+        (TensorProto.DOUBLE, lambda n: rng.uniform(-1, 1, n)),
+        (TensorProto.FLOAT16, lambda n: f32(n).astype(np.float16)),
+        (TensorProto.BFLOAT16, lambda n: rng.integers(-64, 64, n) / 8),
+        (TensorProto.INT8, lambda n: rng.integers(-128, 128, n).astype(np.int8)),
+        (TensorProto.UINT8, lambda n: rng.integers(0, 256, n).astype(np.uint8)),
+        (TensorProto.INT32, lambda n: rng.integers(-2**31, 2**31, n).astype(np.int32)),
+        (TensorProto.INT64, lambda n: rng.integers(-2**40, 2**40, n)),
+        (TensorProto.BOOL, lambda n: rng.integers(0, 2, n).astype(bool))]:
+    for count in [6, 1030]:
+        for raw in [False, True]:
+            data = values(count)
+            name = "%s_%d_%s" % (TensorProto.DataType.Name(dtype).lower(),
+                                 count, "raw" if raw else "typed")
+            if dtype == TensorProto.BFLOAT16:
+                # Exact in bf16: its raw bytes are the top half of f32's.
+                floats = np.asarray(data, np.float32)
+                bits = (floats.view(np.uint32) >> 16).astype(np.uint16)
+                tensor = helper.make_tensor(
+                    name, dtype, [2, count // 2],
+                    bits.tobytes() if raw else floats.tolist(), raw)
+                expected = floats
+            elif raw:
+                tensor = helper.make_tensor(name, dtype, [2, count // 2],
+                                            np.asarray(data).tobytes(), True)
+                expected = data
+            else:
+                tensor = helper.make_tensor(name, dtype, [2, count // 2],
+                                            np.asarray(data).tolist(), False)
+                expected = data
+            if dtype == TensorProto.DOUBLE:
+                expected = np.asarray(expected, np.float32)
+            encoded.append(tensor)
+            encoded_golden[name] = np.asarray(expected).reshape(2, count // 2)
+graph = helper.make_graph(
+    [], "tensor_encodings", [],
+    [helper.make_tensor_value_info(
+        k, onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[v.dtype], None)
+     for k, v in encoded_golden.items()], encoded)
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+model.ir_version = 8
+onnx.save(model, os.path.join(out, "tensor_encodings.onnx"))
+np.savez(os.path.join(out, "tensor_encodings.in.npz"))
+np.savez(os.path.join(out, "tensor_encodings.golden.npz"), **encoded_golden)
