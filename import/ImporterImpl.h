@@ -235,6 +235,11 @@ private:
                    ArrayRef<int64_t> shape);
   LogicalResult importGatherElements();
   LogicalResult importGatherND();
+  FailureOr<Value> knownRowOffsets(const KnownTensor &indices,
+                                   ArrayRef<int64_t> indexed,
+                                   std::vector<double> rows);
+  FailureOr<Value> runtimeRowOffsets(Value indices, ArrayRef<int64_t> indexed,
+                                     ArrayRef<double> batchRows);
   LogicalResult importWhere();
   LogicalResult importExpandOrTile(bool isTile);
   Value tile(Value value, ArrayRef<int64_t> multiples);

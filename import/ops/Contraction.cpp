@@ -112,7 +112,8 @@ LogicalResult Importer::importEinsum() {
     if (failed(value))
       return failure();
     if (term.size() != shapeOf(*value).size() ||
-        llvm::any_of(term, [&](char c) { return term.count(c) != 1; }))
+        llvm::any_of(term,
+                     [term = term](char c) { return term.count(c) != 1; }))
       return fail() << "term '" << term << "' does not label the "
                     << shapeOf(*value).size()
                     << " dimensions of its operand once each";

@@ -164,17 +164,21 @@ LogicalResult Importer::importGatherElements() {
   return success();
 }
 
-/// GatherND with indices known at import: each index tuple (after the
-/// batch dimensions) picks a row of the trailing dimensions.
+/// GatherND: each index tuple (after the batch dimensions) picks a row of
+/// the trailing dimensions, at an offset computed at import when the
+/// indices are known (checked there) and at run time otherwise (wrapped
+/// and clamped, as Gather's).
 LogicalResult Importer::importGatherND() {
   FailureOr<Value> data = input(0);
   if (failed(data))
     return failure();
-  std::optional<KnownTensor> indices = getKnown(1);
-  if (!indices)
-    return fail() << "indices (input #1) must be known at import time";
+  std::optional<KnownTensor> known = getKnown(1);
+  FailureOr<Value> indices = known ? FailureOr<Value>(Value()) : input(1);
+  if (failed(indices))
+    return failure();
   ArrayRef<int64_t> shape = shapeOf(*data);
-  ArrayRef<int64_t> indexShape = indices->shape;
+  ArrayRef<int64_t> indexShape =
+      known ? ArrayRef<int64_t>(known->shape) : shapeOf(*indices);
   int64_t batch = intAttribute("batch_dims", 0);
   if (indexShape.empty() || batch < 0 || batch >= int64_t(indexShape.size()) ||
       indexShape.back() < 1 ||
@@ -183,33 +187,71 @@ LogicalResult Importer::importGatherND() {
     return fail() << "indices with batch_dims " << batch
                   << " do not fit the data " << data->getType();
   int64_t depth = indexShape.back();
-  ArrayRef<int64_t> indexed = shape.slice(batch, depth);
-  SmallVector<int64_t> indexedStrides = computeStrides(indexed);
-  int64_t perBatch = product(indexed);
-  int64_t tuples = product(indexShape.drop_back());
-  int64_t tuplesPerBatch = product(indexShape.drop_back().drop_front(batch));
   int64_t rows = product(shape.take_front(batch + depth));
   if (rows > std::numeric_limits<int32_t>::max())
     return fail() << "the data has more rows than i32 offsets reach";
-  std::vector<double> offsets(tuples);
-  for (int64_t t = 0; t < tuples; ++t) {
-    double row = double((t / tuplesPerBatch) * perBatch);
-    for (int64_t k = 0; k < depth; ++k) {
-      double position = indices->values[t * depth + k];
-      if (position < -indexed[k] || position >= indexed[k])
-        return fail() << "index " << position
-                      << " is out of range for dimension " << indexed[k];
-      row += (position < 0 ? position + indexed[k] : position) *
-             double(indexedStrides[k]);
-    }
-    offsets[t] = row;
-  }
+  ArrayRef<int64_t> indexed = shape.slice(batch, depth);
+  int64_t tuples = product(indexShape.drop_back());
+  // The first row of each tuple's batch.
+  std::vector<double> batchRows(tuples);
+  int64_t tuplesPerBatch = product(indexShape.drop_back().drop_front(batch));
+  for (int64_t t = 0; t < tuples; ++t)
+    batchRows[t] = double((t / tuplesPerBatch) * product(indexed));
+  FailureOr<Value> offsets =
+      known ? knownRowOffsets(*known, indexed, batchRows)
+            : runtimeRowOffsets(*indices, indexed, batchRows);
+  if (failed(offsets))
+    return failure();
   SmallVector<int64_t> resultShape(indexShape.drop_back());
   llvm::append_range(resultShape, shape.drop_front(batch + depth));
-  Value positions = constant({1, tuples}, builder.getI32Type(), offsets);
   setOutput(0, gatherRows(*data, rows, product(shape.drop_front(batch + depth)),
-                          positions, resultShape));
+                          *offsets, resultShape));
   return success();
+}
+
+/// GatherND's row offsets ([1, tuples], i32) from indices known at import.
+FailureOr<Value> Importer::knownRowOffsets(const KnownTensor &indices,
+                                           ArrayRef<int64_t> indexed,
+                                           std::vector<double> rows) {
+  SmallVector<int64_t> strides = computeStrides(indexed);
+  int64_t depth = indexed.size();
+  for (size_t t = 0; t < rows.size(); ++t) {
+    for (int64_t k = 0; k < depth; ++k) {
+      double position = indices.values[t * depth + k];
+      if (position < -indexed[k] || position >= indexed[k]) {
+        fail() << "index " << position << " is out of range for dimension "
+               << indexed[k];
+        return failure();
+      }
+      rows[t] += (position < 0 ? position + indexed[k] : position) *
+                 double(strides[k]);
+    }
+  }
+  return constant({1, int64_t(rows.size())}, builder.getI32Type(), rows);
+}
+
+/// GatherND's row offsets ([1, tuples], i32) computed at run time: the
+/// batch's first row plus each index component, wrapped, times its stride.
+FailureOr<Value> Importer::runtimeRowOffsets(Value indices,
+                                             ArrayRef<int64_t> indexed,
+                                             ArrayRef<double> batchRows) {
+  Type indexType = elementOf(indices);
+  if (!indexType.isInteger(64) && !indexType.isInteger(32)) {
+    fail() << "indices (input #1) must be int64 or int32, not "
+           << indices.getType();
+    return failure();
+  }
+  Type i32 = builder.getI32Type();
+  int64_t tuples = batchRows.size(), depth = indexed.size();
+  SmallVector<int64_t> strides = computeStrides(indexed);
+  Value components = reshape(indices, {tuples, depth});
+  Value rows = constant({tuples, 1}, i32, batchRows);
+  for (int64_t k = 0; k < depth; ++k) {
+    Value position = wrapIndices(sliceAxis(components, 1, k, 1), indexed[k]);
+    rows = binary<tosa::AddOp>(
+        rows, mul(position, scalar(i32, double(strides[k]), 2)), i32);
+  }
+  return reshape(rows, {1, tuples});
 }
 
 } // namespace prec::onnx_import

@@ -846,3 +846,18 @@ model.ir_version = 8
 onnx.save(model, os.path.join(out, "tensor_encodings.onnx"))
 np.savez(os.path.join(out, "tensor_encodings.in.npz"))
 np.savez(os.path.join(out, "tensor_encodings.golden.npz"), **encoded_golden)
+
+# GatherND with run-time indices: GPT-2's pooling of each sequence's last
+# token (batch_dims=1, one index per batch, negative from the end) and a
+# two-component lookup into a 3-D tensor (batch_dims=0).
+hidden = f32(2, 5, 4)
+last = np.array([[4], [-3]], np.int64)
+cube = f32(3, 4, 5)
+pairs = np.array([[2, 1], [0, -1], [-3, 3]], np.int64)
+save("gather_nd",
+     [helper.make_node("GatherND", ["hidden", "last"], ["pooled"], batch_dims=1),
+      helper.make_node("GatherND", ["cube", "pairs"], ["picked"])],
+     {"hidden": hidden, "last": last, "cube": cube, "pairs": pairs}, None,
+     opset=13,
+     golden={"pooled": np.stack([hidden[b, last[b, 0]] for b in range(2)]),
+             "picked": np.stack([cube[i, j] for i, j in pairs])})
