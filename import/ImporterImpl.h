@@ -116,6 +116,9 @@ private:
   static ArrayRef<int64_t> shapeOf(Value value) {
     return cast<RankedTensorType>(value.getType()).getShape();
   }
+  static ArrayRef<int64_t> shapeOf(ElementsAttr elements) {
+    return cast<RankedTensorType>(elements.getType()).getShape();
+  }
   static Type elementOf(Value value) {
     return cast<RankedTensorType>(value.getType()).getElementType();
   }
@@ -207,6 +210,20 @@ private:
   LogicalResult importMatMul();
   LogicalResult importGemm();
   LogicalResult importConv(bool transposed);
+  /// A convolution's group and window, for two spatial dimensions.
+  struct ConvWindow {
+    int64_t group = 1;
+    std::vector<int64_t> strides, dilations, pads, outputPadding;
+  };
+  FailureOr<ConvWindow> readConvWindow(int64_t spatialRank, bool transposed);
+  FailureOr<Value> convolve2d(Value x, ElementsAttr weights, ConvWindow window,
+                              bool transposed);
+  FailureOr<ElementsAttr> convBias(int64_t outChannels, Type element);
+  FailureOr<Value> transposedConvolve(Value nhwc, ElementsAttr weights,
+                                      ElementsAttr bias,
+                                      const ConvWindow &window);
+  FailureOr<Value> forwardConvolve(Value nhwc, ElementsAttr weights,
+                                   ElementsAttr bias, ConvWindow window);
   LogicalResult importPool(bool isMax, bool global);
   LogicalResult importBatchNormalization();
   LogicalResult importLayerNormalization();

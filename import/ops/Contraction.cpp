@@ -222,138 +222,229 @@ LogicalResult Importer::importGemm() {
   return success();
 }
 
+/// Conv and ConvTranspose on NCL or NCHW inputs. A 1-D convolution (the
+/// feature encoders of Whisper and wav2vec2) is the 2-D one of height 1.
 LogicalResult Importer::importConv(bool transposed) {
   FailureOr<Value> x = input(0);
   if (failed(x))
     return failure();
   ArrayRef<int64_t> xShape = shapeOf(*x);
-  if (xShape.size() != 4)
-    return fail() << "only 2-D convolutions (NCHW inputs) are supported";
+  int64_t rank = xShape.size();
+  if (rank != 3 && rank != 4)
+    return fail() << "only 1-D and 2-D convolutions (NCL and NCHW inputs) "
+                     "are supported";
   ElementsAttr weights = getKnownElements(1);
-  if (!weights || cast<RankedTensorType>(weights.getType()).getRank() != 4)
-    return fail() << "weights must be a 4-D initializer";
-  weights = asConstantData(weights);
-  Type element = elementOf(*x);
-  int64_t group = intAttribute("group", 1);
-  std::vector<int64_t> strides = intsAttribute("strides", {1, 1});
-  std::vector<int64_t> dilations = intsAttribute("dilations", {1, 1});
-  std::vector<int64_t> pads = intsAttribute("pads", {0, 0, 0, 0});
-  if (stringAttribute("auto_pad", "NOTSET") != "NOTSET")
-    return fail() << "auto_pad is not supported; export with explicit pads";
-  if (strides.size() != 2 || dilations.size() != 2 || pads.size() != 4)
-    return fail() << "strides, dilations and pads must describe 2-D";
-  if (weights.getElementType() != element)
-    return fail() << "weights of type " << weights.getType()
-                  << " do not match the input's " << x->getType();
-  ArrayRef<int64_t> w = cast<RankedTensorType>(weights.getType()).getShape();
-  int64_t kh = w[2], kw = w[3];
-  if (failed(checkWindow(xShape.drop_front(2), {kh, kw}, strides, dilations,
-                         pads, transposed)))
+  if (!weights || cast<RankedTensorType>(weights.getType()).getRank() != rank)
+    return fail() << "weights must be a " << rank << "-D initializer";
+  FailureOr<ConvWindow> window = readConvWindow(rank - 2, transposed);
+  if (failed(window))
     return failure();
-  if (group < 1 || group > xShape[1])
-    return fail() << "group " << group << " must lie between 1 and the "
-                  << xShape[1] << " input channels";
+  weights = asConstantData(weights);
+  Value planar = *x;
+  if (rank == 3) {
+    ArrayRef<int64_t> w = shapeOf(weights);
+    planar = reshape(*x, {xShape[0], xShape[1], 1, xShape[2]});
+    weights = reshapeElements(weights, {w[0], w[1], 1, w[2]});
+  }
+  FailureOr<Value> nhwc = convolve2d(planar, weights, *window, transposed);
+  if (failed(nhwc))
+    return failure();
+  Value result = transpose(*nhwc, {0, 3, 1, 2});
+  if (rank == 3) {
+    ArrayRef<int64_t> shape = shapeOf(result);
+    result = reshape(result, {shape[0], shape[1], shape[3]});
+  }
+  setOutput(0, result);
+  return success();
+}
+
+/// The window attributes of a Conv or ConvTranspose with `spatialRank`
+/// (1 or 2) spatial dimensions, as those of a 2-D one.
+FailureOr<Importer::ConvWindow> Importer::readConvWindow(int64_t spatialRank,
+                                                         bool transposed) {
+  if (stringAttribute("auto_pad", "NOTSET") != "NOTSET") {
+    fail() << "auto_pad is not supported; export with explicit pads";
+    return failure();
+  }
+  ConvWindow window;
+  window.group = intAttribute("group", 1);
+  std::vector<int64_t> ones(spatialRank, 1), zeros(spatialRank, 0);
+  window.strides = intsAttribute("strides", ones);
+  window.dilations = intsAttribute("dilations", ones);
+  window.pads = intsAttribute("pads", std::vector<int64_t>(2 * spatialRank));
+  window.outputPadding = intsAttribute("output_padding", zeros);
+  if (int64_t(window.strides.size()) != spatialRank ||
+      int64_t(window.dilations.size()) != spatialRank ||
+      int64_t(window.pads.size()) != 2 * spatialRank) {
+    fail() << "strides, dilations and pads must describe " << spatialRank
+           << "-D";
+    return failure();
+  }
+  if (transposed &&
+      (int64_t(window.outputPadding.size()) != spatialRank ||
+       llvm::any_of(llvm::zip(window.outputPadding, window.strides),
+                    [](auto pair) {
+                      auto [padding, stride] = pair;
+                      return padding < 0 || padding >= stride;
+                    }))) {
+    fail() << "output_padding must give " << spatialRank
+           << " values, each below its stride";
+    return failure();
+  }
+  if (spatialRank == 1) {
+    // Height 1: unit stride and dilation, no padding.
+    window.strides.insert(window.strides.begin(), 1);
+    window.dilations.insert(window.dilations.begin(), 1);
+    window.pads = {0, window.pads[0], 0, window.pads[1]};
+    window.outputPadding.insert(window.outputPadding.begin(), 0);
+  }
+  return window;
+}
+
+/// A 2-D convolution of an NCHW value: its NHWC result.
+FailureOr<Value> Importer::convolve2d(Value x, ElementsAttr weights,
+                                      ConvWindow window, bool transposed) {
+  ArrayRef<int64_t> xShape = shapeOf(x);
+  Type element = elementOf(x);
+  int64_t group = window.group;
+  if (weights.getElementType() != element) {
+    fail() << "weights of type " << weights.getType()
+           << " do not match the input's " << x.getType();
+    return failure();
+  }
+  ArrayRef<int64_t> w = shapeOf(weights);
+  if (failed(checkWindow(xShape.drop_front(2), w.drop_front(2), window.strides,
+                         window.dilations, window.pads, transposed)))
+    return failure();
+  if (group < 1 || group > xShape[1]) {
+    fail() << "group " << group << " must lie between 1 and the " << xShape[1]
+           << " input channels";
+    return failure();
+  }
   int64_t inChannels = xShape[1];
   int64_t outChannels = transposed ? w[1] * group : w[0];
   int64_t expectedInChannels = transposed ? w[0] : w[1] * group;
-  if (expectedInChannels != inChannels)
-    return fail() << "weights expect " << expectedInChannels
-                  << " input channels, the input has " << inChannels;
-  if (outChannels % group != 0)
-    return fail() << outChannels << " output channels do not split into "
-                  << group << " groups";
+  if (expectedInChannels != inChannels) {
+    fail() << "weights expect " << expectedInChannels
+           << " input channels, the input has " << inChannels;
+    return failure();
+  }
+  if (outChannels % group != 0) {
+    fail() << outChannels << " output channels do not split into " << group
+           << " groups";
+    return failure();
+  }
+  FailureOr<ElementsAttr> bias = convBias(outChannels, element);
+  if (failed(bias))
+    return failure();
+  Value nhwc = transpose(x, {0, 2, 3, 1});
+  if (transposed)
+    return transposedConvolve(nhwc, weights, *bias, window);
+  return forwardConvolve(nhwc, weights, *bias, window);
+}
 
-  // Bias: given or zeros, one per output channel.
-  ElementsAttr bias = elementsFromDoubles(tensorOf({outChannels}, element),
-                                          std::vector<double>(outChannels));
-  if (hasInput(2)) {
-    bias = getKnownElements(2);
-    if (!bias || bias.getNumElements() != outChannels)
-      return fail() << "bias must be an initializer of " << outChannels
-                    << " values";
-    bias = reshapeElements(asConstantData(bias), {outChannels});
-    if (bias.getElementType() != element)
-      return fail() << "bias of type " << bias.getType()
-                    << " does not match the input's " << x->getType();
+/// Input 2, a convolution's bias, or zeros: one per output channel.
+FailureOr<ElementsAttr> Importer::convBias(int64_t outChannels, Type element) {
+  if (!hasInput(2))
+    return elementsFromDoubles(tensorOf({outChannels}, element),
+                               std::vector<double>(outChannels));
+  ElementsAttr bias = getKnownElements(2);
+  if (!bias || bias.getNumElements() != outChannels) {
+    fail() << "bias must be an initializer of " << outChannels << " values";
+    return failure();
   }
-  Value nhwc = transpose(*x, {0, 2, 3, 1});
-  int64_t oh, ow;
-  Value result;
-  if (transposed) {
-    if (group != 1)
-      return fail() << "grouped ConvTranspose is not supported";
-    if (dilations != std::vector<int64_t>{1, 1})
-      return fail() << "dilated ConvTranspose is not supported";
-    std::vector<int64_t> outputPadding =
-        intsAttribute("output_padding", {0, 0});
-    if (outputPadding.size() != 2 || outputPadding[0] < 0 ||
-        outputPadding[1] < 0 || outputPadding[0] >= strides[0] ||
-        outputPadding[1] >= strides[1])
-      return fail() << "output_padding must give 2 values, each below its "
-                       "stride";
-    // ONNX weights [I, O, KH, KW] -> TOSA [O, KH, KW, I].
-    ElementsAttr ohwi = transposeElements(weights, {1, 2, 3, 0});
-    oh = (xShape[2] - 1) * strides[0] + kh - pads[0] - pads[2] +
-         outputPadding[0];
-    ow = (xShape[3] - 1) * strides[1] + kw - pads[1] - pads[3] +
-         outputPadding[1];
-    if (oh < 1 || ow < 1)
-      return fail() << "pads leave an empty output";
-    SmallVector<int64_t> outPad = {-pads[0], -pads[2] + outputPadding[0],
-                                   -pads[1], -pads[3] + outputPadding[1]};
-    result = build<tosa::TransposeConv2DOp>(
-        tensorOf({xShape[0], oh, ow, outChannels}, element), nhwc,
-        constant(ohwi), constant(bias), zeroPoint(element), zeroPoint(element),
-        outPad, strides, element);
-  } else {
-    oh = (xShape[2] + pads[0] + pads[2] - dilations[0] * (kh - 1) - 1) /
-             strides[0] +
-         1;
-    ow = (xShape[3] + pads[1] + pads[3] - dilations[1] * (kw - 1) - 1) /
-             strides[1] +
-         1;
-    nhwc = trimForWindow(nhwc, pads, dilations[0] * (kh - 1) + 1,
-                         dilations[1] * (kw - 1) + 1, strides);
-    // ONNX weights [O, I, KH, KW] -> TOSA [O, KH, KW, I]; a group takes
-    // consecutive output channels.
-    ElementsAttr ohwi = transposeElements(weights, {0, 2, 3, 1});
-    SmallVector<int64_t> tosaPads = {pads[0], pads[2], pads[1], pads[3]};
-    auto convolve = [&](Value in, int64_t firstOut, int64_t outs) {
-      return build<tosa::Conv2DOp>(
-          tensorOf({xShape[0], oh, ow, outs}, element), in,
-          constant(leadingSlice(ohwi, firstOut, outs)),
-          constant(leadingSlice(bias, firstOut, outs)), zeroPoint(element),
-          zeroPoint(element), tosaPads, strides, dilations, element);
-    };
-    if (group == 1) {
-      result = convolve(nhwc, 0, outChannels);
-    } else if (group == inChannels && w[1] == 1) {
-      // Depthwise: ONNX weights [C * M, 1, KH, KW] -> TOSA [KH, KW, C, M].
-      int64_t multiplier = outChannels / inChannels;
-      ElementsAttr hwcm = transposeElements(
-          reshapeElements(weights, {inChannels, multiplier, kh, kw}),
-          {2, 3, 0, 1});
-      result = build<tosa::DepthwiseConv2DOp>(
-          tensorOf({xShape[0], oh, ow, outChannels}, element), nhwc,
-          constant(hwcm), constant(bias), zeroPoint(element),
-          zeroPoint(element), tosaPads, strides, dilations, element);
-    } else {
-      // Grouped: one convolution per group on its slice of channels.
-      int64_t inPerGroup = w[1], outPerGroup = outChannels / group;
-      SmallVector<Value> parts;
-      for (int64_t g = 0; g < group; ++g) {
-        ArrayRef<int64_t> in = shapeOf(nhwc);
-        SmallVector<int64_t> sliceShape = {in[0], in[1], in[2], inPerGroup};
-        Value slice = build<tosa::SliceOp>(
-            tensorOf(sliceShape, element), nhwc,
-            constShape({0, 0, 0, g * inPerGroup}), constShape(sliceShape));
-        parts.push_back(convolve(slice, g * outPerGroup, outPerGroup));
-      }
-      result = concatAxis(parts, 3);
-    }
+  bias = reshapeElements(asConstantData(bias), {outChannels});
+  if (bias.getElementType() != element) {
+    fail() << "bias of type " << bias.getType()
+           << " does not match the input's element type " << element;
+    return failure();
   }
-  setOutput(0, transpose(result, {0, 3, 1, 2}));
-  return success();
+  return bias;
+}
+
+/// ConvTranspose of an NHWC value with ONNX weights [I, O, KH, KW].
+FailureOr<Value> Importer::transposedConvolve(Value nhwc, ElementsAttr weights,
+                                              ElementsAttr bias,
+                                              const ConvWindow &window) {
+  if (window.group != 1) {
+    fail() << "grouped ConvTranspose is not supported";
+    return failure();
+  }
+  if (window.dilations != std::vector<int64_t>{1, 1}) {
+    fail() << "dilated ConvTranspose is not supported";
+    return failure();
+  }
+  ArrayRef<int64_t> in = shapeOf(nhwc), w = shapeOf(weights);
+  ArrayRef<int64_t> strides = window.strides, pads = window.pads,
+                    outputPadding = window.outputPadding;
+  int64_t oh =
+      (in[1] - 1) * strides[0] + w[2] - pads[0] - pads[2] + outputPadding[0];
+  int64_t ow =
+      (in[2] - 1) * strides[1] + w[3] - pads[1] - pads[3] + outputPadding[1];
+  if (oh < 1 || ow < 1) {
+    fail() << "pads leave an empty output";
+    return failure();
+  }
+  Type element = elementOf(nhwc);
+  SmallVector<int64_t> outPad = {-pads[0], -pads[2] + outputPadding[0],
+                                 -pads[1], -pads[3] + outputPadding[1]};
+  // TOSA weights [O, KH, KW, I].
+  return build<tosa::TransposeConv2DOp>(
+      tensorOf({in[0], oh, ow, w[1]}, element), nhwc,
+      constant(transposeElements(weights, {1, 2, 3, 0})), constant(bias),
+      zeroPoint(element), zeroPoint(element), outPad, strides, element);
+}
+
+/// Conv of an NHWC value with ONNX weights [O, I / group, KH, KW]: one
+/// convolution, a depthwise one, or one per group.
+FailureOr<Value> Importer::forwardConvolve(Value nhwc, ElementsAttr weights,
+                                           ElementsAttr bias,
+                                           ConvWindow window) {
+  ArrayRef<int64_t> w = shapeOf(weights);
+  int64_t kh = w[2], kw = w[3];
+  ArrayRef<int64_t> strides = window.strides, dilations = window.dilations;
+  std::vector<int64_t> &pads = window.pads;
+  ArrayRef<int64_t> in = shapeOf(nhwc);
+  int64_t oh =
+      (in[1] + pads[0] + pads[2] - dilations[0] * (kh - 1) - 1) / strides[0] +
+      1;
+  int64_t ow =
+      (in[2] + pads[1] + pads[3] - dilations[1] * (kw - 1) - 1) / strides[1] +
+      1;
+  nhwc = trimForWindow(nhwc, pads, dilations[0] * (kh - 1) + 1,
+                       dilations[1] * (kw - 1) + 1, strides);
+  Type element = elementOf(nhwc);
+  int64_t batch = in[0], inChannels = in[3], outChannels = w[0];
+  // TOSA weights [O, KH, KW, I]; a group takes consecutive output channels.
+  ElementsAttr ohwi = transposeElements(weights, {0, 2, 3, 1});
+  SmallVector<int64_t> tosaPads = {pads[0], pads[2], pads[1], pads[3]};
+  auto convolve = [&](Value part, int64_t firstOut, int64_t outs) {
+    return build<tosa::Conv2DOp>(tensorOf({batch, oh, ow, outs}, element), part,
+                                 constant(leadingSlice(ohwi, firstOut, outs)),
+                                 constant(leadingSlice(bias, firstOut, outs)),
+                                 zeroPoint(element), zeroPoint(element),
+                                 tosaPads, strides, dilations, element);
+  };
+  if (window.group == 1)
+    return convolve(nhwc, 0, outChannels);
+  if (window.group == inChannels && w[1] == 1) {
+    // Depthwise: ONNX weights [C * M, 1, KH, KW] -> TOSA [KH, KW, C, M].
+    int64_t multiplier = outChannels / inChannels;
+    ElementsAttr hwcm = transposeElements(
+        reshapeElements(weights, {inChannels, multiplier, kh, kw}),
+        {2, 3, 0, 1});
+    return build<tosa::DepthwiseConv2DOp>(
+        tensorOf({batch, oh, ow, outChannels}, element), nhwc, constant(hwcm),
+        constant(bias), zeroPoint(element), zeroPoint(element), tosaPads,
+        strides, dilations, element);
+  }
+  // Grouped: one convolution per group on its slice of channels.
+  int64_t outPerGroup = outChannels / window.group;
+  SmallVector<Value> parts;
+  for (int64_t g = 0; g < window.group; ++g)
+    parts.push_back(convolve(sliceAxis(nhwc, 3, g * w[1], w[1]),
+                             g * outPerGroup, outPerGroup));
+  return concatAxis(parts, 3);
 }
 
 /// ONNX floors the output size of a strided window; TOSA wants the window

@@ -861,3 +861,44 @@ save("gather_nd",
      opset=13,
      golden={"pooled": np.stack([hidden[b, last[b, 0]] for b in range(2)]),
              "picked": np.stack([cube[i, j] for i, j in pairs])})
+
+
+# 1-D convolutions (the feature encoders of Whisper and wav2vec2), as 2-D
+# ones of height 1: strided, padded and dilated; depthwise; grouped;
+# transposed.
+def conv1d(x, w, b, stride, pads, dilation, group):
+    return conv2d(x[:, :, None, :], w[:, :, None, :], b, [1, stride],
+                  [0, pads[0], 0, pads[1]], [1, dilation], group)[:, :, 0, :]
+
+
+def conv_transpose1d(x, w, b, stride, pads):
+    return conv_transpose2d(x[:, :, None, :], w[:, :, None, :], b, [1, stride],
+                            [0, pads[0], 0, pads[1]])[:, :, 0, :]
+
+
+signal = f32(1, 4, 20)
+c1w, c1b = f32(6, 4, 3), f32(6)
+c2w, c2b = f32(8, 1, 5), f32(8)
+c3w, c3b = f32(6, 2, 3), f32(6)
+ctw, ctb = f32(4, 3, 4), f32(3)
+save("conv1d",
+     [helper.make_node("Conv", ["signal", "c1w", "c1b"], ["plain"], strides=[2],
+                       pads=[1, 2], dilations=[2]),
+      helper.make_node("Conv", ["signal", "c2w", "c2b"], ["depthwise"], group=4,
+                       pads=[2, 2]),
+      helper.make_node("Conv", ["signal", "c3w", "c3b"], ["grouped"], group=2),
+      helper.make_node("ConvTranspose", ["signal", "ctw", "ctb"], ["transposed"],
+                       strides=[2], pads=[1, 1], output_padding=[1])],
+     {"signal": signal}, None,
+     [("c1w", c1w), ("c1b", c1b), ("c2w", c2w), ("c2b", c2b), ("c3w", c3w),
+      ("c3b", c3b), ("ctw", ctw), ("ctb", ctb)],
+     golden={"plain": conv1d(signal, c1w, c1b, 2, [1, 2], 2, 1),
+             "depthwise": conv1d(signal, c2w, c2b, 1, [2, 2], 1, 4),
+             "grouped": conv1d(signal, c3w, c3b, 1, [0, 0], 1, 2),
+             # output_padding keeps the last column pads [1, 1] cut.
+             "transposed": conv_transpose1d(signal, ctw, ctb, 2, [1, 0])})
+bad("conv1d_weights", [helper.make_node("Conv", ["x", "w"], ["y"], name="conv")],
+    {"x": [1, 2, 8]}, initializers=[numpy_helper.from_array(f32(2, 2, 3, 3), "w")])
+bad("conv3d", [helper.make_node("Conv", ["x", "w"], ["y"], name="conv")],
+    {"x": [1, 2, 4, 4, 4]},
+    initializers=[numpy_helper.from_array(f32(2, 2, 3, 3, 3), "w")])
