@@ -400,6 +400,10 @@ FoldResult Folder::arithmetic(llvm::StringRef type) {
           .Case("Floor", unary(std::floor))
           .Case("Ceil", unary(std::ceil))
           .Case("Reciprocal", [](ArrayRef<double> v) { return 1 / v[0]; })
+          .Case("Sign",
+                [](ArrayRef<double> v) {
+                  return double((v[0] > 0) - (v[0] < 0));
+                })
           .Case("Identity", [](ArrayRef<double> v) { return v[0]; })
           .Default(nullptr);
   if (fn)
@@ -413,6 +417,7 @@ FoldResult Folder::arithmetic(llvm::StringRef type) {
           .Case("GreaterOrEqual",
                 [](ArrayRef<double> v) { return v[0] >= v[1]; })
           .Case("Not", [](ArrayRef<double> v) { return !v[0]; })
+          .Case("IsNaN", [](ArrayRef<double> v) { return std::isnan(v[0]); })
           .Case("And", [](ArrayRef<double> v) { return v[0] && v[1]; })
           .Case("Or", [](ArrayRef<double> v) { return v[0] || v[1]; })
           .Case("Xor",
@@ -937,7 +942,8 @@ const llvm::StringSet<> &getElementwiseFolds() {
       "Max",      "Min",   "Neg",  "Abs",         "Sqrt",    "Exp",
       "Log",      "Sin",   "Cos",  "Floor",       "Ceil",    "Reciprocal",
       "Identity", "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual",
-      "Not",      "And",   "Or",   "Xor",         "Where"};
+      "Not",      "And",   "Or",   "Xor",         "Where",   "IsNaN",
+      "Sign"};
   return ops;
 }
 

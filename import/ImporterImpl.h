@@ -207,6 +207,8 @@ private:
   FailureOr<std::pair<Value, Value>> binaryOperands(bool swapped);
   LogicalResult importDiv();
   LogicalResult importSqrt();
+  LogicalResult importIsNaN();
+  LogicalResult importSign();
   LogicalResult importMatMul();
   LogicalResult importGemm();
   LogicalResult importConv(bool transposed);

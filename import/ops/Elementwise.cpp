@@ -60,6 +60,38 @@ LogicalResult Importer::importSqrt() {
   return success();
 }
 
+/// IsNaN: the elements that differ from themselves. SDPA attention, as
+/// PyTorch exports it, zeroes the rows of fully masked queries with it.
+LogicalResult Importer::importIsNaN() {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  if (!isa<FloatType>(elementOf(*x)))
+    return fail() << "the input must be a float tensor, not " << x->getType();
+  Value same = binary<tosa::EqualOp>(*x, *x, builder.getI1Type());
+  setOutput(0, unary<tosa::LogicalNotOp>(same));
+  return success();
+}
+
+/// Sign: 1, -1 or 0 as the element is positive, negative or zero; NaN
+/// stays NaN (x - x), as numpy's.
+LogicalResult Importer::importSign() {
+  FailureOr<Value> x = input(0);
+  if (failed(x))
+    return failure();
+  Type element = elementOf(*x);
+  int64_t rank = shapeOf(*x).size();
+  Value zero = scalar(element, 0, rank);
+  auto select = [&](Value condition, double value, Value otherwise) {
+    return build<tosa::SelectOp>(x->getType(), condition,
+                                 scalar(element, value, rank), otherwise);
+  };
+  Value negative = select(binary<tosa::GreaterOp>(zero, *x, element), -1,
+                          build<tosa::SubOp>(x->getType(), *x, *x));
+  setOutput(0, select(binary<tosa::GreaterOp>(*x, zero, element), 1, negative));
+  return success();
+}
+
 /// Mod of run-time tensors: fmod = 1 takes the dividend's sign (C's fmod),
 /// fmod = 0 (integers only) the divisor's, as Python's %.
 LogicalResult Importer::importMod() {

@@ -56,8 +56,19 @@ LogicalResult Importer::importReduce(llvm::StringRef kind) {
       return failure();
   }
   llvm::sort(axes);
-  Value reduced = kind == "max" ? reduce<tosa::ReduceMaxOp>(*x, axes)
-                                : reduce<tosa::ReduceSumOp>(*x, axes);
+  Value reduced;
+  if (kind == "max")
+    reduced = reduce<tosa::ReduceMaxOp>(*x, axes);
+  else if (kind == "min")
+    reduced = reduce<tosa::ReduceMinOp>(*x, axes);
+  else if (kind == "l1")
+    reduced = reduce<tosa::ReduceSumOp>(unary<tosa::AbsOp>(*x), axes);
+  else if (kind == "l2" || kind == "sumsquare")
+    reduced = reduce<tosa::ReduceSumOp>(mul(*x, *x), axes);
+  else
+    reduced = reduce<tosa::ReduceSumOp>(*x, axes);
+  if (kind == "l2")
+    reduced = build<math::SqrtOp>(reduced.getType(), reduced);
   if (kind == "mean") {
     int64_t count = 1;
     for (int64_t axis : axes)

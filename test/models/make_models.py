@@ -103,6 +103,21 @@ def eager_attention(cfg):
     return cfg
 
 
+def sdpa_attention(build):
+    """The family with the attention transformers picks by default
+    (scaled_dot_product_attention): its exports differ from the eager ones
+    (IsNaN zeroes fully masked rows)."""
+    def build_sdpa():
+        global eager_attention
+        saved = eager_attention
+        eager_attention = lambda cfg: cfg  # noqa: E731
+        try:
+            return build()
+        finally:
+            eager_attention = saved
+    return build_sdpa
+
+
 # ---------------------------------------------------------------- families
 
 def bert():
@@ -290,6 +305,7 @@ FAMILIES = [
     ("t5_encoder", t5_encoder), ("vit", vit), ("swin", swin),
     ("mobilenetv3", mobilenetv3), ("efficientnet", efficientnet),
     ("resnet", resnet),
+    ("bert_sdpa", sdpa_attention(bert)), ("llama_sdpa", sdpa_attention(llama)),
 ]
 
 

@@ -902,3 +902,26 @@ bad("conv1d_weights", [helper.make_node("Conv", ["x", "w"], ["y"], name="conv")]
 bad("conv3d", [helper.make_node("Conv", ["x", "w"], ["y"], name="conv")],
     {"x": [1, 2, 4, 4, 4]},
     initializers=[numpy_helper.from_array(f32(2, 2, 3, 3, 3), "w")])
+
+# IsNaN (SDPA exports zero fully masked rows with it), Sign, and the
+# reductions ReduceMin, ReduceL1, ReduceL2 (wav2vec2's weight norm) and
+# ReduceSumSquare, with axes as an input (opset 18).
+special = f32(3, 4)
+special[0, 1] = np.nan
+special[2, 3] = 0
+vals = f32(2, 3, 4)
+save("nan_sign_norms",
+     [helper.make_node("IsNaN", ["special"], ["isnan"]),
+      helper.make_node("Sign", ["vals"], ["sign"]),
+      helper.make_node("ReduceMin", ["vals", "axis1"], ["rmin"]),
+      helper.make_node("ReduceL1", ["vals", "axis1"], ["l1"], keepdims=0),
+      helper.make_node("ReduceL2", ["vals", "axes02"], ["l2"]),
+      helper.make_node("ReduceSumSquare", ["vals", "axis1"], ["sumsq"])],
+     {"special": special, "vals": vals}, None,
+     [("axis1", np.array([1], np.int64)), ("axes02", np.array([0, 2], np.int64))],
+     opset=18,
+     golden={"isnan": np.isnan(special), "sign": np.sign(vals),
+             "rmin": vals.min(1, keepdims=True),
+             "l1": np.abs(vals).sum(1),
+             "l2": np.sqrt((vals ** 2).sum((0, 2), keepdims=True)),
+             "sumsq": (vals ** 2).sum(1, keepdims=True)})
