@@ -84,13 +84,16 @@ LogicalResult Importer::importTranspose() {
 LogicalResult Importer::importConcat() {
   SmallVector<Value> inputs;
   for (int i = 0; i < node->input_size(); ++i) {
+    // Empty parts add nothing.
+    if (ElementsAttr part = getKnownElements(i); part && part.empty())
+      continue;
     FailureOr<Value> value = input(i);
     if (failed(value))
       return failure();
     inputs.push_back(*value);
   }
   if (inputs.empty())
-    return fail() << "Concat needs at least one input";
+    return fail() << "Concat needs at least one non-empty input";
   int64_t axis = intAttribute("axis", 0);
   if (failed(normalizeAxis(axis, shapeOf(inputs[0]).size())))
     return failure();
@@ -183,24 +186,34 @@ LogicalResult Importer::importSlice() {
   if (ends->size() != starts->size() || axes.size() != starts->size() ||
       steps.size() != starts->size())
     return fail() << "starts, ends, axes and steps differ in length";
+  SmallVector<SliceAxis> taken;
+  SmallVector<int64_t> resultShape(shape);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (failed(normalizeAxis(axes[i], rank)))
+      return failure();
+    if (steps[i] == 0)
+      return fail() << "a step is 0";
+    taken.push_back(
+        resolveSliceAxis((*starts)[i], (*ends)[i], steps[i], shape[axes[i]]));
+    resultShape[axes[i]] = taken.back().count;
+  }
+  // An empty slice (Phi-3's rotary part when it is the whole head) is
+  // known to be empty: Concat drops it, any other use is an error there.
+  if (product(resultShape) == 0) {
+    known[node->output(0)] =
+        elementsFromBytes(tensorOf(resultShape, elementOf(*x)), {});
+    return success();
+  }
   Value result = *x;
   for (size_t i = 0; i < axes.size(); ++i) {
-    int64_t axis = axes[i];
-    if (failed(normalizeAxis(axis, rank)))
-      return failure();
-    int64_t step = steps[i], dim = shape[axis];
-    if (step == 0)
-      return fail() << "a step is 0";
-    SliceAxis taken = resolveSliceAxis((*starts)[i], (*ends)[i], step, dim);
-    if (taken.count == 0)
-      return fail() << "the slice of dimension " << axis << " is empty";
-    int64_t begin = taken.begin;
+    int64_t axis = axes[i], step = steps[i], dim = shape[axis];
+    int64_t begin = taken[i].begin;
     // A negative step walks the reversed axis forwards.
     if (step < 0) {
       result = reverseAxis(result, axis);
       begin = dim - 1 - begin;
     }
-    result = stepAxis(result, axis, begin, taken.count, taken.stride);
+    result = stepAxis(result, axis, begin, taken[i].count, taken[i].stride);
   }
   setOutput(0, result);
   return success();

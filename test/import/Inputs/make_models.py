@@ -925,3 +925,19 @@ save("nan_sign_norms",
              "l1": np.abs(vals).sum(1),
              "l2": np.sqrt((vals ** 2).sum((0, 2), keepdims=True)),
              "sumsq": (vals ** 2).sum(1, keepdims=True)})
+
+# An empty slice concatenated back (Phi-3's pass-through part of the head
+# when rotary embeddings cover all of it): the concat drops it.
+whole = f32(2, 4)
+save("empty_slice",
+     [helper.make_node("Slice", ["whole", "four", "end"], ["rest"], name="rest"),
+      helper.make_node("Neg", ["whole"], ["rotated"]),
+      helper.make_node("Concat", ["rotated", "rest"], ["joined"], axis=1)],
+     {"whole": whole}, None,
+     [("four", np.array([4], np.int64)), ("end", np.array([2**63 - 1], np.int64)),
+      ("axis", np.array([1], np.int64))],
+     golden={"joined": -whole})
+bad("empty_slice_used",
+    [helper.make_node("Slice", ["x", "starts", "ends"], ["rest"], name="slice"),
+     helper.make_node("Add", ["rest", "x"], ["y"], name="add")],
+    {"x": [4, 4]}, initializers=[known("starts", [4]), known("ends", [5])])
