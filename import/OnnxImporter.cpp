@@ -291,14 +291,24 @@ LogicalResult Importer::reportSupport(const SupportCheck &check,
 /// Evaluates the current node when its inputs are known (import/Folding.h):
 /// true with its outputs known, false when it must become IR.
 FailureOr<bool> Importer::foldKnown() {
-  // The evaluator reads doubles: decode the node's known inputs for it.
+  // Beside Shape and Size, which read only shapes, a node folds only when
+  // every input is known: do not decode an embedding table next to
+  // run-time ids for nothing.
+  bool readsOnlyShapes =
+      node->op_type() == "Shape" || node->op_type() == "Size";
+  if (!readsOnlyShapes &&
+      llvm::any_of(node->input(), [&](const std::string &name) {
+        return !name.empty() && !known.count(name);
+      }))
+    return false;
+  // The evaluator reads doubles: decode each known input it asks for, once.
   std::map<std::string, KnownTensor> decoded;
-  for (const std::string &name : node->input())
-    if (ElementsAttr elements = known.lookup(name))
-      decoded.try_emplace(name, toKnownTensor(elements));
   auto knownTensor = [&](StringRef name) -> const KnownTensor * {
-    auto it = decoded.find(name.str());
-    return it == decoded.end() ? nullptr : &it->second;
+    ElementsAttr elements = known.lookup(name);
+    if (!elements)
+      return nullptr;
+    return &decoded.try_emplace(name.str(), toKnownTensor(elements))
+                .first->second;
   };
   auto staticShape =
       [&](StringRef name) -> std::optional<SmallVector<int64_t>> {

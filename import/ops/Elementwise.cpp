@@ -21,10 +21,7 @@ FailureOr<std::pair<Value, Value>> Importer::binaryOperands(bool swapped) {
 }
 
 LogicalResult Importer::importDiv() {
-  FailureOr<Value> a = input(0), b = input(1);
-  if (failed(a) || failed(b))
-    return failure();
-  auto pair = broadcastPair(*a, *b);
+  FailureOr<std::pair<Value, Value>> pair = binaryOperands(false);
   if (failed(pair))
     return failure();
   Type element = elementOf(pair->first);
@@ -95,16 +92,11 @@ LogicalResult Importer::importSign() {
 /// Mod of run-time tensors: fmod = 1 takes the dividend's sign (C's fmod),
 /// fmod = 0 (integers only) the divisor's, as Python's %.
 LogicalResult Importer::importMod() {
-  FailureOr<Value> a = input(0), b = input(1);
-  if (failed(a) || failed(b))
-    return failure();
-  auto pair = broadcastPair(*a, *b);
+  FailureOr<std::pair<Value, Value>> pair = binaryOperands(false);
   if (failed(pair))
     return failure();
   auto [x, y] = *pair;
   Type element = elementOf(x);
-  if (element != elementOf(y))
-    return fail() << "operands have different element types";
   bool fmod = intAttribute("fmod", 0);
   bool isFloat = isa<FloatType>(element);
   if (isFloat && !fmod)

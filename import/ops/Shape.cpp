@@ -97,8 +97,7 @@ LogicalResult Importer::importConcat() {
   int64_t axis = intAttribute("axis", 0);
   if (failed(normalizeAxis(axis, shapeOf(inputs[0]).size())))
     return failure();
-  SmallVector<int64_t> shape(shapeOf(inputs[0]));
-  shape[axis] = 0;
+  ArrayRef<int64_t> shape = shapeOf(inputs[0]);
   for (Value value : inputs) {
     ArrayRef<int64_t> other = shapeOf(value);
     if (other.size() != shape.size())
@@ -106,10 +105,8 @@ LogicalResult Importer::importConcat() {
     for (size_t d = 0; d < shape.size(); ++d)
       if (int64_t(d) != axis && other[d] != shape[d])
         return fail() << "inputs differ in shape off the axis";
-    shape[axis] += other[axis];
   }
-  setOutput(0, build<tosa::ConcatOp>(tensorOf(shape, elementOf(inputs[0])),
-                                     inputs, uint32_t(axis)));
+  setOutput(0, concatAxis(inputs, axis));
   return success();
 }
 

@@ -26,32 +26,31 @@ def text(model_cls, cfg, **kw):
     return TextLastHidden(model_cls(cfg, **kw)), text_inputs(), ["last_hidden_state"]
 
 
+# What the decoder configs below share.
+DECODER = dict(vocab_size=VOCAB, hidden_size=64, intermediate_size=128,
+               num_hidden_layers=2, num_attention_heads=4,
+               max_position_embeddings=64, use_cache=False)
+
+
 def qwen2():
     from transformers import Qwen2Config, Qwen2Model
-    return text(Qwen2Model, Qwen2Config(vocab_size=VOCAB, hidden_size=64, intermediate_size=128,
-        num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
-        max_position_embeddings=64, use_cache=False))
+    return text(Qwen2Model, Qwen2Config(num_key_value_heads=2, **DECODER))
 
 
 def mistral():
     from transformers import MistralConfig, MistralModel
-    return text(MistralModel, MistralConfig(vocab_size=VOCAB, hidden_size=64, intermediate_size=128,
-        num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
-        max_position_embeddings=64, sliding_window=8, use_cache=False))
+    return text(MistralModel, MistralConfig(num_key_value_heads=2, sliding_window=8,
+                                            **DECODER))
 
 
 def gemma():
     from transformers import GemmaConfig, GemmaModel
-    return text(GemmaModel, GemmaConfig(vocab_size=VOCAB, hidden_size=64, intermediate_size=128,
-        num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=1, head_dim=16,
-        max_position_embeddings=64, use_cache=False))
+    return text(GemmaModel, GemmaConfig(num_key_value_heads=1, head_dim=16, **DECODER))
 
 
 def phi3():
     from transformers import Phi3Config, Phi3Model
-    return text(Phi3Model, Phi3Config(vocab_size=VOCAB, hidden_size=64, intermediate_size=128,
-        num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=4,
-        max_position_embeddings=64, pad_token_id=0, use_cache=False))
+    return text(Phi3Model, Phi3Config(num_key_value_heads=4, pad_token_id=0, **DECODER))
 
 
 def opt():
