@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dialects/InitAll.h"
+#include "registration/InitAll.h"
 #include "runtime/JitRunner.h"
 
 #include "mlir/IR/DialectRegistry.h"

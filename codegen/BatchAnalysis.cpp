@@ -2,7 +2,7 @@
 
 #include "codegen/BatchAnalysis.h"
 
-#include "passes/OpNames.h"
+#include "dialects/Utils/OpNames.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"

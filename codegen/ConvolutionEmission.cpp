@@ -2,8 +2,8 @@
 
 #include "codegen/CudaEmitterImpl.h"
 
-#include "passes/Constants.h"
-#include "passes/OpNames.h"
+#include "dialects/Utils/Constants.h"
+#include "dialects/Utils/OpNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -9,9 +9,9 @@
 
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOps.h"
+#include "dialects/Utils/OpNames.h"
 #include "lowering/Pipelines.h"
-#include "passes/NestingDepth.h"
-#include "passes/OpNames.h"
+#include "support/NestingDepth.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

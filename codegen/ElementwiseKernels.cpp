@@ -3,7 +3,7 @@
 #include "codegen/CudaEmitterImpl.h"
 
 #include "dialects/Precision/PrecisionOps.h"
-#include "passes/OpNames.h"
+#include "dialects/Utils/OpNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

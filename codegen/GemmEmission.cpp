@@ -3,8 +3,8 @@
 #include "codegen/CudaEmitterImpl.h"
 
 #include "dialects/Precision/PrecisionDialect.h"
+#include "dialects/Utils/OpNames.h"
 #include "lowering/FuseBias.h"
-#include "passes/OpNames.h"
 #include "passes/TargetSupport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

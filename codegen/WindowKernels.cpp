@@ -2,7 +2,7 @@
 
 #include "codegen/CudaEmitterImpl.h"
 
-#include "passes/OpNames.h"
+#include "dialects/Utils/OpNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

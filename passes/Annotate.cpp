@@ -2,10 +2,10 @@
 
 #include "passes/Passes.h"
 
+#include "dialects/Utils/OpNames.h"
+#include "formats/PlanFile.h"
 #include "passes/LayerPatterns.h"
 #include "passes/OpClasses.h"
-#include "passes/OpNames.h"
-#include "passes/PlanFile.h"
 #include "passes/PrecisionRules.h"
 
 #include "dialects/Precision/PrecisionOps.h"

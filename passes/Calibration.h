@@ -1,27 +1,8 @@
-//===- Calibration.h - calibration files ------------------------*- C++ -*-===//
+//===- Calibration.h - what a calibration covers ----------------*- C++ -*-===//
 //
-// A calibration records, for each tensor an i8 or f8 op may read, the
-// symmetric range (amax) to quantize it with, and what it was made from:
-// the model's fingerprint and the algorithm. prec-calibrate writes it;
-// `prec-legalize calibration=` reads it and refuses one made for another
-// model. Schema (version 1):
-//
-//   {
-//     "format": "prec-calibration", "version": 1,
-//     "model": {"function": "main",
-//               "fingerprint": "<sha256 of the graph, precision choices
-//                               and names left out>",
-//               "inputs": ["x: 1x3x32x32xf32"]},
-//     "algorithm": {"name": "entropy" | "minmax" | "percentile",
-//                   "percentile": 99.99},          // percentile only
-//     "data": {"source": "calib.npz", "samples": 512, "batch_size": 32},
-//     "tensors": {"x": {"amax": 2.5, "min": -2.4, "max": 2.5}, ...},
-//     "observed": {"h": {"min": -3.1, "max": 70000.0}, ...}   // optional
-//   }
-//
-// `observed` holds the extremes the data reached in every float op's
-// result, for the range analysis (see RangeAnalysis.h) rather than for
-// quantization.
+// The file format is in formats/CalibrationFile.h; this is its link to the
+// IR: which tensors a calibration covers, what they are called and which
+// model it fits.
 //
 // Tensors are named as users know them: a binding by its name, an op's
 // result by its source tensor name (`precision.tensor`, which the ONNX
@@ -35,6 +16,8 @@
 #ifndef PREC_PASSES_CALIBRATION_H
 #define PREC_PASSES_CALIBRATION_H
 
+#include "formats/CalibrationFile.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Value.h"
 #include "llvm/Support/Error.h"
@@ -45,46 +28,6 @@
 #include <vector>
 
 namespace prec {
-
-enum class CalibrationAlgorithm { MinMax, Entropy, Percentile };
-
-std::optional<CalibrationAlgorithm>
-parseCalibrationAlgorithm(llvm::StringRef name);
-llvm::StringRef getCalibrationAlgorithmName(CalibrationAlgorithm algorithm);
-
-/// What identifies the model a calibration belongs to.
-struct ModelFingerprint {
-  std::string function;
-  std::string hash;
-  std::vector<std::string> inputs; // "name: 1x3x32x32xf32"
-
-  bool operator==(const ModelFingerprint &other) const {
-    return function == other.function && hash == other.hash &&
-           inputs == other.inputs;
-  }
-};
-
-struct TensorCalibration {
-  double amax = 0;
-  /// What the data showed; a TensorRT cache has only the scale.
-  std::optional<double> min, max;
-};
-
-/// The extremes the calibration data reached in one tensor.
-struct ObservedRange {
-  double min = 0, max = 0;
-};
-
-struct CalibrationFile {
-  ModelFingerprint model;
-  CalibrationAlgorithm algorithm = CalibrationAlgorithm::Entropy;
-  double percentile = 99.99; // percentile only
-  std::string source;
-  int64_t samples = 0;
-  int64_t batchSize = 0;
-  std::map<std::string, TensorCalibration> tensors;
-  std::map<std::string, ObservedRange> observed;
-};
 
 /// The fingerprint of `function` in `module`: a SHA-256 of the module's
 /// ops, types and constants with precision.region bodies inlined and every
@@ -117,13 +60,6 @@ collectObservedTensors(mlir::Operation *function);
 /// differs (the function, an input, a tensor, or the graph itself).
 llvm::Error checkCalibrationFits(const CalibrationFile &calibration,
                                  mlir::ModuleOp module, llvm::StringRef path);
-
-llvm::Expected<CalibrationFile> parseCalibration(llvm::StringRef text);
-/// Reads the file at `path`; errors name the file.
-llvm::Expected<CalibrationFile> loadCalibrationFile(llvm::StringRef path);
-std::string serializeCalibration(const CalibrationFile &calibration);
-llvm::Error writeCalibrationFile(llvm::StringRef path,
-                                 const CalibrationFile &calibration);
 
 } // namespace prec
 

@@ -9,7 +9,7 @@
 #ifndef PREC_PASSES_LAYERPATTERNS_H
 #define PREC_PASSES_LAYERPATTERNS_H
 
-#include "passes/OpNames.h"
+#include "dialects/Utils/OpNames.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Types.h"

@@ -2,9 +2,9 @@
 
 #include "passes/Passes.h"
 
+#include "dialects/Utils/OpNames.h"
 #include "passes/Interval.h"
 #include "passes/OpClasses.h"
-#include "passes/OpNames.h"
 #include "passes/PrecisionRules.h"
 #include "passes/RangeAnalysis.h"
 #include "passes/TargetSupport.h"

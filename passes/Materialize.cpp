@@ -2,11 +2,11 @@
 
 #include "passes/Passes.h"
 
-#include "passes/Constants.h"
+#include "dialects/Utils/Constants.h"
+#include "dialects/Utils/OpNames.h"
 #include "passes/DissolveRegions.h"
 #include "passes/LayerPatterns.h"
 #include "passes/OpClasses.h"
-#include "passes/OpNames.h"
 
 #include "dialects/Precision/PrecisionOps.h"
 #include "dialects/Precision/PrecisionTypes.h"

@@ -1,11 +1,10 @@
-//===- OpClasses.cpp - the op classes precision rules speak of ------------===//
+//===- OpClasses.cpp - which class each op belongs to ---------------------===//
 
 #include "passes/OpClasses.h"
 
 #include "dialects/Precision/PrecisionOps.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 
@@ -53,44 +52,6 @@ OpClass classifyOp(Operation *op) {
 
 bool accumulates(Operation *op) {
   return classifyOp(op) == OpClass::Contraction || isa<tosa::ReduceSumOp>(op);
-}
-
-StringRef getOpClassName(OpClass opClass) {
-  switch (opClass) {
-  case OpClass::Contraction:
-    return "contraction";
-  case OpClass::Sensitive:
-    return "sensitive";
-  case OpClass::Reduction:
-    return "reduction";
-  case OpClass::Pooling:
-    return "pooling";
-  case OpClass::Elementwise:
-    return "elementwise";
-  case OpClass::DataMovement:
-    return "data_movement";
-  case OpClass::Cast:
-    return "cast";
-  case OpClass::Other:
-    return "other";
-  }
-  llvm_unreachable("unknown op class");
-}
-
-std::optional<OpClass> parseOpClassName(StringRef name) {
-  return llvm::StringSwitch<std::optional<OpClass>>(name)
-      .Case("contraction", OpClass::Contraction)
-      .Case("sensitive", OpClass::Sensitive)
-      .Case("reduction", OpClass::Reduction)
-      .Case("pooling", OpClass::Pooling)
-      .Case("elementwise", OpClass::Elementwise)
-      .Case("data_movement", OpClass::DataMovement)
-      .Default(std::nullopt);
-}
-
-StringRef getOpClassSpellings() {
-  return "contraction, sensitive, reduction, pooling, elementwise, "
-         "data_movement";
 }
 
 } // namespace prec

@@ -1,32 +1,17 @@
-//===- OpClasses.h - the op classes precision rules speak of ----*- C++ -*-===//
+//===- OpClasses.h - which class each op belongs to -------------*- C++ -*-===//
 //
-// The built-in rules (DESIGN.md, "Op classes") and the target support table
-// speak of classes of ops rather than of single ops: contractions prefer low
-// precision, numerically sensitive ops stay f32, the rest follow their
-// producers. Plan files name these classes too.
+// The classes themselves are in dialects/Precision/OpClass.h.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PREC_PASSES_OPCLASSES_H
 #define PREC_PASSES_OPCLASSES_H
 
-#include "mlir/IR/Operation.h"
-#include "llvm/ADT/StringRef.h"
+#include "dialects/Precision/OpClass.h"
 
-#include <optional>
+#include "mlir/IR/Operation.h"
 
 namespace prec {
-
-enum class OpClass {
-  Contraction,  // matmul, conv, fully connected: GEMM-like, accumulate
-  Sensitive,    // exp, log, pow, reciprocal, rsqrt, long sum reductions
-  Reduction,    // other reductions (max, min, short sums)
-  Pooling,      // max / average pooling
-  Elementwise,  // arithmetic and activations element by element
-  DataMovement, // reshape, transpose, slice, concat, pad, gather ...
-  Cast,         // casts the model asked for
-  Other,        // anything prec does not assign a precision to
-};
 
 /// Reductions of at least this many elements per output are sensitive: the
 /// rounding error of a reduced-precision sum grows with its length.
@@ -38,13 +23,6 @@ OpClass classifyOp(mlir::Operation *op);
 /// Whether `op` sums many products or values, so that its accumulate type
 /// matters: contractions and summing reductions.
 bool accumulates(mlir::Operation *op);
-
-/// `contraction`, `sensitive`, ... as plan files and reports spell them.
-llvm::StringRef getOpClassName(OpClass opClass);
-std::optional<OpClass> parseOpClassName(llvm::StringRef name);
-
-/// The accepted class names, for error messages.
-llvm::StringRef getOpClassSpellings();
 
 } // namespace prec
 

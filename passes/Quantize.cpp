@@ -22,8 +22,8 @@
 
 #include "passes/Passes.h"
 
-#include "passes/Constants.h"
-#include "passes/OpNames.h"
+#include "dialects/Utils/Constants.h"
+#include "dialects/Utils/OpNames.h"
 
 #include "dialects/Precision/PrecisionAttrs.h"
 #include "dialects/Precision/PrecisionDialect.h"

@@ -2,7 +2,7 @@
 
 #include "passes/Passes.h"
 
-#include "passes/OpNames.h"
+#include "dialects/Utils/OpNames.h"
 #include "passes/RangeAnalysis.h"
 
 #include "dialects/Precision/PrecisionDialect.h"

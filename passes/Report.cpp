@@ -2,9 +2,9 @@
 
 #include "passes/Passes.h"
 
-#include "passes/NestingDepth.h"
+#include "dialects/Utils/OpNames.h"
 #include "passes/OpClasses.h"
-#include "passes/OpNames.h"
+#include "support/NestingDepth.h"
 
 #include "dialects/Precision/PrecisionOps.h"
 

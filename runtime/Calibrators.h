@@ -12,7 +12,7 @@
 #ifndef PREC_RUNTIME_CALIBRATORS_H
 #define PREC_RUNTIME_CALIBRATORS_H
 
-#include "passes/Calibration.h"
+#include "formats/CalibrationFile.h"
 
 #include "llvm/ADT/ArrayRef.h"
 

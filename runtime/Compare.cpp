@@ -2,7 +2,7 @@
 
 #include "runtime/Compare.h"
 
-#include "runtime/Errors.h"
+#include "support/Errors.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"

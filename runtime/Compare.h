@@ -10,7 +10,7 @@
 #ifndef PREC_RUNTIME_COMPARE_H
 #define PREC_RUNTIME_COMPARE_H
 
-#include "runtime/HostTensor.h"
+#include "formats/HostTensor.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"

@@ -2,10 +2,10 @@
 
 #include "runtime/JitRunner.h"
 
-#include "runtime/Errors.h"
+#include "support/Errors.h"
 
+#include "dialects/Utils/OpNames.h"
 #include "lowering/Pipelines.h"
-#include "passes/OpNames.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"

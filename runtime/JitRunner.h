@@ -8,7 +8,7 @@
 #ifndef PREC_RUNTIME_JITRUNNER_H
 #define PREC_RUNTIME_JITRUNNER_H
 
-#include "runtime/HostTensor.h"
+#include "formats/HostTensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"

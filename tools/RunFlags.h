@@ -8,8 +8,8 @@
 #ifndef PREC_TOOLS_RUNFLAGS_H
 #define PREC_TOOLS_RUNFLAGS_H
 
+#include "drivers/PrecRun.h"
 #include "runtime/Compare.h"
-#include "runtime/PrecRun.h"
 
 #include "llvm/Support/CommandLine.h"
 

@@ -2,8 +2,8 @@
 
 #include "tools/fuzz/FuzzSupport.h"
 
-#include "dialects/InitAll.h"
-#include "passes/NestingDepth.h"
+#include "registration/InitAll.h"
+#include "support/NestingDepth.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"

@@ -11,9 +11,9 @@
 
 #include "tools/fuzz/FuzzSupport.h"
 
+#include "formats/TrtCache.h"
 #include "passes/Calibration.h"
 #include "passes/Passes.h"
-#include "runtime/TrtCache.h"
 
 using namespace prec;
 

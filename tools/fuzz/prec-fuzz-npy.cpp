@@ -9,8 +9,8 @@
 
 #include "tools/fuzz/FuzzSupport.h"
 
-#include "runtime/Npy.h"
-#include "runtime/NpyStream.h"
+#include "formats/Npy.h"
+#include "formats/NpyStream.h"
 
 #include <algorithm>
 #include <vector>

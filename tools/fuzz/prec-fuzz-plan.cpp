@@ -8,8 +8,8 @@
 
 #include "tools/fuzz/FuzzSupport.h"
 
+#include "formats/PlanFile.h"
 #include "passes/Passes.h"
-#include "passes/PlanFile.h"
 
 using namespace prec;
 

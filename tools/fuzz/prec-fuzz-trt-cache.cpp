@@ -9,8 +9,8 @@
 
 #include "tools/fuzz/FuzzSupport.h"
 
-#include "runtime/PrecCalibrate.h"
-#include "runtime/TrtCache.h"
+#include "drivers/PrecCalibrate.h"
+#include "formats/TrtCache.h"
 
 #include "llvm/Support/raw_ostream.h"
 

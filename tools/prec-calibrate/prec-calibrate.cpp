@@ -1,8 +1,8 @@
 //===- prec-calibrate.cpp - calibrate i8 and f8 ranges --------------------===//
 
-#include "dialects/InitAll.h"
-#include "runtime/PrecCalibrate.h"
-#include "runtime/PrecRun.h"
+#include "drivers/PrecCalibrate.h"
+#include "drivers/PrecRun.h"
+#include "registration/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/Support/CommandLine.h"

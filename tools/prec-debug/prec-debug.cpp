@@ -1,8 +1,8 @@
 //===- prec-debug.cpp - find the ops that need a higher precision ---------===//
 
-#include "dialects/InitAll.h"
-#include "runtime/PrecDebug.h"
-#include "runtime/PrecRun.h"
+#include "drivers/PrecDebug.h"
+#include "drivers/PrecRun.h"
+#include "registration/InitAll.h"
 #include "tools/RunFlags.h"
 
 #include "mlir/IR/DialectRegistry.h"

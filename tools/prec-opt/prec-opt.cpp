@@ -1,7 +1,7 @@
 //===- prec-opt.cpp - prec's pass driver ----------------------------------===//
 
-#include "dialects/InitAll.h"
-#include "passes/NestingDepth.h"
+#include "registration/InitAll.h"
+#include "support/NestingDepth.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/FileUtilities.h"

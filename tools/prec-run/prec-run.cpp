@@ -1,7 +1,7 @@
 //===- prec-run.cpp - run a model on the CPU and compare ------------------===//
 
-#include "dialects/InitAll.h"
-#include "runtime/PrecRun.h"
+#include "drivers/PrecRun.h"
+#include "registration/InitAll.h"
 #include "tools/RunFlags.h"
 
 #include "mlir/IR/DialectRegistry.h"

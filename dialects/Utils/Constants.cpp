@@ -1,0 +1,52 @@
+//===- Constants.cpp - questions about constant tensors -------------------===//
+
+#include "dialects/Utils/Constants.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+#include <cstring>
+
+using namespace mlir;
+
+namespace prec {
+
+bool isZeroConstant(Value value) {
+  auto constant = value.getDefiningOp<tosa::ConstOp>();
+  auto values =
+      constant ? dyn_cast<DenseElementsAttr>(constant.getValues()) : nullptr;
+  return values && values.isSplat() &&
+         (isa<FloatType>(values.getElementType())
+              ? values.getSplatValue<APFloat>().isZero()
+              : values.getSplatValue<APInt>().isZero());
+}
+
+bool forEachFloat(ElementsAttr values,
+                  function_ref<void(int64_t, const APFloat &)> visit) {
+  auto elementType = dyn_cast<FloatType>(values.getElementType());
+  if (!elementType || elementType.getWidth() % 8 != 0)
+    return false;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(values)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    unsigned bytes = elementType.getWidth() / 8;
+    int64_t count = resource.getNumElements();
+    if (!blob || blob->getData().size() != size_t(count) * bytes)
+      return false;
+    const char *data = blob->getData().data();
+    for (int64_t index = 0; index < count; ++index) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, data + index * bytes, bytes);
+      visit(index, APFloat(elementType.getFloatSemantics(),
+                           APInt(elementType.getWidth(), bits)));
+    }
+    return true;
+  }
+  auto dense = dyn_cast<DenseElementsAttr>(values);
+  if (!dense)
+    return false;
+  for (auto [index, element] : llvm::enumerate(dense.getValues<APFloat>()))
+    visit(index, element);
+  return true;
+}
+
+} // namespace prec

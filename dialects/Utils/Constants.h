@@ -1,0 +1,25 @@
+//===- Constants.h - questions about constant tensors -----------*- C++ -*-===//
+
+#ifndef PREC_DIALECTS_UTILS_CONSTANTS_H
+#define PREC_DIALECTS_UTILS_CONSTANTS_H
+
+#include "mlir/IR/BuiltinAttributeInterfaces.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace prec {
+
+/// Whether `value` is a tosa.const whose elements are all zero.
+bool isZeroConstant(mlir::Value value);
+
+/// Calls `visit(index, value)` for every element of a float constant, dense
+/// or a resource blob (whose bytes are decoded in its element type); false,
+/// visiting nothing, for other element types or a blob of the wrong size.
+bool forEachFloat(
+    mlir::ElementsAttr values,
+    llvm::function_ref<void(int64_t, const llvm::APFloat &)> visit);
+
+} // namespace prec
+
+#endif // PREC_DIALECTS_UTILS_CONSTANTS_H

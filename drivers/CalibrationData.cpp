@@ -1,0 +1,269 @@
+//===- CalibrationData.cpp - samples to calibrate on ----------------------===//
+
+#include "drivers/CalibrationData.h"
+
+#include "drivers/PrecRun.h"
+#include "formats/NpyStream.h"
+#include "support/Errors.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace prec {
+
+std::vector<int64_t> getSampleShape(const Binding &binding) {
+  if (binding.shape.empty())
+    return {};
+  return std::vector<int64_t>(binding.shape.begin() + 1, binding.shape.end());
+}
+
+namespace {
+
+int64_t getElementCount(llvm::ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape)
+    count *= dim;
+  return count;
+}
+
+/// Batch tensors for `count` samples of each input.
+std::vector<HostTensor> makeBatch(llvm::ArrayRef<Binding> inputs,
+                                  int64_t count) {
+  std::vector<HostTensor> batch;
+  for (const Binding &input : inputs) {
+    std::vector<int64_t> shape = getSampleShape(input);
+    shape.insert(shape.begin(), count);
+    batch.emplace_back(input.kind, shape);
+  }
+  return batch;
+}
+
+/// Keeps the first `count` samples of each batch tensor.
+void truncateBatch(std::vector<HostTensor> &batch, int64_t count) {
+  for (HostTensor &tensor : batch) {
+    if (tensor.shape.empty())
+      continue;
+    tensor.data.resize(tensor.data.size() / tensor.shape[0] * count);
+    tensor.shape[0] = count;
+  }
+}
+
+/// One file's arrays, matched to the inputs.
+struct OpenFile {
+  std::vector<std::unique_ptr<NpyStream>> arrays; // one per input
+  int64_t samples = 0;
+};
+
+class FileData : public CalibrationData {
+public:
+  FileData(std::vector<std::string> files, std::vector<Binding> inputs)
+      : files(std::move(files)), inputs(std::move(inputs)) {}
+
+  /// Opens every file once to check it and count its samples.
+  llvm::Error scan() {
+    for (const std::string &path : files) {
+      llvm::Expected<OpenFile> file = openFile(path);
+      if (!file)
+        return file.takeError();
+      sampleCount += file->samples;
+    }
+    return llvm::Error::success();
+  }
+
+  int64_t getSampleCount() const override { return sampleCount; }
+
+  llvm::Expected<int64_t> read(int64_t count,
+                               std::vector<HostTensor> &batch) override {
+    batch = makeBatch(inputs, count);
+    int64_t filled = 0;
+    while (filled < count) {
+      if (current.samples == 0) {
+        if (nextFile == files.size())
+          break;
+        llvm::Expected<OpenFile> file = openFile(files[nextFile++]);
+        if (!file)
+          return file.takeError();
+        current = std::move(*file);
+        continue;
+      }
+      int64_t take = std::min(count - filled, current.samples);
+      for (auto [index, input] : llvm::enumerate(inputs))
+        if (llvm::Error error = readSamples(*current.arrays[index], input,
+                                            filled, take, batch[index]))
+          return makeError("'" + files[nextFile - 1] +
+                           "': " + llvm::toString(std::move(error)));
+      current.samples -= take;
+      filled += take;
+    }
+    truncateBatch(batch, filled);
+    return filled;
+  }
+
+private:
+  llvm::Expected<OpenFile> openFile(const std::string &path) {
+    std::vector<std::string> bf16Names;
+    for (const Binding &input : inputs)
+      if (input.kind == ElementKind::BF16)
+        bf16Names.push_back(input.name);
+    auto streams = NpyStream::open(path, bf16Names);
+    if (!streams)
+      return streams.takeError();
+    OpenFile file;
+    file.samples = -1;
+    for (const Binding &input : inputs) {
+      auto found = llvm::find_if(*streams, [&](const auto &entry) {
+        return entry.first == input.name ||
+               (inputs.size() == 1 && streams->size() == 1);
+      });
+      if (found == streams->end())
+        return makeError("'" + path + "' has no array for input '" +
+                         input.name + "'");
+      const NpyHeader &header = found->second->getHeader();
+      std::vector<int64_t> sampleShape = getSampleShape(input);
+      llvm::ArrayRef<int64_t> shape = header.shape;
+      int64_t samples = 0;
+      if (shape == llvm::ArrayRef<int64_t>(sampleShape))
+        samples = 1;
+      else if (!shape.empty() &&
+               shape.drop_front() == llvm::ArrayRef<int64_t>(sampleShape))
+        samples = shape.front();
+      else
+        return makeError("'" + path + "': the array for input '" + input.name +
+                         "' has shape " + formatShape(shape) +
+                         ", but the input takes samples of " +
+                         formatShape(sampleShape) + " (arrays of N x " +
+                         formatShape(sampleShape) + " or one sample)");
+      if (file.samples >= 0 && samples != file.samples)
+        return makeError(
+            "'" + path + "': its arrays hold different numbers of samples (" +
+            llvm::Twine(file.samples) + " and " + llvm::Twine(samples) + ")");
+      file.samples = samples;
+      file.arrays.push_back(std::move(found->second));
+    }
+    return file;
+  }
+
+  /// Reads `take` samples of `input` into `batch` from sample `at` on,
+  /// converting the file's element type to the input's.
+  static llvm::Error readSamples(NpyStream &array, const Binding &input,
+                                 int64_t at, int64_t take, HostTensor &batch) {
+    int64_t elements = getElementCount(getSampleShape(input));
+    ElementKind fileKind = array.getHeader().kind;
+    size_t size = getElementSize(input.kind);
+    if (fileKind == input.kind)
+      return array.read(batch.data.data() + at * elements * size,
+                        take * elements * size);
+    HostTensor staged(fileKind, {take * elements});
+    if (llvm::Error error = array.read(staged.data.data(), staged.data.size()))
+      return error;
+    for (int64_t i = 0; i < take * elements; ++i)
+      batch.setFromDouble(at * elements + i, staged.getAsDouble(i));
+    return llvm::Error::success();
+  }
+
+  std::vector<std::string> files;
+  std::vector<Binding> inputs;
+  int64_t sampleCount = 0;
+  size_t nextFile = 0;
+  OpenFile current;
+};
+
+class GeneratedData : public CalibrationData {
+public:
+  GeneratedData(std::vector<Binding> inputs, std::vector<std::string> ranges,
+                int64_t samples, uint64_t seed)
+      : inputs(std::move(inputs)), ranges(std::move(ranges)),
+        sampleCount(samples), seed(seed) {
+    for (Binding sample : this->inputs) {
+      sample.shape = getSampleShape(sample);
+      sampleBindings.push_back(sample);
+    }
+  }
+
+  int64_t getSampleCount() const override { return sampleCount; }
+
+  llvm::Expected<int64_t> read(int64_t count,
+                               std::vector<HostTensor> &batch) override {
+    count = std::min(count, sampleCount - nextSample);
+    batch = makeBatch(inputs, count);
+    // Sample by sample from its own seed: the data does not depend on how
+    // it is batched.
+    for (int64_t i = 0; i < count; ++i, ++nextSample) {
+      llvm::Expected<NamedTensors> sample =
+          generateInputs(sampleBindings, ranges, seed * 1000003 + nextSample);
+      if (!sample)
+        return sample.takeError();
+      for (auto [index, entry] : llvm::enumerate(*sample)) {
+        const std::vector<uint8_t, CacheLineAllocator<uint8_t>> &bytes =
+            entry.second.data;
+        std::memcpy(batch[index].data.data() + i * bytes.size(), bytes.data(),
+                    bytes.size());
+      }
+    }
+    return count;
+  }
+
+private:
+  std::vector<Binding> inputs, sampleBindings;
+  std::vector<std::string> ranges;
+  int64_t sampleCount;
+  uint64_t seed;
+  int64_t nextSample = 0;
+};
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<CalibrationData>>
+CalibrationData::openFiles(llvm::StringRef path,
+                           llvm::ArrayRef<Binding> inputs) {
+  std::vector<std::string> files;
+  if (llvm::sys::fs::is_directory(path)) {
+    std::error_code error;
+    for (llvm::sys::fs::directory_iterator entry(path, error), end;
+         entry != end && !error; entry.increment(error)) {
+      llvm::StringRef file = entry->path();
+      if (file.ends_with(".npy") || file.ends_with(".npz"))
+        files.push_back(file.str());
+    }
+    if (error)
+      return makeError("cannot list '" + path + "': " + error.message());
+    if (files.empty())
+      return makeError("'" + path + "' holds no .npy or .npz files");
+    llvm::sort(files);
+  } else if (path.ends_with(".npz") || path.ends_with(".npy")) {
+    if (!llvm::sys::fs::exists(path))
+      return makeError("cannot read '" + path + "': no such file");
+    files.push_back(path.str());
+  } else {
+    return makeError("--data '" + path +
+                     "' is neither a directory nor an .npz or .npy file");
+  }
+  auto data = std::make_unique<FileData>(std::move(files), inputs.vec());
+  if (llvm::Error error = data->scan())
+    return std::move(error);
+  return std::unique_ptr<CalibrationData>(std::move(data));
+}
+
+llvm::Expected<std::unique_ptr<CalibrationData>>
+CalibrationData::generate(llvm::ArrayRef<Binding> inputs,
+                          llvm::ArrayRef<std::string> valRanges,
+                          int64_t samples, uint64_t seed) {
+  // Check the ranges once, here, rather than at the first batch.
+  std::vector<Binding> sampleBindings;
+  for (Binding sample : inputs) {
+    sample.shape = getSampleShape(sample);
+    sampleBindings.push_back(sample);
+  }
+  if (llvm::Expected<NamedTensors> check =
+          generateInputs(sampleBindings, valRanges, seed);
+      !check)
+    return check.takeError();
+  return std::unique_ptr<CalibrationData>(
+      new GeneratedData(inputs.vec(), valRanges.vec(), samples, seed));
+}
+
+} // namespace prec

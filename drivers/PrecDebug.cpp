@@ -1,0 +1,594 @@
+//===- PrecDebug.cpp - what prec-debug does -------------------------------===//
+
+#include "drivers/PrecDebug.h"
+
+#include "drivers/PrecRun.h"
+#include "drivers/PrecisionSearch.h"
+#include "runtime/Compare.h"
+#include "support/Errors.h"
+
+#include "dialects/Utils/OpNames.h"
+#include "passes/DissolveRegions.h"
+#include "passes/OpClasses.h"
+#include "passes/PrecisionRules.h"
+
+#include "dialects/Precision/PrecisionOps.h"
+#include "dialects/Precision/PrecisionTypes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+#include <chrono>
+#include <cmath>
+
+using namespace mlir;
+
+namespace prec {
+namespace {
+
+/// The ops of one layer name, searched together.
+struct Unit {
+  std::string name;
+  std::vector<Operation *> ops; // program order
+};
+
+/// Whether prec-debug may move `op` between precisions: ops that compute on
+/// floats (not casts, constants or precision structure); for a quantized
+/// low precision, only what prec-quantize can quantize.
+bool isEligible(Operation *op, bool quantizedLow) {
+  if (isa<precision::RegionOp, precision::YieldOp, func::ReturnOp,
+          tosa::ConstOp, tosa::ConstShapeOp>(op))
+    return false;
+  OpClass opClass = classifyOp(op);
+  if (opClass == OpClass::Cast || opClass == OpClass::Other)
+    return false;
+  if (quantizedLow && opClass != OpClass::Contraction)
+    return false;
+  return llvm::any_of(op->getResultTypes(), [](Type type) {
+    return isa<FloatType>(getElementTypeOrSelf(type));
+  });
+}
+
+/// The eligible ops of `function` grouped by layer name, in program order;
+/// `unnamed` counts the eligible ops without a name (not searched).
+std::vector<Unit> collectUnits(func::FuncOp function, bool quantizedLow,
+                               int &unnamed) {
+  std::vector<Unit> units;
+  llvm::StringMap<size_t> index;
+  unnamed = 0;
+  function.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!isEligible(op, quantizedLow))
+      return;
+    std::string name = getLayerName(op);
+    if (name.empty()) {
+      ++unnamed;
+      return;
+    }
+    auto [it, inserted] = index.try_emplace(name, units.size());
+    if (inserted)
+      units.push_back({name, {}});
+    units[it->second].ops.push_back(op);
+  });
+  return units;
+}
+
+/// A layer name as a plan's glob that matches only it.
+std::string escapeGlob(llvm::StringRef name) {
+  std::string escaped;
+  for (char c : name) {
+    if (llvm::StringRef("*?[]{}\\").contains(c))
+      escaped += '\\';
+    escaped += c;
+  }
+  return escaped;
+}
+
+/// The precision plan (passes/PlanFile.h) running the marked units at
+/// `high` and the others at `low`.
+std::string makePlan(const std::vector<Unit> &units,
+                     const std::vector<bool> &marked, llvm::StringRef low,
+                     llvm::StringRef high, bool quantizedLow,
+                     llvm::StringRef mode) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os, 2);
+  json.object([&] {
+    json.attribute("version", 1);
+    json.attributeArray("ops", [&] {
+      for (size_t i = 0; i < units.size(); ++i)
+        json.object([&] {
+          bool isMarked = marked[i];
+          llvm::StringRef type = isMarked ? high : low;
+          json.attribute("name", escapeGlob(units[i].name));
+          json.attribute("compute", type);
+          // i8 and f8 have their own accumulators and storage.
+          if (isMarked || !quantizedLow) {
+            json.attribute("accumulate", type);
+            json.attribute("output", type);
+          }
+          json.attribute("mode", mode);
+        });
+    });
+  });
+  os << "\n";
+  return text;
+}
+
+/// Largest |a - b| relative to the largest |b|; infinite where `actual`
+/// is not finite but `expected` is.
+double normalizedError(const HostTensor &actual, const HostTensor &expected) {
+  double scale = 0, error = 0;
+  for (int64_t i = 0, e = expected.getNumElements(); i < e; ++i) {
+    double a = actual.getAsDouble(i), b = expected.getAsDouble(i);
+    if (!std::isfinite(a) && std::isfinite(b))
+      return INFINITY;
+    if (std::isfinite(a) && std::isfinite(b)) {
+      error = std::max(error, std::abs(a - b));
+      scale = std::max(scale, std::abs(b));
+    }
+  }
+  return scale == 0 ? error : error / scale;
+}
+
+/// The range of a tensor's finite values.
+std::pair<double, double> rangeOf(const HostTensor &tensor) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i) {
+    double value = tensor.getAsDouble(i);
+    if (!std::isfinite(value))
+      continue;
+    lo = std::min(lo, value);
+    hi = std::max(hi, value);
+  }
+  return {lo, hi};
+}
+
+std::string describeUnit(const Unit &unit) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  Operation *op = unit.ops.front();
+  os << unit.name << " (" << op->getName();
+  if (unit.ops.size() > 1)
+    os << " and " << unit.ops.size() - 1 << " more";
+  os << ") at " << op->getLoc();
+  return text;
+}
+
+struct InstrumentedModel;
+
+class Debugger {
+public:
+  Debugger(const PrecDebugOptions &options, ModuleOp model,
+           llvm::raw_ostream &out)
+      : options(options), model(model), out(out) {}
+
+  llvm::Error prepare();
+  llvm::Expected<Evaluation> evaluate(llvm::ArrayRef<int> marked);
+  /// The error each unit introduces at the low precision on exact inputs;
+  /// `runs` receives the number of programs run to measure it.
+  llvm::Expected<std::vector<double>> measureIntroducedErrors(int &runs);
+  /// Prints the first unit whose output is Inf or NaN when every unit runs
+  /// at the low precision, with the ranges of what it reads.
+  llvm::Error reportFirstNonfinite();
+  std::string planFor(llvm::ArrayRef<int> marked) const;
+  std::string policy(llvm::StringRef planPath) const;
+
+  const std::vector<Unit> &getUnits() const { return units; }
+  int getUnnamed() const { return unnamed; }
+
+private:
+  InstrumentedModel instrument();
+  llvm::Expected<std::vector<HostTensor>>
+  runWithPlan(OwningOpRef<ModuleOp> module, llvm::StringRef plan);
+
+  const PrecDebugOptions &options;
+  ModuleOp model;
+  llvm::raw_ostream &out;
+  func::FuncOp function;
+  std::vector<Unit> units;
+  int unnamed = 0;
+  bool quantizedLow = false;
+  OutputTolerances tolerances;
+  std::vector<Binding> inputBindings, outputBindings;
+  NamedTensors inputs, golden;
+};
+
+std::string Debugger::planFor(llvm::ArrayRef<int> marked) const {
+  std::vector<bool> isMarked(units.size(), false);
+  for (int unit : marked)
+    isMarked[unit] = true;
+  return makePlan(units, isMarked, options.enabled.front(), options.precision,
+                  quantizedLow, options.constraints);
+}
+
+std::string Debugger::policy(llvm::StringRef planPath) const {
+  std::string text = "enabled=" + llvm::join(options.enabled, ",") +
+                     " constraints=" + options.constraints +
+                     " plan=" + planPath.str();
+  if (!options.target.empty())
+    text += " target=" + options.target;
+  if (!options.calibration.empty())
+    text += " calibration=" + options.calibration;
+  return text;
+}
+
+llvm::Error Debugger::prepare() {
+  function = model.lookupSymbol<func::FuncOp>(options.functionName);
+  Type low = precision::parsePrecisionType(model.getContext(),
+                                           options.enabled.front());
+  Type high =
+      precision::parsePrecisionType(model.getContext(), options.precision);
+  if (!low)
+    return makeError("--enabled names unknown precision '" +
+                     options.enabled.front() + "' (" +
+                     precision::getPrecisionTypeSpellings() + ")");
+  if (!high || precision::isQuantizedPrecision(high))
+    return makeError("--precision must be f32, f16 or bf16, not '" +
+                     options.precision + "'");
+  if (low == high)
+    return makeError("--precision " + options.precision +
+                     " is the low precision too: nothing to move to");
+  quantizedLow = precision::isQuantizedPrecision(low);
+  units = collectUnits(function, quantizedLow, unnamed);
+
+  llvm::Expected<OutputTolerances> parsed =
+      parseOutputTolerances(options.tolerances);
+  if (!parsed)
+    return parsed.takeError();
+  tolerances = *parsed;
+  if (llvm::Error error = readBindings(function, inputBindings, outputBindings))
+    return error;
+  llvm::Expected<NamedTensors> loaded =
+      makeInputs(options.inputs, inputBindings);
+  if (!loaded)
+    return loaded.takeError();
+  inputs = std::move(*loaded);
+
+  if (!options.golden.empty()) {
+    llvm::Expected<NamedTensors> expected =
+        loadBindings(options.golden, outputBindings, "output");
+    if (!expected)
+      return expected.takeError();
+    golden = std::move(*expected);
+    return llvm::Error::success();
+  }
+  OwningOpRef<ModuleOp> reference = model.clone();
+  if (llvm::Error error = makeF32Reference(*reference))
+    return error;
+  llvm::Expected<std::vector<HostTensor>> outputs =
+      compileAndRun(std::move(reference), options.functionName, inputs);
+  if (!outputs)
+    return outputs.takeError();
+  for (auto [binding, tensor] : llvm::zip(outputBindings, *outputs))
+    golden.emplace_back(binding.name, tensor);
+  return llvm::Error::success();
+}
+
+llvm::Expected<Evaluation> Debugger::evaluate(llvm::ArrayRef<int> marked) {
+  llvm::Expected<std::vector<HostTensor>> outputs =
+      runWithPlan(model.clone(), planFor(marked));
+  if (!outputs)
+    return outputs.takeError();
+  Evaluation evaluation{true, 0.0};
+  for (auto [actual, expected] : llvm::zip(*outputs, golden)) {
+    Tolerances perOutput = tolerances.forOutput(expected.first);
+    ComparisonResult result =
+        compareTensors(actual, expected.second, perOutput);
+    evaluation.passed &= result.passed;
+    double error = perOutput.stat == ErrorStat::Elemwise
+                       ? result.maxAbsolute
+                       : result.checkedAbsolute;
+    if (std::isnan(error) || result.actualNaNs || result.actualInfs)
+      error = INFINITY;
+    evaluation.error = std::max(evaluation.error, error);
+  }
+  return evaluation;
+}
+
+/// The model with its regions inlined (values inside regions cannot be
+/// returned; the plan pins every unit either way), and its units.
+struct InstrumentedModel {
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp function;
+  std::vector<Unit> units;
+  size_t firstExtra = 0; // the first appended result
+};
+
+/// A unit's output: its last op's first float result.
+Value getUnitOutput(const Unit &unit) {
+  Operation *last = unit.ops.back();
+  return *llvm::find_if(last->getResults(), [](Value value) {
+    return isa<FloatType>(getElementTypeOrSelf(value.getType()));
+  });
+}
+
+llvm::Expected<std::vector<HostTensor>>
+Debugger::runWithPlan(OwningOpRef<ModuleOp> module, llvm::StringRef plan) {
+  // prec-legalize reads plans from files: one for this legalization.
+  llvm::SmallString<128> path;
+  if (std::error_code error =
+          llvm::sys::fs::createTemporaryFile("prec-debug", "json", path))
+    return makeError("cannot create a temporary plan: " + error.message());
+  llvm::FileRemover remover(path);
+  {
+    std::error_code error;
+    llvm::raw_fd_ostream os(path, error);
+    if (error)
+      return makeError("cannot write '" + path + "': " + error.message());
+    os << plan;
+  }
+  // The starting point is expected to overflow: no warnings per run.
+  if (llvm::Error error =
+          applyPolicy(*module, policy(path), /*warnings=*/nullptr))
+    return std::move(error);
+  return compileAndRun(std::move(module), options.functionName, inputs);
+}
+
+InstrumentedModel Debugger::instrument() {
+  InstrumentedModel instrumented;
+  instrumented.module = model.clone();
+  dissolveRegions(*instrumented.module);
+  instrumented.function =
+      instrumented.module->lookupSymbol<func::FuncOp>(options.functionName);
+  int ignored = 0;
+  instrumented.units =
+      collectUnits(instrumented.function, quantizedLow, ignored);
+  instrumented.firstExtra = instrumented.function.getNumResults();
+  return instrumented;
+}
+
+llvm::Expected<std::vector<double>>
+Debugger::measureIntroducedErrors(int &runs) {
+  // Side by side: every unit in the high precision, and after each unit of
+  // a chunk a shadow copy of it at the low precision reading the same
+  // (high-precision) inputs. Each shadow's output against its unit's is the
+  // error that unit alone introduces. A chunk at a time: a program's
+  // compile time grows faster than its number of results.
+  constexpr size_t kUnitsPerRun = 32;
+  std::vector<double> introduced(units.size());
+  runs = 0;
+  for (size_t begin = 0; begin < units.size(); begin += kUnitsPerRun) {
+    size_t end = std::min(units.size(), begin + kUnitsPerRun);
+    InstrumentedModel instrumented = instrument();
+    MLIRContext *context = model.getContext();
+    SmallVector<Value> outputs, shadows;
+    std::vector<Unit> both(instrumented.units);
+    for (size_t index = begin; index < end; ++index) {
+      const Unit &unit = instrumented.units[index];
+      IRMapping mapping;
+      OpBuilder builder(context);
+      builder.setInsertionPointAfter(unit.ops.back());
+      Unit shadow{unit.name + " (shadow)", {}};
+      for (Operation *op : unit.ops) {
+        Operation *copy = builder.clone(*op, mapping);
+        copy->setAttr(precision::PrecisionDialect::getLayerAttrName(),
+                      StringAttr::get(context, shadow.name));
+        shadow.ops.push_back(copy);
+      }
+      outputs.push_back(getUnitOutput(unit));
+      shadows.push_back(mapping.lookup(getUnitOutput(unit)));
+      both.push_back(std::move(shadow));
+    }
+    SmallVector<Value> returned(outputs);
+    returned.append(shadows);
+    appendFunctionResults(instrumented.function, returned);
+    std::vector<bool> high(both.size(), false);
+    std::fill(high.begin(), high.begin() + instrumented.units.size(), true);
+    llvm::Expected<std::vector<HostTensor>> results = runWithPlan(
+        std::move(instrumented.module),
+        makePlan(both, high, options.enabled.front(), options.precision,
+                 quantizedLow, options.constraints));
+    if (!results)
+      return results.takeError();
+    ++runs;
+    size_t count = outputs.size(), first = instrumented.firstExtra;
+    for (size_t i = 0; i < count; ++i)
+      introduced[begin + i] =
+          normalizedError((*results)[first + count + i], (*results)[first + i]);
+  }
+  return introduced;
+}
+
+llvm::Error Debugger::reportFirstNonfinite() {
+  InstrumentedModel instrumented = instrument();
+  // What each unit reads, before the module goes: inputs by index, other
+  // units by index.
+  llvm::DenseMap<Operation *, int> unitOf;
+  for (auto [index, unit] : llvm::enumerate(instrumented.units))
+    for (Operation *op : unit.ops)
+      unitOf[op] = index;
+  std::vector<llvm::SetVector<unsigned>> inputsRead(instrumented.units.size());
+  std::vector<llvm::SetVector<int>> unitsRead(instrumented.units.size());
+  SmallVector<Value> outputs;
+  for (auto [index, unit] : llvm::enumerate(instrumented.units)) {
+    outputs.push_back(getUnitOutput(unit));
+    for (Operation *op : unit.ops)
+      for (Value operand : op->getOperands()) {
+        if (auto argument = dyn_cast<BlockArgument>(operand))
+          inputsRead[index].insert(argument.getArgNumber());
+        else if (auto producer = unitOf.find(operand.getDefiningOp());
+                 producer != unitOf.end() && producer->second != int(index))
+          unitsRead[index].insert(producer->second);
+      }
+  }
+  appendFunctionResults(instrumented.function, outputs);
+  size_t first = instrumented.firstExtra;
+  llvm::Expected<std::vector<HostTensor>> low =
+      runWithPlan(std::move(instrumented.module), planFor({}));
+  if (!low)
+    return low.takeError();
+  for (size_t index = 0; index < outputs.size(); ++index) {
+    const HostTensor &value = (*low)[first + index];
+    int64_t nonfinite = 0;
+    for (int64_t i = 0, e = value.getNumElements(); i < e; ++i)
+      nonfinite += !std::isfinite(value.getAsDouble(i));
+    if (!nonfinite)
+      continue;
+    auto [lo, hi] = rangeOf(value);
+    out << "first non-finite output at " << options.enabled.front() << ": "
+        << describeUnit(units[index]) << ": " << nonfinite << " of "
+        << value.getNumElements() << " values Inf or NaN, the others in ["
+        << llvm::format("%g", lo) << ", " << llvm::format("%g", hi) << "]\n";
+    for (unsigned input : inputsRead[index]) {
+      auto [inLo, inHi] = rangeOf(inputs[input].second);
+      out << "  it reads input '" << inputs[input].first << "' in ["
+          << llvm::format("%g", inLo) << ", " << llvm::format("%g", inHi)
+          << "]\n";
+    }
+    for (int producer : unitsRead[index]) {
+      auto [inLo, inHi] = rangeOf((*low)[first + producer]);
+      out << "  it reads '" << units[producer].name << "' in ["
+          << llvm::format("%g", inLo) << ", " << llvm::format("%g", inHi)
+          << "]\n";
+    }
+    return llvm::Error::success();
+  }
+  out << "no op's output is Inf or NaN at " << options.enabled.front() << "\n";
+  return llvm::Error::success();
+}
+
+} // namespace
+
+int runPrecDebug(const PrecDebugOptions &options,
+                 const DialectRegistry &registry, llvm::raw_ostream &out,
+                 llvm::raw_ostream &err) {
+  auto fail = [&](llvm::Error error) {
+    err << "prec-debug: error: " << llvm::toString(std::move(error)) << "\n";
+    return 2;
+  };
+  std::optional<SearchMode> mode = parseSearchMode(options.mode);
+  if (!mode)
+    return fail(makeError("--mode must be bisect, linear, worst-first or "
+                          "delta, not '" +
+                          options.mode + "'"));
+  if (options.direction != "forward" && options.direction != "reverse")
+    return fail(makeError("--dir must be forward or reverse, not '" +
+                          options.direction + "'"));
+  if (options.enabled.empty())
+    return fail(makeError("--enabled needs the low precision"));
+  if (!options.golden.empty() && !options.reference.empty())
+    return fail(makeError("--golden and --reference exclude each other"));
+  if (!options.reference.empty() && options.reference != "f32")
+    return fail(
+        makeError("--reference must be f32, not '" + options.reference + "'"));
+
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  OwningOpRef<ModuleOp> model = loadModel(
+      options.modelPath, options.functionName, context, "prec-debug", err);
+  if (!model)
+    return 2;
+  Debugger debugger(options, *model, out);
+  if (llvm::Error error = debugger.prepare())
+    return fail(std::move(error));
+  const std::vector<Unit> &units = debugger.getUnits();
+  out << "searching " << units.size() << " ops (by layer name) with "
+      << options.mode
+      << (options.mode == "bisect" || options.mode == "linear"
+              ? " " + options.direction
+              : "")
+      << ": unmarked at " << options.enabled.front() << ", marked at "
+      << options.precision << "\n";
+  if (debugger.getUnnamed())
+    out << "(" << debugger.getUnnamed()
+        << " eligible ops have no name and stay at " << options.enabled.front()
+        << ")\n";
+
+  auto start = std::chrono::steady_clock::now();
+  std::vector<double> introduced(units.size(), 0.0);
+  int measuringRuns = 0;
+  if (options.firstNonfinite) {
+    if (llvm::Error error = debugger.reportFirstNonfinite())
+      return fail(std::move(error));
+    ++measuringRuns;
+  }
+  if (*mode == SearchMode::WorstFirst) {
+    int runs = 0;
+    llvm::Expected<std::vector<double>> measured =
+        debugger.measureIntroducedErrors(runs);
+    if (!measured)
+      return fail(measured.takeError());
+    introduced = std::move(*measured);
+    measuringRuns += runs;
+  }
+  if (*mode == SearchMode::WorstFirst) {
+    std::vector<int> order(units.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    llvm::stable_sort(
+        order, [&](int a, int b) { return introduced[a] > introduced[b]; });
+    out << "error each op introduces on exact inputs (relative to its "
+           "output's largest magnitude), worst first:\n";
+    for (int unit : llvm::ArrayRef<int>(order).take_front(8))
+      out << "  " << units[unit].name << ": "
+          << llvm::format("%g", introduced[unit]) << "\n";
+  }
+
+  auto names = [&](llvm::ArrayRef<int> marked) {
+    std::vector<std::string> listed;
+    for (int unit : marked.take_front(6))
+      listed.push_back(units[unit].name);
+    std::string text = llvm::join(listed, ", ");
+    if (marked.size() > 6)
+      text += ", ... (" + std::to_string(marked.size() - 6) + " more)";
+    return text;
+  };
+  int step = 0;
+  auto observe = [&](const SearchStep &searchStep) {
+    out << "step " << ++step << ": " << searchStep.marked.size() << " marked"
+        << (searchStep.marked.empty() ? "" : " [") << names(searchStep.marked)
+        << (searchStep.marked.empty() ? "" : "]") << ", error "
+        << llvm::format("%g", searchStep.evaluation.error) << ": "
+        << (searchStep.evaluation.passed ? "PASS" : "FAIL") << "\n";
+  };
+  llvm::Expected<SearchResult> result = searchPrecision(
+      *mode,
+      options.direction == "reverse" ? SearchDirection::Reverse
+                                     : SearchDirection::Forward,
+      units.size(), introduced,
+      [&](llvm::ArrayRef<int> marked) { return debugger.evaluate(marked); },
+      observe);
+  if (!result)
+    return fail(result.takeError());
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  out << "evaluations: " << result->evaluations + measuringRuns << " ("
+      << result->evaluations << " searching, " << measuringRuns
+      << " measuring) in " << llvm::format("%.1f", seconds) << " s\n";
+  if (!result->fixable) {
+    out << "no marking passes: even with every op at " << options.precision
+        << " the error is " << llvm::format("%g", result->evaluation.error)
+        << "\n";
+    return 1;
+  }
+  if (result->marked.empty())
+    out << "nothing needs marking: the model passes with every op at "
+        << options.enabled.front() << "\n";
+  else
+    out << "keep in " << options.precision << ": " << result->marked.size()
+        << " ops\n";
+  for (int unit : result->marked)
+    out << "  " << describeUnit(units[unit]) << "\n";
+  out << "final error " << llvm::format("%g", result->evaluation.error)
+      << ": PASS\n";
+  if (!options.plan.empty()) {
+    std::error_code error;
+    llvm::raw_fd_ostream plan(options.plan, error);
+    if (error)
+      return fail(
+          makeError("cannot write '" + options.plan + "': " + error.message()));
+    plan << debugger.planFor(result->marked);
+    out << "wrote " << options.plan << ": prec-legalize=\""
+        << debugger.policy(options.plan) << "\" reproduces it\n";
+  }
+  return 0;
+}
+
+} // namespace prec

@@ -1,0 +1,56 @@
+//===- PrecDebug.h - what prec-debug does -----------------------*- C++ -*-===//
+//
+// prec-debug's logic, reachable from tests: find the ops that must stay in
+// a higher precision for a model to pass at a low one (Polygraphy's `debug
+// precision`). The units searched are the model's eligible ops grouped by
+// layer name, in program order; the starting point runs every unit at the
+// low precision (compute, accumulate and storage), and marking a unit moves
+// it to --precision. Each step is one CPU run compared with the golden
+// outputs; the answer is printed by name and location and written as a
+// precision plan that prec-legalize reproduces.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PREC_DRIVERS_PRECDEBUG_H
+#define PREC_DRIVERS_PRECDEBUG_H
+
+#include "drivers/PrecRun.h"
+#include "runtime/Compare.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace prec {
+
+struct PrecDebugOptions {
+  std::string modelPath;
+  std::string functionName = "main";
+  std::string mode = "bisect";
+  std::string direction = "forward";
+  /// The low precision (the first) and what else prec-legalize may use.
+  std::vector<std::string> enabled = {"f16"};
+  std::string constraints = "prefer";
+  std::string target; // empty: the model's policy's
+  std::string calibration;
+  std::string precision = "f32"; // what marking moves a unit to
+  InputOptions inputs;
+  std::string golden;    // outputs to compare with, or
+  std::string reference; // "f32" (the default when no golden is given)
+  ToleranceOptions tolerances;
+  std::string plan; // where to write the passing configuration
+  bool firstNonfinite = false;
+};
+
+/// Runs prec-debug; prints steps and results to `out`, errors to `err`;
+/// returns 0 when a passing configuration was found (or none is needed),
+/// 1 when no marking makes the model pass, 2 on bad usage or input.
+int runPrecDebug(const PrecDebugOptions &options,
+                 const mlir::DialectRegistry &registry, llvm::raw_ostream &out,
+                 llvm::raw_ostream &err);
+
+} // namespace prec
+
+#endif // PREC_DRIVERS_PRECDEBUG_H

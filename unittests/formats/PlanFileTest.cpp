@@ -1,0 +1,82 @@
+//===- PlanFileTest.cpp - precision plan parsing --------------------------===//
+
+#include "formats/PlanFile.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace prec;
+
+namespace {
+
+std::string errorOf(llvm::Expected<PrecisionPlan> plan) {
+  if (plan)
+    return "";
+  return llvm::toString(plan.takeError());
+}
+
+TEST(PlanFileTest, ParsesOpsAndClasses) {
+  MLIRContext context;
+  llvm::Expected<PrecisionPlan> plan = parsePlan(R"({
+    "version": 1,
+    "ops": [{"name": "layer*", "op": "tosa.add", "compute": "float16",
+             "accumulate": "f32", "output": "f32", "mode": "obey"},
+            {"op": "tosa.exp", "output": "bf16"}],
+    "classes": [{"class": "contraction", "compute": "bf16"}]
+  })",
+                                                 &context);
+  ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
+  ASSERT_EQ(plan->ops.size(), 2u);
+  const PlanOpEntry &first = plan->ops[0];
+  ASSERT_TRUE(first.name && first.opName);
+  EXPECT_TRUE(first.name->match("layer3"));
+  EXPECT_TRUE(first.request.compute.isF16());
+  EXPECT_TRUE(first.request.accumulate.isF32());
+  EXPECT_TRUE(first.request.output.isF32());
+  EXPECT_EQ(first.request.mode, precision::ConstraintMode::Obey);
+  const PlanOpEntry &second = plan->ops[1];
+  EXPECT_FALSE(second.name);
+  EXPECT_FALSE(second.request.compute);
+  EXPECT_TRUE(second.request.output.isBF16());
+  EXPECT_FALSE(second.request.mode);
+  ASSERT_EQ(plan->classes.size(), 1u);
+  EXPECT_EQ(plan->classes[0].opClass, OpClass::Contraction);
+}
+
+TEST(PlanFileTest, ErrorsSayWhere) {
+  MLIRContext context;
+  EXPECT_EQ(errorOf(parsePlan("[]", &context)),
+            "the plan must be a JSON object");
+  EXPECT_EQ(errorOf(parsePlan(R"({"ops": []})", &context)),
+            "'version' must be 1");
+  EXPECT_EQ(errorOf(parsePlan(R"({"version": 1, "layers": []})", &context)),
+            "unknown key 'layers'; expected version, ops, classes");
+  EXPECT_EQ(errorOf(parsePlan(R"({"version": 1, "ops": {}})", &context)),
+            "'ops' must be an array");
+  EXPECT_EQ(
+      errorOf(parsePlan(R"({"version": 1, "ops": [{"name": "A"}]})", &context)),
+      "ops[0]: needs 'compute' or 'output'");
+  EXPECT_EQ(errorOf(parsePlan(
+                R"({"version": 1, "ops": [{"name": 3, "compute": "f16"}]})",
+                &context)),
+            "ops[0]: 'name' must be a string");
+  EXPECT_EQ(
+      errorOf(parsePlan(R"({"version": 1, "classes": [{"compute": "f16"}]})",
+                        &context)),
+      "classes[0]: needs 'class'");
+  EXPECT_NE(
+      errorOf(parsePlan(R"({"version": 1,)", &context)).find("not valid JSON"),
+      std::string::npos);
+}
+
+TEST(PlanFileTest, MissingFileIsAnError) {
+  MLIRContext context;
+  std::string error = errorOf(loadPlanFile("/nonexistent/plan.json", &context));
+  EXPECT_NE(error.find("cannot read plan file '/nonexistent/plan.json'"),
+            std::string::npos)
+      << error;
+}
+
+} // namespace
