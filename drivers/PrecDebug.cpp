@@ -19,11 +19,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/Path.h"
 
 #include <chrono>
 #include <cmath>
@@ -90,35 +86,25 @@ std::string escapeGlob(llvm::StringRef name) {
   return escaped;
 }
 
-/// The precision plan (passes/PlanFile.h) running the marked units at
+/// The precision plan (formats/PlanFile.h) running the marked units at
 /// `high` and the others at `low`.
-std::string makePlan(const std::vector<Unit> &units,
-                     const std::vector<bool> &marked, llvm::StringRef low,
-                     llvm::StringRef high, bool quantizedLow,
-                     llvm::StringRef mode) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  llvm::json::OStream json(os, 2);
-  json.object([&] {
-    json.attribute("version", 1);
-    json.attributeArray("ops", [&] {
-      for (size_t i = 0; i < units.size(); ++i)
-        json.object([&] {
-          bool isMarked = marked[i];
-          llvm::StringRef type = isMarked ? high : low;
-          json.attribute("name", escapeGlob(units[i].name));
-          json.attribute("compute", type);
-          // i8 and f8 have their own accumulators and storage.
-          if (isMarked || !quantizedLow) {
-            json.attribute("accumulate", type);
-            json.attribute("output", type);
-          }
-          json.attribute("mode", mode);
-        });
-    });
-  });
-  os << "\n";
-  return text;
+PrecisionPlan makePlan(const std::vector<Unit> &units,
+                       const std::vector<bool> &marked, Type low, Type high,
+                       bool quantizedLow, precision::ConstraintMode mode) {
+  PrecisionPlan plan;
+  for (size_t i = 0; i < units.size(); ++i) {
+    Type type = marked[i] ? high : low;
+    PlanOpEntry entry;
+    // An escaped name is a valid pattern.
+    entry.name = llvm::cantFail(NamePattern::create(escapeGlob(units[i].name)));
+    entry.request.compute = type;
+    // i8 and f8 have their own accumulators and storage.
+    if (marked[i] || !quantizedLow)
+      entry.request.accumulate = entry.request.output = type;
+    entry.request.mode = mode;
+    plan.ops.push_back(std::move(entry));
+  }
+  return plan;
 }
 
 /// Largest |a - b| relative to the largest |b|; infinite where `actual`
@@ -171,14 +157,17 @@ public:
 
   llvm::Error prepare();
   llvm::Expected<Evaluation> evaluate(llvm::ArrayRef<int> marked);
+  /// The options and the calibration every evaluation legalizes with.
+  llvm::Error prepareLegalizeOptions();
   /// The error each unit introduces at the low precision on exact inputs;
   /// `runs` receives the number of programs run to measure it.
   llvm::Expected<std::vector<double>> measureIntroducedErrors(int &runs);
   /// Prints the first unit whose output is Inf or NaN when every unit runs
   /// at the low precision, with the ranges of what it reads.
   llvm::Error reportFirstNonfinite();
-  std::string planFor(llvm::ArrayRef<int> marked) const;
-  std::string policy(llvm::StringRef planPath) const;
+  PrecisionPlan planFor(llvm::ArrayRef<int> marked) const;
+  /// The prec-legalize options that reproduce a plan written to `planPath`.
+  std::string reproducingPolicy(llvm::StringRef planPath) const;
 
   const std::vector<Unit> &getUnits() const { return units; }
   int getUnnamed() const { return unnamed; }
@@ -186,7 +175,9 @@ public:
 private:
   InstrumentedModel instrument();
   llvm::Expected<std::vector<HostTensor>>
-  runWithPlan(OwningOpRef<ModuleOp> module, llvm::StringRef plan);
+  runWithPlan(OwningOpRef<ModuleOp> module, PrecisionPlan plan);
+  PrecisionPlan makePlanFor(const std::vector<Unit> &units,
+                            const std::vector<bool> &marked) const;
 
   const PrecDebugOptions &options;
   ModuleOp model;
@@ -195,23 +186,32 @@ private:
   std::vector<Unit> units;
   int unnamed = 0;
   bool quantizedLow = false;
+  Type lowType, highType;
+  LegalizePipelineOptions legalizeOptions;
+  std::shared_ptr<const CalibrationFile> calibration;
   OutputTolerances tolerances;
   std::vector<Binding> inputBindings, outputBindings;
   NamedTensors inputs, golden;
 };
 
-std::string Debugger::planFor(llvm::ArrayRef<int> marked) const {
+PrecisionPlan Debugger::makePlanFor(const std::vector<Unit> &units,
+                                    const std::vector<bool> &marked) const {
+  return makePlan(units, marked, lowType, highType, quantizedLow,
+                  options.constraints);
+}
+
+PrecisionPlan Debugger::planFor(llvm::ArrayRef<int> marked) const {
   std::vector<bool> isMarked(units.size(), false);
   for (int unit : marked)
     isMarked[unit] = true;
-  return makePlan(units, isMarked, options.enabled.front(), options.precision,
-                  quantizedLow, options.constraints);
+  return makePlanFor(units, isMarked);
 }
 
-std::string Debugger::policy(llvm::StringRef planPath) const {
-  std::string text = "enabled=" + llvm::join(options.enabled, ",") +
-                     " constraints=" + options.constraints +
-                     " plan=" + planPath.str();
+std::string Debugger::reproducingPolicy(llvm::StringRef planPath) const {
+  std::string text =
+      "enabled=" + llvm::join(options.enabled, ",") + " constraints=" +
+      precision::stringifyConstraintMode(options.constraints).str() +
+      " plan=" + planPath.str();
   if (!options.target.empty())
     text += " target=" + options.target;
   if (!options.calibration.empty())
@@ -236,6 +236,10 @@ llvm::Error Debugger::prepare() {
     return makeError("--precision " + options.precision +
                      " is the low precision too: nothing to move to");
   quantizedLow = precision::isQuantizedPrecision(low);
+  lowType = low;
+  highType = high;
+  if (llvm::Error error = prepareLegalizeOptions())
+    return error;
   units = collectUnits(function, quantizedLow, unnamed);
 
   llvm::Expected<OutputTolerances> parsed =
@@ -309,24 +313,28 @@ Value getUnitOutput(const Unit &unit) {
   });
 }
 
+llvm::Error Debugger::prepareLegalizeOptions() {
+  legalizeOptions.enabled = options.enabled;
+  legalizeOptions.constraints = getConstraintsChoice(options.constraints);
+  legalizeOptions.target = options.target;
+  legalizeOptions.calibration = options.calibration;
+  if (options.calibration.empty())
+    return llvm::Error::success();
+  llvm::Expected<CalibrationFile> loaded =
+      loadCalibrationFile(options.calibration);
+  if (!loaded)
+    return loaded.takeError();
+  calibration = std::make_shared<const CalibrationFile>(std::move(*loaded));
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::vector<HostTensor>>
-Debugger::runWithPlan(OwningOpRef<ModuleOp> module, llvm::StringRef plan) {
-  // prec-legalize reads plans from files: one for this legalization.
-  llvm::SmallString<128> path;
-  if (std::error_code error =
-          llvm::sys::fs::createTemporaryFile("prec-debug", "json", path))
-    return makeError("cannot create a temporary plan: " + error.message());
-  llvm::FileRemover remover(path);
-  {
-    std::error_code error;
-    llvm::raw_fd_ostream os(path, error);
-    if (error)
-      return makeError("cannot write '" + path + "': " + error.message());
-    os << plan;
-  }
+Debugger::runWithPlan(OwningOpRef<ModuleOp> module, PrecisionPlan plan) {
+  LegalizeInputs given{std::make_shared<const PrecisionPlan>(std::move(plan)),
+                       calibration};
   // The starting point is expected to overflow: no warnings per run.
-  if (llvm::Error error =
-          applyPolicy(*module, policy(path), /*warnings=*/nullptr))
+  if (llvm::Error error = applyPolicy(*module, legalizeOptions, given,
+                                      /*warnings=*/nullptr))
     return std::move(error);
   return compileAndRun(std::move(module), options.functionName, inputs);
 }
@@ -381,10 +389,8 @@ Debugger::measureIntroducedErrors(int &runs) {
     appendFunctionResults(instrumented.function, returned);
     std::vector<bool> high(both.size(), false);
     std::fill(high.begin(), high.begin() + instrumented.units.size(), true);
-    llvm::Expected<std::vector<HostTensor>> results = runWithPlan(
-        std::move(instrumented.module),
-        makePlan(both, high, options.enabled.front(), options.precision,
-                 quantizedLow, options.constraints));
+    llvm::Expected<std::vector<HostTensor>> results =
+        runWithPlan(std::move(instrumented.module), makePlanFor(both, high));
     if (!results)
       return results.takeError();
     ++runs;
@@ -463,14 +469,6 @@ int runPrecDebug(const PrecDebugOptions &options,
     err << "prec-debug: error: " << llvm::toString(std::move(error)) << "\n";
     return 2;
   };
-  std::optional<SearchMode> mode = parseSearchMode(options.mode);
-  if (!mode)
-    return fail(makeError("--mode must be bisect, linear, worst-first or "
-                          "delta, not '" +
-                          options.mode + "'"));
-  if (options.direction != "forward" && options.direction != "reverse")
-    return fail(makeError("--dir must be forward or reverse, not '" +
-                          options.direction + "'"));
   if (options.enabled.empty())
     return fail(makeError("--enabled needs the low precision"));
   if (!options.golden.empty() && !options.reference.empty())
@@ -489,9 +487,10 @@ int runPrecDebug(const PrecDebugOptions &options,
     return fail(std::move(error));
   const std::vector<Unit> &units = debugger.getUnits();
   out << "searching " << units.size() << " ops (by layer name) with "
-      << options.mode
-      << (options.mode == "bisect" || options.mode == "linear"
-              ? " " + options.direction
+      << getSearchModeName(options.mode)
+      << (options.mode == SearchMode::Bisect ||
+                  options.mode == SearchMode::Linear
+              ? " " + getSearchDirectionName(options.direction).str()
               : "")
       << ": unmarked at " << options.enabled.front() << ", marked at "
       << options.precision << "\n";
@@ -508,7 +507,7 @@ int runPrecDebug(const PrecDebugOptions &options,
       return fail(std::move(error));
     ++measuringRuns;
   }
-  if (*mode == SearchMode::WorstFirst) {
+  if (options.mode == SearchMode::WorstFirst) {
     int runs = 0;
     llvm::Expected<std::vector<double>> measured =
         debugger.measureIntroducedErrors(runs);
@@ -517,7 +516,7 @@ int runPrecDebug(const PrecDebugOptions &options,
     introduced = std::move(*measured);
     measuringRuns += runs;
   }
-  if (*mode == SearchMode::WorstFirst) {
+  if (options.mode == SearchMode::WorstFirst) {
     std::vector<int> order(units.size());
     for (size_t i = 0; i < order.size(); ++i)
       order[i] = i;
@@ -548,10 +547,7 @@ int runPrecDebug(const PrecDebugOptions &options,
         << (searchStep.evaluation.passed ? "PASS" : "FAIL") << "\n";
   };
   llvm::Expected<SearchResult> result = searchPrecision(
-      *mode,
-      options.direction == "reverse" ? SearchDirection::Reverse
-                                     : SearchDirection::Forward,
-      units.size(), introduced,
+      options.mode, options.direction, units.size(), introduced,
       [&](llvm::ArrayRef<int> marked) { return debugger.evaluate(marked); },
       observe);
   if (!result)
@@ -584,9 +580,9 @@ int runPrecDebug(const PrecDebugOptions &options,
     if (error)
       return fail(
           makeError("cannot write '" + options.plan + "': " + error.message()));
-    plan << debugger.planFor(result->marked);
+    plan << serializePlan(debugger.planFor(result->marked));
     out << "wrote " << options.plan << ": prec-legalize=\""
-        << debugger.policy(options.plan) << "\" reproduces it\n";
+        << debugger.reproducingPolicy(options.plan) << "\" reproduces it\n";
   }
   return 0;
 }

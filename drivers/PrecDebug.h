@@ -15,6 +15,7 @@
 #define PREC_DRIVERS_PRECDEBUG_H
 
 #include "drivers/PrecRun.h"
+#include "drivers/PrecisionSearch.h"
 #include "runtime/Compare.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -28,11 +29,11 @@ namespace prec {
 struct PrecDebugOptions {
   std::string modelPath;
   std::string functionName = "main";
-  std::string mode = "bisect";
-  std::string direction = "forward";
+  SearchMode mode = SearchMode::Bisect;
+  SearchDirection direction = SearchDirection::Forward;
   /// The low precision (the first) and what else prec-legalize may use.
   std::vector<std::string> enabled = {"f16"};
-  std::string constraints = "prefer";
+  precision::ConstraintMode constraints = precision::ConstraintMode::Prefer;
   std::string target; // empty: the model's policy's
   std::string calibration;
   std::string precision = "f32"; // what marking moves a unit to

@@ -29,9 +29,10 @@ using namespace mlir;
 namespace prec {
 namespace {
 
-/// Runs `pipeline` on `module`, turning its diagnostics into the error;
-/// warnings go to `warnings` (as prec-run says them) if given.
-llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline,
+/// Runs the legalize pipeline on `module`, turning its diagnostics into the
+/// error; warnings go to `warnings` (as prec-run says them) if given.
+llvm::Error runLegalize(ModuleOp module, const LegalizePipelineOptions &options,
+                        const LegalizeInputs &inputs,
                         llvm::raw_ostream *warnings = nullptr) {
   std::string diagnostics;
   ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
@@ -46,10 +47,7 @@ llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline,
     return success();
   });
   PassManager pm(module.getContext());
-  std::string parseError;
-  llvm::raw_string_ostream parseStream(parseError);
-  if (failed(parsePassPipeline(pipeline, pm, parseStream)))
-    return makeError("bad pipeline '" + pipeline + "': " + parseError);
+  buildLegalizePipeline(pm, options, inputs);
   if (failed(pm.run(module)))
     return makeError(diagnostics);
   return llvm::Error::success();
@@ -161,9 +159,20 @@ void appendFunctionResults(Operation *op, ArrayRef<Value> values) {
   function.setAllResultAttrs(resultAttrs);
 }
 
-llvm::Error applyPolicy(ModuleOp module, llvm::StringRef policy,
+llvm::Expected<std::unique_ptr<LegalizePipelineOptions>>
+parsePolicy(llvm::StringRef policy) {
+  std::string error;
+  llvm::raw_string_ostream errorStream(error);
+  auto options = std::make_unique<LegalizePipelineOptions>();
+  if (failed(options->parseFromString(policy, errorStream)))
+    return makeError("bad --policy '" + policy + "': " + error);
+  return options;
+}
+
+llvm::Error applyPolicy(ModuleOp module, const LegalizePipelineOptions &options,
+                        const LegalizeInputs &inputs,
                         llvm::raw_ostream *warnings) {
-  return runPipeline(module, ("prec-legalize{" + policy + "}").str(), warnings);
+  return runLegalize(module, options, inputs, warnings);
 }
 
 llvm::Error makeF32Reference(ModuleOp module) {
@@ -176,7 +185,7 @@ llvm::Error makeF32Reference(ModuleOp module) {
                   precision::PolicyAttr::get(
                       module.getContext(), precision::TypingMode::Weak, {},
                       precision::ConstraintMode::None, policy.getTarget()));
-  return runPipeline(module, "prec-legalize");
+  return runLegalize(module, LegalizePipelineOptions(), LegalizeInputs());
 }
 
 std::vector<llvm::StringRef> splitOutsideBrackets(llvm::StringRef text) {
@@ -308,11 +317,13 @@ int runPrecRun(const PrecRunOptions &options, const DialectRegistry &registry,
   if (options.policy || (!legalized && hasPrecisionRegions(*model))) {
     // The ranges of generated inputs are what range analysis should assume,
     // unless the policy says otherwise.
-    std::string policy = options.policy.value_or("");
-    if (!options.inputs.valRanges.empty() &&
-        llvm::StringRef(policy).find("val-range") == llvm::StringRef::npos)
-      policy += " val-range=" + llvm::join(options.inputs.valRanges, ",");
-    if (llvm::Error error = applyPolicy(*model, policy, &err))
+    llvm::Expected<std::unique_ptr<LegalizePipelineOptions>> policy =
+        parsePolicy(options.policy.value_or(""));
+    if (!policy)
+      return fail(policy.takeError());
+    if ((*policy)->valRanges.empty())
+      (*policy)->valRanges = options.inputs.valRanges;
+    if (llvm::Error error = applyPolicy(*model, **policy, {}, &err))
       return fail(std::move(error));
   }
 

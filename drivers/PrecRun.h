@@ -10,6 +10,7 @@
 #define PREC_DRIVERS_PRECRUN_H
 
 #include "formats/Npy.h"
+#include "passes/Passes.h"
 #include "runtime/Compare.h"
 #include "runtime/JitRunner.h"
 
@@ -79,9 +80,15 @@ compileAndRun(mlir::OwningOpRef<mlir::ModuleOp> module,
 void appendFunctionResults(mlir::Operation *function,
                            mlir::ArrayRef<mlir::Value> values);
 
-/// Legalizes `module` with the prec-legalize `policy` options; its warnings
-/// (overflow, fallback) go to `warnings` when given.
-llvm::Error applyPolicy(mlir::ModuleOp module, llvm::StringRef policy,
+/// prec-legalize's options as prec-run's --policy spells them.
+llvm::Expected<std::unique_ptr<LegalizePipelineOptions>>
+parsePolicy(llvm::StringRef policy);
+
+/// Legalizes `module` with `options` and `inputs`; its warnings (overflow,
+/// fallback) go to `warnings` when given.
+llvm::Error applyPolicy(mlir::ModuleOp module,
+                        const LegalizePipelineOptions &options,
+                        const LegalizeInputs &inputs = {},
                         llvm::raw_ostream *warnings = nullptr);
 
 /// Turns the model into its f32 reference: regions and requests dropped,

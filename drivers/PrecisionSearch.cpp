@@ -3,20 +3,29 @@
 #include "drivers/PrecisionSearch.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <algorithm>
 #include <numeric>
 
 namespace prec {
 
-std::optional<SearchMode> parseSearchMode(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<SearchMode>>(name)
-      .Case("bisect", SearchMode::Bisect)
-      .Case("linear", SearchMode::Linear)
-      .Case("worst-first", SearchMode::WorstFirst)
-      .Case("delta", SearchMode::Delta)
-      .Default(std::nullopt);
+llvm::StringRef getSearchModeName(SearchMode mode) {
+  switch (mode) {
+  case SearchMode::Bisect:
+    return "bisect";
+  case SearchMode::Linear:
+    return "linear";
+  case SearchMode::WorstFirst:
+    return "worst-first";
+  case SearchMode::Delta:
+    return "delta";
+  }
+  llvm_unreachable("unknown search mode");
+}
+
+llvm::StringRef getSearchDirectionName(SearchDirection direction) {
+  return direction == SearchDirection::Forward ? "forward" : "reverse";
 }
 
 namespace {

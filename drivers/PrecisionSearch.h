@@ -29,7 +29,10 @@ namespace prec {
 enum class SearchMode { Bisect, Linear, WorstFirst, Delta };
 enum class SearchDirection { Forward, Reverse };
 
-std::optional<SearchMode> parseSearchMode(llvm::StringRef name);
+/// `bisect`, `linear`, ... as prec-debug's --mode spells them.
+llvm::StringRef getSearchModeName(SearchMode mode);
+/// `forward` or `reverse`, as prec-debug's --dir spells them.
+llvm::StringRef getSearchDirectionName(SearchDirection direction);
 
 /// What one run of the model with some units marked gave.
 struct Evaluation {

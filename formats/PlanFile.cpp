@@ -220,6 +220,52 @@ llvm::Expected<PrecisionPlan> parsePlan(StringRef text, MLIRContext *context) {
   return plan;
 }
 
+static void writeRequest(llvm::json::OStream &json,
+                         const PlanRequest &request) {
+  auto typeName = [](Type type) {
+    std::string text;
+    llvm::raw_string_ostream(text) << type;
+    return text;
+  };
+  if (request.compute)
+    json.attribute("compute", typeName(request.compute));
+  if (request.accumulate)
+    json.attribute("accumulate", typeName(request.accumulate));
+  if (request.output)
+    json.attribute("output", typeName(request.output));
+  if (request.mode)
+    json.attribute("mode", precision::stringifyConstraintMode(*request.mode));
+}
+
+std::string serializePlan(const PrecisionPlan &plan) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.object([&] {
+    json.attribute("version", 1);
+    json.attributeArray("ops", [&] {
+      for (const PlanOpEntry &entry : plan.ops)
+        json.object([&] {
+          if (entry.name)
+            json.attribute("name", entry.name->getText());
+          if (entry.opName)
+            json.attribute("op", entry.opName->getText());
+          writeRequest(json, entry.request);
+        });
+    });
+    if (!plan.classes.empty())
+      json.attributeArray("classes", [&] {
+        for (const PlanClassRule &rule : plan.classes)
+          json.object([&] {
+            json.attribute("class", getOpClassName(rule.opClass));
+            writeRequest(json, rule.request);
+          });
+      });
+  });
+  os << "\n";
+  return text;
+}
+
 llvm::Expected<PrecisionPlan> loadPlanFile(StringRef path,
                                            MLIRContext *context) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =

@@ -71,6 +71,9 @@ struct PrecisionPlan {
 llvm::Expected<PrecisionPlan> parsePlan(llvm::StringRef text,
                                         mlir::MLIRContext *context);
 
+/// The plan as JSON text that parsePlan reads back.
+std::string serializePlan(const PrecisionPlan &plan);
+
 /// Reads and parses the plan file at `path`; errors name the file.
 llvm::Expected<PrecisionPlan> loadPlanFile(llvm::StringRef path,
                                            mlir::MLIRContext *context);

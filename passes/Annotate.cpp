@@ -36,6 +36,21 @@ struct PendingRequest {
 class AnnotatePass : public prec::impl::PrecAnnotateBase<AnnotatePass> {
 public:
   using Base::Base;
+  AnnotatePass(const PrecAnnotateOptions &options,
+               std::shared_ptr<const PrecisionPlan> plan)
+      : Base(options), plan(std::move(plan)) {}
+
+  /// Reads the plan file once, unless the plan was given.
+  LogicalResult initialize(MLIRContext *context) override {
+    if (plan || planFile.empty())
+      return success();
+    llvm::Expected<PrecisionPlan> loaded = loadPlanFile(planFile, context);
+    if (!loaded)
+      return emitError(UnknownLoc::get(context))
+             << llvm::toString(loaded.takeError());
+    plan = std::make_shared<const PrecisionPlan>(std::move(*loaded));
+    return success();
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -51,16 +66,8 @@ public:
         layerOutputTypes, "layer-output-types", &getContext(), emitError);
     if (failed(computePatterns) || failed(outputPatterns))
       return signalPassFailure();
-    PrecisionPlan plan;
-    if (!planFile.empty()) {
-      llvm::Expected<PrecisionPlan> loaded =
-          loadPlanFile(planFile, &getContext());
-      if (!loaded) {
-        emitError() << llvm::toString(loaded.takeError());
-        return signalPassFailure();
-      }
-      plan = std::move(*loaded);
-    }
+    static const PrecisionPlan noPlan;
+    const PrecisionPlan &plan = this->plan ? *this->plan : noPlan;
 
     nameBindings(module);
     warnUnmatched(module, *computePatterns, "layer-precisions");
@@ -136,26 +143,9 @@ private:
   FailureOr<PolicyAttr>
   buildPolicy(function_ref<InFlightDiagnostic()> emitError) {
     PolicyAttr current = getPolicy(getOperation());
-    TypingMode typingMode = current.getTyping();
-    if (!typing.empty()) {
-      std::optional<TypingMode> parsed = symbolizeTypingMode(typing);
-      if (!parsed) {
-        emitError() << "typing must be strong or weak, not '" << typing << "'";
-        return failure();
-      }
-      typingMode = *parsed;
-    }
-    ConstraintMode defaultMode = current.getConstraints();
-    if (!constraints.empty()) {
-      std::optional<ConstraintMode> parsed =
-          symbolizeConstraintMode(constraints);
-      if (!parsed) {
-        emitError() << "constraints must be obey, prefer or none, not '"
-                    << constraints << "'";
-        return failure();
-      }
-      defaultMode = *parsed;
-    }
+    TypingMode typingMode = getTypingMode(typing).value_or(current.getTyping());
+    ConstraintMode defaultMode =
+        getConstraintMode(constraints).value_or(current.getConstraints());
     SmallVector<Type> enabledTypes(current.getEnabled());
     if (!enabled.empty()) {
       enabledTypes.clear();
@@ -210,6 +200,14 @@ private:
         return fromPlan(rule.request, Reason::PlanClass);
     return std::nullopt;
   }
+
+  std::shared_ptr<const PrecisionPlan> plan;
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+prec::createPrecAnnotate(const PrecAnnotateOptions &options,
+                         std::shared_ptr<const PrecisionPlan> plan) {
+  return std::make_unique<AnnotatePass>(options, std::move(plan));
+}

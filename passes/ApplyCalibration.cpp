@@ -33,16 +33,26 @@ bool hasRegionInputRange(Operation *op) {
 struct PrecApplyCalibrationPass
     : prec::impl::PrecApplyCalibrationBase<PrecApplyCalibrationPass> {
   using Base::Base;
+  PrecApplyCalibrationPass(const PrecApplyCalibrationOptions &options,
+                           std::shared_ptr<const CalibrationFile> file)
+      : Base(options), file(std::move(file)) {}
+
+  /// Reads the calibration file once, unless the calibration was given.
+  LogicalResult initialize(MLIRContext *context) override {
+    if (file)
+      return success();
+    llvm::Expected<CalibrationFile> loaded = loadCalibrationFile(calibration);
+    if (!loaded)
+      return emitError(UnknownLoc::get(context))
+             << llvm::toString(loaded.takeError());
+    file = std::make_shared<const CalibrationFile>(std::move(*loaded));
+    return success();
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    llvm::Expected<CalibrationFile> file = loadCalibrationFile(calibration);
     // At the module's location, without the module printed after it: the
     // message says what is wrong with the file.
-    if (!file) {
-      emitError(module.getLoc()) << llvm::toString(file.takeError());
-      return signalPassFailure();
-    }
     if (llvm::Error error = checkCalibrationFits(*file, module, calibration)) {
       emitError(module.getLoc()) << llvm::toString(std::move(error));
       return signalPassFailure();
@@ -67,6 +77,15 @@ struct PrecApplyCalibrationPass
                   DenseF64ArrayAttr::get(&getContext(), range));
     });
   }
+
+  std::shared_ptr<const CalibrationFile> file;
 };
 
 } // namespace
+
+std::unique_ptr<Pass> prec::createPrecApplyCalibration(
+    const PrecApplyCalibrationOptions &options,
+    std::shared_ptr<const CalibrationFile> calibration) {
+  return std::make_unique<PrecApplyCalibrationPass>(options,
+                                                    std::move(calibration));
+}

@@ -43,12 +43,7 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
-    if (layout != "nchw" && layout != "nhwc") {
-      getOperation().emitError()
-          << "layout must be nchw or nhwc, not '" << layout << "'";
-      return signalPassFailure();
-    }
-    if (layout == "nchw")
+    if (layout == prec::BindingLayout::NCHW)
       return;
     for (auto function : getOperation().getOps<func::FuncOp>())
       if (!function.isExternal())

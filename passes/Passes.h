@@ -4,11 +4,16 @@
 #define PREC_PASSES_PASSES_H
 
 #include "dialects/Precision/PrecisionDialect.h"
+#include "formats/CalibrationFile.h"
+#include "formats/PlanFile.h"
+#include "passes/OptionChoices.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"
+
+#include <memory>
 
 namespace prec {
 
@@ -21,17 +26,18 @@ namespace prec {
 /// Options of the `prec-legalize` pipeline: the union of its passes'.
 struct LegalizePipelineOptions
     : public mlir::PassPipelineOptions<LegalizePipelineOptions> {
-  Option<std::string> bindingLayout{
-      *this, "binding-layout",
-      llvm::cl::desc("nchw | nhwc: memory layout of 4-D bindings"),
-      llvm::cl::init("nchw")};
-  Option<std::string> typing{*this, "typing", llvm::cl::desc("strong | weak")};
+  Option<BindingLayout> bindingLayout{
+      *this, "binding-layout", llvm::cl::desc("memory layout of 4-D bindings"),
+      llvm::cl::init(BindingLayout::NCHW), PREC_BINDING_LAYOUT_VALUES};
+  Option<TypingChoice> typing{
+      *this, "typing", llvm::cl::desc("whether ops keep the model's types"),
+      llvm::cl::init(TypingChoice::Module), PREC_TYPING_VALUES};
   ListOption<std::string> enabled{
       *this, "enabled",
       llvm::cl::desc("reduced precisions the compiler may choose")};
-  Option<std::string> constraints{
-      *this, "constraints",
-      llvm::cl::desc("default mode of pinned ops: obey | prefer | none")};
+  Option<ConstraintsChoice> constraints{
+      *this, "constraints", llvm::cl::desc("default mode of pinned ops"),
+      llvm::cl::init(ConstraintsChoice::Module), PREC_CONSTRAINTS_VALUES};
   Option<std::string> target{*this, "target",
                              llvm::cl::desc("cpu or sm_53 ... sm_121")};
   ListOption<std::string> layerPrecisions{
@@ -62,10 +68,29 @@ struct LegalizePipelineOptions
       llvm::cl::desc("an earlier JSON report to diff against")};
 };
 
+/// A plan and a calibration already in memory: given to the prec-legalize
+/// pipeline's builder, they replace the files its `plan` and `calibration`
+/// options name, which are then only the names errors use.
+struct LegalizeInputs {
+  std::shared_ptr<const PrecisionPlan> plan;
+  std::shared_ptr<const CalibrationFile> calibration;
+};
+
+/// prec-annotate with its plan given rather than read from `plan=`.
+std::unique_ptr<mlir::Pass>
+createPrecAnnotate(const PrecAnnotateOptions &options,
+                   std::shared_ptr<const PrecisionPlan> plan);
+
+/// prec-apply-calibration with its calibration given rather than read.
+std::unique_ptr<mlir::Pass>
+createPrecApplyCalibration(const PrecApplyCalibrationOptions &options,
+                           std::shared_ptr<const CalibrationFile> calibration);
+
 /// [apply calibration] -> binding layout -> annotate -> range analysis ->
-/// propagate -> legalize types -> materialize -> report.
+/// propagate -> legalize types -> materialize -> quantize -> report.
 void buildLegalizePipeline(mlir::OpPassManager &pm,
-                           const LegalizePipelineOptions &options);
+                           const LegalizePipelineOptions &options,
+                           const LegalizeInputs &inputs = {});
 
 /// Registers the passes and the `prec-legalize` pipeline.
 void registerPrecisionPasses();

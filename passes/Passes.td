@@ -39,8 +39,9 @@ def PrecBindingLayout : Pass<"prec-binding-layout", "::mlir::ModuleOp"> {
     two transposes cancel. `nchw`, the default, changes nothing.
   }];
   let options = [
-    Option<"layout", "layout", "std::string", /*default=*/"\"nchw\"",
-           "nchw | nhwc">
+    Option<"layout", "layout", "::prec::BindingLayout",
+           /*default=*/"::prec::BindingLayout::NCHW",
+           "memory layout of 4-D bindings", [{PREC_BINDING_LAYOUT_VALUES}]>
   ];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
@@ -65,12 +66,14 @@ def PrecAnnotate : Pass<"prec-annotate", "::mlir::ModuleOp"> {
     (`tosa.add`), with `*` and `?` globs.
   }];
   let options = [
-    Option<"typing", "typing", "std::string", /*default=*/"\"\"",
-           "strong | weak (default: the module's policy, else weak)">,
+    Option<"typing", "typing", "::prec::TypingChoice",
+           /*default=*/"::prec::TypingChoice::Module",
+           "whether ops keep the model's types", [{PREC_TYPING_VALUES}]>,
     ListOption<"enabled", "enabled", "std::string",
                "reduced precisions the compiler may choose (f32 always may)">,
-    Option<"constraints", "constraints", "std::string", /*default=*/"\"\"",
-           "default mode of pinned ops: obey | prefer | none">,
+    Option<"constraints", "constraints", "::prec::ConstraintsChoice",
+           /*default=*/"::prec::ConstraintsChoice::Module",
+           "default mode of pinned ops", [{PREC_CONSTRAINTS_VALUES}]>,
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "cpu or sm_53 ... sm_121">,
     ListOption<"layerPrecisions", "layer-precisions", "std::string",

@@ -10,12 +10,13 @@ using namespace mlir;
 namespace prec {
 
 void buildLegalizePipeline(OpPassManager &pm,
-                           const LegalizePipelineOptions &options) {
+                           const LegalizePipelineOptions &options,
+                           const LegalizeInputs &inputs) {
   // On the model as written: that is what the calibration fingerprinted.
-  if (!options.calibration.empty()) {
+  if (!options.calibration.empty() || inputs.calibration) {
     PrecApplyCalibrationOptions calibration;
     calibration.calibration = options.calibration;
-    pm.addPass(createPrecApplyCalibration(calibration));
+    pm.addPass(createPrecApplyCalibration(calibration, inputs.calibration));
   }
   PrecBindingLayoutOptions layout;
   layout.layout = options.bindingLayout;
@@ -29,7 +30,7 @@ void buildLegalizePipeline(OpPassManager &pm,
   annotate.layerPrecisions = llvm::to_vector(options.layerPrecisions);
   annotate.layerOutputTypes = llvm::to_vector(options.layerOutputTypes);
   annotate.planFile = options.plan;
-  pm.addPass(createPrecAnnotate(annotate));
+  pm.addPass(createPrecAnnotate(annotate, inputs.plan));
 
   PrecRangeAnalysisOptions ranges;
   ranges.valRanges = llvm::to_vector(options.valRanges);
@@ -58,7 +59,9 @@ void registerPrecisionPasses() {
       "(apply a calibration, annotate, range analysis, propagate, legalize "
       "types, materialize, "
       "quantize, report)",
-      buildLegalizePipeline);
+      [](OpPassManager &pm, const LegalizePipelineOptions &options) {
+        buildLegalizePipeline(pm, options);
+      });
 }
 
 } // namespace prec

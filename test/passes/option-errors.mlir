@@ -20,10 +20,10 @@ func.func @f(%x: tensor<4xf32> loc("x")) -> tensor<4xf32> {
 // OUTTYPE: error: layer-output-types entry 'Abs:half3' names unknown precision 'half3'
 
 // RUN: not prec-opt %s --prec-legalize="typing=loose" 2>&1 | FileCheck %s --check-prefix=TYPING
-// TYPING: error: typing must be strong or weak, not 'loose'
+// TYPING: for the --typing option: Cannot find option named 'loose'!
 
 // RUN: not prec-opt %s --prec-legalize="constraints=strict" 2>&1 | FileCheck %s --check-prefix=MODE
-// MODE: error: constraints must be obey, prefer or none, not 'strict'
+// MODE: for the --constraints option: Cannot find option named 'strict'!
 
 // RUN: not prec-opt %s --prec-legalize="enabled=f16,fp4" 2>&1 | FileCheck %s --check-prefix=ENABLED
 // ENABLED: error: enabled names unknown precision 'fp4'
@@ -80,4 +80,4 @@ func.func @f(%x: tensor<4xf32> loc("x")) -> tensor<4xf32> {
 // UNKNOWN: no-such-option
 
 // RUN: not prec-opt %s --prec-legalize="binding-layout=nwhc" 2>&1 | FileCheck %s --check-prefix=LAYOUT
-// LAYOUT: error: layout must be nchw or nhwc, not 'nwhc'
+// LAYOUT: for the --binding-layout option: Cannot find option named 'nwhc'!

@@ -19,20 +19,39 @@ int main(int argc, char **argv) {
                              cl::Required, cl::cat(category));
   cl::opt<std::string> function("function", cl::desc("function to debug"),
                                 cl::init("main"), cl::cat(category));
-  cl::opt<std::string> mode("mode",
-                            cl::desc("bisect | linear | worst-first | delta"),
-                            cl::init("bisect"), cl::cat(category));
-  cl::opt<std::string> direction(
-      "dir", cl::desc("forward | reverse (bisect and linear)"),
-      cl::init("forward"), cl::cat(category));
+  cl::opt<prec::SearchMode> mode(
+      "mode", cl::desc("how to search"),
+      cl::values(
+          clEnumValN(prec::SearchMode::Bisect, "bisect",
+                     "the shortest prefix of ops that passes, by bisection"),
+          clEnumValN(prec::SearchMode::Linear, "linear",
+                     "the shortest prefix, one op at a time"),
+          clEnumValN(prec::SearchMode::WorstFirst, "worst-first",
+                     "ops by their own error, worst first"),
+          clEnumValN(prec::SearchMode::Delta, "delta",
+                     "a minimal set of ops, by delta debugging")),
+      cl::init(prec::SearchMode::Bisect), cl::cat(category));
+  cl::opt<prec::SearchDirection> direction(
+      "dir", cl::desc("where bisect and linear start"),
+      cl::values(clEnumValN(prec::SearchDirection::Forward, "forward",
+                            "from the inputs"),
+                 clEnumValN(prec::SearchDirection::Reverse, "reverse",
+                            "from the outputs")),
+      cl::init(prec::SearchDirection::Forward), cl::cat(category));
   cl::list<std::string> enabled(
       "enabled",
       cl::desc("the low precision first, then what else prec-legalize may "
                "use (default f16)"),
       cl::CommaSeparated, cl::cat(category));
-  cl::opt<std::string> constraints(
-      "constraints", cl::desc("obey | prefer | none, as for prec-legalize"),
-      cl::init("prefer"), cl::cat(category));
+  cl::opt<prec::precision::ConstraintMode> constraints(
+      "constraints", cl::desc("the mode of the plan's entries"),
+      cl::values(clEnumValN(prec::precision::ConstraintMode::Obey, "obey",
+                            "a pin the target cannot honour is an error"),
+                 clEnumValN(prec::precision::ConstraintMode::Prefer, "prefer",
+                            "such a pin falls back, with a warning"),
+                 clEnumValN(prec::precision::ConstraintMode::None, "none",
+                            "such a pin falls back silently")),
+      cl::init(prec::precision::ConstraintMode::Prefer), cl::cat(category));
   cl::opt<std::string> target("target", cl::desc("cpu or sm_53 ... sm_121"),
                               cl::cat(category));
   cl::opt<std::string> calibration(

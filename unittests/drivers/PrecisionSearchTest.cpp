@@ -143,9 +143,10 @@ TEST(PrecisionSearchTest, OracleErrorsStopTheSearch) {
   EXPECT_EQ(llvm::toString(result.takeError()), "the model does not compile");
 }
 
-TEST(PrecisionSearchTest, ParsesModes) {
-  EXPECT_EQ(parseSearchMode("worst-first"), SearchMode::WorstFirst);
-  EXPECT_FALSE(parseSearchMode("random"));
+TEST(PrecisionSearchTest, NamesModesAsTheToolSpellsThem) {
+  EXPECT_EQ(getSearchModeName(SearchMode::WorstFirst), "worst-first");
+  EXPECT_EQ(getSearchModeName(SearchMode::Delta), "delta");
+  EXPECT_EQ(getSearchDirectionName(SearchDirection::Reverse), "reverse");
 }
 
 } // namespace

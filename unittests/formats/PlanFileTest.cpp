@@ -45,6 +45,38 @@ TEST(PlanFileTest, ParsesOpsAndClasses) {
   EXPECT_EQ(plan->classes[0].opClass, OpClass::Contraction);
 }
 
+TEST(PlanFileTest, SerializesWhatItParses) {
+  MLIRContext context;
+  const char *text = R"({
+  "version": 1,
+  "ops": [
+    {
+      "name": "layer\\*",
+      "op": "tosa.add",
+      "compute": "f16",
+      "accumulate": "f32",
+      "output": "f32",
+      "mode": "obey"
+    },
+    {
+      "op": "tosa.exp",
+      "output": "f8E4M3FN"
+    }
+  ],
+  "classes": [
+    {
+      "class": "contraction",
+      "compute": "bf16",
+      "mode": "none"
+    }
+  ]
+}
+)";
+  llvm::Expected<PrecisionPlan> plan = parsePlan(text, &context);
+  ASSERT_TRUE(bool(plan)) << llvm::toString(plan.takeError());
+  EXPECT_EQ(serializePlan(*plan), text);
+}
+
 TEST(PlanFileTest, ErrorsSayWhere) {
   MLIRContext context;
   EXPECT_EQ(errorOf(parsePlan("[]", &context)),
