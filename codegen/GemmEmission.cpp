@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -226,12 +227,7 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
   bool isF8 = isa<Float8E4M3FNType, Float8E5M2Type>(inputType);
   if (inputType.isInteger(8)) {
     auto isZero = [](Value zeroPoint) {
-      std::optional<std::string> literal = getSplatLiteral(zeroPoint);
-      auto constant = zeroPoint.getDefiningOp<tosa::ConstOp>();
-      auto values = constant ? dyn_cast<DenseElementsAttr>(constant.getValues())
-                             : DenseElementsAttr();
-      return !literal && values && values.isSplat() &&
-             values.getSplatValue<APInt>().isZero();
+      return !getSplatLiteral(zeroPoint) && matchPattern(zeroPoint, m_Zero());
     };
     if (!otherType.isInteger(8) || !resultType.isInteger(32) ||
         !isZero(op.getAZp()) || !isZero(op.getBZp()))

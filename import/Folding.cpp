@@ -2,6 +2,7 @@
 
 #include "import/Folding.h"
 
+#include "mlir/Dialect/Traits.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/STLExtras.h"
@@ -32,15 +33,9 @@ int64_t product(ArrayRef<int64_t> shape) {
 
 FailureOr<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a,
                                                 ArrayRef<int64_t> b) {
-  size_t rank = std::max(a.size(), b.size());
-  SmallVector<int64_t> result(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1)
-      return failure();
-    result[i] = da == 1 ? db : da;
-  }
+  SmallVector<int64_t> result;
+  if (!OpTrait::util::getBroadcastedShape(a, b, result))
+    return failure();
   return result;
 }
 

@@ -160,8 +160,8 @@ Value Importer::scalar(Type element, double value, int64_t rank) {
 /// transposes of weights then fold, so that passes see weights, not data
 /// movement.
 static ElementsAttr constantElements(Value value) {
-  auto constant = value.getDefiningOp<tosa::ConstOp>();
-  return constant ? constant.getValues() : nullptr;
+  ElementsAttr elements;
+  return matchPattern(value, m_Constant(&elements)) ? elements : nullptr;
 }
 
 Value Importer::reshape(Value value, ArrayRef<int64_t> shape) {

@@ -37,10 +37,14 @@ struct F8Format {
 };
 
 std::optional<F8Format> getF8Format(Type type) {
+  auto largest = [&] {
+    return APFloat::getLargest(cast<FloatType>(type).getFloatSemantics())
+        .convertToDouble();
+  };
   if (isa<Float8E4M3FNType>(type))
-    return F8Format{3, 7, 448.0, false, 0x7F};
+    return F8Format{3, 7, largest(), false, 0x7F};
   if (isa<Float8E5M2Type>(type))
-    return F8Format{2, 15, 57344.0, true, 0x7F};
+    return F8Format{2, 15, largest(), true, 0x7F};
   return std::nullopt;
 }
 

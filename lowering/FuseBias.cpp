@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Matchers.h"
 
 #include <optional>
 
@@ -55,7 +56,7 @@ tosa::CastOp getMatmulEpilogue(Value value) {
   // which the GEMM applies as its alpha before its bias).
   Value product = cast.getInput();
   if (auto scale = product.getDefiningOp<tosa::MulOp>();
-      scale && scale.getInput2().getDefiningOp<tosa::ConstOp>())
+      scale && matchPattern(scale.getInput2(), m_Constant()))
     product = scale.getInput1();
   auto matmul = product.getDefiningOp<tosa::MatMulOp>();
   if (!matmul || !getElementTypeOrSelf(matmul.getType()).isF32())

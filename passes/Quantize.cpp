@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Interval.h"
 #include "passes/Passes.h"
 
 #include "dialects/Utils/Constants.h"
@@ -52,11 +53,7 @@ namespace {
 
 /// The largest magnitude a quantized type holds (symmetric: i8 uses +-127).
 double getLargest(Type type) {
-  if (type.isInteger(8))
-    return 127.0;
-  if (isa<Float8E4M3FNType>(type))
-    return 448.0;
-  return 57344.0; // f8E5M2
+  return type.isInteger(8) ? 127.0 : prec::getLargestFinite(type);
 }
 
 /// The values of a float constant as f32, looking through an exact widening

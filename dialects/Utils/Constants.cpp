@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 
 #include <cstring>
 
@@ -12,13 +13,7 @@ using namespace mlir;
 namespace prec {
 
 bool isZeroConstant(Value value) {
-  auto constant = value.getDefiningOp<tosa::ConstOp>();
-  auto values =
-      constant ? dyn_cast<DenseElementsAttr>(constant.getValues()) : nullptr;
-  return values && values.isSplat() &&
-         (isa<FloatType>(values.getElementType())
-              ? values.getSplatValue<APFloat>().isZero()
-              : values.getSplatValue<APInt>().isZero());
+  return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
 }
 
 bool forEachFloat(ElementsAttr values,
