@@ -195,11 +195,10 @@ llvm::Error convertTrtCache(ModuleOp model, const PrecCalibrateOptions &options,
   if (!cache)
     return makeError("'" + options.loadTrtCache +
                      "': " + llvm::toString(cache.takeError()));
-  if (options.algorithm &&
-      parseCalibrationAlgorithm(*options.algorithm) != cache->algorithm)
+  if (options.algorithm && *options.algorithm != cache->algorithm)
     return makeError("'" + options.loadTrtCache + "' was calibrated with " +
                      getCalibrationAlgorithmName(cache->algorithm) + ", not " +
-                     *options.algorithm +
+                     getCalibrationAlgorithmName(*options.algorithm) +
                      "; calibrate again or drop --algorithm");
   calibration.algorithm = cache->algorithm;
   calibration.source = options.loadTrtCache;
@@ -349,11 +348,8 @@ int runPrecCalibrate(const PrecCalibrateOptions &options,
     err << "prec-calibrate: error: " << message << "\n";
     return 2;
   };
-  std::optional<CalibrationAlgorithm> algorithm =
-      parseCalibrationAlgorithm(options.algorithm.value_or("entropy"));
-  if (!algorithm)
-    return fail("--algorithm must be minmax, entropy or percentile, not '" +
-                *options.algorithm + "'");
+  CalibrationAlgorithm algorithm =
+      options.algorithm.value_or(CalibrationAlgorithm::Entropy);
   if (!(options.percentile > 0 && options.percentile <= 100))
     return fail("--percentile must lie in (0, 100]");
   if (options.output.empty())
@@ -381,7 +377,7 @@ int runPrecCalibrate(const PrecCalibrateOptions &options,
   if (!fingerprint)
     return fail(llvm::toString(fingerprint.takeError()));
   calibration.model = *fingerprint;
-  calibration.algorithm = *algorithm;
+  calibration.algorithm = algorithm;
   calibration.percentile = options.percentile;
 
   if (!options.loadTrtCache.empty()) {
@@ -394,7 +390,7 @@ int runPrecCalibrate(const PrecCalibrateOptions &options,
                                    " seed " + std::to_string(options.seed)
                              : options.data;
     if (llvm::Error error =
-            calibrateOnData(*model, options, *algorithm, calibration, out, err))
+            calibrateOnData(*model, options, algorithm, calibration, out, err))
       return fail(llvm::toString(std::move(error)));
   }
   printTable(calibration, out);

@@ -11,6 +11,8 @@
 #ifndef PREC_DRIVERS_PRECCALIBRATE_H
 #define PREC_DRIVERS_PRECCALIBRATE_H
 
+#include "formats/CalibrationFile.h"
+
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -30,7 +32,7 @@ struct PrecCalibrateOptions {
   int64_t batchSize = 0; // 0: the model's batch
   /// "minmax", "entropy" or "percentile"; unset: entropy, or a loaded
   /// cache's algorithm.
-  std::optional<std::string> algorithm;
+  std::optional<CalibrationAlgorithm> algorithm;
   double percentile = 99.99;
   std::string output;       // the calibration JSON
   std::string trtCache;     // a TensorRT cache to write

@@ -5,7 +5,6 @@
 #include "support/NestingDepth.h"
 
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -42,6 +41,138 @@ llvm::StringRef getCalibrationAlgorithmName(CalibrationAlgorithm algorithm) {
   return "";
 }
 
+// The schema as llvm::json mappers: a value that does not fit reports what
+// it must be, and the error names its path (`tensors.x.amax`).
+
+/// A finite number; JSON writes -0.0 as "-0", which reads back as the
+/// integer 0, and ranges have no use for the sign of zero: every zero is +0.
+static bool mapFinite(const llvm::json::Value &value, double &out,
+                      llvm::json::Path path) {
+  std::optional<double> number = value.getAsNumber();
+  if (!number || !std::isfinite(*number)) {
+    path.report("must be a finite number");
+    return false;
+  }
+  out = *number + 0.0;
+  return true;
+}
+
+bool fromJSON(const llvm::json::Value &value, ModelFingerprint &model,
+              llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  return mapper && mapper.map("function", model.function) &&
+         mapper.map("fingerprint", model.hash) &&
+         mapper.map("inputs", model.inputs);
+}
+
+bool fromJSON(const llvm::json::Value &value, TensorCalibration &tensor,
+              llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  if (!mapper)
+    return false;
+  const llvm::json::Object &object = *value.getAsObject();
+  // amax bounds f32 tensors, and its scale (amax / 127) is an f32.
+  std::optional<double> amax = object.getNumber("amax");
+  if (!amax || !(*amax >= 0 && *amax <= std::numeric_limits<float>::max())) {
+    path.field("amax").report("must be a number in [0, 3.402823e+38] (an f32)");
+    return false;
+  }
+  tensor.amax = *amax + 0.0;
+  // The observed extremes are optional, but finite numbers when given.
+  for (auto [field, bound] :
+       {std::pair("min", &tensor.min), std::pair("max", &tensor.max)}) {
+    if (const llvm::json::Value *given = object.get(field)) {
+      if (!mapFinite(*given, bound->emplace(), path.field(field)))
+        return false;
+    }
+  }
+  return true;
+}
+
+bool fromJSON(const llvm::json::Value &value, ObservedRange &range,
+              llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  if (!mapper)
+    return false;
+  const llvm::json::Object &object = *value.getAsObject();
+  for (auto [field, bound] :
+       {std::pair("min", &range.min), std::pair("max", &range.max)}) {
+    const llvm::json::Value *given = object.get(field);
+    if (!given) {
+      path.field(field).report("missing value");
+      return false;
+    }
+    if (!mapFinite(*given, *bound, path.field(field)))
+      return false;
+  }
+  if (range.min > range.max) {
+    path.report("must have 'min' <= 'max'");
+    return false;
+  }
+  return true;
+}
+
+/// The algorithm's name and, for percentile, the percentile.
+static bool mapAlgorithm(const llvm::json::Value &value,
+                         CalibrationFile &calibration, llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  std::string name;
+  if (!mapper || !mapper.map("name", name))
+    return false;
+  std::optional<CalibrationAlgorithm> algorithm =
+      parseCalibrationAlgorithm(name);
+  if (!algorithm) {
+    path.field("name").report("must be minmax, entropy or percentile");
+    return false;
+  }
+  calibration.algorithm = *algorithm;
+  if (*algorithm != CalibrationAlgorithm::Percentile)
+    return true;
+  std::optional<double> percentile =
+      value.getAsObject()->getNumber("percentile");
+  if (!percentile || !(*percentile > 0 && *percentile <= 100)) {
+    path.field("percentile").report("must be a number in (0, 100]");
+    return false;
+  }
+  calibration.percentile = *percentile;
+  return true;
+}
+
+static bool mapData(const llvm::json::Value &value,
+                    CalibrationFile &calibration, llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  return mapper && mapper.mapOptional("source", calibration.source) &&
+         mapper.mapOptional("samples", calibration.samples) &&
+         mapper.mapOptional("batch_size", calibration.batchSize);
+}
+
+bool fromJSON(const llvm::json::Value &value, CalibrationFile &calibration,
+              llvm::json::Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  if (!mapper)
+    return false;
+  const llvm::json::Object &root = *value.getAsObject();
+  if (root.getString("format") != "prec-calibration") {
+    path.field("format").report("must be \"prec-calibration\"");
+    return false;
+  }
+  if (root.getInteger("version") != 1) {
+    path.field("version").report("must be 1");
+    return false;
+  }
+  const llvm::json::Value *algorithm = root.get("algorithm");
+  if (!algorithm) {
+    path.field("algorithm").report("missing value");
+    return false;
+  }
+  const llvm::json::Value *data = root.get("data");
+  return mapper.map("model", calibration.model) &&
+         mapAlgorithm(*algorithm, calibration, path.field("algorithm")) &&
+         (!data || mapData(*data, calibration, path.field("data"))) &&
+         mapper.map("tensors", calibration.tensors) &&
+         mapper.mapOptional("observed", calibration.observed);
+}
+
 llvm::Expected<CalibrationFile> parseCalibration(StringRef text) {
   if (llvm::Error error = checkNestingDepth(text, ""))
     return makeCalibrationError(llvm::toString(std::move(error)));
@@ -49,103 +180,10 @@ llvm::Expected<CalibrationFile> parseCalibration(StringRef text) {
   if (!document)
     return makeCalibrationError("not valid JSON: " +
                                 llvm::toString(document.takeError()));
-  auto fail = [](const llvm::Twine &message) {
-    return makeCalibrationError(message);
-  };
-  const llvm::json::Object *root = document->getAsObject();
-  if (!root)
-    return fail("a calibration must be a JSON object");
-  if (root->getString("format") != "prec-calibration")
-    return fail("'format' must be \"prec-calibration\"");
-  if (root->getInteger("version") != 1)
-    return fail("'version' must be 1");
-
   CalibrationFile calibration;
-  const llvm::json::Object *model = root->getObject("model");
-  if (!model)
-    return fail("'model' must be an object");
-  std::optional<StringRef> function = model->getString("function");
-  std::optional<StringRef> hash = model->getString("fingerprint");
-  const llvm::json::Array *inputs = model->getArray("inputs");
-  if (!function || !hash || !inputs)
-    return fail("'model' needs 'function', 'fingerprint' and 'inputs'");
-  calibration.model.function = function->str();
-  calibration.model.hash = hash->str();
-  for (const llvm::json::Value &input : *inputs) {
-    std::optional<StringRef> text = input.getAsString();
-    if (!text)
-      return fail("'model.inputs' must hold strings");
-    calibration.model.inputs.push_back(text->str());
-  }
-
-  const llvm::json::Object *algorithm = root->getObject("algorithm");
-  std::optional<StringRef> algorithmName =
-      algorithm ? algorithm->getString("name") : std::nullopt;
-  std::optional<CalibrationAlgorithm> parsed =
-      algorithmName ? parseCalibrationAlgorithm(*algorithmName) : std::nullopt;
-  if (!parsed)
-    return fail("'algorithm.name' must be minmax, entropy or percentile");
-  calibration.algorithm = *parsed;
-  if (*parsed == CalibrationAlgorithm::Percentile) {
-    std::optional<double> percentile = algorithm->getNumber("percentile");
-    if (!percentile || !(*percentile > 0 && *percentile <= 100))
-      return fail("'algorithm.percentile' must be a number in (0, 100]");
-    calibration.percentile = *percentile;
-  }
-
-  if (const llvm::json::Object *data = root->getObject("data")) {
-    calibration.source = data->getString("source").value_or("").str();
-    calibration.samples = data->getInteger("samples").value_or(0);
-    calibration.batchSize = data->getInteger("batch_size").value_or(0);
-  }
-
-  const llvm::json::Object *tensors = root->getObject("tensors");
-  if (!tensors)
-    return fail("'tensors' must be an object");
-  for (const auto &[key, value] : *tensors) {
-    std::string place = "tensors." + key.str();
-    const llvm::json::Object *entry = value.getAsObject();
-    std::optional<double> amax =
-        entry ? entry->getNumber("amax") : std::nullopt;
-    // amax bounds f32 tensors, and its scale (amax / 127) is an f32.
-    if (!amax || !(*amax >= 0 && *amax <= std::numeric_limits<float>::max()))
-      return fail("'" + place + ".amax' must be a number in [0, " +
-                  llvm::formatv("{0:e}", std::numeric_limits<float>::max()) +
-                  "] (an f32)");
-    // Ranges have no use for the sign of zero, and JSON writes -0.0 as "-0",
-    // which reads back as the integer 0: adding +0.0 makes every zero +0.
-    TensorCalibration tensor;
-    tensor.amax = *amax + 0.0;
-    // The observed extremes are optional, but finite numbers when given.
-    for (auto [field, bound] :
-         {std::pair("min", &tensor.min), std::pair("max", &tensor.max)}) {
-      const llvm::json::Value *given = entry->get(field);
-      if (!given)
-        continue;
-      std::optional<double> number = given->getAsNumber();
-      if (!number || !std::isfinite(*number))
-        return fail("'" + place + "." + field + "' must be a finite number");
-      *bound = *number + 0.0;
-    }
-    calibration.tensors[key.str()] = tensor;
-  }
-  if (const llvm::json::Value *observed = root->get("observed")) {
-    const llvm::json::Object *ranges = observed->getAsObject();
-    if (!ranges)
-      return fail("'observed' must be an object");
-    for (const auto &[key, value] : *ranges) {
-      std::string place = "observed." + key.str();
-      const llvm::json::Object *entry = value.getAsObject();
-      std::optional<double> min =
-          entry ? entry->getNumber("min") : std::nullopt;
-      std::optional<double> max =
-          entry ? entry->getNumber("max") : std::nullopt;
-      if (!min || !max || !std::isfinite(*min) || !std::isfinite(*max) ||
-          *min > *max)
-        return fail("'" + place + "' must hold finite numbers 'min' <= 'max'");
-      calibration.observed[key.str()] = {*min + 0.0, *max + 0.0};
-    }
-  }
+  llvm::json::Path::Root root("calibration");
+  if (!fromJSON(*document, calibration, root))
+    return root.getError();
   return calibration;
 }
 

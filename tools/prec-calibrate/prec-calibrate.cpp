@@ -37,8 +37,14 @@ int main(int argc, char **argv) {
       cl::desc("samples per calibration batch (a multiple of the model's "
                "batch; default: the model's batch)"),
       cl::init(0), cl::cat(category));
-  cl::opt<std::string> algorithm(
-      "algorithm", cl::desc("minmax | entropy | percentile (default entropy)"),
+  cl::opt<prec::CalibrationAlgorithm> algorithm(
+      "algorithm", cl::desc("how to choose each tensor's amax"),
+      cl::values(clEnumValN(prec::CalibrationAlgorithm::MinMax, "minmax",
+                            "the largest |x| seen"),
+                 clEnumValN(prec::CalibrationAlgorithm::Entropy, "entropy",
+                            "the least KL divergence, as TensorRT (default)"),
+                 clEnumValN(prec::CalibrationAlgorithm::Percentile,
+                            "percentile", "the --percentile of |x|")),
       cl::cat(category));
   cl::opt<double> percentile("percentile",
                              cl::desc("the percentile of |x| to keep"),

@@ -167,25 +167,40 @@ TEST_F(CalibrationTest, RefusesMalformedFiles) {
     llvm::Expected<CalibrationFile> parsed = parseCalibration(text);
     return parsed ? std::string() : llvm::toString(parsed.takeError());
   };
-  EXPECT_EQ(errorOf("[]"), "a calibration must be a JSON object");
+  EXPECT_EQ(errorOf("[]"), "expected object when parsing calibration");
   EXPECT_EQ(errorOf(R"({"format": "trt"})"),
-            "'format' must be \"prec-calibration\"");
+            "must be \"prec-calibration\" at calibration.format");
   constexpr llvm::StringLiteral kHead =
       R"({"format": "prec-calibration", "version": 1, "model": {"function": "main", "fingerprint": "f", "inputs": []}, )";
-  EXPECT_EQ(errorOf((kHead + R"("algorithm": {"name": "kl"}})").str()),
-            "'algorithm.name' must be minmax, entropy or percentile");
+  EXPECT_EQ(
+      errorOf((kHead + R"("algorithm": {"name": "kl"}})").str()),
+      "must be minmax, entropy or percentile at calibration.algorithm.name");
   EXPECT_EQ(
       errorOf((kHead + R"("algorithm": {"name": "percentile"}, "tensors": {}})")
                   .str()),
-      "'algorithm.percentile' must be a number in (0, 100]");
+      "must be a number in (0, 100] at calibration.algorithm.percentile");
   EXPECT_EQ(errorOf((kHead + R"("algorithm": {"name": "minmax"}})").str()),
-            "'tensors' must be an object");
+            "missing value at calibration.tensors");
   EXPECT_EQ(
       errorOf(
           (kHead +
            R"("algorithm": {"name": "minmax"}, "tensors": {}, "observed": {"h": {"min": 2, "max": 1}}})")
               .str()),
-      "'observed.h' must hold finite numbers 'min' <= 'max'");
+      "must have 'min' <= 'max' at calibration.observed.h");
+  EXPECT_EQ(
+      errorOf(
+          R"({"format": "prec-calibration", "version": 1, "model": {"function": "main"}, "algorithm": {"name": "minmax"}, "tensors": {}})"),
+      "missing value at calibration.model.fingerprint");
+  EXPECT_EQ(
+      errorOf(
+          (kHead + R"("algorithm": {"name": "minmax"}, "tensors": []})").str()),
+      "expected object at calibration.tensors");
+  EXPECT_EQ(
+      errorOf(
+          (kHead +
+           R"("algorithm": {"name": "minmax"}, "tensors": {}, "data": {"samples": "many"}})")
+              .str()),
+      "expected integer at calibration.data.samples");
   // Extremes beyond a double (found by prec-fuzz-calibration: they read
   // as infinity, which JSON cannot write back) or not numbers at all.
   EXPECT_EQ(
@@ -193,20 +208,21 @@ TEST_F(CalibrationTest, RefusesMalformedFiles) {
           (kHead +
            R"("algorithm": {"name": "minmax"}, "tensors": {"x": {"amax": 1, "max": 1e999}}})")
               .str()),
-      "'tensors.x.max' must be a finite number");
+      "must be a finite number at calibration.tensors.x.max");
   EXPECT_EQ(
       errorOf(
           (kHead +
            R"("algorithm": {"name": "minmax"}, "tensors": {"x": {"amax": 1, "min": "low"}}})")
               .str()),
-      "'tensors.x.min' must be a finite number");
+      "must be a finite number at calibration.tensors.x.min");
   // An amax whose scale (amax / 127) no f32 holds.
   EXPECT_EQ(
       errorOf(
           (kHead +
            R"("algorithm": {"name": "minmax"}, "tensors": {"x": {"amax": 8e307}}})")
               .str()),
-      "'tensors.x.amax' must be a number in [0, 3.402823e+38] (an f32)");
+      "must be a number in [0, 3.402823e+38] (an f32) at "
+      "calibration.tensors.x.amax");
 }
 
 } // namespace
