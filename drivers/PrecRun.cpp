@@ -46,9 +46,7 @@ llvm::Error runLegalize(ModuleOp module, const LegalizePipelineOptions &options,
     }
     return success();
   });
-  PassManager pm(module.getContext());
-  buildLegalizePipeline(pm, options, inputs);
-  if (failed(pm.run(module)))
+  if (failed(runLegalizePipeline(module, options, inputs)))
     return makeError(diagnostics);
   return llvm::Error::success();
 }

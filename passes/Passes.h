@@ -92,6 +92,14 @@ void buildLegalizePipeline(mlir::OpPassManager &pm,
                            const LegalizePipelineOptions &options,
                            const LegalizeInputs &inputs = {});
 
+/// Runs the prec-legalize pipeline on `module` as the tools do: the module
+/// is verified once, after the last pass, rather than after every pass,
+/// which on large models costs more than the passes themselves (prec-opt
+/// still verifies after each pass unless told --verify-each=false).
+mlir::LogicalResult runLegalizePipeline(mlir::ModuleOp module,
+                                        const LegalizePipelineOptions &options,
+                                        const LegalizeInputs &inputs = {});
+
 /// Registers the passes and the `prec-legalize` pipeline.
 void registerPrecisionPasses();
 

@@ -2,6 +2,7 @@
 
 #include "passes/Passes.h"
 
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -49,6 +50,17 @@ void buildLegalizePipeline(OpPassManager &pm,
   report.tableFile = options.reportTable;
   report.baselineFile = options.baseline;
   pm.addPass(createPrecReport(report));
+}
+
+LogicalResult runLegalizePipeline(ModuleOp module,
+                                  const LegalizePipelineOptions &options,
+                                  const LegalizeInputs &inputs) {
+  PassManager pm(module.getContext());
+  pm.enableVerifier(false);
+  buildLegalizePipeline(pm, options, inputs);
+  if (failed(pm.run(module)))
+    return failure();
+  return verify(module);
 }
 
 void registerPrecisionPasses() {
