@@ -4,52 +4,88 @@
 
 #include "lowering/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Tosa/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "llvm/Support/ErrorHandling.h"
-#include "llvm/Support/raw_ostream.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
 namespace prec {
 
-// The upstream passes after the shared lowering, in order. Written as
-// a pipeline string so that it reads like the pipeline it is.
-static constexpr const char *kCpuPipeline =
-    // TOSA to linalg on tensors, elementwise ops fused.
-    "func.func(tosa-optional-decompositions,tosa-to-linalg-named,"
-    "tosa-to-linalg,tosa-to-arith,"
-    "tosa-to-tensor),"
-    // arith/math ops on tensors (Div, Sqrt: TOSA has no float division).
-    "func.func(convert-elementwise-to-linalg),"
-    "canonicalize,func.func(prec-fuse-elementwise),"
-    // Matmuls: cache blocks, register tiles, vector.contract.
-    "func.func(prec-tile-contractions),canonicalize,"
-    // One buffer per result, even where a value is returned twice.
-    "func.func(prec-copy-repeated-results),"
-    // Buffers; results become caller-allocated out-parameters.
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{modify-public-functions "
-    "hoist-static-allocs},"
-    "buffer-deallocation-pipeline,"
-    "func.func(prec-hoist-vector-transfers),"
-    "func.func(convert-linalg-to-loops),convert-vector-to-scf,"
-    // Reduced-precision floats: math functions are computed in f32 and
-    // rounded; f16/bf16 arithmetic is left to LLVM, which promotes every op
-    // to f32 and rounds its result (correctly rounded for + - * / sqrt).
-    // arith-emulate-unsupported-floats is not used: the fast-math flags it
-    // puts on its extf/truncf pairs let LLVM drop the rounding between ops.
-    "math-extend-to-supported-types{target-type=f32},"
-    // 8-bit floats live as bytes; their conversions become bit arithmetic.
-    "func.func(prec-expand-f8-casts),"
-    // To LLVM.
-    "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
-    "convert-vector-to-llvm{vector-contract-lowering=outerproduct},"
-    "convert-math-to-llvm,"
-    "convert-math-to-libm,finalize-memref-to-llvm,"
-    "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
-    "convert-cf-to-llvm,reconcile-unrealized-casts";
+/// TOSA to linalg on tensors, elementwise ops fused, matmuls tiled.
+static void addTosaToLinalg(OpPassManager &pm) {
+  OpPassManager &function = pm.nest<func::FuncOp>();
+  function.addPass(tosa::createTosaOptionalDecompositionsPass());
+  function.addPass(tosa::createTosaToLinalgNamed());
+  function.addPass(tosa::createTosaToLinalg());
+  function.addPass(createTosaToArithPass());
+  function.addPass(createTosaToTensorPass());
+  // arith/math ops on tensors (Div, Sqrt: TOSA has no float division).
+  function.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createPrecFuseElementwise());
+  // Matmuls: cache blocks, register tiles, vector.contract.
+  pm.addNestedPass<func::FuncOp>(createPrecTileContractions());
+  pm.addPass(createCanonicalizerPass());
+}
+
+/// Buffers; results become caller-allocated out-parameters.
+static void addBufferization(OpPassManager &pm) {
+  // One buffer per result, even where a value is returned twice.
+  pm.addNestedPass<func::FuncOp>(createPrecCopyRepeatedResults());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.modifyPublicFunctions = true;
+  outParams.hoistStaticAllocs = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  bufferization::buildBufferDeallocationPipeline(pm);
+}
+
+/// Loops and vectors, then the LLVM dialect.
+static void addToLlvm(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createPrecHoistVectorTransfers());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  // Reduced-precision floats: math functions are computed in f32 and
+  // rounded; f16/bf16 arithmetic is left to LLVM, which promotes every op
+  // to f32 and rounds its result (correctly rounded for + - * / sqrt).
+  // arith-emulate-unsupported-floats is not used: the fast-math flags it
+  // puts on its extf/truncf pairs let LLVM drop the rounding between ops.
+  math::MathExtendToSupportedTypesOptions extend;
+  extend.targetTypeStr = "f32";
+  pm.addPass(math::createMathExtendToSupportedTypes(extend));
+  // 8-bit floats live as bytes; their conversions become bit arithmetic.
+  pm.addNestedPass<func::FuncOp>(createPrecExpandF8Casts());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  ConvertVectorToLLVMPassOptions vectorToLlvm;
+  vectorToLlvm.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLlvm));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
 
 /// The rewrites both pipelines start with, so that the CPU computes what
 /// the CUDA engine computes.
@@ -60,10 +96,9 @@ static void addSharedLowering(OpPassManager &pm) {
 
 void buildLowerToCpuPipeline(OpPassManager &pm) {
   addSharedLowering(pm);
-  std::string error;
-  llvm::raw_string_ostream errorStream(error);
-  if (failed(parsePassPipeline(kCpuPipeline, pm, errorStream)))
-    llvm::report_fatal_error(llvm::Twine("prec-lower-to-cpu: ") + error);
+  addTosaToLinalg(pm);
+  addBufferization(pm);
+  addToLlvm(pm);
 }
 
 void buildLowerToGpuPipeline(OpPassManager &pm) { addSharedLowering(pm); }
