@@ -23,6 +23,16 @@ def PrecLowerPrecisionCasts
     bf16, the two f8s), which no single extension or truncation performs,
     goes through f32, which holds both exactly. A `precision.region` left in
     the module means the precision pipeline did not run: an error says so.
+
+    Example:
+
+    ```mlir
+    // Input:
+    %y = precision.cast %x : tensor<4xf16> to tensor<4xbf16>
+    // Output:
+    %0 = tosa.cast %x : (tensor<4xf16>) -> tensor<4xf32>
+    %y = tosa.cast %0 : (tensor<4xf32>) -> tensor<4xbf16>
+    ```
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
@@ -38,6 +48,20 @@ def PrecFuseBias : Pass<"prec-fuse-bias", "::mlir::func::FuncOp"> {
     program to that form (bias widened, added in f32, then the epilogue
     cast) so the CPU and the CUDA engine compute the same values. A bias is
     a tensor broadcast over every dimension but the last.
+
+    Example:
+
+    ```mlir
+    // Input:
+    %acc = tosa.matmul %x, %w, %zp, %zp : (...) -> tensor<1x4x8xf32>
+    %d = tosa.cast %acc {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
+    %y = tosa.add %d, %b : (tensor<1x4x8xf16>, tensor<1x1x8xf16>) -> tensor<1x4x8xf16>
+    // Output:
+    %acc = tosa.matmul %x, %w, %zp, %zp : (...) -> tensor<1x4x8xf32>
+    %0 = tosa.cast %b {precision.inserted_cast} : (tensor<1x1x8xf16>) -> tensor<1x1x8xf32>
+    %1 = tosa.add %acc, %0 : (tensor<1x4x8xf32>, tensor<1x1x8xf32>) -> tensor<1x4x8xf32>
+    %y = tosa.cast %1 {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
+    ```
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
@@ -52,6 +76,25 @@ def PrecFuseElementwise
     n ops: quadratic, minutes for a 10^5-op chain. With the bound a chain
     becomes a sequence of loops of at most that many ops, in linear time;
     real models' elementwise chains are far shorter than the bound.
+
+    Example (with `max-body-ops=3` the two generics stay apart):
+
+    ```mlir
+    // Input: two generics of two body ops each.
+    %a = linalg.generic {...} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %0 = math.exp %in : f32
+      linalg.yield %0 : f32
+    } -> tensor<4xf32>
+    %b = linalg.generic {...} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) { ... math.tanh ... }
+    // Output: one generic.
+    %b = linalg.generic {...} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %0 = math.exp %in : f32
+      %1 = math.tanh %0 : f32
+      linalg.yield %1 : f32
+    } -> tensor<4xf32>
+    ```
   }];
   let options = [
     Option<"maxBodyOps", "max-body-ops", "unsigned", "256",
@@ -71,6 +114,19 @@ def PrecCopyRepeatedResults
     buffer cannot be both; upstream's pass crashes on such a function. Each
     repeated result is returned as a `linalg.copy` of the value instead, so
     every out-parameter is written by its own op.
+
+    Example:
+
+    ```mlir
+    // Input:
+    %y = tosa.exp %x : (tensor<4xf32>) -> tensor<4xf32>
+    return %y, %y : tensor<4xf32>, tensor<4xf32>
+    // Output:
+    %y = tosa.exp %x : (tensor<4xf32>) -> tensor<4xf32>
+    %0 = tensor.empty() : tensor<4xf32>
+    %1 = linalg.copy ins(%y : tensor<4xf32>) outs(%0 : tensor<4xf32>) -> tensor<4xf32>
+    return %y, %1 : tensor<4xf32>, tensor<4xf32>
+    ```
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
@@ -89,6 +145,26 @@ def PrecTileContractions
     divisors of the dimensions up to the options, so that every tile is
     static. Once bufferized, prec-hoist-vector-transfers keeps the
     accumulator tile in registers across the reduction loop.
+
+    Example, an 8x4 by 4x16 matmul: one 8x16 register tile over the four
+    reduction steps (shown after canonicalization, which folds the loops of
+    one iteration and the constants the pass creates):
+
+    ```mlir
+    // Input:
+    %r = linalg.matmul ins(%a, %b : tensor<8x4xf32>, tensor<4x16xf32>) outs(%c : tensor<8x16xf32>) -> tensor<8x16xf32>
+    // Output:
+    %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %c) -> (tensor<8x16xf32>) {
+      %sa = tensor.extract_slice %a[0, %k] [8, 1] [1, 1] : tensor<8x4xf32> to tensor<8x1xf32>
+      %sb = tensor.extract_slice %b[%k, 0] [1, 16] [1, 1] : tensor<4x16xf32> to tensor<1x16xf32>
+      %va = vector.transfer_read %sa[%c0, %c0], %cst {in_bounds = [true, true]} : tensor<8x1xf32>, vector<8x1xf32>
+      %vb = vector.transfer_read %sb[%c0, %c0], %cst {in_bounds = [true, true]} : tensor<1x16xf32>, vector<1x16xf32>
+      %vc = vector.transfer_read %acc[%c0, %c0], %cst {in_bounds = [true, true]} : tensor<8x16xf32>, vector<8x16xf32>
+      %p = vector.contract {...} %va, %vb, %vc : vector<8x1xf32>, vector<1x16xf32> into vector<8x16xf32>
+      %w = vector.transfer_write %p, %acc[%c0, %c0] {in_bounds = [true, true]} : vector<8x16xf32>, tensor<8x16xf32>
+      scf.yield %w : tensor<8x16xf32>
+    }
+    ```
   }];
   let options = [
     Option<"registerRows", "register-rows", "int64_t", /*default=*/"8",
@@ -116,6 +192,29 @@ def PrecHoistVectorTransfers
     After bufferization, moves a vector.transfer_read / transfer_write pair
     of the same buffer slice out of the loops it does not depend on: a
     register tile's accumulator stays in registers across the reduction.
+    Only loops known to run at least once are left: hoisted out of a loop
+    that does not run, the write would store what the loop never computed.
+
+    Example:
+
+    ```mlir
+    // Input:
+    scf.for %k = %c0 to %c4 step %c1 {
+      %x = vector.transfer_read %a[%c0, %k], %cst : memref<8x4xf32>, vector<8x1xf32>
+      %y = vector.transfer_read %b[%k, %c0], %cst : memref<4x16xf32>, vector<1x16xf32>
+      %acc = vector.transfer_read %c[%c0, %c0], %cst : memref<8x16xf32>, vector<8x16xf32>
+      %r = vector.contract {...} %x, %y, %acc : vector<8x1xf32>, vector<1x16xf32> into vector<8x16xf32>
+      vector.transfer_write %r, %c[%c0, %c0] : vector<8x16xf32>, memref<8x16xf32>
+    }
+    // Output:
+    %init = vector.transfer_read %c[%c0, %c0], %cst : memref<8x16xf32>, vector<8x16xf32>
+    %sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %init) -> (vector<8x16xf32>) {
+      ... (the reads of %a and %b stay)
+      %r = vector.contract {...} %x, %y, %acc : vector<8x1xf32>, vector<1x16xf32> into vector<8x16xf32>
+      scf.yield %r : vector<8x16xf32>
+    }
+    vector.transfer_write %sum, %c[%c0, %c0] : vector<8x16xf32>, memref<8x16xf32>
+    ```
   }];
 }
 
@@ -129,6 +228,23 @@ def PrecExpandF8Casts
     (scalars or vectors) become bit manipulation. Conversions to f8 round to
     nearest even and saturate to the largest finite value; NaN stays NaN:
     what the CUDA engine's conversions do.
+
+    Example (abridged: the output is some 25 integer and f32 operations):
+
+    ```mlir
+    // Input:
+    %y = arith.truncf %x : f32 to f8E4M3FN
+    // Output:
+    %0 = arith.bitcast %x : f32 to i32
+    %3 = math.absf %x : f32
+    %4 = arith.minimumf %3, %cst_448 : f32     // saturate
+    ...                                        // round the mantissa to 3 bits, nearest even
+    %21 = arith.cmpf uno, %x, %x : f32
+    %22 = arith.select %21, %c127_i32, %20 : i32  // NaN stays NaN
+    %23 = arith.ori %22, %2 : i32                 // the sign
+    %24 = arith.trunci %23 : i32 to i8
+    %y = arith.bitcast %24 : i8 to f8E4M3FN
+    ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];

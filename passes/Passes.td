@@ -22,6 +22,17 @@ def PrecApplyCalibration : Pass<"prec-apply-calibration", "::mlir::ModuleOp"> {
     range given by the op's precision.region outranks the calibration; the
     calibration outranks range analysis. Runs first in prec-legalize, on the
     model as the user wrote it.
+
+    Example, with a calibration that gives input `x` an amax of 7.9375:
+
+    ```mlir
+    // Input:
+    %m = tosa.matmul %x, %w, %zp, %zp : (...) -> tensor<1x4x3xf32>
+    // Output:
+    %m = tosa.matmul %x, %w, %zp, %zp
+           {precision.input_range = array<f64: -7.937500e+00, 7.937500e+00>}
+           : (...) -> tensor<1x4x3xf32>
+    ```
   }];
   let options = [
     Option<"calibration", "calibration", "std::string", /*default=*/"\"\"",
@@ -37,6 +48,23 @@ def PrecBindingLayout : Pass<"prec-binding-layout", "::mlir::ModuleOp"> {
     before the return) keeps the body's NCHW semantics, and where the body
     itself transposes to NHWC (the importer does around convolutions) the
     two transposes cancel. `nchw`, the default, changes nothing.
+
+    Example, with `layout=nhwc`:
+
+    ```mlir
+    // Input:
+    func.func @f(%x: tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32> {
+      %a = tosa.abs %x : (tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32>
+      return %a : tensor<1x3x4x5xf32>
+    }
+    // Output:
+    func.func @f(%x: tensor<1x4x5x3xf32>) -> tensor<1x4x5x3xf32> {
+      %0 = tosa.transpose %x {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x4x5x3xf32>) -> tensor<1x3x4x5xf32>
+      %1 = tosa.abs %0 : (tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32>
+      %2 = tosa.transpose %1 {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x3x4x5xf32>) -> tensor<1x4x5x3xf32>
+      return %2 : tensor<1x4x5x3xf32>
+    }
+    ```
   }];
   let options = [
     Option<"layout", "layout", "::prec::BindingLayout",
@@ -64,6 +92,25 @@ def PrecAnnotate : Pass<"prec-annotate", "::mlir::ModuleOp"> {
     `layer-output-types` sets the storage type whatever set the compute type.
     A pattern matches an op's name (its location's `NameLoc`) or its op name
     (`tosa.add`), with `*` and `?` globs.
+
+    Example, with `enabled=f16 layer-precisions=Abs:bf16` (the module also
+    gets `precision.policy = #precision.policy<typing = weak, enabled =
+    [f16], constraints = prefer, target = "cpu">`):
+
+    ```mlir
+    // Input:
+    %a = tosa.abs %x : (tensor<4xf32>) -> tensor<4xf32> loc("Abs")
+    %r = precision.region f16 obey (%in = %a : tensor<4xf32>) -> tensor<4xf32> {
+      %e = tosa.exp %in : (tensor<4xf32>) -> tensor<4xf32>
+      precision.yield %e : tensor<4xf32>
+    }
+    // Output:
+    %a = tosa.abs %x {precision.layer = "Abs", precision.request = #precision.request<compute = bf16, mode = prefer, origin = pattern>} : (tensor<4xf32>) -> tensor<4xf32>
+    %r = precision.region f16 obey (%in = %a : tensor<4xf32>) -> tensor<4xf32> {
+      %e = tosa.exp %in {precision.request = #precision.request<compute = f16, mode = obey, origin = region>} : (tensor<4xf32>) -> tensor<4xf32>
+      precision.yield %e : tensor<4xf32>
+    }
+    ```
   }];
   let options = [
     Option<"typing", "typing", "::prec::TypingChoice",
@@ -94,6 +141,19 @@ def PrecRangeAnalysis : Pass<"prec-range-analysis", "::mlir::ModuleOp"> {
     pass records it as the argument's `precision.range` and attaches to each
     op the range of its result as `precision.range = array<f64: lo, hi>`.
     Ranges the analysis cannot bound are not recorded.
+
+    Example, with `val-range=x:[1,2]`:
+
+    ```mlir
+    // Input:
+    func.func @f(%x: tensor<4xf32> loc("x")) -> tensor<4xf32> {
+      %e = tosa.exp %x : (tensor<4xf32>) -> tensor<4xf32>
+      ...
+    // Output:
+    func.func @f(%x: tensor<4xf32> {precision.range = array<f64: 1.000000e+00, 2.000000e+00>}) -> tensor<4xf32> {
+      %e = tosa.exp %x {precision.range = array<f64: 2.7182818284590451, 7.3890560989306504>} : (tensor<4xf32>) -> tensor<4xf32>
+      ...
+    ```
   }];
   let options = [
     ListOption<"valRanges", "val-range", "std::string",
@@ -112,6 +172,19 @@ def PrecPropagate : Pass<"prec-propagate", "::mlir::ModuleOp"> {
     the lowest enabled precision, sensitive ops stay f32, and the rest follow
     their producers (bindings and constants pin nothing: an op fed only by
     them takes the lowest enabled precision).
+
+    Example, under a policy of weak typing with f16 enabled:
+
+    ```mlir
+    // Input:
+    %m = tosa.matmul %x, %x, %zp, %zp : (...) -> tensor<1x2x2xf32>
+    %a = tosa.abs %m : (tensor<1x2x2xf32>) -> tensor<1x2x2xf32>
+    %e = tosa.exp %a : (tensor<1x2x2xf32>) -> tensor<1x2x2xf32>
+    // Output:
+    %m = tosa.matmul %x, %x, %zp, %zp {precision.assigned = #precision.assignment<compute = f16, accumulate = f32, storage = f16, reason = class_rule>} : (...) -> tensor<1x2x2xf32>
+    %a = tosa.abs %m {precision.assigned = #precision.assignment<compute = f16, accumulate = f16, storage = f16, reason = follow>} : (tensor<1x2x2xf32>) -> tensor<1x2x2xf32>
+    %e = tosa.exp %a {precision.assigned = #precision.assignment<compute = f32, accumulate = f32, storage = f32, reason = class_rule>} : (tensor<1x2x2xf32>) -> tensor<1x2x2xf32>
+    ```
   }];
   let dependentDialects = ["::prec::precision::PrecisionDialect"];
 }
@@ -127,6 +200,16 @@ def PrecLegalizeTypes : Pass<"prec-legalize-types", "::mlir::ModuleOp"> {
     typing is strong or the op is pinned with `obey`, where a warning says it
     will overflow. Finally contractions store in the type their consumers
     compute in, when their accumulator holds it, to save casts.
+
+    Example, an f16 choice of the compiler's whose range overflows f16:
+
+    ```mlir
+    // Input:
+    %y = tosa.mul %x, %big, %shift {precision.assigned = #precision.assignment<compute = f16, accumulate = f16, storage = f16, reason = inputs>, precision.range = array<f64: 6.000000e+04, 1.200000e+05>} : (...) -> tensor<4xf32>
+    // Output, with the remark "tosa.mul promoted from 'f16' to 'f32': its
+    // result range [60000, 120000] exceeds f16's largest finite value 65504":
+    %y = tosa.mul %x, %big, %shift {precision.assigned = #precision.assignment<compute = f32, accumulate = f32, storage = f32, reason = range, detail = "its result range [60000, 120000] exceeds f16's largest finite value 65504">, precision.range = array<f64: 6.000000e+04, 1.200000e+05>} : (...) -> tensor<4xf32>
+    ```
   }];
   let dependentDialects = ["::prec::precision::PrecisionDialect"];
 }
@@ -141,6 +224,21 @@ def PrecMaterialize : Pass<"prec-materialize", "::mlir::ModuleOp"> {
     nothing, f32 -> f16 -> f32 is kept); constants are converted at compile
     time. Casts the model asked for are kept. The function signature does
     not change unless `io-types` asks.
+
+    Example:
+
+    ```mlir
+    // Input:
+    %w = "tosa.const"() <{values = dense<0.1> : tensor<4xf32>}> : () -> tensor<4xf32>
+    %a = tosa.add %x, %w {precision.assigned = #precision.assignment<compute = f16, accumulate = f16, storage = f16, reason = inputs>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %e = tosa.exp %a {precision.assigned = #precision.assignment<compute = f32, ...>} : (tensor<4xf32>) -> tensor<4xf32>
+    // Output:
+    %0 = tosa.cast %x {precision.inserted_cast} : (tensor<4xf32>) -> tensor<4xf16>
+    %1 = "tosa.const"() <{values = dense<9.997550e-02> : tensor<4xf16>}> : () -> tensor<4xf16>
+    %2 = tosa.add %0, %1 {precision.assigned = ...} : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+    %3 = tosa.cast %2 {precision.inserted_cast} : (tensor<4xf16>) -> tensor<4xf32>
+    %4 = tosa.exp %3 {precision.assigned = ...} : (tensor<4xf32>) -> tensor<4xf32>
+    ```
   }];
   let options = [
     ListOption<"ioTypes", "io-types", "std::string",
@@ -162,6 +260,22 @@ def PrecQuantize : Pass<"prec-quantize", "::mlir::ModuleOp"> {
     are quantized here, per output channel for i8 and per tensor for f8;
     the product (i8: i32, f8: f32) is multiplied back by the scales in f32.
     Without a range, or with weights that are not constant, it is an error.
+
+    Example, f8E4M3FN with the input range [-4, 4] and weights of 0.5
+    (s_x = 4 / 448, s_w = 0.5 / 448):
+
+    ```mlir
+    // Input:
+    %m = tosa.matmul %x, %w, %zp, %zp {precision.input_range = array<f64: -4.0, 4.0>, precision.quantize = f8E4M3FN} : (tensor<1x2x4xf32>, tensor<1x4x2xf32>, ...) -> tensor<1x2x2xf32>
+    // Output:
+    %1 = "tosa.const"() <{values = dense<1.120000e+02> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+    %2 = tosa.mul %x, %1, %shift : (tensor<1x2x4xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x4xf32>
+    %3 = tosa.cast %2 : (tensor<1x2x4xf32>) -> tensor<1x2x4xf8E4M3FN>
+    %4 = "tosa.const"() <{values = dense<4.480000e+02> : tensor<1x4x2xf8E4M3FN>}> : () -> tensor<1x4x2xf8E4M3FN>
+    %6 = tosa.matmul %3, %4, %5, %5 : (tensor<1x2x4xf8E4M3FN>, tensor<1x4x2xf8E4M3FN>, ...) -> tensor<1x2x2xf32>
+    %7 = "tosa.const"() <{values = dense<9.96492326E-6> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+    %8 = tosa.mul %6, %7, %shift : (tensor<1x2x2xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x2xf32>
+    ```
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
@@ -174,6 +288,19 @@ def PrecReport : Pass<"prec-report", "::mlir::ModuleOp"> {
     JSON (`report=`) and as a table (`report-table=`, `-` for stderr).
     `baseline=` names an earlier JSON report: the table then lists only the
     ops whose types changed since.
+
+    Example, with `report-table=-`; the IR is unchanged:
+
+    ```mlir
+    // Input:
+    %0 = tosa.cast %x {precision.inserted_cast} : (tensor<4xf32>) -> tensor<4xf16>
+    %1 = tosa.abs %0 {precision.assigned = #precision.assignment<compute = f16, accumulate = f16, storage = f16, reason = inputs>} : (tensor<4xf16>) -> tensor<4xf16> loc("Abs")
+    %2 = tosa.cast %1 {precision.inserted_cast} : (tensor<4xf16>) -> tensor<4xf32>
+    // Table on stderr:
+    // name    op        compute  accumulate storage  reason        casts detail
+    // Abs     tosa.abs  f16      f16        f16      inputs        1
+    // totals: 1 ops (f16: 1), 2 casts inserted, 0 epilogue conversions
+    ```
   }];
   let options = [
     Option<"reportFile", "report", "std::string", /*default=*/"\"\"",
