@@ -398,14 +398,14 @@ static int prec_pick_algo({0}_engine *e, cublasLtMatmulDesc_t desc, cublasLtMatr
                           const void *beta, size_t aBytes, size_t bBytes, size_t cBytes,
                           size_t biasBytes, cublasLtMatmulAlgo_t *algo) {{
   cublasLtMatmulPreference_t preference;
-  if (cublasLtMatmulPreferenceCreate(&preference) != CUBLAS_STATUS_SUCCESS) return 20001;
+  if (cublasLtMatmulPreferenceCreate(&preference) != CUBLAS_STATUS_SUCCESS) return PREC_STATUS_NO_GEMM_PREFERENCE;
   size_t workspace = PREC_WORKSPACE;
   cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof(workspace));
   cublasLtMatmulHeuristicResult_t results[8];
   int found = 0;
   cublasLtMatmulAlgoGetHeuristic(e->lt, desc, a, b, c, c, preference, 8, results, &found);
   cublasLtMatmulPreferenceDestroy(preference);
-  if (found == 0) return 20002;
+  if (found == 0) return PREC_STATUS_NO_GEMM_ALGORITHM;
   *algo = results[0].algo;
   if (found == 1) return 0;
   auto aligned = [](size_t bytes) {{ return (bytes + 255) / 256 * 256; };

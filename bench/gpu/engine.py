@@ -62,7 +62,13 @@ class Engine:
         self.handle = ctypes.c_void_p()
         status = getattr(self.lib, self.stem + "_create")(
             (self.base + ".weights").encode(), ctypes.byref(self.handle))
-        assert status == 0, f"{self.stem}_create returned {status}"
+        assert status == 0, f"{self.stem}_create: {self.message(status)}"
+
+    def message(self, status):
+        """The engine's explanation of a status of create, run or set_batch."""
+        explain = getattr(self.lib, self.stem + "_status_message")
+        explain.restype = ctypes.c_char_p
+        return f"{status} ({explain(status).decode()})"
 
     def runner(self, tensors):
         """A function running the engine on `tensors` on the current stream.
@@ -74,7 +80,7 @@ class Engine:
 
         def run_engine():
             status = run(self.handle, pointers, stream)
-            assert status == 0, f"{self.stem}_run returned {status}"
+            assert status == 0, f"{self.stem}_run: {self.message(status)}"
         return run_engine
 
     def bind(self, inputs):

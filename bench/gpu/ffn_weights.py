@@ -66,6 +66,11 @@ def write_ir(template, out, precision="f8E4M3FN", rows=2048):
         f.write("\n    }\n  }\n#-}\n")
 
 
+# A weights file starts with "PRECWTS2" and three u64: the engine's
+# identity, the block's size and its checksum (codegen/runtime/WeightsFile.h).
+HEADER = 32
+
+
 def pack(cu, precision="f8E4M3FN"):
     base = cu[:-3]
     blob = open(base + ".weights", "rb").read()
@@ -75,15 +80,15 @@ def pack(cu, precision="f8E4M3FN"):
         offset = int(re.search(rf"tosa.matmul '{layer}'.*\n(?:.*\n)?.*?e->weights \+ (\d+)",
                                source).group(1))
         size = weights()[layer].size
-        region = blob[16 + offset:16 + offset + size]
+        region = blob[HEADER + offset:HEADER + offset + size]
         big.append({"layer": layer, "offset": offset, "bytes": size,
                     "sha256": hashlib.sha256(region).hexdigest()})
     small, cursor = [], 0
     for entry in sorted(big, key=lambda e: e["offset"]):
-        small.append([cursor, blob[16 + cursor:16 + entry["offset"]].hex()])
+        small.append([cursor, blob[HEADER + cursor:HEADER + entry["offset"]].hex()])
         cursor = entry["offset"] + entry["bytes"]
-    small.append([cursor, blob[16 + cursor:].hex()])
-    json.dump({"header": blob[:16].hex(), "size": len(blob) - 16,
+    small.append([cursor, blob[HEADER + cursor:].hex()])
+    json.dump({"header": blob[:HEADER].hex(), "size": len(blob) - HEADER,
                "precision": precision, "small": small, "big": big},
               open(base + ".weights.json", "w"))
 

@@ -54,6 +54,7 @@
 // CHECK-LABEL: extern "C" int dyn_create(
 // CHECK: if (int s_ = dyn_resize(e)) return s_;
 // CHECK-LABEL: extern "C" int dyn_run(
+// CHECK: status = [&]() -> int {
 // CHECK-NEXT: if (e->configured_batch != e->batch) {
 // CHECK-NEXT: if (int s_ = dyn_resize(e)) return s_;
 // The input's conversion: 192 elements a sample.

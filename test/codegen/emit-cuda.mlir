@@ -6,7 +6,7 @@
 // RUN: FileCheck %s --check-prefix=CU < %t/needs_constraints.cu
 // RUN: FileCheck %s --check-prefix=HEADER < %t/needs_constraints.h
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/needs_constraints.json
-// RUN: %python -c "import sys; d = open(sys.argv[1], 'rb').read(); print(d[:8], int.from_bytes(d[8:16], 'little'), len(d) - 16)" %t/needs_constraints.weights | FileCheck %s --check-prefix=WEIGHTS
+// RUN: %python -c "import sys; d = open(sys.argv[1], 'rb').read(); print(d[:8], int.from_bytes(d[16:24], 'little'), len(d) - 32)" %t/needs_constraints.weights | FileCheck %s --check-prefix=WEIGHTS
 
 // The f32 input is cast to f16 for the first matmul, which cuBLASLt runs on
 // f16 operands accumulating in f32; Add and Sub (promoted) run in f32.
@@ -36,6 +36,8 @@
 // CU: cublasLtMatrixLayoutCreate(&e->la1, CUDA_R_16F, 2, 2, 2)
 // CU: cublasLtMatrixLayoutCreate(&e->lc1, CUDA_R_32F, 2, 2, 2)
 // CU-LABEL: extern "C" int needs_constraints_run(
+// A run first claims the engine for its stream (engine-status.mlir).
+// CU-NEXT: int status = prec_guard_enter(&e->guard, stream);
 // CU: // tosa.matmul 'MatMul': 2x2x2, batch 1
 // CU-NEXT: cublasLtMatmul(e->lt, e->desc1,
 // CU: // tosa.cast
@@ -55,6 +57,7 @@
 
 // HEADER: int needs_constraints_create(const char *weights_path, needs_constraints_engine **engine);
 // HEADER: int needs_constraints_run(needs_constraints_engine *engine, void *const *bindings, cudaStream_t stream);
+// HEADER: const char *needs_constraints_status_message(int status);
 // HEADER: void needs_constraints_destroy(needs_constraints_engine *engine);
 // HEADER: int needs_constraints_num_bindings(void);
 // HEADER: const long long *needs_constraints_binding_shape(int index);
@@ -75,7 +78,7 @@
 // Every constant the engine reads, 256-byte aligned: the rot90 weights in
 // f16, FP16_MAX in f32 and the matmul zero point in f16 (the unused i8
 // shift stays out).
-// WEIGHTS: b'PRECWTS1' 514 514
+// WEIGHTS: b'PRECWTS2' 514 514
 
 // The engine compiles for Ampere and Hopper.
 // RUN: %if nvcc %{ %nvcc -arch=sm_80 -c %t/needs_constraints.cu -o %t/engine80.o %}
@@ -106,7 +109,8 @@
 // The one workspace, as large as the largest algorithm's, made at creation.
 // CONV: cudaMalloc(&e->dnn_workspace, e->dnn_workspace_bytes)
 // CONV-LABEL: extern "C" int trtorch_run(
-// CONV-NEXT: cudnnSetStream(e->dnn, stream)
+// CONV: prec_guard_enter(&e->guard, stream)
+// CONV: cudnnSetStream(e->dnn, stream)
 // CONV: // tosa.conv2d 'conv1': 3x3, cuDNN with the bias in the same call
 // CONV-NEXT: cudnnConvolutionBiasActivationForward(e->dnn, &e->float_one, e->cx[[C1]],
 // CONV: // tosa.conv2d 'conv2': 3x3, cuDNN with the bias in the same call

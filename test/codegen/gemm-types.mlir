@@ -6,7 +6,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: prec-translate --emit-cuda %s -split-input-file -o %t/gemm.cu
 // RUN: FileCheck %s < %t/gemm.cu
-// RUN: %python -c "import re, sys; cu = open(sys.argv[1]).read(); at = int(re.search(r\"'i8.weight'.*\n.*?e->weights \+ (\d+)\", cu).group(1)); print(list(open(sys.argv[2], 'rb').read()[16 + at:22 + at]))" %t/gemm.cu %t/gemm.weights | FileCheck %s --check-prefix=WEIGHTS
+// RUN: %python -c "import re, sys; cu = open(sys.argv[1]).read(); at = int(re.search(r\"'i8.weight'.*\n.*?e->weights \+ (\d+)\", cu).group(1)); print(list(open(sys.argv[2], 'rb').read()[32 + at:38 + at]))" %t/gemm.cu %t/gemm.weights | FileCheck %s --check-prefix=WEIGHTS
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/gemm.cu -o %t/gemm.o %}
 // RUN: not prec-translate --emit-cuda %S/Inputs/gemm-types-errors.mlir -split-input-file -o %t/bad.cu 2>&1 | FileCheck %s --check-prefix=ERROR
 
@@ -36,6 +36,7 @@
 // The i8 weight, stored transposed.
 // CHECK: cublasLtMatrixLayoutCreate(&e->la[[W:[0-9]+]], CUDA_R_8I, 16, 3, 16)
 // CHECK-LABEL: extern "C" int gemm_run(
+// CHECK: status = [&]() -> int {
 // CHECK-NEXT: // tosa.matmul 'i8': 64x48x32, batch 1, B transposed
 // CHECK-NEXT: cublasLtMatmul(e->lt, e->desc[[I8]], &e->int_one, ((int8_t *)bindings[1]), e->la[[I8]], ((int8_t *)bindings[0]), e->lb[[I8]], &e->int_zero,
 // CHECK-NEXT: // tosa.matmul 'f8': 64x48x32, batch 1, B transposed, alpha 0x1p-5f
