@@ -51,6 +51,152 @@ using prec::precision::PrecisionDialect;
 
 namespace {
 
+/// How a matmul or convolution is quantized: the type, the largest value it
+/// holds, the input's scale, the weights' scales (one per output channel for
+/// i8, one for f8) and the quantized weights' bytes.
+struct QuantizationScales {
+  Type type;
+  double largest = 0;
+  double input = 1;
+  int64_t channels = 0;
+  std::vector<double> weights;
+  std::vector<char> weightBits;
+
+  bool isPerChannel() const { return type.isInteger(8); }
+};
+
+/// Builds, before a float matmul or convolution, its quantized form: the
+/// quantized input, the product of the quantized operands, and the
+/// dequantized result.
+class QuantizedBuilder {
+public:
+  QuantizedBuilder(OpBuilder &builder, Operation *op,
+                   const QuantizationScales &scales)
+      : builder(builder), op(op), scales(scales), layer(prec::getLayerName(op)),
+        loc(op->getLoc()), f32(builder.getF32Type()),
+        resultType(cast<RankedTensorType>(op->getResult(0).getType())),
+        shift(splat({1}, builder.getI8Type(), builder.getI8IntegerAttr(0))) {}
+
+  /// x / s_x, clamped for i8, converted (rounding to nearest even; f8
+  /// saturates).
+  Value input() {
+    Value activation = op->getOperand(0);
+    auto aType = cast<RankedTensorType>(activation.getType());
+    SmallVector<int64_t> ones(aType.getRank(), 1);
+    Value inverseScale =
+        splat(ones, f32, builder.getF32FloatAttr(1.0 / scales.input));
+    Value scaled = tosa::MulOp::create(builder, named(".quantize.scale"), aType,
+                                       activation, inverseScale, shift);
+    if (scales.isPerChannel())
+      scaled = tosa::ClampOp::create(
+          builder, named(".quantize.clamp"), aType, scaled,
+          builder.getF32FloatAttr(-scales.largest),
+          builder.getF32FloatAttr(scales.largest),
+          tosa::NanPropagationModeAttr::get(
+              builder.getContext(), tosa::NanPropagationMode::PROPAGATE));
+    return tosa::CastOp::create(builder, named(".quantize"),
+                                aType.clone(scales.type), scaled);
+  }
+
+  /// The same op on the quantized input and weights, accumulating in i32
+  /// (i8) or f32 (f8); a convolution's bias is added after the
+  /// dequantization, since its accumulator holds scaled products.
+  Value product(Value input) {
+    bool isConv = isa<tosa::Conv2DOp>(op);
+    auto weightType =
+        cast<RankedTensorType>(op->getOperand(1).getType()).clone(scales.type);
+    Value weight = tosa::ConstOp::create(
+        builder, named(".weights"), weightType,
+        DenseElementsAttr::getFromRawBuffer(weightType, scales.weightBits));
+    Value zero = splat({1}, scales.type, zeroOf(scales.type));
+    Type accumulator = getAccumulator();
+    Value zeroBias =
+        isConv ? splat({scales.channels}, accumulator, zeroOf(accumulator))
+               : Value();
+    Operation *product = builder.clone(*op);
+    product->setOperand(0, input);
+    product->setOperand(1, weight);
+    if (isConv) {
+      product->setOperand(2, zeroBias);
+      product->setOperand(3, zero);
+      product->setOperand(4, zero);
+      product->setAttr("acc_type", TypeAttr::get(accumulator));
+    } else {
+      product->setOperand(2, zero);
+      product->setOperand(3, zero);
+    }
+    product->getResult(0).setType(resultType.clone(accumulator));
+    product->removeAttr(PrecisionDialect::getQuantizeAttrName());
+    product->removeAttr(PrecisionDialect::getInputRangeAttrName());
+    if (auto assigned = op->getAttrOfType<prec::precision::AssignmentAttr>(
+            PrecisionDialect::getAssignmentAttrName()))
+      product->setAttr(PrecisionDialect::getAssignmentAttrName(),
+                       prec::precision::AssignmentAttr::get(
+                           builder.getContext(), scales.type, accumulator,
+                           accumulator, assigned.getReason(),
+                           assigned.getDetail()));
+    return product->getResult(0);
+  }
+
+  /// f32(acc) x s_x x s_w, plus a convolution's bias.
+  Value dequantize(Value accumulated) {
+    if (scales.isPerChannel())
+      accumulated = tosa::CastOp::create(builder, named(".dequantize.convert"),
+                                         resultType, accumulated);
+    SmallVector<float> dequantize;
+    for (double scale : scales.weights)
+      dequantize.push_back(float(scales.input * scale));
+    SmallVector<int64_t> channelShape(resultType.getRank(), 1);
+    channelShape.back() = int64_t(dequantize.size());
+    auto dequantizeType = RankedTensorType::get(channelShape, f32);
+    Value scaleValues = tosa::ConstOp::create(
+        builder, loc, dequantizeType,
+        DenseElementsAttr::get(dequantizeType, ArrayRef<float>(dequantize)));
+    Value result =
+        tosa::MulOp::create(builder, named(".dequantize"), resultType,
+                            accumulated, scaleValues, shift);
+    if (!isa<tosa::Conv2DOp>(op) || prec::isZeroConstant(op->getOperand(2)))
+      return result;
+    channelShape.back() = scales.channels;
+    ImplicitLocOpBuilder implicit(loc, builder);
+    Value bias = tosa::ReshapeOp::create(
+        builder, named(".bias"), RankedTensorType::get(channelShape, f32),
+        op->getOperand(2), tosa::getTosaConstShape(implicit, channelShape));
+    return tosa::AddOp::create(builder, named(".bias"), resultType, result,
+                               bias);
+  }
+
+private:
+  Type getAccumulator() const {
+    return scales.isPerChannel() ? Type(builder.getI32Type()) : f32;
+  }
+
+  Attribute zeroOf(Type type) const {
+    return isa<IntegerType>(type) ? Attribute(builder.getIntegerAttr(type, 0))
+                                  : Attribute(builder.getFloatAttr(type, 0.0));
+  }
+
+  Location named(llvm::StringRef suffix) const {
+    return NameLoc::get(StringAttr::get(builder.getContext(), layer + suffix),
+                        loc);
+  }
+
+  Value splat(ArrayRef<int64_t> shape, Type element, Attribute value) const {
+    auto type = RankedTensorType::get(shape, element);
+    return tosa::ConstOp::create(builder, loc, type,
+                                 DenseElementsAttr::get(type, value));
+  }
+
+  OpBuilder &builder;
+  Operation *op;
+  const QuantizationScales &scales;
+  std::string layer;
+  Location loc;
+  Type f32;
+  RankedTensorType resultType;
+  Value shift;
+};
+
 /// The largest magnitude a quantized type holds (symmetric: i8 uses +-127).
 double getLargest(Type type) {
   return type.isInteger(8) ? 127.0 : prec::getLargestFinite(type);
@@ -142,168 +288,12 @@ private:
   /// Quantizes a matmul ([batch, M, K] x [batch, K, N], output channel N)
   /// or a convolution (NHWC input, OHWI weights, output channel O).
   LogicalResult quantize(Operation *op) {
-    bool isConv = isa<tosa::Conv2DOp>(op);
-    Type quantized =
-        op->getAttrOfType<TypeAttr>(PrecisionDialect::getQuantizeAttrName())
-            .getValue();
-    std::string layer = prec::getLayerName(op);
-    auto describe = [&]() {
-      std::string name = op->getName().getStringRef().str();
-      return (layer.empty() ? name : "'" + layer + "' (" + name + ")") +
-             " computes in ";
-    };
-    std::optional<std::pair<double, double>> range = getInputRange(op);
-    if (!range)
-      return op->emitError()
-             << describe() << quantized
-             << " but its input has no range: give its precision.region an "
-                "input_range, calibrate the model (prec-calibrate, then "
-                "prec-legalize calibration=CALIB.json), or give its inputs a "
-                "val-range";
-    Value weightOperand = op->getOperand(1);
-    std::optional<std::vector<float>> weights = readFloats(weightOperand);
-    if (!weights)
-      return op->emitError() << describe() << quantized
-                             << ": its weights (B) must be a float constant";
-
-    double largest = getLargest(quantized);
-    double inputScale =
-        std::max(std::abs(range->first), std::abs(range->second)) / largest;
-    if (inputScale == 0.0)
-      inputScale = 1.0;
-    // The scale and its inverse become f32 constants: outside f32's normal
-    // range one of them would be zero or infinite.
-    if (!(inputScale >= std::numeric_limits<float>::min() &&
-          inputScale <= std::numeric_limits<float>::max()))
-      return op->emitError()
-             << describe() << quantized << " but its input range ["
-             << range->first << ", " << range->second << "] gives the scale "
-             << inputScale << ", which is not a normal f32";
-    auto bType = cast<RankedTensorType>(weightOperand.getType());
-    // The output channel of each weight: a matmul's column, a convolution's
-    // first (O) index.
-    int64_t channels = isConv ? bType.getDimSize(0) : bType.getDimSize(2);
-    int64_t perOutput = bType.getNumElements() / channels;
-    auto channelOf = [&](int64_t index) {
-      return isConv ? index / perOutput : index % channels;
-    };
-    // Weight scales: one per output channel for i8, one for f8.
-    bool perChannel = quantized.isInteger(8);
-    std::vector<double> weightScales(perChannel ? channels : 1, 0.0);
-    for (int64_t index = 0, e = weights->size(); index < e; ++index) {
-      double &scale = weightScales[perChannel ? channelOf(index) : 0];
-      scale = std::max(scale, double(std::abs((*weights)[index])));
-    }
-    for (double &scale : weightScales)
-      scale = scale == 0.0 ? 1.0 : scale / largest;
-    std::vector<char> weightBits(weights->size());
-    for (int64_t index = 0, e = weights->size(); index < e; ++index) {
-      double scale = weightScales[perChannel ? channelOf(index) : 0];
-      double scaled = std::clamp((*weights)[index] / scale, -largest, largest);
-      weightBits[index] = char(toBits(float(scaled), quantized));
-    }
-
+    FailureOr<QuantizationScales> scales = computeScales(op);
+    if (failed(scales))
+      return failure();
     OpBuilder builder(op);
-    MLIRContext *context = &getContext();
-    Location loc = op->getLoc();
-    auto named = [&](llvm::StringRef suffix) -> Location {
-      return NameLoc::get(StringAttr::get(context, layer + suffix), loc);
-    };
-    Type f32 = builder.getF32Type();
-    auto splat = [&](ArrayRef<int64_t> shape, Type element,
-                     Attribute value) -> Value {
-      auto type = RankedTensorType::get(shape, element);
-      return tosa::ConstOp::create(builder, loc, type,
-                                   DenseElementsAttr::get(type, value));
-    };
-    Value shift = splat({1}, builder.getI8Type(), builder.getI8IntegerAttr(0));
-    auto shapeOf = [&](ArrayRef<int64_t> shape) -> Value {
-      ImplicitLocOpBuilder implicit(loc, builder);
-      return tosa::getTosaConstShape(implicit, shape);
-    };
-
-    // x / s_x, clamped for i8, converted (rounding to nearest even; f8
-    // saturates).
-    Value activation = op->getOperand(0);
-    auto aType = cast<RankedTensorType>(activation.getType());
-    SmallVector<int64_t> ones(aType.getRank(), 1);
-    Value inverseScale =
-        splat(ones, f32, builder.getF32FloatAttr(1.0 / inputScale));
-    Value scaled = tosa::MulOp::create(builder, named(".quantize.scale"), aType,
-                                       activation, inverseScale, shift);
-    if (perChannel)
-      scaled = tosa::ClampOp::create(
-          builder, named(".quantize.clamp"), aType, scaled,
-          builder.getF32FloatAttr(-largest), builder.getF32FloatAttr(largest),
-          tosa::NanPropagationModeAttr::get(
-              context, tosa::NanPropagationMode::PROPAGATE));
-    Value input = tosa::CastOp::create(builder, named(".quantize"),
-                                       aType.clone(quantized), scaled);
-
-    auto weightType = bType.clone(quantized);
-    Value weight = tosa::ConstOp::create(
-        builder, named(".weights"), weightType,
-        DenseElementsAttr::getFromRawBuffer(weightType, weightBits));
-    Value zero =
-        perChannel
-            ? splat({1}, quantized, builder.getIntegerAttr(quantized, 0))
-            : splat({1}, quantized, builder.getFloatAttr(quantized, 0.0));
-    Type accumulator = perChannel ? Type(builder.getI32Type()) : f32;
-    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-    // The same op on quantized operands; a convolution's bias is added after
-    // the dequantization (its accumulator holds scaled products).
-    Value zeroBias =
-        isConv ? splat({channels}, accumulator,
-                       perChannel
-                           ? Attribute(builder.getIntegerAttr(accumulator, 0))
-                           : Attribute(builder.getFloatAttr(accumulator, 0.0)))
-               : Value();
-    Operation *product = builder.clone(*op);
-    product->setOperand(0, input);
-    product->setOperand(1, weight);
-    if (isConv) {
-      product->setOperand(2, zeroBias);
-      product->setOperand(3, zero);
-      product->setOperand(4, zero);
-      product->setAttr("acc_type", TypeAttr::get(accumulator));
-    } else {
-      product->setOperand(2, zero);
-      product->setOperand(3, zero);
-    }
-    product->getResult(0).setType(resultType.clone(accumulator));
-    product->removeAttr(PrecisionDialect::getQuantizeAttrName());
-    product->removeAttr(PrecisionDialect::getInputRangeAttrName());
-    if (auto assigned = op->getAttrOfType<prec::precision::AssignmentAttr>(
-            PrecisionDialect::getAssignmentAttrName()))
-      product->setAttr(PrecisionDialect::getAssignmentAttrName(),
-                       prec::precision::AssignmentAttr::get(
-                           context, quantized, accumulator, accumulator,
-                           assigned.getReason(), assigned.getDetail()));
-
-    // f32(acc) x s_x x s_w.
-    Value accumulated = product->getResult(0);
-    if (perChannel)
-      accumulated = tosa::CastOp::create(builder, named(".dequantize.convert"),
-                                         resultType, accumulated);
-    SmallVector<float> dequantize;
-    for (double scale : weightScales)
-      dequantize.push_back(float(inputScale * scale));
-    SmallVector<int64_t> channelShape(resultType.getRank(), 1);
-    channelShape.back() = int64_t(dequantize.size());
-    auto dequantizeType = RankedTensorType::get(channelShape, f32);
-    Value scales = tosa::ConstOp::create(
-        builder, loc, dequantizeType,
-        DenseElementsAttr::get(dequantizeType, ArrayRef<float>(dequantize)));
-    Value result = tosa::MulOp::create(builder, named(".dequantize"),
-                                       resultType, accumulated, scales, shift);
-    if (isConv && !prec::isZeroConstant(op->getOperand(2))) {
-      channelShape.back() = channels;
-      Value bias = tosa::ReshapeOp::create(
-          builder, named(".bias"), RankedTensorType::get(channelShape, f32),
-          op->getOperand(2), shapeOf(channelShape));
-      result = tosa::AddOp::create(builder, named(".bias"), resultType, result,
-                                   bias);
-    }
+    QuantizedBuilder quantized(builder, op, *scales);
+    Value result = quantized.dequantize(quantized.product(quantized.input()));
     SmallVector<Value> old(op->getOperands());
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
@@ -317,6 +307,82 @@ private:
     for (Operation *def : unused)
       def->erase();
     return success();
+  }
+
+  /// The scales of `op`'s input and weights and its quantized weights; an
+  /// error at `op` when its input has no usable range or its weights are not
+  /// a constant.
+  FailureOr<QuantizationScales> computeScales(Operation *op) {
+    QuantizationScales scales;
+    scales.type =
+        op->getAttrOfType<TypeAttr>(PrecisionDialect::getQuantizeAttrName())
+            .getValue();
+    std::string layer = prec::getLayerName(op);
+    auto describe = [&]() {
+      std::string name = op->getName().getStringRef().str();
+      return (layer.empty() ? name : "'" + layer + "' (" + name + ")") +
+             " computes in ";
+    };
+    std::optional<std::pair<double, double>> range = getInputRange(op);
+    if (!range)
+      return op->emitError()
+             << describe() << scales.type
+             << " but its input has no range: give its precision.region an "
+                "input_range, calibrate the model (prec-calibrate, then "
+                "prec-legalize calibration=CALIB.json), or give its inputs a "
+                "val-range";
+    std::optional<std::vector<float>> weights = readFloats(op->getOperand(1));
+    if (!weights)
+      return op->emitError() << describe() << scales.type
+                             << ": its weights (B) must be a float constant";
+
+    scales.largest = getLargest(scales.type);
+    scales.input = std::max(std::abs(range->first), std::abs(range->second)) /
+                   scales.largest;
+    if (scales.input == 0.0)
+      scales.input = 1.0;
+    // The scale and its inverse become f32 constants: outside f32's normal
+    // range one of them would be zero or infinite.
+    if (!(scales.input >= std::numeric_limits<float>::min() &&
+          scales.input <= std::numeric_limits<float>::max()))
+      return op->emitError()
+             << describe() << scales.type << " but its input range ["
+             << range->first << ", " << range->second << "] gives the scale "
+             << scales.input << ", which is not a normal f32";
+    quantizeWeights(op, *weights, scales);
+    return scales;
+  }
+
+  /// Weight scales (one per output channel for i8, one for f8) and the
+  /// weights divided by them, saturated and converted.
+  static void quantizeWeights(Operation *op, ArrayRef<float> weights,
+                              QuantizationScales &scales) {
+    bool isConv = isa<tosa::Conv2DOp>(op);
+    auto bType = cast<RankedTensorType>(op->getOperand(1).getType());
+    // The output channel of each weight: a matmul's column, a convolution's
+    // first (O) index.
+    scales.channels = isConv ? bType.getDimSize(0) : bType.getDimSize(2);
+    int64_t perOutput = bType.getNumElements() / scales.channels;
+    bool perChannel = scales.isPerChannel();
+    auto scaleIndex = [&](int64_t index) -> int64_t {
+      if (!perChannel)
+        return 0;
+      return isConv ? index / perOutput : index % scales.channels;
+    };
+    scales.weights.assign(perChannel ? scales.channels : 1, 0.0);
+    for (int64_t index = 0, e = weights.size(); index < e; ++index) {
+      double &scale = scales.weights[scaleIndex(index)];
+      scale = std::max(scale, double(std::abs(weights[index])));
+    }
+    for (double &scale : scales.weights)
+      scale = scale == 0.0 ? 1.0 : scale / scales.largest;
+    scales.weightBits.resize(weights.size());
+    for (int64_t index = 0, e = weights.size(); index < e; ++index) {
+      double scaled =
+          std::clamp(weights[index] / scales.weights[scaleIndex(index)],
+                     -scales.largest, scales.largest);
+      scales.weightBits[index] = char(toBits(float(scaled), scales.type));
+    }
   }
 };
 
