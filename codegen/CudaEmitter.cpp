@@ -415,11 +415,9 @@ LogicalResult CudaEmitter::analyzeBatch() {
   return success();
 }
 
-LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
-                                llvm::StringRef directory) {
-  // Bindings: inputs then outputs, in signature order.
-  llvm::json::Array bindingRecords;
-  std::string bindingTable;
+/// The bindings (inputs then outputs, in signature order) for the binding
+/// table and the manifest, and the results written straight into them.
+LogicalResult CudaEmitter::collectBindings() {
   auto isBindable = [](Type type) {
     auto tensorType = dyn_cast<RankedTensorType>(type);
     return tensorType && tensorType.hasStaticShape() &&
@@ -478,6 +476,12 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
       outputBindings[value] = function.getNumArguments() + index;
   }
 
+  return success();
+}
+
+/// Plans GEMM epilogues, row groups and buffers, then emits every op and the
+/// copies of results that were not written into their bindings.
+LogicalResult CudaEmitter::emitBody() {
   if (failed(planGemmEpilogues()))
     return failure();
   rowGroups = planRowGroups(
@@ -519,13 +523,14 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
     releaseBuffersAfter(&op);
   }
 
-  int numBindings = function.getNumArguments() + function.getNumResults();
-  std::string prefix = stem;
-  // cuDNN: one handle and one workspace (the largest any convolution's
-  // algorithm needs), both made when the engine is created.
-  std::string cudnnPreamble;
-  if (usesCudnn) {
-    cudnnPreamble = R"(#include <cudnn.h>
+  return success();
+}
+
+/// cuDNN: one handle and one workspace (the largest any convolution's
+/// algorithm needs), both made when the engine is created. Returns the
+/// source that comes before the kernels.
+std::string CudaEmitter::addCudnnSupport() {
+  std::string preamble = R"(#include <cudnn.h>
 
 #define PREC_CHECK_DNN(call) do { cudnnStatus_t s_ = (call); if (s_ != CUDNN_STATUS_SUCCESS) return 40000 + (int)s_; } while (0)
 #define PREC_DNN_WORKSPACE_LIMIT ((size_t)256 << 20)
@@ -543,27 +548,29 @@ static int prec_find_conv_algo(cudnnHandle_t dnn, cudnnTensorDescriptor_t x, cud
       *algo = found[i].algo;
       return 0;
     }
-  return 40100;
+  return PREC_STATUS_NO_CONV_ALGORITHM;
 }
 
 )";
-    stateFields += "  cudnnHandle_t dnn = nullptr;\n  void *dnn_workspace = "
-                   "nullptr;\n  size_t dnn_workspace_bytes = 0;\n";
-    createCode += "    if (e->dnn_workspace_bytes) "
-                  "PREC_CHECK(cudaMalloc(&e->dnn_workspace, "
-                  "e->dnn_workspace_bytes));\n";
-    releaseCode += "  cudaFree(e->dnn_workspace);\n"
-                   "  if (e->dnn) cudnnDestroy(e->dnn);\n";
-    runCode = "  PREC_CHECK_DNN(cudnnSetStream(e->dnn, stream));\n" + runCode;
-  }
-  // A dynamic batch: the engine keeps the batch it runs at (the optimum
-  // until set otherwise) and resizes its GEMMs when that changes.
-  std::string batchCode;
-  if (batchRange) {
-    stateFields += llvm::formatv("  int batch = {0}, configured_batch = 0;\n",
-                                 batchRange->opt);
-    batchCode = llvm::formatv(
-        R"(static int {0}_resize({0}_engine *e) {{
+  stateFields += "  cudnnHandle_t dnn = nullptr;\n  void *dnn_workspace = "
+                 "nullptr;\n  size_t dnn_workspace_bytes = 0;\n";
+  createCode += "    if (e->dnn_workspace_bytes) "
+                "PREC_CHECK(cudaMalloc(&e->dnn_workspace, "
+                "e->dnn_workspace_bytes));\n";
+  releaseCode += "  cudaFree(e->dnn_workspace);\n"
+                 "  if (e->dnn) cudnnDestroy(e->dnn);\n";
+  runCode = "  PREC_CHECK_DNN(cudnnSetStream(e->dnn, stream));\n" + runCode;
+  return preamble;
+}
+
+/// A dynamic batch: the engine keeps the batch it runs at (the optimum
+/// until set otherwise) and resizes its GEMMs when that changes. Returns the
+/// resize, batch-range and set_batch functions.
+std::string CudaEmitter::addBatchSupport() {
+  stateFields += llvm::formatv("  int batch = {0}, configured_batch = 0;\n",
+                               batchRange->opt);
+  std::string code = llvm::formatv(
+      R"(static int {0}_resize({0}_engine *e) {{
   [[maybe_unused]] const long long b = e->batch;
 {1}  e->configured_batch = e->batch;
   return 0;
@@ -576,31 +583,27 @@ extern "C" void {0}_batch_range(int *min, int *opt, int *max) {{
 // Resizing (and timing GEMM algorithms on scratch memory) happens here, so
 // that runs never allocate.
 extern "C" int {0}_set_batch({0}_engine *e, int batch) {{
-  if (batch < {2} || batch > {4}) return 30005;
+  if (batch < {2} || batch > {4}) return PREC_STATUS_BATCH_OUT_OF_RANGE;
   e->batch = batch;
   return e->configured_batch == batch ? 0 : {0}_resize(e);
 }
 
 )",
-        prefix, resizeCode, batchRange->min, batchRange->opt, batchRange->max);
-    createCode +=
-        llvm::formatv("    if (int s_ = {0}_resize(e)) return s_;\n", prefix);
-    runCode = llvm::formatv("  if (e->configured_batch != e->batch) {{\n"
-                            "    if (int s_ = {0}_resize(e)) return s_;\n"
-                            "  }\n",
-                            prefix)
-                  .str() +
-              runCode;
-  }
-  // The engine's identity, which its weights file must carry: what it
-  // computes and with which weights.
-  uint64_t weightsChecksum =
-      prec_weights_checksum(weights.data(), weights.size());
-  std::string identityText = stem + "\n" + kernels + "\n" + bindingTable +
-                             "\n" + std::to_string(weightsChecksum);
-  uint64_t identity =
-      prec_weights_checksum(identityText.data(), identityText.size());
-  // The .cu file.
+      stem, resizeCode, batchRange->min, batchRange->opt, batchRange->max);
+  createCode +=
+      llvm::formatv("    if (int s_ = {0}_resize(e)) return s_;\n", stem);
+  runCode = llvm::formatv("  if (e->configured_batch != e->batch) {{\n"
+                          "    if (int s_ = {0}_resize(e)) return s_;\n"
+                          "  }\n",
+                          stem)
+                .str() +
+            runCode;
+  return code;
+}
+
+/// The .cu file's includes, the host runtime and device helpers.
+void CudaEmitter::printPrologue(llvm::raw_ostream &cu,
+                                llvm::StringRef cudnnPreamble) {
   cu << llvm::formatv(
       R"(// CUDA engine generated by prec from a legalized module.
 // Kernels carry the op and layer they compute in a comment above them.
@@ -637,6 +640,15 @@ __device__ inline int64_t prec_saturate_i64(float x) {{
 {2})",
       stem, std::max<int64_t>(workspaceBytes, 1), cudnnPreamble,
       kEngineRuntime);
+}
+
+/// The kernels, then the engine's state and C API: create, run, status
+/// messages, destroy and the binding queries.
+void CudaEmitter::printEngine(llvm::raw_ostream &cu, llvm::StringRef batchCode,
+                              llvm::StringRef cudnnPreamble,
+                              uint64_t identity) {
+  std::string prefix = stem;
+  int numBindings = function.getNumArguments() + function.getNumResults();
   if (!rowGroups.empty())
     cu << rowReduceHelper;
   cu << (largestIndexSpace < narrowIndexLimit ? narrowIndices(kernels)
@@ -731,8 +743,11 @@ extern "C" const long long *{0}_binding_shape(int i) {{ return {0}_bindings[i].s
           : "  if (status >= 40000 && status < 50000)\n"
             "    return cudnnGetErrorString((cudnnStatus_t)(status - "
             "40000));\n");
+}
 
-  // The header.
+/// The engine's C header.
+LogicalResult CudaEmitter::writeHeader(llvm::StringRef directory) {
+  std::string prefix = stem;
   llvm::SmallString<256> path(directory);
   llvm::sys::path::append(path, stem + ".h");
   std::error_code error;
@@ -800,9 +815,17 @@ int {0}_set_batch({0}_engine *engine, int batch);
                                        : std::string());
   }
 
-  // The weights file: magic, byte count, the weights block.
-  path = directory;
+  return success();
+}
+
+/// The weights file (codegen/runtime/WeightsFile.h): magic, the engine's
+/// identity, byte count and checksum, the weights block.
+LogicalResult CudaEmitter::writeWeights(llvm::StringRef directory,
+                                        uint64_t identity,
+                                        uint64_t weightsChecksum) {
+  llvm::SmallString<256> path(directory);
   llvm::sys::path::append(path, stem + ".weights");
+  std::error_code error;
   {
     llvm::raw_fd_ostream file(path, error, llvm::sys::fs::OF_None);
     if (error)
@@ -814,9 +837,14 @@ int {0}_set_batch({0}_engine *engine, int batch);
     file.write(weights.data(), weights.size());
   }
 
-  // The manifest.
-  path = directory;
+  return success();
+}
+
+/// The manifest: bindings, batch range, per-op records and sizes.
+LogicalResult CudaEmitter::writeManifest(llvm::StringRef directory) {
+  llvm::SmallString<256> path(directory);
   llvm::sys::path::append(path, stem + ".json");
+  std::error_code error;
   {
     llvm::raw_fd_ostream file(path, error);
     if (error)
@@ -846,6 +874,28 @@ int {0}_set_batch({0}_engine *engine, int batch);
          << "\n";
   }
   return success();
+}
+
+LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
+                                llvm::StringRef directory) {
+  if (failed(collectBindings()) || failed(emitBody()))
+    return failure();
+  std::string cudnnPreamble = usesCudnn ? addCudnnSupport() : std::string();
+  std::string batchCode = batchRange ? addBatchSupport() : std::string();
+  // The engine's identity, which its weights file must carry: what it
+  // computes and with which weights.
+  uint64_t weightsChecksum =
+      prec_weights_checksum(weights.data(), weights.size());
+  std::string identityText = stem + "\n" + kernels + "\n" + bindingTable +
+                             "\n" + std::to_string(weightsChecksum);
+  uint64_t identity =
+      prec_weights_checksum(identityText.data(), identityText.size());
+  printPrologue(cu, cudnnPreamble);
+  printEngine(cu, batchCode, cudnnPreamble, identity);
+  if (failed(writeHeader(directory)) ||
+      failed(writeWeights(directory, identity, weightsChecksum)))
+    return failure();
+  return writeManifest(directory);
 }
 
 } // namespace cuda

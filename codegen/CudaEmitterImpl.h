@@ -102,6 +102,19 @@ public:
   LogicalResult emit(llvm::raw_ostream &cu, llvm::StringRef directory);
 
 private:
+  LogicalResult collectBindings();
+  LogicalResult emitBody();
+  std::string addCudnnSupport();
+  std::string addBatchSupport();
+  void printPrologue(llvm::raw_ostream &cu, llvm::StringRef cudnnPreamble);
+  void printEngine(llvm::raw_ostream &cu, llvm::StringRef batchCode,
+                   llvm::StringRef cudnnPreamble, uint64_t identity);
+  LogicalResult writeHeader(llvm::StringRef directory);
+  LogicalResult writeWeights(llvm::StringRef directory, uint64_t identity,
+                             uint64_t weightsChecksum);
+  LogicalResult writeManifest(llvm::StringRef directory);
+
+private:
   LogicalResult emitOp(Operation *op);
   LogicalResult analyzeBatch();
   /// The largest index space any kernel computes over.
@@ -212,6 +225,9 @@ private:
   bool hasGemms = false;
   bool usesCudnn = false;
   llvm::json::Array opRecords;
+  // The bindings, for the manifest and the engine's binding table.
+  llvm::json::Array bindingRecords;
+  std::string bindingTable;
 };
 
 } // namespace prec::cuda

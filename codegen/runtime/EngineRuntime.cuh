@@ -26,9 +26,11 @@ enum {
   PREC_STATUS_OUT_OF_DEVICE_MEMORY = 30007,
   PREC_STATUS_BUSY_ON_ANOTHER_STREAM = 30008,
   PREC_STATUS_OUT_OF_HOST_MEMORY = 30009,
-  // Choosing a GEMM's algorithm (create, set_batch).
+  PREC_STATUS_BATCH_OUT_OF_RANGE = 30010,
+  // Choosing a GEMM's or convolution's algorithm (create, set_batch).
   PREC_STATUS_NO_GEMM_PREFERENCE = 20001,
   PREC_STATUS_NO_GEMM_ALGORITHM = 20002,
+  PREC_STATUS_NO_CONV_ALGORITHM = 20003,
 };
 
 // Reads the weights of the engine `identity` (`bytes` of them) into a
@@ -99,11 +101,16 @@ static inline const char *prec_status_message(int status) {
     return "out of device memory";
   case PREC_STATUS_OUT_OF_HOST_MEMORY:
     return "out of host memory";
+  case PREC_STATUS_BATCH_OUT_OF_RANGE:
+    return "the batch is outside the engine's [min, max]";
   case PREC_STATUS_NO_GEMM_PREFERENCE:
     return "cuBLASLt cannot make a matmul preference";
   case PREC_STATUS_NO_GEMM_ALGORITHM:
     return "cuBLASLt has no algorithm for one of the engine's GEMMs on this "
            "GPU";
+  case PREC_STATUS_NO_CONV_ALGORITHM:
+    return "cuDNN has no algorithm for one of the engine's convolutions within "
+           "its workspace limit";
   case PREC_STATUS_BUSY_ON_ANOTHER_STREAM:
     return "the engine is running on another stream or thread; create one "
            "engine per stream";

@@ -47,7 +47,7 @@
 // CHECK-NEXT: if (int s_ = prec_pick_algo(
 // CHECK-NEXT: e->configured_batch = e->batch;
 // CHECK-LABEL: extern "C" int dyn_set_batch(dyn_engine *e, int batch) {
-// CHECK-NEXT: if (batch < 1 || batch > 4) return 30005;
+// CHECK-NEXT: if (batch < 1 || batch > 4) return PREC_STATUS_BATCH_OUT_OF_RANGE;
 // A new batch resizes here, so that runs never allocate.
 // CHECK-NEXT: e->batch = batch;
 // CHECK-NEXT: return e->configured_batch == batch ? 0 : dyn_resize(e);
