@@ -60,6 +60,20 @@ public:
   OwningOpRef<ModuleOp> run(const onnx::ModelProto &model);
 
 private:
+  // The steps of run.
+  LogicalResult checkVersions(const onnx::ModelProto &model);
+  LogicalResult readInitializers(const onnx::GraphProto &graph);
+  LogicalResult collectInputs(const onnx::GraphProto &graph,
+                              SmallVectorImpl<Type> &types,
+                              SmallVectorImpl<std::string> &names);
+  FailureOr<Type> getInputType(const onnx::ValueInfoProto &info);
+  func::FuncOp createMain(ArrayRef<Type> inputTypes,
+                          ArrayRef<std::string> inputNames);
+  LogicalResult importNodes(const onnx::GraphProto &graph);
+  LogicalResult returnOutputs(func::FuncOp function,
+                              const onnx::GraphProto &graph);
+  LogicalResult cancelLayoutTransposes(ModuleOp module);
+
   // Diagnostics name the node, its op type and the opset.
   InFlightDiagnostic fail() {
     return emitError(location)

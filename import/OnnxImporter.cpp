@@ -359,83 +359,106 @@ LogicalResult Importer::importNode(const onnx::NodeProto &current) {
 
 OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   location = FileLineColLoc::get(context, modelPath, 0, 0);
+  const onnx::GraphProto &graph = model.graph();
+  if (failed(checkVersions(model)) || failed(readInitializers(graph)))
+    return nullptr;
+  OwningOpRef<ModuleOp> module = ModuleOp::create(location);
+  builder.setInsertionPointToEnd(module->getBody());
+  SmallVector<Type> inputTypes;
+  SmallVector<std::string> inputNames;
+  if (failed(collectInputs(graph, inputTypes, inputNames)))
+    return nullptr;
+  func::FuncOp function = createMain(inputTypes, inputNames);
+  if (failed(importNodes(graph)) || failed(returnOutputs(function, graph)) ||
+      failed(verify(*module)) || failed(cancelLayoutTransposes(*module)))
+    return nullptr;
+  return module;
+}
+
+LogicalResult Importer::checkVersions(const onnx::ModelProto &model) {
   for (const onnx::OperatorSetIdProto &set : model.opset_import())
     if (set.domain().empty() || set.domain() == "ai.onnx")
       opset = set.version();
-  if (model.ir_version() > 10) {
-    failGraph() << "IR version " << model.ir_version()
-                << " is newer than prec supports (10)";
-    return nullptr;
-  }
-  if (opset < 13 || opset > 21) {
-    failGraph() << "opset " << opset << " is outside the supported 13 to 21";
-    return nullptr;
-  }
-  const onnx::GraphProto &graph = model.graph();
+  if (model.ir_version() > 10)
+    return failGraph() << "IR version " << model.ir_version()
+                       << " is newer than prec supports (10)";
+  if (opset < 13 || opset > 21)
+    return failGraph() << "opset " << opset
+                       << " is outside the supported 13 to 21";
+  return success();
+}
+
+LogicalResult Importer::readInitializers(const onnx::GraphProto &graph) {
   for (const onnx::TensorProto &initializer : graph.initializer()) {
     FailureOr<ElementsAttr> elements =
         readTensor(initializer, modelPath, location);
     if (failed(elements))
-      return nullptr;
+      return failure();
     known[initializer.name()] = *elements;
   }
+  return success();
+}
 
-  OwningOpRef<ModuleOp> module = ModuleOp::create(location);
-  builder.setInsertionPointToEnd(module->getBody());
-
-  // Inputs: graph inputs that are not initializers, in graph order.
+/// Inputs: graph inputs that are not initializers, in graph order.
+LogicalResult Importer::collectInputs(const onnx::GraphProto &graph,
+                                      SmallVectorImpl<Type> &types,
+                                      SmallVectorImpl<std::string> &names) {
   for (const auto &entry : options.inputShapes)
     if (llvm::none_of(graph.input(), [&](const onnx::ValueInfoProto &info) {
           return info.name() == entry.getKey() && !known.count(info.name());
-        })) {
-      failGraph() << "--input-shape names '" << entry.getKey()
-                  << "', which is not an input of the model";
-      return nullptr;
-    }
-  SmallVector<Type> inputTypes;
-  SmallVector<std::string> inputNames;
+        }))
+      return failGraph() << "--input-shape names '" << entry.getKey()
+                         << "', which is not an input of the model";
   for (const onnx::ValueInfoProto &info : graph.input()) {
     if (known.count(info.name()))
       continue;
-    const onnx::TypeProto_Tensor &tensorType = info.type().tensor_type();
-    Type element = getElementType(context, tensorType.elem_type());
-    if (!element) {
-      failGraph() << "input '" << info.name() << "' has data type "
-                  << tensorType.elem_type() << ", which prec does not import";
-      return nullptr;
-    }
-    SmallVector<int64_t> shape;
-    auto override = options.inputShapes.find(info.name());
-    if (override != options.inputShapes.end()) {
-      shape.assign(override->second.begin(), override->second.end());
-      if (int64_t(shape.size()) != tensorType.shape().dim_size()) {
-        failGraph() << "--input-shape gives " << info.name() << " rank "
-                    << shape.size() << " but the model says "
-                    << tensorType.shape().dim_size();
-        return nullptr;
-      }
-    } else {
-      for (const auto &dim : tensorType.shape().dim()) {
-        if (!dim.has_dim_value() || dim.dim_value() <= 0) {
-          failGraph() << "input '" << info.name() << "' has a dynamic dimension"
-                      << (dim.has_dim_param() ? " '" + dim.dim_param() + "'"
-                                              : std::string())
-                      << "; give its shape with --input-shape " << info.name()
-                      << ":1x3x224x224";
-          return nullptr;
-        }
-        shape.push_back(dim.dim_value());
-      }
-    }
-    if (product(shape) > maxElements) {
-      failGraph() << "input '" << info.name() << "' has more than "
-                  << maxElements << " elements: too large to import";
-      return nullptr;
-    }
-    inputTypes.push_back(RankedTensorType::get(shape, element));
-    inputNames.push_back(info.name());
+    FailureOr<Type> type = getInputType(info);
+    if (failed(type))
+      return failure();
+    types.push_back(*type);
+    names.push_back(info.name());
   }
+  return success();
+}
 
+/// An input's tensor type: its shape from --input-shape or the model.
+FailureOr<Type> Importer::getInputType(const onnx::ValueInfoProto &info) {
+  const onnx::TypeProto_Tensor &tensorType = info.type().tensor_type();
+  Type element = getElementType(context, tensorType.elem_type());
+  if (!element)
+    return failGraph() << "input '" << info.name() << "' has data type "
+                       << tensorType.elem_type()
+                       << ", which prec does not import";
+  SmallVector<int64_t> shape;
+  auto override = options.inputShapes.find(info.name());
+  if (override != options.inputShapes.end()) {
+    shape.assign(override->second.begin(), override->second.end());
+    if (int64_t(shape.size()) != tensorType.shape().dim_size())
+      return failGraph() << "--input-shape gives " << info.name() << " rank "
+                         << shape.size() << " but the model says "
+                         << tensorType.shape().dim_size();
+  } else {
+    for (const auto &dim : tensorType.shape().dim()) {
+      if (!dim.has_dim_value() || dim.dim_value() <= 0)
+        return failGraph() << "input '" << info.name()
+                           << "' has a dynamic dimension"
+                           << (dim.has_dim_param()
+                                   ? " '" + dim.dim_param() + "'"
+                                   : std::string())
+                           << "; give its shape with --input-shape "
+                           << info.name() << ":1x3x224x224";
+      shape.push_back(dim.dim_value());
+    }
+  }
+  if (product(shape) > maxElements)
+    return failGraph() << "input '" << info.name() << "' has more than "
+                       << maxElements << " elements: too large to import";
+  return Type(RankedTensorType::get(shape, element));
+}
+
+/// @main with the inputs as named arguments; the builder at its start.
+func::FuncOp Importer::createMain(ArrayRef<Type> inputTypes,
+                                  ArrayRef<std::string> inputNames) {
   auto function = func::FuncOp::create(builder, location, "main",
                                        builder.getFunctionType(inputTypes, {}));
   Block *entry = function.addEntryBlock();
@@ -447,7 +470,11 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     values[name] = argument;
   }
   builder.setInsertionPointToStart(entry);
+  return function;
+}
 
+/// Imports every node, or with --check-support lists the unsupported ones.
+LogicalResult Importer::importNodes(const onnx::GraphProto &graph) {
   SupportCheck check;
   for (auto [index, current] : llvm::enumerate(graph.node())) {
     nodeName = current.name().empty()
@@ -459,39 +486,43 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
     if (options.checkSupport)
       checkNode(current, check);
     else if (failed(importNode(current)))
-      return nullptr;
+      return failure();
   }
-  if (options.checkSupport && failed(reportSupport(check, graph.node_size())))
-    return nullptr;
+  if (options.checkSupport)
+    return reportSupport(check, graph.node_size());
+  return success();
+}
 
+/// Returns the graph's outputs and drops the constants that the folding of
+/// reshapes and transposes left unused.
+LogicalResult Importer::returnOutputs(func::FuncOp function,
+                                      const onnx::GraphProto &graph) {
   location = FileLineColLoc::get(context, modelPath, 0, 0);
   SmallVector<Value> results;
   for (const onnx::ValueInfoProto &output : graph.output()) {
     auto it = values.find(output.name());
-    Value value;
     if (it != values.end()) {
-      value = it->second;
-    } else if (ElementsAttr elements = known.lookup(output.name())) {
-      if (elements.getNumElements() == 0) {
-        failGraph() << "output '" << output.name()
-                    << "' is empty, which prec does not import";
-        return nullptr;
-      }
-      value = materializeKnown(elements);
-    } else {
-      failGraph() << "output '" << output.name() << "' is never produced";
-      return nullptr;
+      results.push_back(it->second);
+      continue;
     }
-    results.push_back(value);
+    ElementsAttr elements = known.lookup(output.name());
+    if (!elements)
+      return failGraph() << "output '" << output.name()
+                         << "' is never produced";
+    if (elements.getNumElements() == 0)
+      return failGraph() << "output '" << output.name()
+                         << "' is empty, which prec does not import";
+    results.push_back(materializeKnown(elements));
   }
   func::ReturnOp::create(builder, location, results);
   function.setFunctionType(builder.getFunctionType(
-      inputTypes, llvm::to_vector(llvm::map_range(
-                      results, [](Value v) { return v.getType(); }))));
+      function.getArgumentTypes(),
+      llvm::to_vector(
+          llvm::map_range(results, [](Value v) { return v.getType(); }))));
+  StringRef nameAttr = precision::PrecisionDialect::getNameAttrName();
   for (auto [index, output] : llvm::enumerate(graph.output()))
     function.setResultAttr(index, nameAttr,
                            builder.getStringAttr(output.name()));
-  // Constants the folding of reshapes and transposes left unused.
   SmallVector<Operation *> unused;
   function.walk([&](Operation *op) {
     if (isa<tosa::ConstOp, tosa::ConstShapeOp>(op) && op->use_empty())
@@ -499,12 +530,14 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   });
   for (Operation *op : unused)
     op->erase();
-  if (failed(verify(*module)))
-    return nullptr;
-  // The NCHW <-> NHWC transposes around every convolution and pooling cancel
-  // once pushed through the elementwise ops between them (upstream TOSA
-  // pass): of ResNet-50's 110, the two at the bindings remain. A transpose
-  // that names an ONNX tensor passes the name to its source first.
+  return success();
+}
+
+/// The NCHW <-> NHWC transposes around every convolution and pooling cancel
+/// once pushed through the elementwise ops between them (upstream TOSA
+/// pass): of ResNet-50's 110, the two at the bindings remain. A transpose
+/// that names an ONNX tensor passes the name to its source first.
+LogicalResult Importer::cancelLayoutTransposes(ModuleOp module) {
   StringRef tensorName = precision::PrecisionDialect::getTensorAttrName();
   module->walk([&](tosa::TransposeOp transpose) {
     Operation *source = transpose.getInput1().getDefiningOp();
@@ -515,9 +548,7 @@ OwningOpRef<ModuleOp> Importer::run(const onnx::ModelProto &model) {
   });
   PassManager pm(context);
   pm.addNestedPass<func::FuncOp>(tosa::createTosaReduceTransposes());
-  if (failed(pm.run(*module)))
-    return nullptr;
-  return module;
+  return pm.run(module);
 }
 
 } // namespace prec::onnx_import
