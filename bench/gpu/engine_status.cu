@@ -74,14 +74,20 @@ static std::vector<void *> allocateBindings() {
   return bindings;
 }
 
-static int runOnce(const char *path) {
+/// The engine from the weights at `path`, its status reported; null when
+/// create fails.
+static ENGINE_API(_engine) * createReported(const char *path) {
   ENGINE_API(_engine) *engine = nullptr;
-  int status = ENGINE_API(_create)(path, &engine);
-  report("create", status);
-  if (status != 0)
+  report("create", ENGINE_API(_create)(path, &engine));
+  return engine;
+}
+
+static int runOnce(const char *path) {
+  ENGINE_API(_engine) *engine = createReported(path);
+  if (!engine)
     return 1;
   std::vector<void *> bindings = allocateBindings();
-  status = ENGINE_API(_run)(engine, bindings.data(), nullptr);
+  int status = ENGINE_API(_run)(engine, bindings.data(), nullptr);
   report("run", status);
   int synchronized = (int)cudaDeviceSynchronize();
   report("synchronize", synchronized);
@@ -92,10 +98,8 @@ static int runOnce(const char *path) {
 }
 
 static int runOnTwoStreams(const char *path) {
-  ENGINE_API(_engine) *engine = nullptr;
-  int status = ENGINE_API(_create)(path, &engine);
-  report("create", status);
-  if (status != 0)
+  ENGINE_API(_engine) *engine = createReported(path);
+  if (!engine)
     return 1;
   std::vector<void *> bindings = allocateBindings();
   cudaStream_t first, second;
