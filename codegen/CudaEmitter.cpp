@@ -928,13 +928,19 @@ void registerCudaEmitTranslation() {
       "batch",
       llvm::cl::desc("--emit-cuda: a dynamic batch MIN:OPT:MAX; the module is "
                      "at MAX"));
-  static llvm::cl::opt<std::string> convolutions(
+  using Convolutions = CudaEngineOptions::Convolutions;
+  static llvm::cl::opt<Convolutions> convolutions(
       "conv",
-      llvm::cl::desc("--emit-cuda: convolutions other than unit-stride 1x1 "
-                     "ones as im2col + a cuBLASLt GEMM (im2col), through "
-                     "cuDNN (cudnn), or cuDNN for those of 1 GFLOP or more "
-                     "(auto)"),
-      llvm::cl::init("auto"));
+      llvm::cl::desc("--emit-cuda: how convolutions other than unit-stride "
+                     "1x1 ones run"),
+      llvm::cl::values(
+          clEnumValN(Convolutions::Auto, "auto",
+                     "cuDNN for those of 1 GFLOP or more, else im2col "
+                     "(default)"),
+          clEnumValN(Convolutions::Im2col, "im2col",
+                     "an im2col kernel and a cuBLASLt GEMM"),
+          clEnumValN(Convolutions::Cudnn, "cudnn", "through cuDNN")),
+      llvm::cl::init(Convolutions::Auto));
   static llvm::cl::list<std::string> batchInputs(
       "batch-inputs", llvm::cl::CommaSeparated,
       llvm::cl::desc("--emit-cuda: the inputs whose dimension 0 is the batch "
@@ -987,15 +993,7 @@ void registerCudaEmitTranslation() {
           return module.emitError() << "--batch-inputs needs --batch";
         }
         options.batchInputs.assign(batchInputs.begin(), batchInputs.end());
-        using Convolutions = CudaEngineOptions::Convolutions;
-        if (convolutions == "im2col")
-          options.convolutions = Convolutions::Im2col;
-        else if (convolutions == "cudnn")
-          options.convolutions = Convolutions::Cudnn;
-        else if (convolutions != "auto")
-          return module.emitError()
-                 << "--conv must be auto, im2col or cudnn, not '"
-                 << convolutions << "'";
+        options.convolutions = convolutions;
         return emitCudaEngine(module, os, directory, stem, options);
       });
 }

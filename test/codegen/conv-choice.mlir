@@ -19,7 +19,7 @@
 // IM2COL: // tosa.conv2d 'small': im2col
 // CUDNN: // tosa.conv2d 'large': 3x3, cuDNN
 // CUDNN: // tosa.conv2d 'small': 3x3, cuDNN
-// BAD: error: --conv must be auto, im2col or cudnn, not 'winograd'
+// BAD: prec-translate: for the --conv option: Cannot find option named 'winograd'!
 func.func @main(%x: tensor<64x56x56x64xf16> loc("x"), %s: tensor<1x8x8x64xf16> loc("s"))
     -> (tensor<64x56x56x64xf16>, tensor<1x8x8x64xf16>) {
   %w = "tosa.const"() <{values = dense<0.01> : tensor<64x3x3x64xf16>}> : () -> tensor<64x3x3x64xf16>
