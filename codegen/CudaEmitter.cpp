@@ -772,8 +772,9 @@ typedef struct {0}_engine {0}_engine;
    returns 0 or a status: 30001 the file cannot be opened, 30002 it is not a
    prec weights file, 30003 it is truncated, 30004 there is no CUDA device or
    driver, 30005 it belongs to another engine, 30006 it is corrupt, 30007 out
-   of device memory, 30009 out of host memory; below 10000 a CUDA error,
-   10000 + a cuBLAS status, 40000 + a cuDNN status. */
+   of device memory, 30009 out of host memory, 20001 to 20003 no GEMM or
+   convolution algorithm; below 10000 a CUDA error, 10000 + a cuBLAS status,
+   40000 + a cuDNN status. */
 int {0}_create(const char *weights_path, {0}_engine **engine);
 /* Runs on `stream`; bindings are device pointers, inputs then outputs, in
    the order of the binding queries below. No allocation happens here. An
@@ -806,7 +807,8 @@ const long long *{0}_binding_shape(int index);
    runs. The batch starts at the optimum; set_batch chooses GEMM and cuDNN
    algorithms again for a new batch (timing them: it allocates scratch
    memory and synchronizes), so that run never allocates. It returns
-   non-zero outside [min, max] or when no algorithm fits. */
+   non-zero outside [min, max] or when no algorithm fits. It is not guarded
+   like run: call it when no run is in progress. */
 void {0}_batch_range(int *min, int *opt, int *max);
 int {0}_set_batch({0}_engine *engine, int batch);
 )",
@@ -887,7 +889,9 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
   uint64_t weightsChecksum =
       prec_weights_checksum(weights.data(), weights.size());
   std::string identityText = stem + "\n" + kernels + "\n" + bindingTable +
-                             "\n" + std::to_string(weightsChecksum);
+                             "\n" + stateFields + createCode + runCode +
+                             std::to_string(arena.size()) + "\n" +
+                             std::to_string(weightsChecksum);
   uint64_t identity =
       prec_weights_checksum(identityText.data(), identityText.size());
   printPrologue(cu, cudnnPreamble);

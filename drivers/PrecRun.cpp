@@ -162,8 +162,11 @@ parsePolicy(llvm::StringRef policy) {
   std::string error;
   llvm::raw_string_ostream errorStream(error);
   auto options = std::make_unique<LegalizePipelineOptions>();
+  // A bad enumerated value is reported by the option parser itself, on
+  // stderr; `error` then stays empty.
   if (failed(options->parseFromString(policy, errorStream)))
-    return makeError("bad --policy '" + policy + "': " + error);
+    return makeError("bad --policy '" + policy + "'" +
+                     (error.empty() ? "" : ": " + error));
   return options;
 }
 

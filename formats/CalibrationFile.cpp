@@ -2,6 +2,7 @@
 
 #include "formats/CalibrationFile.h"
 
+#include "support/Errors.h"
 #include "support/NestingDepth.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -15,10 +16,6 @@
 namespace prec {
 
 using llvm::StringRef;
-
-static llvm::Error makeCalibrationError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
-}
 
 std::optional<CalibrationAlgorithm>
 parseCalibrationAlgorithm(llvm::StringRef name) {
@@ -175,11 +172,10 @@ bool fromJSON(const llvm::json::Value &value, CalibrationFile &calibration,
 
 llvm::Expected<CalibrationFile> parseCalibration(StringRef text) {
   if (llvm::Error error = checkNestingDepth(text, ""))
-    return makeCalibrationError(llvm::toString(std::move(error)));
+    return makeError(llvm::toString(std::move(error)));
   llvm::Expected<llvm::json::Value> document = llvm::json::parse(text);
   if (!document)
-    return makeCalibrationError("not valid JSON: " +
-                                llvm::toString(document.takeError()));
+    return makeError("not valid JSON: " + llvm::toString(document.takeError()));
   CalibrationFile calibration;
   llvm::json::Path::Root root("calibration");
   if (!fromJSON(*document, calibration, root))
@@ -191,13 +187,13 @@ llvm::Expected<CalibrationFile> loadCalibrationFile(StringRef path) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path);
   if (!buffer)
-    return makeCalibrationError("cannot read calibration '" + path +
-                                "': " + buffer.getError().message());
+    return makeError("cannot read calibration '" + path +
+                     "': " + buffer.getError().message());
   llvm::Expected<CalibrationFile> calibration =
       parseCalibration((*buffer)->getBuffer());
   if (!calibration)
-    return makeCalibrationError("calibration '" + path + "': " +
-                                llvm::toString(calibration.takeError()));
+    return makeError("calibration '" + path +
+                     "': " + llvm::toString(calibration.takeError()));
   return calibration;
 }
 
@@ -255,8 +251,7 @@ llvm::Error writeCalibrationFile(StringRef path,
   std::error_code error;
   llvm::raw_fd_ostream out(path, error);
   if (error)
-    return makeCalibrationError("cannot write '" + path +
-                                "': " + error.message());
+    return makeError("cannot write '" + path + "': " + error.message());
   out << serializeCalibration(calibration);
   return llvm::Error::success();
 }

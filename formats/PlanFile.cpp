@@ -2,6 +2,7 @@
 
 #include "formats/PlanFile.h"
 
+#include "support/Errors.h"
 #include "support/NestingDepth.h"
 
 #include "dialects/Utils/OpNames.h"
@@ -120,10 +121,6 @@ private:
   MLIRContext *context;
 };
 
-llvm::Error topLevelError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
-}
-
 } // namespace
 
 llvm::Expected<PrecisionPlan> parsePlan(StringRef text, MLIRContext *context) {
@@ -131,20 +128,19 @@ llvm::Expected<PrecisionPlan> parsePlan(StringRef text, MLIRContext *context) {
     return std::move(error);
   llvm::Expected<llvm::json::Value> document = llvm::json::parse(text);
   if (!document)
-    return topLevelError("not valid JSON: " +
-                         llvm::toString(document.takeError()));
+    return makeError("not valid JSON: " + llvm::toString(document.takeError()));
   const llvm::json::Object *root = document->getAsObject();
   if (!root)
-    return topLevelError("the plan must be a JSON object");
+    return makeError("the plan must be a JSON object");
   for (const auto &member : *root) {
     StringRef key = member.first;
     if (!llvm::is_contained({"version", "ops", "classes"}, key))
-      return topLevelError("unknown key '" + key +
-                           "'; expected version, ops, classes");
+      return makeError("unknown key '" + key +
+                       "'; expected version, ops, classes");
   }
   std::optional<int64_t> version = root->getInteger("version");
   if (!version || *version != 1)
-    return topLevelError("'version' must be 1");
+    return makeError("'version' must be 1");
 
   PrecisionPlan plan;
   auto forEachEntry =
@@ -155,12 +151,12 @@ llvm::Expected<PrecisionPlan> parsePlan(StringRef text, MLIRContext *context) {
       return llvm::Error::success();
     const llvm::json::Array *array = value->getAsArray();
     if (!array)
-      return topLevelError("'" + key + "' must be an array");
+      return makeError("'" + key + "' must be an array");
     for (auto [index, element] : llvm::enumerate(*array)) {
       std::string place = (key + "[" + llvm::Twine(index) + "]").str();
       const llvm::json::Object *object = element.getAsObject();
       if (!object)
-        return topLevelError(place + ": must be an object");
+        return makeError(place + ": must be an object");
       EntryParser parser(*object, place, context);
       if (llvm::Error error = fn(parser))
         return error;
@@ -271,13 +267,13 @@ llvm::Expected<PrecisionPlan> loadPlanFile(StringRef path,
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path);
   if (!buffer)
-    return topLevelError("cannot read plan file '" + path +
-                         "': " + buffer.getError().message());
+    return makeError("cannot read plan file '" + path +
+                     "': " + buffer.getError().message());
   llvm::Expected<PrecisionPlan> plan =
       parsePlan((*buffer)->getBuffer(), context);
   if (!plan)
-    return topLevelError("plan file '" + path +
-                         "': " + llvm::toString(plan.takeError()));
+    return makeError("plan file '" + path +
+                     "': " + llvm::toString(plan.takeError()));
   return plan;
 }
 

@@ -46,7 +46,7 @@ public:
       return success();
     llvm::Expected<PrecisionPlan> loaded = loadPlanFile(planFile, context);
     if (!loaded)
-      return emitError(UnknownLoc::get(context))
+      return emitError(FileLineColLoc::get(context, planFile, 0, 0))
              << llvm::toString(loaded.takeError());
     plan = std::make_shared<const PrecisionPlan>(std::move(*loaded));
     return success();

@@ -43,7 +43,7 @@ struct PrecApplyCalibrationPass
       return success();
     llvm::Expected<CalibrationFile> loaded = loadCalibrationFile(calibration);
     if (!loaded)
-      return emitError(UnknownLoc::get(context))
+      return emitError(FileLineColLoc::get(context, calibration, 0, 0))
              << llvm::toString(loaded.takeError());
     file = std::make_shared<const CalibrationFile>(std::move(*loaded));
     return success();
@@ -52,7 +52,7 @@ struct PrecApplyCalibrationPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // At the module's location, without the module printed after it: the
-    // message says what is wrong with the file.
+    // message says how the calibration and the model differ.
     if (llvm::Error error = checkCalibrationFits(*file, module, calibration)) {
       emitError(module.getLoc()) << llvm::toString(std::move(error));
       return signalPassFailure();

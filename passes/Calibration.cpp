@@ -1,6 +1,8 @@
-//===- Calibration.cpp - calibration files --------------------------------===//
+//===- Calibration.cpp - what a calibration covers ------------------------===//
 
 #include "passes/Calibration.h"
+
+#include "support/Errors.h"
 
 #include "dialects/Utils/OpNames.h"
 #include "passes/PrecisionRules.h"
@@ -22,10 +24,6 @@ using namespace mlir;
 
 namespace prec {
 namespace {
-
-llvm::Error makeCalibrationError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
-}
 
 std::string formatType(Type type) {
   std::string text;
@@ -130,7 +128,7 @@ llvm::Expected<ModelFingerprint> computeModelFingerprint(ModuleOp module,
                                                          StringRef function) {
   auto original = module.lookupSymbol<func::FuncOp>(function);
   if (!original)
-    return makeCalibrationError("the model has no function @" + function);
+    return makeError("the model has no function @" + function);
   ModelFingerprint fingerprint;
   fingerprint.function = function.str();
   for (BlockArgument argument : original.getArguments())
@@ -221,9 +219,8 @@ collectObservedTensors(Operation *function) {
 llvm::Error checkCalibrationFits(const CalibrationFile &calibration,
                                  ModuleOp module, StringRef path) {
   auto fail = [&](const llvm::Twine &what) {
-    return makeCalibrationError("calibration '" + path +
-                                "' was made for another model: " + what +
-                                "; calibrate this model with prec-calibrate");
+    return makeError("calibration '" + path + "' was made for another model: " +
+                     what + "; calibrate this model with prec-calibrate");
   };
   const ModelFingerprint &expected = calibration.model;
   llvm::Expected<ModelFingerprint> actual =

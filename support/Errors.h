@@ -1,4 +1,4 @@
-//===- Errors.h - errors of the runtime -------------------------*- C++ -*-===//
+//===- Errors.h - errors for the user ---------------------------*- C++ -*-===//
 
 #ifndef PREC_SUPPORT_ERRORS_H
 #define PREC_SUPPORT_ERRORS_H

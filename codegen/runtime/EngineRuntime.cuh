@@ -6,6 +6,10 @@
 // The weights file's layout and checksum are in WeightsFile.h, which comes
 // first in every engine.
 
+#ifndef PREC_CODEGEN_RUNTIME_WEIGHTSFILE_H
+#error "WeightsFile.h comes first: the emitter copies both into each engine"
+#endif
+
 #include <cuda_runtime.h>
 
 #include <atomic>
@@ -118,7 +122,6 @@ static inline const char *prec_status_message(int status) {
   if (status > 0 && status < 10000)
     return cudaGetErrorString((cudaError_t)status);
   return nullptr; // cuBLAS's and cuDNN's: the engine asks their libraries
-
 }
 
 // One engine runs on one stream at a time, as a TensorRT execution context

@@ -10,7 +10,8 @@
 
 namespace prec {
 
-/// Whether `value` is a tosa.const whose elements are all zero.
+/// Whether `value` is a constant (a tosa.const or another constant-like op)
+/// whose elements are all zero.
 bool isZeroConstant(mlir::Value value);
 
 /// Calls `visit(index, value)` for every element of a float constant, dense

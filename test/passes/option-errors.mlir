@@ -47,7 +47,7 @@ func.func @f(%x: tensor<4xf32> loc("x")) -> tensor<4xf32> {
 // IO: error: io-types entry 'x:f15' names unknown precision 'f15'
 
 // RUN: not prec-opt %s --prec-legalize="plan=%t.missing.json" 2>&1 | FileCheck %s --check-prefix=MISSING
-// MISSING: error: cannot read plan file '{{.*}}missing.json': No such file or directory
+// MISSING: {{.*}}missing.json:0:0: error: cannot read plan file '{{.*}}missing.json': No such file or directory
 
 // RUN: not prec-opt %s --prec-legalize="plan=%S/Inputs/plan-not-json.json" 2>&1 | FileCheck %s --check-prefix=NOTJSON
 // NOTJSON: error: plan file '{{.*}}plan-not-json.json': not valid JSON: {{.*}}
