@@ -29,28 +29,6 @@ using namespace mlir;
 namespace prec {
 namespace {
 
-/// Runs the legalize pipeline on `module`, turning its diagnostics into the
-/// error; warnings go to `warnings` (as prec-run says them) if given.
-llvm::Error runLegalize(ModuleOp module, const LegalizePipelineOptions &options,
-                        const LegalizeInputs &inputs,
-                        llvm::raw_ostream *warnings = nullptr) {
-  std::string diagnostics;
-  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error) {
-      llvm::raw_string_ostream os(diagnostics);
-      os << diag.getLocation() << ": " << diag.str() << "\n";
-    } else if (diag.getSeverity() == DiagnosticSeverity::Warning && warnings) {
-      // Warnings say the policy will overflow or fall back: the user needs
-      // them next to the results.
-      *warnings << "prec-run: warning: " << diag.str() << "\n";
-    }
-    return success();
-  });
-  if (failed(runLegalizePipeline(module, options, inputs)))
-    return makeError(diagnostics);
-  return llvm::Error::success();
-}
-
 /// Whether prec-legalize has already run on the module.
 bool isLegalized(ModuleOp module) {
   bool assigned = false;
@@ -173,7 +151,21 @@ parsePolicy(llvm::StringRef policy) {
 llvm::Error applyPolicy(ModuleOp module, const LegalizePipelineOptions &options,
                         const LegalizeInputs &inputs,
                         llvm::raw_ostream *warnings) {
-  return runLegalize(module, options, inputs, warnings);
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << diag.getLocation() << ": " << diag.str() << "\n";
+    } else if (diag.getSeverity() == DiagnosticSeverity::Warning && warnings) {
+      // Warnings say the policy will overflow or fall back: the user needs
+      // them next to the results.
+      *warnings << "prec-run: warning: " << diag.str() << "\n";
+    }
+    return success();
+  });
+  if (failed(runLegalizePipeline(module, options, inputs)))
+    return makeError(diagnostics);
+  return llvm::Error::success();
 }
 
 llvm::Error makeF32Reference(ModuleOp module) {
@@ -186,7 +178,7 @@ llvm::Error makeF32Reference(ModuleOp module) {
                   precision::PolicyAttr::get(
                       module.getContext(), precision::TypingMode::Weak, {},
                       precision::ConstraintMode::None, policy.getTarget()));
-  return runLegalize(module, LegalizePipelineOptions(), LegalizeInputs());
+  return applyPolicy(module, LegalizePipelineOptions());
 }
 
 std::vector<llvm::StringRef> splitOutsideBrackets(llvm::StringRef text) {
