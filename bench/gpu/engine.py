@@ -59,6 +59,8 @@ class Engine:
         self.stem = os.path.basename(self.base)
         self.manifest = json.load(open(self.base + ".json"))
         self.lib = ctypes.CDLL(build_library(cu))
+        self.explain = getattr(self.lib, self.stem + "_status_message")
+        self.explain.restype = ctypes.c_char_p
         self.handle = ctypes.c_void_p()
         status = getattr(self.lib, self.stem + "_create")(
             (self.base + ".weights").encode(), ctypes.byref(self.handle))
@@ -66,9 +68,7 @@ class Engine:
 
     def message(self, status):
         """The engine's explanation of a status of create, run or set_batch."""
-        explain = getattr(self.lib, self.stem + "_status_message")
-        explain.restype = ctypes.c_char_p
-        return f"{status} ({explain(status).decode()})"
+        return f"{status} ({self.explain(status).decode()})"
 
     def runner(self, tensors):
         """A function running the engine on `tensors` on the current stream.
