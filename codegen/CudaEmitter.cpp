@@ -6,8 +6,10 @@
 
 #include "codegen/ArenaAllocator.h"
 #include "codegen/BatchAnalysis.h"
+#include "codegen/ElementwiseExpressionInterface.h"
 #include "codegen/RowGroups.h"
 
+#include "dialects/ExternalModels/PrecisionModels.h"
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOps.h"
 #include "dialects/Utils/OpNames.h"
@@ -260,7 +262,7 @@ Value getStorageRoot(Value value) {
 /// elementwise over the same shape, so one thread per element computes
 /// both, rounding the inner result to its type as its own kernel would.
 bool CudaEmitter::isFusedIntoUser(Operation *op) const {
-  if (elementwiseExpression(op).empty() || op->getNumResults() != 1 ||
+  if (!isElementwise(op) || op->getNumResults() != 1 ||
       !op->getResult(0).hasOneUse())
     return false;
   Operation *user = *op->getResult(0).user_begin();
@@ -270,8 +272,8 @@ bool CudaEmitter::isFusedIntoUser(Operation *op) const {
     return false;
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
   return user->getBlock() == op->getBlock() &&
-         !elementwiseExpression(user).empty() &&
-         llvm::is_contained(dataOperands(user), op->getResult(0)) &&
+         isElementwise(user) &&
+         llvm::is_contained(getDataOperands(user), op->getResult(0)) &&
          cast<RankedTensorType>(user->getResult(0).getType()).getShape() ==
              type.getShape();
 }
@@ -407,7 +409,7 @@ LogicalResult CudaEmitter::analyzeBatch() {
            << options.batch->max << ", as its dimension 0";
   FailureOr<BatchAnalysis> analysis = BatchAnalysis::run(
       function, batchedInputs, options.batch->max,
-      [](Operation *op) { return !elementwiseExpression(op).empty(); });
+      isElementwise);
   if (failed(analysis))
     return failure();
   batchAnalysis = std::move(*analysis);
@@ -486,7 +488,7 @@ LogicalResult CudaEmitter::emitBody() {
     return failure();
   rowGroups = planRowGroups(
       function.getBody().front(), /*maxWidth=*/8192,
-      [](Operation *op) { return !elementwiseExpression(op).empty(); },
+      isElementwise,
       // Sums in f32 (or max): other sums round every step, in order.
       [](Operation *op) {
         return isa<tosa::ReduceMaxOp>(op) ||
@@ -960,6 +962,8 @@ void registerCudaEmitTranslation() {
         registry
             .insert<func::FuncDialect, tosa::TosaDialect, arith::ArithDialect,
                     math::MathDialect, precision::PrecisionDialect>();
+        registerPrecisionExternalModels(registry);
+        cuda::registerElementwiseExpressionModels(registry);
         context->appendDialectRegistry(registry);
         const llvm::MemoryBuffer *input =
             sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());

@@ -56,11 +56,9 @@ std::string broadcastOffsets(ArrayRef<int64_t> result,
                              ArrayRef<ArrayRef<int64_t>> operands);
 /// A float literal for a constant whose elements are all one value.
 std::optional<std::string> getSplatLiteral(Value value);
-/// The data operands of an elementwise op.
-SmallVector<Value> dataOperands(Operation *op);
-/// The float expression an elementwise op computes ($0, $1, ... for its data
-/// operands); empty for ops that are not elementwise.
-std::string elementwiseExpression(Operation *op);
+/// Whether the emitter computes `op` element by element (it has an
+/// ElementwiseExpressionOpInterface expression).
+bool isElementwise(Operation *op);
 /// The float expression elementwise `op` computes, each data operand's $n
 /// replaced by `operandExpression(operand)` (called once each, in order).
 std::string

@@ -2,14 +2,14 @@
 
 #include "codegen/CudaEmitterImpl.h"
 
-#include "dialects/Precision/PrecisionOps.h"
+#include "codegen/ElementwiseExpressionInterface.h"
+#include "dialects/Precision/PrecisionOpInterface.h"
+
 #include "dialects/Utils/OpNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -93,83 +93,16 @@ std::optional<std::string> getSplatLiteral(Value value) {
   return std::string(text);
 }
 
-/// The data operands of an elementwise op (not tosa.mul's shift nor
-/// negate's zero points).
-SmallVector<Value> dataOperands(Operation *op) {
-  SmallVector<Value> operands;
-  for (Value operand : op->getOperands())
-    if (isa<RankedTensorType>(operand.getType()))
-      operands.push_back(operand);
-  if (isa<tosa::MulOp>(op))
-    operands.resize(2);
-  if (isa<tosa::NegateOp>(op))
-    operands.resize(1);
-  return operands;
-}
-
-/// The float expression an elementwise op computes, with $0, $1, $2 for its
-/// data operands (as floats); empty for ops that are not elementwise.
-std::string elementwiseExpression(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::string>(op)
-      // Rounded intrinsics: nvcc never contracts them into FMAs, so fused
-      // kernels round after every op as the CPU path does.
-      .Case<tosa::AddOp>([](auto) { return "__fadd_rn($0, $1)"; })
-      .Case<tosa::SubOp>([](auto) { return "__fsub_rn($0, $1)"; })
-      .Case<tosa::MulOp>([](auto) { return "__fmul_rn($0, $1)"; })
-      .Case<arith::DivFOp>([](auto) { return "__fdiv_rn($0, $1)"; })
-      // Integers in float registers: exact below 2^24, truncated as TOSA's.
-      .Case<tosa::IntDivOp>([](auto) { return "truncf($0 / $1)"; })
-      .Case<tosa::MaximumOp>([](auto) { return "fmaxf($0, $1)"; })
-      .Case<tosa::MinimumOp>([](auto) { return "fminf($0, $1)"; })
-      .Case<tosa::PowOp>([](auto) { return "powf($0, $1)"; })
-      .Case<tosa::AbsOp>([](auto) { return "fabsf($0)"; })
-      .Case<tosa::NegateOp>([](auto) { return "-$0"; })
-      .Case<tosa::ExpOp>([](auto) { return "expf($0)"; })
-      .Case<tosa::LogOp>([](auto) { return "logf($0)"; })
-      .Case<tosa::TanhOp>([](auto) { return "tanhf($0)"; })
-      .Case<tosa::SigmoidOp>([](auto) { return "1.0f / (1.0f + expf(-$0))"; })
-      .Case<tosa::ErfOp>([](auto) { return "erff($0)"; })
-      .Case<tosa::ReciprocalOp>([](auto) { return "1.0f / $0"; })
-      .Case<tosa::RsqrtOp>([](auto) { return "1.0f / sqrtf($0)"; })
-      .Case<math::SqrtOp>([](auto) { return "sqrtf($0)"; })
-      .Case<tosa::FloorOp>([](auto) { return "floorf($0)"; })
-      .Case<tosa::CeilOp>([](auto) { return "ceilf($0)"; })
-      .Case<tosa::SelectOp>([](auto) { return "$0 != 0.0f ? $1 : $2"; })
-      .Case<tosa::GreaterEqualOp>([](auto) { return "$0 >= $1"; })
-      .Case<tosa::GreaterOp>([](auto) { return "$0 > $1"; })
-      .Case<tosa::EqualOp>([](auto) { return "$0 == $1"; })
-      .Case<tosa::LogicalAndOp>(
-          [](auto) { return "($0 != 0.0f) && ($1 != 0.0f)"; })
-      .Case<tosa::LogicalOrOp>(
-          [](auto) { return "($0 != 0.0f) || ($1 != 0.0f)"; })
-      .Case<tosa::LogicalXorOp>(
-          [](auto) { return "($0 != 0.0f) != ($1 != 0.0f)"; })
-      .Case<tosa::LogicalNotOp>([](auto) { return "$0 == 0.0f"; })
-      .Case<tosa::SinOp>([](auto) { return "sinf($0)"; })
-      .Case<tosa::CosOp>([](auto) { return "cosf($0)"; })
-      .Case<tosa::CastOp, precision::CastOp>([](auto) { return "$0"; })
-      .Case<tosa::ClampOp>([](tosa::ClampOp clamp) {
-        auto bound = [](Attribute attr) {
-          double value = isa<FloatAttr>(attr)
-                             ? cast<FloatAttr>(attr).getValueAsDouble()
-                             : double(cast<IntegerAttr>(attr).getInt());
-          if (std::isinf(value))
-            return std::string(value < 0 ? "-INFINITY" : "INFINITY");
-          return llvm::formatv("{0:e}f", value).str();
-        };
-        return llvm::formatv("fminf(fmaxf($0, {0}), {1})",
-                             bound(clamp.getMinValAttr()),
-                             bound(clamp.getMaxValAttr()))
-            .str();
-      })
-      .Default([](Operation *) { return std::string(); });
+bool isElementwise(Operation *op) {
+  return isa<ElementwiseExpressionOpInterface>(op);
 }
 
 std::string
 expressionOf(Operation *op,
              llvm::function_ref<std::string(Value)> operandExpression) {
-  std::string expression = elementwiseExpression(op);
-  for (auto [index, operand] : llvm::enumerate(dataOperands(op))) {
+  std::string expression =
+      cast<ElementwiseExpressionOpInterface>(op).getElementwiseExpression();
+  for (auto [index, operand] : llvm::enumerate(getDataOperands(op))) {
     std::string placeholder = "$" + std::to_string(index);
     std::string replacement = "(" + operandExpression(operand) + ")";
     for (size_t at = expression.find(placeholder); at != std::string::npos;
@@ -188,7 +121,7 @@ std::string roundedTo(Type type, llvm::StringRef expression) {
 }
 
 LogicalResult CudaEmitter::emitElementwise(Operation *op) {
-  if (elementwiseExpression(op).empty())
+  if (!isElementwise(op))
     return unsupported(op, "no kernel for this op yet");
   Value result = op->getResult(0);
   // The values the fused expression reads from memory, each once.

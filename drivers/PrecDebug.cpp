@@ -9,7 +9,7 @@
 
 #include "dialects/Utils/OpNames.h"
 #include "passes/DissolveRegions.h"
-#include "passes/OpClasses.h"
+#include "dialects/Precision/PrecisionOpInterface.h"
 #include "passes/PrecisionRules.h"
 
 #include "dialects/Precision/PrecisionOps.h"

@@ -5,7 +5,7 @@
 #include "dialects/Utils/OpNames.h"
 #include "formats/PlanFile.h"
 #include "passes/LayerPatterns.h"
-#include "passes/OpClasses.h"
+#include "dialects/Precision/PrecisionOpInterface.h"
 #include "passes/PrecisionRules.h"
 
 #include "dialects/Precision/PrecisionOps.h"

@@ -5,7 +5,7 @@
 #include "support/Errors.h"
 
 #include "dialects/Utils/OpNames.h"
-#include "passes/PrecisionRules.h"
+#include "dialects/Utils/RegionBoundaries.h"
 
 #include "dialects/Precision/PrecisionOps.h"
 

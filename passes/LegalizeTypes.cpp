@@ -3,8 +3,8 @@
 #include "passes/Passes.h"
 
 #include "dialects/Utils/OpNames.h"
-#include "passes/Interval.h"
-#include "passes/OpClasses.h"
+#include "dialects/Precision/Interval.h"
+#include "dialects/Precision/PrecisionOpInterface.h"
 #include "passes/PrecisionRules.h"
 #include "passes/RangeAnalysis.h"
 #include "passes/TargetSupport.h"

@@ -6,7 +6,7 @@
 #include "dialects/Utils/OpNames.h"
 #include "passes/DissolveRegions.h"
 #include "passes/LayerPatterns.h"
-#include "passes/OpClasses.h"
+#include "dialects/Precision/PrecisionOpInterface.h"
 
 #include "dialects/Precision/PrecisionOps.h"
 #include "dialects/Precision/PrecisionTypes.h"

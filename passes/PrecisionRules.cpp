@@ -2,7 +2,8 @@
 
 #include "passes/PrecisionRules.h"
 
-#include "passes/OpClasses.h"
+#include "dialects/Precision/PrecisionOpInterface.h"
+#include "dialects/Utils/RegionBoundaries.h"
 
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOps.h"
@@ -77,24 +78,6 @@ Type joinTypes(Type a, Type b) {
   if (precision::canRepresentAllValues(b, a))
     return b;
   return Float32Type::get(a.getContext());
-}
-
-Value lookThroughRegions(Value value) {
-  while (true) {
-    if (auto argument = dyn_cast<BlockArgument>(value)) {
-      auto region =
-          dyn_cast<precision::RegionOp>(argument.getOwner()->getParentOp());
-      if (!region)
-        return value;
-      value = region.getInputs()[argument.getArgNumber()];
-      continue;
-    }
-    auto region = value.getDefiningOp<precision::RegionOp>();
-    if (!region)
-      return value;
-    value =
-        region.getYield().getValues()[cast<OpResult>(value).getResultNumber()];
-  }
 }
 
 /// The storage type the producer of `value` hands on, or null for bindings,

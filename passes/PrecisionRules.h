@@ -72,11 +72,6 @@ applyNormalizationRule(mlir::Operation *op,
 /// (through casts) when it is a reduced float type; null otherwise.
 mlir::Type getReducedWeightType(mlir::Operation *op);
 
-/// The value `value` stands for across precision.region boundaries: a
-/// region's block argument stands for its operand, a region's result for
-/// what the body yields.
-mlir::Value lookThroughRegions(mlir::Value value);
-
 } // namespace prec
 
 #endif // PREC_PASSES_PRECISIONRULES_H

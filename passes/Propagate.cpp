@@ -2,7 +2,7 @@
 
 #include "passes/Passes.h"
 
-#include "passes/OpClasses.h"
+#include "dialects/Precision/PrecisionOpInterface.h"
 #include "passes/PrecisionRules.h"
 
 #include "dialects/Precision/PrecisionOps.h"

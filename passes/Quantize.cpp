@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Interval.h"
+#include "dialects/Precision/Interval.h"
 #include "passes/Passes.h"
 
 #include "dialects/Utils/Constants.h"

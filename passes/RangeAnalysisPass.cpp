@@ -74,10 +74,10 @@ public:
       return builder.getDenseF64ArrayAttr({range.lo, range.hi});
     };
 
+    DenseMap<Value, Interval> argumentRanges;
     for (auto function : module.getOps<func::FuncOp>()) {
       if (function.isExternal())
         continue;
-      SmallVector<std::optional<Interval>> argumentRanges;
       for (BlockArgument argument : function.getArguments()) {
         std::optional<Interval> range;
         if (auto recorded = function.getArgAttrOfType<DenseF64ArrayAttr>(
@@ -92,10 +92,13 @@ public:
           function.setArgAttr(argument.getArgNumber(), rangeName,
                               toAttr(input.range));
         }
-        argumentRanges.push_back(range);
+        if (range)
+          argumentRanges[argument] = *range;
       }
+    }
 
-      RangeAnalysis analysis(function, argumentRanges);
+    RangeAnalysis analysis(module, argumentRanges);
+    for (auto function : module.getOps<func::FuncOp>())
       function.walk([&](Operation *op) {
         if (op->getNumResults() != 1 || op == function.getOperation())
           return;
@@ -104,7 +107,6 @@ public:
           return;
         op->setAttr(rangeName, toAttr(range));
       });
-    }
 
     for (const NamedRange &input : inputRanges) {
       if (input.used)

@@ -3,7 +3,7 @@
 #include "passes/Passes.h"
 
 #include "dialects/Utils/OpNames.h"
-#include "passes/OpClasses.h"
+#include "dialects/Precision/PrecisionOpInterface.h"
 #include "support/NestingDepth.h"
 
 #include "dialects/Precision/PrecisionOps.h"

@@ -9,7 +9,7 @@
 #ifndef PREC_PASSES_TARGETSUPPORT_H
 #define PREC_PASSES_TARGETSUPPORT_H
 
-#include "passes/OpClasses.h"
+#include "dialects/Precision/PrecisionOpInterface.h"
 
 #include "dialects/Precision/Target.h"
 

@@ -2,6 +2,7 @@
 
 #include "registration/InitAll.h"
 
+#include "dialects/ExternalModels/PrecisionModels.h"
 #include "dialects/Precision/PrecisionDialect.h"
 #include "lowering/Pipelines.h"
 #include "passes/Passes.h"
@@ -17,6 +18,7 @@ void registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<precision::PrecisionDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  registerPrecisionExternalModels(registry);
 }
 
 void registerAllPasses() {

@@ -10,7 +10,7 @@ class DialectRegistry;
 namespace prec {
 
 /// Registers the precision dialect with every upstream dialect, interface
-/// model and extension. The pipelines go from TOSA through linalg,
+/// model and extension, and prec's own models of upstream ops. The pipelines go from TOSA through linalg,
 /// bufferization and vector down to LLVM and GPU, and the external models
 /// those passes rely on are registered together with the dialects upstream.
 void registerAllDialects(mlir::DialectRegistry &registry);

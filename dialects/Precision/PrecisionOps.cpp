@@ -34,6 +34,18 @@ YieldOp RegionOp::getYield() {
   return cast<YieldOp>(getBodyBlock().getTerminator());
 }
 
+void RegionOp::getSuccessorRegions(RegionBranchPoint point,
+                                   SmallVectorImpl<RegionSuccessor> &regions) {
+  if (point.isParent())
+    regions.emplace_back(&getBody(), getBodyBlock().getArguments());
+  else
+    regions.emplace_back(getOperation(), getResults());
+}
+
+OperandRange RegionOp::getEntrySuccessorOperands(RegionSuccessor) {
+  return getInputs();
+}
+
 /// Parses `[lo, hi]` into the two attributes named `minName` and `maxName`.
 static ParseResult parseRange(OpAsmParser &parser, OperationState &state,
                               StringAttr minName, StringAttr maxName) {
@@ -265,6 +277,13 @@ LogicalResult CastOp::verify() {
     return emitOpError() << "input type " << inputType << " and result type "
                          << resultType << " differ in shape";
   return success();
+}
+
+prec::OpClass CastOp::getOpClass() { return prec::OpClass::Cast; }
+
+prec::Interval CastOp::inferResultRange(ArrayRef<prec::Interval> operandRanges,
+                                        prec::ConstantValues &) {
+  return operandRanges[0];
 }
 
 #define GET_OP_CLASSES

@@ -11,6 +11,7 @@
 
 #include "dialects/Precision/PrecisionAttrs.h"
 #include "dialects/Precision/PrecisionDialect.h"
+#include "dialects/Precision/PrecisionOpInterface.h"
 
 #define GET_OP_CLASSES
 #include "dialects/Precision/PrecisionOps.h.inc"

@@ -7,9 +7,12 @@ include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "dialects/Precision/PrecisionAttrs.td"
+include "dialects/Precision/PrecisionOpInterface.td"
 
 def Precision_RegionOp : Precision_Op<"region", [
-    IsolatedFromAbove, SingleBlock, RecursiveMemoryEffects]> {
+    IsolatedFromAbove, SingleBlock, RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<RegionBranchOpInterface,
+                              ["getEntrySuccessorOperands"]>]> {
   let summary = "pins the precision of the ops it wraps";
   let description = [{
     Runs its body with the operands bound to the block arguments and returns
@@ -18,7 +21,9 @@ def Precision_RegionOp : Precision_Op<"region", [
     reductions, `output` the storage type of the results. Nested regions:
     the innermost wins. For i8 and f8 precisions `input_range` and
     `output_range` give the dynamic ranges of the region's inputs and
-    outputs unless a calibration supplies them.
+    outputs unless a calibration supplies them. Control enters the body once,
+    with the operands, and leaves it with the yielded values
+    (`RegionBranchOpInterface`), which is how analyses see through it.
 
     ```mlir
     %r = precision.region i8 obey input_range [-6.0, 6.0]
@@ -69,7 +74,9 @@ def Precision_YieldOp : Precision_Op<"yield", [
   let hasVerifier = 1;
 }
 
-def Precision_CastOp : Precision_Op<"cast", [Pure]> {
+def Precision_CastOp : Precision_Op<"cast", [Pure,
+    DeclareOpInterfaceMethods<Precision_PrecisionOpInterface,
+                              ["inferResultRange"]>]> {
   let summary = "a tensor cast the user asked for";
   let description = [{
     Converts every element to the result element type: float to float rounds

@@ -103,3 +103,39 @@ func.func @observed(%u: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %two = tosa.add %one, %one {precision.observed_range = array<f64: 0.5, 8.0>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %a, %two : tensor<4xf32>, tensor<4xf32>
 }
+
+// Nested regions: ranges flow through both boundaries, in and out.
+// CHECK-LABEL: func.func @nested_regions
+func.func @nested_regions(%x: tensor<4xf32> loc("x")) -> tensor<4xf32> {
+  %r = precision.region f16 (%a = %x : tensor<4xf32>) -> tensor<4xf32> {
+    %s = precision.region bf16 (%b = %a : tensor<4xf32>) -> tensor<4xf32> {
+      // CHECK: tosa.negate {{.*}}precision.range = array<f64: -2.000000e+00, -1.000000e+00>
+      %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+      %n = tosa.negate %b, %zp, %zp : (tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4xf32>
+      precision.yield %n : tensor<4xf32>
+    }
+    precision.yield %s : tensor<4xf32>
+  }
+  // CHECK: tosa.abs {{.*}}precision.range = array<f64: 1.000000e+00, 2.000000e+00>
+  %y = tosa.abs %r : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// A private function's arguments take the ranges of its calls' operands;
+// an op the analysis knows nothing of (tosa.table) gives an unknown range,
+// recorded as no range at all.
+// CHECK-LABEL: func.func private @callee
+// CHECK: tosa.exp {{.*}}precision.range = array<f64: 2.7182818284590451, 7.3890560989306504>
+// CHECK-LABEL: func.func @caller
+// CHECK: call @callee({{.*}}precision.range = array<f64: 2.7182818284590451, 7.3890560989306504>
+// CHECK: tosa.table %arg1, %{{[0-9]+}} : (tensor<4xi8>
+func.func private @callee(%v: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tosa.exp %v : (tensor<4xf32>) -> tensor<4xf32>
+  return %e : tensor<4xf32>
+}
+func.func @caller(%x: tensor<4xf32> loc("x"), %i: tensor<4xi8>) -> (tensor<4xf32>, tensor<4xi8>) {
+  %c = func.call @callee(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %table = "tosa.const"() <{values = dense<1> : tensor<256xi8>}> : () -> tensor<256xi8>
+  %t = tosa.table %i, %table : (tensor<4xi8>, tensor<256xi8>) -> tensor<4xi8>
+  return %c, %t : tensor<4xf32>, tensor<4xi8>
+}

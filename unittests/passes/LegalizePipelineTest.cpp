@@ -2,10 +2,12 @@
 
 #include "passes/Passes.h"
 
+#include "dialects/ExternalModels/PrecisionModels.h"
 #include "dialects/Precision/PrecisionDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
@@ -25,6 +27,9 @@ func.func @main(%x: tensor<4xf32> loc("x")) -> tensor<4xf32> {
 class LegalizePipelineTest : public ::testing::Test {
 protected:
   LegalizePipelineTest() {
+    DialectRegistry registry;
+    registerPrecisionExternalModels(registry);
+    context.appendDialectRegistry(registry);
     context.loadDialect<func::FuncDialect, tosa::TosaDialect,
                         precision::PrecisionDialect>();
     // The missing plan file's error is what one test expects.

@@ -1,6 +1,6 @@
 //===- Interval.cpp - closed ranges of tensor values ----------------------===//
 
-#include "passes/Interval.h"
+#include "dialects/Precision/Interval.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"

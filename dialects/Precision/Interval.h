@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PREC_PASSES_INTERVAL_H
-#define PREC_PASSES_INTERVAL_H
+#ifndef PREC_DIALECTS_PRECISION_INTERVAL_H
+#define PREC_DIALECTS_PRECISION_INTERVAL_H
 
 #include "mlir/IR/Types.h"
 
@@ -64,4 +64,4 @@ double getLargestFinite(mlir::Type type);
 
 } // namespace prec
 
-#endif // PREC_PASSES_INTERVAL_H
+#endif // PREC_DIALECTS_PRECISION_INTERVAL_H

@@ -1,6 +1,6 @@
 //===- IntervalTest.cpp - interval arithmetic and range facts -------------===//
 
-#include "passes/Interval.h"
+#include "dialects/Precision/Interval.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"

@@ -1,0 +1,151 @@
+//===- ElementwiseExpressionModels.cpp - CUDA expressions of ops ----------===//
+//
+// One line per op: the float expression a fused elementwise kernel computes
+// for it, with $0, $1, $2 for its data operands.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/ElementwiseExpressionInterface.h"
+
+#include "dialects/Precision/PrecisionDialect.h"
+#include "dialects/Precision/PrecisionOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+#include "codegen/ElementwiseExpressionInterface.cpp.inc"
+
+namespace prec::cuda {
+namespace {
+
+template <typename OpTy, const char *Expression>
+struct ExpressionModel
+    : ElementwiseExpressionOpInterface::ExternalModel<
+          ExpressionModel<OpTy, Expression>, OpTy> {
+  std::string getElementwiseExpression(Operation *) const {
+    return Expression;
+  }
+};
+
+/// A clamp's bounds are attributes, written into its expression.
+struct ClampExpressionModel
+    : ElementwiseExpressionOpInterface::ExternalModel<ClampExpressionModel,
+                                                      tosa::ClampOp> {
+  std::string getElementwiseExpression(Operation *op) const {
+    auto clamp = cast<tosa::ClampOp>(op);
+    auto bound = [](Attribute attr) {
+      double value = isa<FloatAttr>(attr)
+                         ? cast<FloatAttr>(attr).getValueAsDouble()
+                         : double(cast<IntegerAttr>(attr).getInt());
+      if (std::isinf(value))
+        return std::string(value < 0 ? "-INFINITY" : "INFINITY");
+      return llvm::formatv("{0:e}f", value).str();
+    };
+    return llvm::formatv("fminf(fmaxf($0, {0}), {1})",
+                         bound(clamp.getMinValAttr()),
+                         bound(clamp.getMaxValAttr()))
+        .str();
+  }
+};
+
+// Rounded intrinsics: nvcc never contracts them into FMAs, so fused kernels
+// round after every op as the CPU path does.
+constexpr char kAdd[] = "__fadd_rn($0, $1)";
+constexpr char kSub[] = "__fsub_rn($0, $1)";
+constexpr char kMul[] = "__fmul_rn($0, $1)";
+constexpr char kDiv[] = "__fdiv_rn($0, $1)";
+// Integers in float registers: exact below 2^24, truncated as TOSA's.
+constexpr char kIntDiv[] = "truncf($0 / $1)";
+constexpr char kMaximum[] = "fmaxf($0, $1)";
+constexpr char kMinimum[] = "fminf($0, $1)";
+constexpr char kPow[] = "powf($0, $1)";
+constexpr char kAbs[] = "fabsf($0)";
+constexpr char kNegate[] = "-$0";
+constexpr char kExp[] = "expf($0)";
+constexpr char kLog[] = "logf($0)";
+constexpr char kTanh[] = "tanhf($0)";
+constexpr char kSigmoid[] = "1.0f / (1.0f + expf(-$0))";
+constexpr char kErf[] = "erff($0)";
+constexpr char kReciprocal[] = "1.0f / $0";
+constexpr char kRsqrt[] = "1.0f / sqrtf($0)";
+constexpr char kSqrt[] = "sqrtf($0)";
+constexpr char kFloor[] = "floorf($0)";
+constexpr char kCeil[] = "ceilf($0)";
+constexpr char kSin[] = "sinf($0)";
+constexpr char kCos[] = "cosf($0)";
+constexpr char kSelect[] = "$0 != 0.0f ? $1 : $2";
+constexpr char kGreaterEqual[] = "$0 >= $1";
+constexpr char kGreater[] = "$0 > $1";
+constexpr char kEqual[] = "$0 == $1";
+constexpr char kLogicalAnd[] = "($0 != 0.0f) && ($1 != 0.0f)";
+constexpr char kLogicalOr[] = "($0 != 0.0f) || ($1 != 0.0f)";
+constexpr char kLogicalXor[] = "($0 != 0.0f) != ($1 != 0.0f)";
+constexpr char kLogicalNot[] = "$0 == 0.0f";
+// Casts convert on load and store.
+constexpr char kCast[] = "$0";
+
+template <typename OpTy, const char *Expression>
+void attach(MLIRContext *context) {
+  OpTy::template attachInterface<ExpressionModel<OpTy, Expression>>(*context);
+}
+
+void attachTosaModels(MLIRContext *context) {
+  using namespace tosa;
+  attach<AddOp, kAdd>(context);
+  attach<SubOp, kSub>(context);
+  attach<MulOp, kMul>(context);
+  attach<IntDivOp, kIntDiv>(context);
+  attach<MaximumOp, kMaximum>(context);
+  attach<MinimumOp, kMinimum>(context);
+  attach<PowOp, kPow>(context);
+  attach<AbsOp, kAbs>(context);
+  attach<NegateOp, kNegate>(context);
+  attach<ExpOp, kExp>(context);
+  attach<LogOp, kLog>(context);
+  attach<TanhOp, kTanh>(context);
+  attach<SigmoidOp, kSigmoid>(context);
+  attach<ErfOp, kErf>(context);
+  attach<ReciprocalOp, kReciprocal>(context);
+  attach<RsqrtOp, kRsqrt>(context);
+  attach<FloorOp, kFloor>(context);
+  attach<CeilOp, kCeil>(context);
+  attach<SinOp, kSin>(context);
+  attach<CosOp, kCos>(context);
+  attach<SelectOp, kSelect>(context);
+  attach<GreaterEqualOp, kGreaterEqual>(context);
+  attach<GreaterOp, kGreater>(context);
+  attach<EqualOp, kEqual>(context);
+  attach<LogicalAndOp, kLogicalAnd>(context);
+  attach<LogicalOrOp, kLogicalOr>(context);
+  attach<LogicalXorOp, kLogicalXor>(context);
+  attach<LogicalNotOp, kLogicalNot>(context);
+  attach<CastOp, kCast>(context);
+  ClampOp::attachInterface<ClampExpressionModel>(*context);
+}
+
+} // namespace
+
+void registerElementwiseExpressionModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, tosa::TosaDialect *) {
+    attachTosaModels(context);
+  });
+  registry.addExtension(+[](MLIRContext *context, arith::ArithDialect *) {
+    attach<arith::DivFOp, kDiv>(context);
+  });
+  registry.addExtension(+[](MLIRContext *context, math::MathDialect *) {
+    attach<math::SqrtOp, kSqrt>(context);
+  });
+  registry.addExtension(
+      +[](MLIRContext *context, precision::PrecisionDialect *) {
+        attach<precision::CastOp, kCast>(context);
+      });
+}
+
+} // namespace prec::cuda

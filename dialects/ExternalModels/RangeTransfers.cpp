@@ -1,0 +1,326 @@
+//===- RangeTransfers.cpp - how ops transform value ranges ----------------===//
+
+#include "dialects/ExternalModels/RangeTransfers.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+
+namespace prec {
+
+static constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+Interval unknownRange(Operation *, ArrayRef<Interval>, ConstantValues &) {
+  return Interval::unknown();
+}
+
+Interval firstOperandRange(Operation *, ArrayRef<Interval> operands,
+                           ConstantValues &) {
+  return operands[0];
+}
+
+Interval joinedRange(Operation *, ArrayRef<Interval> operands,
+                     ConstantValues &) {
+  Interval joined = operands[0];
+  for (const Interval &operand : operands)
+    joined = joined.join(operand);
+  return joined;
+}
+
+Interval constantRange(Operation *op, ArrayRef<Interval>,
+                       ConstantValues &constants) {
+  const std::vector<double> *values = constants.lookup(op->getResult(0));
+  if (!values || values->empty())
+    return Interval::unknown();
+  auto [lo, hi] = std::minmax_element(values->begin(), values->end());
+  return {*lo, *hi};
+}
+
+//===----------------------------------------------------------------------===//
+// Non-decreasing functions
+//===----------------------------------------------------------------------===//
+
+Interval expRange(Operation *, ArrayRef<Interval> operands, ConstantValues &) {
+  return operands[0].mapMonotone([](double x) { return std::exp(x); });
+}
+
+Interval logRange(Operation *, ArrayRef<Interval> operands, ConstantValues &) {
+  return operands[0].mapMonotone(
+      [](double x) { return x <= 0 ? -kInfinity : std::log(x); });
+}
+
+Interval tanhRange(Operation *, ArrayRef<Interval> operands,
+                   ConstantValues &) {
+  return operands[0].mapMonotone([](double x) { return std::tanh(x); });
+}
+
+Interval sigmoidRange(Operation *, ArrayRef<Interval> operands,
+                      ConstantValues &) {
+  return operands[0].mapMonotone(
+      [](double x) { return 1.0 / (1.0 + std::exp(-x)); });
+}
+
+Interval erfRange(Operation *, ArrayRef<Interval> operands, ConstantValues &) {
+  return operands[0].mapMonotone([](double x) { return std::erf(x); });
+}
+
+Interval floorRange(Operation *, ArrayRef<Interval> operands,
+                    ConstantValues &) {
+  return operands[0].mapMonotone([](double x) { return std::floor(x); });
+}
+
+Interval ceilRange(Operation *, ArrayRef<Interval> operands,
+                   ConstantValues &) {
+  return operands[0].mapMonotone([](double x) { return std::ceil(x); });
+}
+
+//===----------------------------------------------------------------------===//
+// Arithmetic
+//===----------------------------------------------------------------------===//
+
+Interval addRange(Operation *, ArrayRef<Interval> operands, ConstantValues &) {
+  return operands[0] + operands[1];
+}
+
+Interval subRange(Operation *, ArrayRef<Interval> operands, ConstantValues &) {
+  return operands[0] - operands[1];
+}
+
+/// A bound of x^y for x in `base` and y in `exponent`.
+static Interval boundPower(const Interval &base, bool constantExponent,
+                           const Interval &exponent) {
+  if (base.lo > 0) {
+    double corners[] = {
+        std::pow(base.lo, exponent.lo), std::pow(base.lo, exponent.hi),
+        std::pow(base.hi, exponent.lo), std::pow(base.hi, exponent.hi)};
+    return {*std::min_element(std::begin(corners), std::end(corners)),
+            *std::max_element(std::begin(corners), std::end(corners))};
+  }
+  // A constant non-negative integer exponent: monotone for odd powers, a
+  // function of |x| for even ones.
+  if (exponent.lo != exponent.hi || exponent.lo < 0 ||
+      exponent.lo != std::floor(exponent.lo) || !constantExponent)
+    return Interval::unknown();
+  double power = exponent.lo;
+  if (std::fmod(power, 2) == 1)
+    return {std::pow(base.lo, power), std::pow(base.hi, power)};
+  double smallest =
+      base.contains(0) ? 0 : std::min(std::fabs(base.lo), std::fabs(base.hi));
+  return {std::pow(smallest, power), std::pow(base.maxMagnitude(), power)};
+}
+
+Interval mulRange(Operation *op, ArrayRef<Interval> operands,
+                  ConstantValues &) {
+  if (op->getOperand(0) == op->getOperand(1))
+    return boundPower(operands[0], true, Interval{2, 2});
+  return operands[0] * operands[1];
+}
+
+Interval negateRange(Operation *, ArrayRef<Interval> operands,
+                     ConstantValues &) {
+  return {-operands[0].hi, -operands[0].lo};
+}
+
+Interval absRange(Operation *, ArrayRef<Interval> operands, ConstantValues &) {
+  const Interval &in = operands[0];
+  if (in.lo >= 0)
+    return in;
+  if (in.hi <= 0)
+    return {-in.hi, -in.lo};
+  return {0, in.maxMagnitude()};
+}
+
+Interval maximumRange(Operation *, ArrayRef<Interval> operands,
+                      ConstantValues &) {
+  const Interval &a = operands[0], &b = operands[1];
+  return {std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
+}
+
+Interval minimumRange(Operation *, ArrayRef<Interval> operands,
+                      ConstantValues &) {
+  const Interval &a = operands[0], &b = operands[1];
+  return {std::min(a.lo, b.lo), std::min(a.hi, b.hi)};
+}
+
+/// A clamp bound; ReLU is written clamp(0, FLT_MAX): a bound at the end of
+/// f32 means "no bound", not a value that could be reached.
+static double getClampBound(Attribute attr, double fallback) {
+  if (auto floatAttr = dyn_cast<FloatAttr>(attr)) {
+    double value = floatAttr.getValueAsDouble();
+    return std::fabs(value) >= std::numeric_limits<float>::max()
+               ? std::copysign(kInfinity, value)
+               : value;
+  }
+  if (auto intAttr = dyn_cast<IntegerAttr>(attr))
+    return static_cast<double>(intAttr.getInt());
+  return fallback;
+}
+
+Interval clampRange(Operation *op, ArrayRef<Interval> operands,
+                    ConstantValues &) {
+  auto clamp = cast<tosa::ClampOp>(op);
+  return operands[0].clip(getClampBound(clamp.getMinValAttr(), -kInfinity),
+                          getClampBound(clamp.getMaxValAttr(), kInfinity));
+}
+
+Interval unitRange(Operation *, ArrayRef<Interval>, ConstantValues &) {
+  return {-1, 1};
+}
+
+Interval reciprocalRange(Operation *, ArrayRef<Interval> operands,
+                         ConstantValues &) {
+  const Interval &in = operands[0];
+  if (in.contains(0))
+    return Interval::unknown();
+  return {1 / in.hi, 1 / in.lo};
+}
+
+Interval rsqrtRange(Operation *, ArrayRef<Interval> operands,
+                    ConstantValues &) {
+  const Interval &in = operands[0];
+  if (in.hi <= 0)
+    return Interval::unknown();
+  double hi = in.lo <= 0 ? kInfinity : 1 / std::sqrt(in.lo);
+  return {1 / std::sqrt(in.hi), hi};
+}
+
+Interval powerRange(Operation *op, ArrayRef<Interval> operands,
+                    ConstantValues &constants) {
+  return boundPower(operands[0], constants.lookup(op->getOperand(1)),
+                    operands[1]);
+}
+
+Interval selectRange(Operation *, ArrayRef<Interval> operands,
+                     ConstantValues &) {
+  return operands[1].join(operands[2]);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions, pooling and padding
+//===----------------------------------------------------------------------===//
+
+Interval reduceSumRange(Operation *op, ArrayRef<Interval> operands,
+                        ConstantValues &) {
+  auto inputType = cast<ShapedType>(op->getOperand(0).getType());
+  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  if (!inputType.hasRank() || inputType.isDynamicDim(axis))
+    return Interval::unknown();
+  return scale(operands[0], inputType.getDimSize(axis));
+}
+
+static bool hasPadding(Operation *op) {
+  auto pad = op->getAttrOfType<DenseI64ArrayAttr>("pad");
+  return pad && llvm::any_of(pad.asArrayRef(), [](int64_t p) { return p; });
+}
+
+Interval avgPoolRange(Operation *op, ArrayRef<Interval> operands,
+                      ConstantValues &) {
+  return hasPadding(op) ? operands[0].join(Interval::point(0)) : operands[0];
+}
+
+Interval padRange(Operation *op, ArrayRef<Interval> operands,
+                  ConstantValues &) {
+  unsigned padConst =
+      cast<tosa::PadOp>(op).getPadConstMutable().getOperandNumber();
+  return operands[0].join(operands[padConst]);
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+/// Bounds a contraction whose weights are known: for each output channel,
+/// the sum over its taps of the extreme products of an input in `input` with
+/// the tap's weight. `channelOfWeight(i)` maps a flat weight index to its
+/// output channel, `numChannels` channels in all; `bias` adds per channel.
+template <typename ChannelOf>
+static Interval boundContraction(const Interval &input,
+                                 ArrayRef<double> weights, int64_t numChannels,
+                                 ChannelOf channelOfWeight,
+                                 ArrayRef<Interval> bias) {
+  std::vector<Interval> sums(numChannels, Interval::point(0));
+  for (auto [index, weight] : llvm::enumerate(weights)) {
+    Interval &sum = sums[channelOfWeight(index)];
+    sum = sum + input * Interval::point(weight);
+  }
+  Interval result{kInfinity, -kInfinity};
+  for (auto [channel, sum] : llvm::enumerate(sums)) {
+    Interval biased = bias.empty() ? sum : sum + bias[channel % bias.size()];
+    result = result.join(biased);
+  }
+  return result;
+}
+
+Interval matmulRange(Operation *op, ArrayRef<Interval> operands,
+                     ConstantValues &constants) {
+  auto matmul = cast<tosa::MatMulOp>(op);
+  auto aType = cast<ShapedType>(matmul.getA().getType());
+  auto bType = cast<ShapedType>(matmul.getB().getType());
+  if (!aType.hasStaticShape() || !bType.hasStaticShape())
+    return Interval::unknown();
+  int64_t k = aType.getDimSize(2), n = bType.getDimSize(2);
+  int64_t m = aType.getDimSize(1);
+  // Per output column from B's values, or per output row from A's.
+  if (const std::vector<double> *b = constants.lookup(matmul.getB()))
+    return boundContraction(
+        operands[0], *b, bType.getDimSize(0) * n,
+        [&](size_t i) { return (i / (k * n)) * n + i % n; }, {});
+  if (const std::vector<double> *a = constants.lookup(matmul.getA()))
+    return boundContraction(operands[1], *a, aType.getDimSize(0) * m,
+                            [&](size_t i) { return i / k; }, {});
+  return scale(operands[0] * operands[1], k);
+}
+
+/// Conv-like ops: `channelOf` maps a flat weight index to an output channel.
+/// Padding and, for transposed convolutions, taps that miss an output
+/// contribute zeros.
+template <typename ChannelOf>
+static Interval boundConvolution(Operation *op, ArrayRef<Interval> operands,
+                                 ConstantValues &constants,
+                                 int64_t numChannels, ChannelOf channelOf,
+                                 bool padded) {
+  const Interval &inputRange = operands[0];
+  Interval input = padded ? inputRange.join(Interval::point(0)) : inputRange;
+  std::vector<Interval> bias;
+  if (const std::vector<double> *biasValues =
+          constants.lookup(op->getOperand(2)))
+    for (double value : *biasValues)
+      bias.push_back(Interval::point(value));
+  else
+    bias.push_back(operands[2]);
+  const std::vector<double> *weights = constants.lookup(op->getOperand(1));
+  if (!weights || numChannels <= 0)
+    return Interval::unknown();
+  return boundContraction(input, *weights, numChannels, channelOf, bias);
+}
+
+Interval convolutionRange(Operation *op, ArrayRef<Interval> operands,
+                          ConstantValues &constants) {
+  // One output channel per leading weight index. A transposed
+  // convolution's outputs miss some taps, which count as zeros like padding.
+  auto weightType = cast<ShapedType>(op->getOperand(1).getType());
+  int64_t channels = weightType.getDimSize(0);
+  int64_t weightCount =
+      weightType.hasStaticShape() ? weightType.getNumElements() : 0;
+  int64_t perChannel = weightCount / std::max<int64_t>(channels, 1);
+  return boundConvolution(
+      op, operands, constants, channels,
+      [&](size_t i) { return i / perChannel; },
+      hasPadding(op) || isa<tosa::TransposeConv2DOp>(op));
+}
+
+Interval depthwiseConvolutionRange(Operation *op, ArrayRef<Interval> operands,
+                                   ConstantValues &constants) {
+  // Output channel c * M + m.
+  auto weightType = cast<ShapedType>(op->getOperand(1).getType());
+  int64_t channels = weightType.getDimSize(2) * weightType.getDimSize(3);
+  return boundConvolution(
+      op, operands, constants, channels,
+      [&](size_t i) { return i % channels; }, hasPadding(op));
+}
+
+} // namespace prec

@@ -1,0 +1,173 @@
+//===- TosaPrecisionModels.cpp - PrecisionOpInterface for TOSA ops --------===//
+//
+// One line per op: its class, its range transfer and, where not every
+// tensor operand carries data, how many leading operands do.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/ExternalModels/PrecisionModels.h"
+
+#include "dialects/ExternalModels/RangeTransfers.h"
+#include "dialects/Precision/PrecisionOpInterface.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace mlir;
+
+namespace prec {
+namespace {
+
+/// Reductions of at least this many elements per output are sensitive: the
+/// rounding error of a reduced-precision sum grows with its length.
+constexpr int64_t kSensitiveReductionLength = 256;
+
+/// Every tensor operand carries data.
+constexpr unsigned kAllDataOperands = ~0u;
+
+/// An op of class `Class` whose results `Transfer` bounds. Contractions
+/// accumulate; the first `DataOperands` tensor operands carry data.
+template <typename OpTy, OpClass Class, RangeTransfer Transfer = unknownRange,
+          unsigned DataOperands = kAllDataOperands>
+struct OpModel
+    : precision::PrecisionOpInterface::ExternalModel<
+          OpModel<OpTy, Class, Transfer, DataOperands>, OpTy> {
+  OpClass getOpClass(Operation *) const { return Class; }
+  bool accumulates(Operation *) const {
+    return Class == OpClass::Contraction;
+  }
+  SmallVector<Value> getDataOperands(Operation *op) const {
+    SmallVector<Value> operands = getTensorOperands(op);
+    if (operands.size() > DataOperands)
+      operands.resize(DataOperands);
+    return operands;
+  }
+  Interval inferResultRange(Operation *op, ArrayRef<Interval> operands,
+                            ConstantValues &constants) const {
+    return Transfer(op, operands, constants);
+  }
+};
+
+/// Number of input elements reduced into each output.
+int64_t getReductionLength(Operation *op) {
+  auto inputType = dyn_cast<ShapedType>(op->getOperand(0).getType());
+  auto axis = op->getAttrOfType<IntegerAttr>("axis");
+  if (!inputType || !inputType.hasRank() || !axis)
+    return ShapedType::kDynamic;
+  return inputType.getDimSize(axis.getInt());
+}
+
+/// A sum or product along an axis: sensitive when long (or of unknown
+/// length), a plain reduction otherwise. Sums accumulate.
+template <typename OpTy, RangeTransfer Transfer, bool Accumulates>
+struct LongReductionModel
+    : precision::PrecisionOpInterface::ExternalModel<
+          LongReductionModel<OpTy, Transfer, Accumulates>, OpTy> {
+  OpClass getOpClass(Operation *op) const {
+    int64_t length = getReductionLength(op);
+    return ShapedType::isDynamic(length) || length >= kSensitiveReductionLength
+               ? OpClass::Sensitive
+               : OpClass::Reduction;
+  }
+  bool accumulates(Operation *) const { return Accumulates; }
+  Interval inferResultRange(Operation *op, ArrayRef<Interval> operands,
+                            ConstantValues &constants) const {
+    return Transfer(op, operands, constants);
+  }
+};
+
+template <typename OpTy, RangeTransfer Transfer>
+using Contraction = OpModel<OpTy, OpClass::Contraction, Transfer>;
+template <typename OpTy, RangeTransfer Transfer>
+using Sensitive = OpModel<OpTy, OpClass::Sensitive, Transfer>;
+template <typename OpTy, RangeTransfer Transfer = firstOperandRange>
+using Reduction = OpModel<OpTy, OpClass::Reduction, Transfer>;
+template <typename OpTy, RangeTransfer Transfer>
+using Pooling = OpModel<OpTy, OpClass::Pooling, Transfer>;
+template <typename OpTy, RangeTransfer Transfer,
+          unsigned DataOperands = kAllDataOperands>
+using Elementwise =
+    OpModel<OpTy, OpClass::Elementwise, Transfer, DataOperands>;
+template <typename OpTy, RangeTransfer Transfer = firstOperandRange>
+using DataMovement = OpModel<OpTy, OpClass::DataMovement, Transfer>;
+template <typename OpTy>
+using Cast = OpModel<OpTy, OpClass::Cast, firstOperandRange>;
+/// Ops prec gives no precision of their own, whose results it still bounds.
+template <typename OpTy, RangeTransfer Transfer>
+using Unassigned = OpModel<OpTy, OpClass::Other, Transfer>;
+
+void attachTosaModels(MLIRContext *context) {
+  using namespace tosa;
+  MatMulOp::attachInterface<Contraction<MatMulOp, matmulRange>>(*context);
+  Conv2DOp::attachInterface<Contraction<Conv2DOp, convolutionRange>>(*context);
+  Conv3DOp::attachInterface<Contraction<Conv3DOp, convolutionRange>>(*context);
+  TransposeConv2DOp::attachInterface<
+      Contraction<TransposeConv2DOp, convolutionRange>>(*context);
+  DepthwiseConv2DOp::attachInterface<
+      Contraction<DepthwiseConv2DOp, depthwiseConvolutionRange>>(*context);
+
+  ExpOp::attachInterface<Sensitive<ExpOp, expRange>>(*context);
+  LogOp::attachInterface<Sensitive<LogOp, logRange>>(*context);
+  PowOp::attachInterface<Sensitive<PowOp, powerRange>>(*context);
+  ReciprocalOp::attachInterface<Sensitive<ReciprocalOp, reciprocalRange>>(
+      *context);
+  RsqrtOp::attachInterface<Sensitive<RsqrtOp, rsqrtRange>>(*context);
+
+  ReduceSumOp::attachInterface<
+      LongReductionModel<ReduceSumOp, reduceSumRange, true>>(*context);
+  ReduceProductOp::attachInterface<
+      LongReductionModel<ReduceProductOp, unknownRange, false>>(*context);
+  ReduceMaxOp::attachInterface<Reduction<ReduceMaxOp>>(*context);
+  ReduceMinOp::attachInterface<Reduction<ReduceMinOp>>(*context);
+
+  MaxPool2dOp::attachInterface<Pooling<MaxPool2dOp, firstOperandRange>>(
+      *context);
+  AvgPool2dOp::attachInterface<Pooling<AvgPool2dOp, avgPoolRange>>(*context);
+
+  AddOp::attachInterface<Elementwise<AddOp, addRange>>(*context);
+  SubOp::attachInterface<Elementwise<SubOp, subRange>>(*context);
+  // The shift is not data.
+  MulOp::attachInterface<Elementwise<MulOp, mulRange, 2>>(*context);
+  // Nor are the zero points.
+  NegateOp::attachInterface<Elementwise<NegateOp, negateRange, 1>>(*context);
+  AbsOp::attachInterface<Elementwise<AbsOp, absRange>>(*context);
+  ClampOp::attachInterface<Elementwise<ClampOp, clampRange>>(*context);
+  MaximumOp::attachInterface<Elementwise<MaximumOp, maximumRange>>(*context);
+  MinimumOp::attachInterface<Elementwise<MinimumOp, minimumRange>>(*context);
+  SigmoidOp::attachInterface<Elementwise<SigmoidOp, sigmoidRange>>(*context);
+  TanhOp::attachInterface<Elementwise<TanhOp, tanhRange>>(*context);
+  ErfOp::attachInterface<Elementwise<ErfOp, erfRange>>(*context);
+  FloorOp::attachInterface<Elementwise<FloorOp, floorRange>>(*context);
+  CeilOp::attachInterface<Elementwise<CeilOp, ceilRange>>(*context);
+  SinOp::attachInterface<Elementwise<SinOp, unitRange>>(*context);
+  CosOp::attachInterface<Elementwise<CosOp, unitRange>>(*context);
+  SelectOp::attachInterface<Elementwise<SelectOp, selectRange>>(*context);
+
+  ReshapeOp::attachInterface<DataMovement<ReshapeOp>>(*context);
+  TransposeOp::attachInterface<DataMovement<TransposeOp>>(*context);
+  SliceOp::attachInterface<DataMovement<SliceOp>>(*context);
+  TileOp::attachInterface<DataMovement<TileOp>>(*context);
+  ReverseOp::attachInterface<DataMovement<ReverseOp>>(*context);
+  IdentityOp::attachInterface<DataMovement<IdentityOp>>(*context);
+  GatherOp::attachInterface<DataMovement<GatherOp>>(*context);
+  ConcatOp::attachInterface<DataMovement<ConcatOp, joinedRange>>(*context);
+  PadOp::attachInterface<DataMovement<PadOp, padRange>>(*context);
+
+  CastOp::attachInterface<Cast<CastOp>>(*context);
+  ConstOp::attachInterface<Unassigned<ConstOp, constantRange>>(*context);
+}
+
+} // namespace
+
+void registerPrecisionExternalModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, tosa::TosaDialect *) {
+    attachTosaModels(context);
+  });
+  registry.addExtension(+[](MLIRContext *context, arith::ArithDialect *) {
+    arith::ConstantOp::attachInterface<
+        Unassigned<arith::ConstantOp, constantRange>>(*context);
+  });
+}
+
+} // namespace prec
