@@ -16,7 +16,6 @@
 #include "dialects/Precision/PrecisionTypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -35,13 +34,11 @@ struct Unit {
   std::vector<Operation *> ops; // program order
 };
 
-/// Whether prec-debug may move `op` between precisions: ops that compute on
-/// floats (not casts, constants or precision structure); for a quantized
-/// low precision, only what prec-quantize can quantize.
+/// Whether prec-debug may move `op` between precisions: ops of a class
+/// prec assigns precisions to (not casts, constants or precision structure,
+/// which are of class `other`) that compute on floats; for a quantized low
+/// precision, only what prec-quantize can quantize.
 bool isEligible(Operation *op, bool quantizedLow) {
-  if (isa<precision::RegionOp, precision::YieldOp, func::ReturnOp,
-          tosa::ConstOp, tosa::ConstShapeOp>(op))
-    return false;
   OpClass opClass = classifyOp(op);
   if (opClass == OpClass::Cast || opClass == OpClass::Other)
     return false;
