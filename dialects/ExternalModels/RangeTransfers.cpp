@@ -203,13 +203,20 @@ Interval selectRange(Operation *, ArrayRef<Interval> operands,
 // Reductions, pooling and padding
 //===----------------------------------------------------------------------===//
 
+int64_t getReductionLength(Operation *op) {
+  auto inputType = dyn_cast<ShapedType>(op->getOperand(0).getType());
+  auto axis = op->getAttrOfType<IntegerAttr>("axis");
+  if (!inputType || !inputType.hasRank() || !axis)
+    return ShapedType::kDynamic;
+  return inputType.getDimSize(axis.getInt());
+}
+
 Interval reduceSumRange(Operation *op, ArrayRef<Interval> operands,
                         ConstantValues &) {
-  auto inputType = cast<ShapedType>(op->getOperand(0).getType());
-  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
-  if (!inputType.hasRank() || inputType.isDynamicDim(axis))
+  int64_t length = getReductionLength(op);
+  if (ShapedType::isDynamic(length))
     return Interval::unknown();
-  return scale(operands[0], inputType.getDimSize(axis));
+  return scale(operands[0], length);
 }
 
 static bool hasPadding(Operation *op) {

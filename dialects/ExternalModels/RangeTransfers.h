@@ -21,6 +21,10 @@ using RangeTransfer = Interval (*)(mlir::Operation *op,
                                    llvm::ArrayRef<Interval> operands,
                                    ConstantValues &constants);
 
+/// Number of input elements a reduction along its `axis` reduces into each
+/// output; ShapedType::kDynamic when unknown.
+int64_t getReductionLength(mlir::Operation *op);
+
 #define PREC_RANGE_TRANSFER(name)                                              \
   Interval name(mlir::Operation *op, llvm::ArrayRef<Interval> operands,        \
                 ConstantValues &constants)

@@ -49,15 +49,6 @@ struct OpModel
   }
 };
 
-/// Number of input elements reduced into each output.
-int64_t getReductionLength(Operation *op) {
-  auto inputType = dyn_cast<ShapedType>(op->getOperand(0).getType());
-  auto axis = op->getAttrOfType<IntegerAttr>("axis");
-  if (!inputType || !inputType.hasRank() || !axis)
-    return ShapedType::kDynamic;
-  return inputType.getDimSize(axis.getInt());
-}
-
 /// A sum or product along an axis: sensitive when long (or of unknown
 /// length), a plain reduction otherwise. Sums accumulate.
 template <typename OpTy, RangeTransfer Transfer, bool Accumulates>

@@ -12,24 +12,19 @@ namespace prec {
 /// `value` is not a region branch's successor input or has several sources
 /// (a loop's carried value).
 static Value getForwardedValue(Value value) {
+  SmallVector<Value> sources;
   if (auto argument = dyn_cast<BlockArgument>(value)) {
     Block *block = argument.getOwner();
     auto branch = dyn_cast<RegionBranchOpInterface>(block->getParentOp());
-    if (!branch || !block->isEntryBlock())
-      return Value();
-    SmallVector<Value> sources;
+    if (branch && block->isEntryBlock())
+      branch.getPredecessorValues(
+          RegionSuccessor(block->getParent(), block->getArguments()),
+          argument.getArgNumber(), sources);
+  } else if (auto branch = value.getDefiningOp<RegionBranchOpInterface>()) {
     branch.getPredecessorValues(
-        RegionSuccessor(block->getParent(), block->getArguments()),
-        argument.getArgNumber(), sources);
-    return sources.size() == 1 ? sources.front() : Value();
+        RegionSuccessor(branch.getOperation(), branch->getResults()),
+        cast<OpResult>(value).getResultNumber(), sources);
   }
-  auto branch = value.getDefiningOp<RegionBranchOpInterface>();
-  if (!branch)
-    return Value();
-  SmallVector<Value> sources;
-  branch.getPredecessorValues(
-      RegionSuccessor(branch.getOperation(), branch->getResults()),
-      cast<OpResult>(value).getResultNumber(), sources);
   return sources.size() == 1 ? sources.front() : Value();
 }
 
