@@ -52,15 +52,6 @@ static const char kEngineRuntime[] =
 #include "codegen/EngineRuntime.inc"
     ;
 
-static std::string &engineOutputPath() {
-  static std::string path;
-  return path;
-}
-
-void setCudaEngineOutputPath(llvm::StringRef path) {
-  engineOutputPath() = path.str();
-}
-
 namespace cuda {
 
 /// Index spaces below this size (with room for a block's overrun) are
@@ -906,8 +897,8 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
 
 } // namespace cuda
 
-LogicalResult emitCudaEngine(ModuleOp module, llvm::raw_ostream &cuStream,
-                             llvm::StringRef directory, llvm::StringRef stem,
+LogicalResult emitCudaEngine(ModuleOp module, llvm::StringRef directory,
+                             llvm::StringRef stem,
                              const CudaEngineOptions &options) {
   SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
   auto main = llvm::find_if(
@@ -922,11 +913,27 @@ LogicalResult emitCudaEngine(ModuleOp module, llvm::raw_ostream &cuStream,
           .wasInterrupted())
     return module.emitError()
            << "precision.region must be legalized first: run prec-legalize";
+  if (std::error_code error = llvm::sys::fs::create_directories(directory))
+    return module.emitError() << "cannot create the output directory '"
+                              << directory << "': " << error.message();
   PassManager lowering(module.getContext());
   buildLowerToGpuPipeline(lowering);
   if (failed(lowering.run(module)))
     return failure();
-  return cuda::CudaEmitter(function, stem, options).emit(cuStream, directory);
+  llvm::SmallString<256> path(directory);
+  llvm::sys::path::append(path, stem + ".cu");
+  std::error_code error;
+  llvm::raw_fd_ostream cu(path, error);
+  if (error)
+    return module.emitError()
+           << "cannot write '" << path << "': " << error.message();
+  return cuda::CudaEmitter(function, stem, options).emit(cu, directory);
+}
+
+/// Whether `name` can prefix the engine's C functions.
+static bool isIdentifier(llvm::StringRef name) {
+  return !name.empty() && !isdigit(name.front()) &&
+         llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
 }
 
 void registerCudaEmitTranslation() {
@@ -947,6 +954,15 @@ void registerCudaEmitTranslation() {
                      "an im2col kernel and a cuBLASLt GEMM"),
           clEnumValN(Convolutions::Cudnn, "cudnn", "through cuDNN")),
       llvm::cl::init(Convolutions::Auto));
+  static llvm::cl::opt<std::string> outputDirectory(
+      "output-dir",
+      llvm::cl::desc("--emit-cuda: the directory the engine's .cu, .h, "
+                     ".weights and .json go to (created if missing)"));
+  static llvm::cl::opt<std::string> engineName(
+      "engine-name",
+      llvm::cl::desc("--emit-cuda: the engine's file stem and C prefix, an "
+                     "identifier"),
+      llvm::cl::init("engine"));
   static llvm::cl::list<std::string> batchInputs(
       "batch-inputs", llvm::cl::CommaSeparated,
       llvm::cl::desc("--emit-cuda: the inputs whose dimension 0 is the batch "
@@ -976,21 +992,15 @@ void registerCudaEmitTranslation() {
         if (!parsed)
           return failure();
         ModuleOp module = *parsed;
-        llvm::StringRef path = engineOutputPath();
-        llvm::SmallString<256> directory;
-        std::string stem = "engine";
-        if (!path.empty() && path != "-") {
-          directory = llvm::sys::path::parent_path(path);
-          stem = llvm::sys::path::stem(path).str();
-        }
-        if (directory.empty())
-          directory = ".";
-        // The stem names C functions: keep it an identifier.
-        for (char &c : stem)
-          if (!isalnum(c))
-            c = '_';
-        if (stem.empty() || isdigit(stem[0]))
-          stem = "engine_" + stem;
+        if (outputDirectory.empty())
+          return module.emitError()
+                 << "--emit-cuda writes four files: name their directory "
+                    "with --output-dir";
+        if (!isIdentifier(engineName))
+          return module.emitError()
+                 << "--engine-name '" << engineName
+                 << "' must be an identifier: it prefixes the engine's C "
+                    "functions";
         CudaEngineOptions options;
         if (!batch.empty()) {
           std::string error;
@@ -1002,7 +1012,7 @@ void registerCudaEmitTranslation() {
         }
         options.batchInputs.assign(batchInputs.begin(), batchInputs.end());
         options.convolutions = convolutions;
-        return emitCudaEngine(module, os, directory, stem, options);
+        return emitCudaEngine(module, outputDirectory, engineName, options);
       });
 }
 

@@ -23,9 +23,7 @@
 
 namespace prec {
 
-/// Emits the engine for `module`'s function: the .cu text to `cuStream`, and
-/// `<stem>.h`, `<stem>.weights`, `<stem>.json` into `directory`. The C
-/// functions are named `<stem>_create`, `<stem>_run`, ...
+/// How an engine is emitted.
 struct CudaEngineOptions {
   /// A dynamic batch (the module is at its largest), or none.
   std::optional<BatchRange> batch;
@@ -41,15 +39,13 @@ struct CudaEngineOptions {
   } convolutions = Convolutions::Auto;
 };
 
+/// Emits the engine for `module`'s function as `<stem>.cu`, `<stem>.h`,
+/// `<stem>.weights` and `<stem>.json` in `directory` (created if missing).
+/// The C functions are named `<stem>_create`, `<stem>_run`, ...
 mlir::LogicalResult emitCudaEngine(mlir::ModuleOp module,
-                                   llvm::raw_ostream &cuStream,
                                    llvm::StringRef directory,
                                    llvm::StringRef stem,
                                    const CudaEngineOptions &options);
-
-/// Where prec-translate writes the .cu (its -o), so that the emitter can put
-/// the other files next to it; "-" or empty means the current directory.
-void setCudaEngineOutputPath(llvm::StringRef path);
 
 /// Registers `--emit-cuda` with prec-translate.
 void registerCudaEmitTranslation();

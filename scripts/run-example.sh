@@ -43,7 +43,7 @@ mkdir -p "$root/build/example-engine"
   --prec-legalize="enabled=f16 val-range=x:[1,2] target=sm_90" \
   --mlir-print-op-on-diagnostic=false -o "$root/build/example-engine/model.mlir" 2>/dev/null
 "$bin/prec-translate" --emit-cuda "$root/build/example-engine/model.mlir" \
-  -o "$root/build/example-engine/needs_constraints.cu"
+  --output-dir="$root/build/example-engine" --engine-name=needs_constraints
 ls -l "$root/build/example-engine"
 if [ -x /usr/local/cuda/bin/nvcc ]; then
   /usr/local/cuda/bin/nvcc -arch=sm_90a -c "$root/build/example-engine/needs_constraints.cu" \

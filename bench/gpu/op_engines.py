@@ -44,7 +44,8 @@ def prepare(bin_dir, work):
                         base + ".in.npz", "--save-outputs", base + ".cpu.npz"],
                        check=True, stdout=subprocess.DEVNULL)
         subprocess.run([tool("prec-translate"), "--emit-cuda",
-                        base + ".f16.mlir", "-o", base + ".cu"], check=True)
+                        base + ".f16.mlir", "--output-dir=" + os.path.dirname(base),
+                        "--engine-name=" + os.path.basename(base)], check=True)
     # What the GPU machine needs, and nothing else: the tree travels there.
     keep = (".cu", ".h", ".weights", ".json", ".in.npz", ".cpu.npz", ".golden.npz")
     for name in os.listdir(work):

@@ -70,7 +70,8 @@ def prepare(bin_dir, work):
                            check=True, capture_output=True)
             row[suffix] = max_error(np.load(f"{base}.{suffix}.npz"), expected)
         emitted = subprocess.run([tool("prec-translate"), "--emit-cuda",
-                                  base + ".f16.mlir", "-o", base + ".cu"],
+                                  base + ".f16.mlir", "--output-dir=" + os.path.dirname(base),
+                                  "--engine-name=" + os.path.basename(base)],
                                  capture_output=True, text=True)
         row["emit"] = emitted.returncode == 0
         os.remove(base + ".mlir")

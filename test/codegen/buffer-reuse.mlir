@@ -3,7 +3,7 @@
 // three, and the last writes the output binding. A reshape aliases its
 // input's buffer, which lives until the reshape's readers have run.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: prec-translate --emit-cuda %s -o %t/reuse.cu
+// RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=reuse
 // RUN: FileCheck %s < %t/reuse.cu
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/reuse.json
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/reuse.cu -o %t/reuse.o %}

@@ -2,14 +2,14 @@
 // cuDNN and a smaller one to im2col + cuBLASLt; --conv=im2col and
 // --conv=cudnn send both one way; another value is an error.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: prec-translate --emit-cuda %s -o %t/auto.cu
+// RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=auto
 // RUN: FileCheck %s --check-prefix=AUTO < %t/auto.cu
-// RUN: prec-translate --emit-cuda %s --conv=im2col -o %t/im2col.cu
+// RUN: prec-translate --emit-cuda %s --conv=im2col --output-dir=%t --engine-name=im2col
 // RUN: FileCheck %s --check-prefix=IM2COL < %t/im2col.cu
-// RUN: prec-translate --emit-cuda %s --conv=cudnn -o %t/cudnn.cu
+// RUN: prec-translate --emit-cuda %s --conv=cudnn --output-dir=%t --engine-name=cudnn
 // RUN: FileCheck %s --check-prefix=CUDNN < %t/cudnn.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/auto.cu -o %t/auto.o %}
-// RUN: not prec-translate --emit-cuda %s --conv=winograd -o %t/bad.cu 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not prec-translate --emit-cuda %s --conv=winograd --output-dir=%t --engine-name=bad 2>&1 | FileCheck %s --check-prefix=BAD
 
 // 64 x 56 x 56 outputs of 64 channels over 3 x 3 x 64: 2 x 200704 x 64 x 576
 // = 14.8 GFLOP; the same on one 8 x 8 image: 4.7 MFLOP.

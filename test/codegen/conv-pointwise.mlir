@@ -3,7 +3,7 @@
 // 1x1 convolution (ResNet's downsampling shortcut) still gathers its rows
 // with --conv=im2col (by default it runs through cuDNN).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: prec-translate --emit-cuda %s --conv=im2col -o %t/pointwise.cu
+// RUN: prec-translate --emit-cuda %s --conv=im2col --output-dir=%t --engine-name=pointwise
 // RUN: FileCheck %s < %t/pointwise.cu
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/pointwise.json
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/pointwise.cu -o %t/pointwise.o %}

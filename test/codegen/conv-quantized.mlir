@@ -9,9 +9,9 @@
 // The emitter takes @main: each convolution's function on its own.
 // RUN: %python -c "import re, sys; text = open(sys.argv[1]).read(); name = sys.argv[2]; start = text.index('func.func @' + name + '('); end = text.index('\n  }\n', start) + 4; print('module {\n' + text[start:end].replace('@' + name + '(', '@main(', 1) + '\n}')" %t/legal.mlir i8_conv > %t/i8.mlir
 // RUN: %python -c "import re, sys; text = open(sys.argv[1]).read(); name = sys.argv[2]; start = text.index('func.func @' + name + '('); end = text.index('\n  }\n', start) + 4; print('module {\n' + text[start:end].replace('@' + name + '(', '@main(', 1) + '\n}')" %t/legal.mlir f8_conv > %t/f8.mlir
-// RUN: prec-translate --emit-cuda %t/i8.mlir --conv=cudnn -o %t/i8.cu
+// RUN: prec-translate --emit-cuda %t/i8.mlir --conv=cudnn --output-dir=%t --engine-name=i8
 // RUN: FileCheck %s --check-prefix=I8 < %t/i8.cu
-// RUN: prec-translate --emit-cuda %t/f8.mlir --conv=cudnn -o %t/f8.cu
+// RUN: prec-translate --emit-cuda %t/f8.mlir --conv=cudnn --output-dir=%t --engine-name=f8
 // RUN: FileCheck %s --check-prefix=F8 < %t/f8.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/i8.cu -o %t/i8.o %}
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/f8.cu -o %t/f8.o %}

@@ -2,12 +2,12 @@
 // epilogue writing the ReLU's result; the clamp gets no kernel. A ReLU
 // after an add (not a convolution) keeps its kernel.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: prec-translate --emit-cuda %s --conv=im2col -o %t/conv_relu.cu
+// RUN: prec-translate --emit-cuda %s --conv=im2col --output-dir=%t --engine-name=conv_relu
 // RUN: FileCheck %s < %t/conv_relu.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/conv_relu.cu -o %t/conv_relu.o %}
 // Through cuDNN (--conv=cudnn), the ReLU is its activation: the fastest
 // algorithm cuDNN measures runs conv1; conv2 only adds its bias.
-// RUN: prec-translate --emit-cuda %s --conv=cudnn -o %t/conv_relu_cudnn.cu
+// RUN: prec-translate --emit-cuda %s --conv=cudnn --output-dir=%t --engine-name=conv_relu_cudnn
 // RUN: FileCheck %s --check-prefix=CUDNN < %t/conv_relu_cudnn.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/conv_relu_cudnn.cu -o %t/conv_relu_cudnn.o %}
 // CUDNN-NOT: // tosa.clamp conv1.relu

@@ -1,12 +1,12 @@
 // A dynamic batch the engine cannot honour is an error at the op that
 // mixes samples, and bad --batch values are errors too.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: not prec-translate --emit-cuda %s -split-input-file --batch=1:2:4 -o %t/e.cu 2>&1 | FileCheck %s
-// RUN: not prec-translate --emit-cuda %s -split-input-file --batch=4:2:8 -o %t/e.cu 2>&1 | FileCheck %s --check-prefix=ORDER
-// RUN: not prec-translate --emit-cuda %s -split-input-file --batch=two -o %t/e.cu 2>&1 | FileCheck %s --check-prefix=SYNTAX
-// RUN: not prec-translate --emit-cuda %s -split-input-file --batch-inputs=x -o %t/e.cu 2>&1 | FileCheck %s --check-prefix=INPUTS
-// RUN: not prec-translate --emit-cuda %s -split-input-file --batch=1:2:4 --batch-inputs=nope -o %t/e.cu 2>&1 | FileCheck %s --check-prefix=NAME
-// RUN: not prec-translate --emit-cuda %s -split-input-file --batch=1:2:8 --batch-inputs=x -o %t/e.cu 2>&1 | FileCheck %s --check-prefix=SIZE
+// RUN: not prec-translate --emit-cuda %s -split-input-file --batch=1:2:4 --output-dir=%t --engine-name=e 2>&1 | FileCheck %s
+// RUN: not prec-translate --emit-cuda %s -split-input-file --batch=4:2:8 --output-dir=%t --engine-name=e 2>&1 | FileCheck %s --check-prefix=ORDER
+// RUN: not prec-translate --emit-cuda %s -split-input-file --batch=two --output-dir=%t --engine-name=e 2>&1 | FileCheck %s --check-prefix=SYNTAX
+// RUN: not prec-translate --emit-cuda %s -split-input-file --batch-inputs=x --output-dir=%t --engine-name=e 2>&1 | FileCheck %s --check-prefix=INPUTS
+// RUN: not prec-translate --emit-cuda %s -split-input-file --batch=1:2:4 --batch-inputs=nope --output-dir=%t --engine-name=e 2>&1 | FileCheck %s --check-prefix=NAME
+// RUN: not prec-translate --emit-cuda %s -split-input-file --batch=1:2:8 --batch-inputs=x --output-dir=%t --engine-name=e 2>&1 | FileCheck %s --check-prefix=SIZE
 
 // ORDER: error: --batch '4:2:8' needs 1 <= MIN <= OPT <= MAX and MAX >= 2
 // SYNTAX: error: --batch 'two' is not MIN:OPT:MAX

@@ -5,14 +5,14 @@
 // when the batch changes.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: prec-opt %s --prec-legalize="enabled=f16 target=sm_90" -o %t/legal.mlir 2>/dev/null
-// RUN: prec-translate --emit-cuda %t/legal.mlir -o %t/dyn.cu --batch=1:2:4 --conv=im2col
+// RUN: prec-translate --emit-cuda %t/legal.mlir --output-dir=%t --engine-name=dyn --batch=1:2:4 --conv=im2col
 // RUN: FileCheck %s < %t/dyn.cu
 // RUN: FileCheck %s --check-prefix=HEADER < %t/dyn.h
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/dyn.json
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/dyn.cu -o %t/dyn.o %}
 // Through cuDNN, the convolution's N follows the batch and its algorithm is
 // measured again within the workspace allocated for the largest batch.
-// RUN: prec-translate --emit-cuda %t/legal.mlir -o %t/dyn_cudnn.cu --batch=1:2:4 --conv=cudnn
+// RUN: prec-translate --emit-cuda %t/legal.mlir --output-dir=%t --engine-name=dyn_cudnn --batch=1:2:4 --conv=cudnn
 // RUN: FileCheck %s --check-prefix=CUDNN < %t/dyn_cudnn.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/dyn_cudnn.cu -o %t/dyn_cudnn.o %}
 // CUDNN-LABEL: static int dyn_cudnn_resize(
@@ -26,7 +26,7 @@
 // CUDNN: cudaMalloc(&e->dnn_workspace, e->dnn_workspace_bytes)
 // CUDNN-NEXT: if (int s_ = dyn_cudnn_resize(e)) return s_;
 // The same module without --batch is a static engine.
-// RUN: prec-translate --emit-cuda %t/legal.mlir -o %t/static.cu
+// RUN: prec-translate --emit-cuda %t/legal.mlir --output-dir=%t --engine-name=static
 // RUN: FileCheck %s --check-prefix=STATIC < %t/static.cu
 
 // Indices fit in 32 bits at the largest batch, so the extent is an int.

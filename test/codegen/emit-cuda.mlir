@@ -2,7 +2,7 @@
 // the .cu, and beside it the header, weights and manifest.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: prec-opt %prec_src/examples/needs_constraints.mlir --prec-legalize="enabled=f16 val-range=x:[1,2] target=sm_90" -o %t/model.mlir 2>/dev/null
-// RUN: prec-translate --emit-cuda %t/model.mlir -o %t/needs_constraints.cu
+// RUN: prec-translate --emit-cuda %t/model.mlir --output-dir=%t --engine-name=needs_constraints
 // RUN: FileCheck %s --check-prefix=CU < %t/needs_constraints.cu
 // RUN: FileCheck %s --check-prefix=HEADER < %t/needs_constraints.h
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/needs_constraints.json
@@ -87,9 +87,9 @@
 // The TRTorch example: two convolutions (conv2 pinned to f16), each
 // followed by max pooling and the ReLU clamp.
 // RUN: prec-opt %prec_src/examples/trtorch_conv_region.mlir --prec-legalize -o %t/conv.mlir
-// RUN: prec-translate --emit-cuda %t/conv.mlir --conv=cudnn -o %t/trtorch.cu
+// RUN: prec-translate --emit-cuda %t/conv.mlir --conv=cudnn --output-dir=%t --engine-name=trtorch
 // RUN: FileCheck %s --check-prefix=CONV < %t/trtorch.cu
-// RUN: prec-translate --emit-cuda %t/conv.mlir -o %t/trtorch_im2col.cu
+// RUN: prec-translate --emit-cuda %t/conv.mlir --output-dir=%t --engine-name=trtorch_im2col
 // RUN: FileCheck %s --check-prefix=IM2COL < %t/trtorch_im2col.cu
 // With --conv=cudnn the 3x3 convolutions run through cuDNN, conv1 in f32 without
 // tensor cores (they would round its operands to TF32), conv2 on f16 with an
@@ -141,10 +141,28 @@
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/trtorch_im2col.cu -o %t/trtorch_im2col.o %}
 
 // Unsupported input is an error naming the op.
-// RUN: not prec-translate --emit-cuda %s -o %t/unsupported.cu 2>&1 | FileCheck %s --check-prefix=UNSUPPORTED-OP
+// RUN: not prec-translate --emit-cuda %s --output-dir=%t --engine-name=unsupported 2>&1 | FileCheck %s --check-prefix=UNSUPPORTED-OP
 // UNSUPPORTED-OP: error: the CUDA emitter cannot generate 'tosa.bitwise_not': no kernel for this op yet
-// RUN: not prec-translate --emit-cuda %prec_src/examples/trtorch_conv_region.mlir -o %t/region.cu 2>&1 | FileCheck %s --check-prefix=REGION
+// RUN: not prec-translate --emit-cuda %prec_src/examples/trtorch_conv_region.mlir --output-dir=%t --engine-name=region 2>&1 | FileCheck %s --check-prefix=REGION
 // REGION: error: precision.region must be legalized first: run prec-legalize
+
+// The engine's files go to --output-dir, created if missing, under
+// --engine-name: an identifier, since it prefixes the C functions.
+// RUN: prec-translate --emit-cuda %t/model.mlir --output-dir=%t/new/dir
+// RUN: ls %t/new/dir | FileCheck %s --check-prefix=FILES
+// FILES: engine.cu
+// FILES-NEXT: engine.h
+// FILES-NEXT: engine.json
+// FILES-NEXT: engine.weights
+// RUN: FileCheck %s --check-prefix=NAMED < %t/new/dir/engine.h
+// NAMED: int engine_create(const char *weights_path, engine_engine **engine);
+// RUN: not prec-translate --emit-cuda %t/model.mlir -o %t/x.cu 2>&1 | FileCheck %s --check-prefix=NO-DIR
+// NO-DIR: error: --emit-cuda writes four files: name their directory with --output-dir
+// RUN: not prec-translate --emit-cuda %t/model.mlir --output-dir=%t --engine-name=3d-net 2>&1 | FileCheck %s --check-prefix=NAME
+// NAME: error: --engine-name '3d-net' must be an identifier: it prefixes the engine's C functions
+// RUN: touch %t/file
+// RUN: not prec-translate --emit-cuda %t/model.mlir --output-dir=%t/file/sub 2>&1 | FileCheck %s --check-prefix=NOT-DIR
+// NOT-DIR: error: cannot create the output directory '{{.*}}file/sub':
 func.func @main(%x: tensor<4xi32>) -> tensor<4xi32> {
   %r = tosa.bitwise_not %x : (tensor<4xi32>) -> tensor<4xi32>
   return %r : tensor<4xi32>

@@ -2,7 +2,7 @@
 // multiple of 16, which cuBLASLt has no algorithm for (the engine's create
 // failed with 20002): the emitter refuses it when it writes the engine.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: prec-opt %s --prec-legalize | not prec-translate --emit-cuda -o %t/e.cu 2>&1 | FileCheck %s
+// RUN: prec-opt %s --prec-legalize | not prec-translate --emit-cuda --output-dir=%t --engine-name=e 2>&1 | FileCheck %s
 // CHECK: error: the CUDA emitter cannot generate 'tosa.matmul': cuBLASLt's 8-bit GEMMs need K, the reduced dimension, to be a multiple of 16; it is 8
 module attributes {precision.policy = #precision.policy<target = "cpu">} {
   func.func @main(%a: tensor<1x4x8xf32> loc("a")) -> tensor<1x4x4xf32> {

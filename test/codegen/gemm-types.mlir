@@ -4,11 +4,11 @@
 // i8/f8 weight is stored transposed, since cuBLASLt's integer and 8-bit
 // float GEMMs take only that layout.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: prec-translate --emit-cuda %s -split-input-file -o %t/gemm.cu
+// RUN: prec-translate --emit-cuda %s -split-input-file --output-dir=%t --engine-name=gemm
 // RUN: FileCheck %s < %t/gemm.cu
 // RUN: %python -c "import re, sys; cu = open(sys.argv[1]).read(); at = int(re.search(r\"'i8.weight'.*\n.*?e->weights \+ (\d+)\", cu).group(1)); print(list(open(sys.argv[2], 'rb').read()[32 + at:38 + at]))" %t/gemm.cu %t/gemm.weights | FileCheck %s --check-prefix=WEIGHTS
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/gemm.cu -o %t/gemm.o %}
-// RUN: not prec-translate --emit-cuda %S/Inputs/gemm-types-errors.mlir -split-input-file -o %t/bad.cu 2>&1 | FileCheck %s --check-prefix=ERROR
+// RUN: not prec-translate --emit-cuda %S/Inputs/gemm-types-errors.mlir -split-input-file --output-dir=%t --engine-name=bad 2>&1 | FileCheck %s --check-prefix=ERROR
 
 // The weight [[0, 1, 2], [3, 4, 5]] (K = 2, N = 3) stored as [N, K].
 // WEIGHTS: [0, 3, 6, 9, 12, 15]

@@ -1,7 +1,7 @@
 // Kernels index in 32 bits unless some index space reaches 2^31 elements:
 // this 2^31-element input keeps every kernel's indices 64-bit.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: prec-translate --emit-cuda %s -o %t/wide.cu
+// RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=wide
 // RUN: FileCheck %s < %t/wide.cu
 // CHECK: __global__ void k0_exp(const float *__restrict__ in0, float *__restrict__ out)
 // CHECK: const long long base = blockIdx.x * 1024LL + threadIdx.x;

@@ -4,7 +4,7 @@
 // whole LayerNorm and the conversion to the f32 output run as one row kernel.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: prec-opt %s --prec-legalize="enabled=f16 target=sm_90" -o %t/legal.mlir 2>/dev/null
-// RUN: prec-translate --emit-cuda %t/legal.mlir -o %t/ln.cu
+// RUN: prec-translate --emit-cuda %t/legal.mlir --output-dir=%t --engine-name=ln
 // RUN: FileCheck %s < %t/ln.cu
 // RUN: FileCheck %s --check-prefix=HELPERS < %t/ln.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/ln.cu -o %t/ln.o %}

@@ -303,7 +303,8 @@ def write_engine(args, base, index, outputs, values, errors):
     subprocess.run([os.path.join(args.bin, "prec-opt"), base + ".mlir",
                     "--prec-legalize", "-o", stem + ".legal.mlir"], check=True)
     subprocess.run([os.path.join(args.bin, "prec-translate"), "--emit-cuda",
-                    stem + ".legal.mlir", "-o", stem + ".cu"], check=True)
+                    stem + ".legal.mlir", "--output-dir=" + os.path.dirname(stem),
+                    "--engine-name=" + os.path.basename(stem)], check=True)
     inputs = np.load(base + ".in.npz")
     np.savez(stem + ".in.npz", **inputs)
     np.savez(stem + ".cpu.npz", **np.load(base + ".low.npz"))

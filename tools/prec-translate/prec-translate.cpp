@@ -3,8 +3,6 @@
 #include "codegen/CudaEmitter.h"
 #include "import/OnnxImporter.h"
 
-#include "llvm/ADT/StringRef.h"
-
 #include "mlir/InitAllTranslations.h"
 #include "mlir/Support/LogicalResult.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
@@ -15,14 +13,6 @@ int main(int argc, char **argv) {
   mlir::registerAllTranslations();
   prec::registerOnnxImportTranslation();
   prec::registerCudaEmitTranslation();
-  // --emit-cuda writes its header, weights and manifest next to -o.
-  for (int i = 1; i < argc; ++i) {
-    llvm::StringRef argument = argv[i];
-    if ((argument == "-o" || argument == "--o") && i + 1 < argc)
-      prec::setCudaEngineOutputPath(argv[i + 1]);
-    else if (argument.consume_front("-o=") || argument.consume_front("--o="))
-      prec::setCudaEngineOutputPath(argument);
-  }
   // Imported ops carry their ONNX node names in their locations, which
   // layer-precisions, plans and reports match against: print locations
   // unless the command line says otherwise (a later flag wins).
