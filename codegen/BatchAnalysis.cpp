@@ -13,26 +13,6 @@ using namespace mlir;
 
 namespace prec {
 
-std::optional<BatchRange> parseBatchRange(llvm::StringRef text,
-                                          std::string &error) {
-  SmallVector<llvm::StringRef> parts;
-  text.split(parts, ':');
-  BatchRange range;
-  if (parts.size() != 3 || parts[0].getAsInteger(10, range.min) ||
-      parts[1].getAsInteger(10, range.opt) ||
-      parts[2].getAsInteger(10, range.max)) {
-    error = ("--batch '" + text + "' is not MIN:OPT:MAX").str();
-    return std::nullopt;
-  }
-  if (range.min < 1 || range.min > range.opt || range.opt > range.max ||
-      range.max < 2) {
-    error = ("--batch '" + text + "' needs 1 <= MIN <= OPT <= MAX and MAX >= 2")
-                .str();
-    return std::nullopt;
-  }
-  return range;
-}
-
 namespace {
 
 /// The first dimension that is not 1: where a batch, outermost, shows.

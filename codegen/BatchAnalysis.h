@@ -15,20 +15,13 @@
 #ifndef PREC_CODEGEN_BATCHANALYSIS_H
 #define PREC_CODEGEN_BATCHANALYSIS_H
 
+#include "lowering/BatchRange.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace prec {
-
-struct BatchRange {
-  int64_t min = 0, opt = 0, max = 0;
-};
-
-/// Parses `MIN:OPT:MAX` (1 <= MIN <= OPT <= MAX, MAX >= 2); on failure says
-/// why in `error`.
-std::optional<BatchRange> parseBatchRange(llvm::StringRef text,
-                                          std::string &error);
 
 class BatchAnalysis {
 public:

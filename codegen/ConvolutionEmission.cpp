@@ -19,72 +19,15 @@ using namespace mlir;
 
 namespace prec::cuda {
 
-namespace {
-
-/// A convolution's operands and their shapes (NHWC input and output, OHWI
-/// weights) and its window attributes.
-struct ConvGeometry {
-  Value input, weight, bias, result;
-  ArrayRef<int64_t> in, w, out, pad, stride, dilation;
-
-  explicit ConvGeometry(tosa::Conv2DOp op)
-      : input(op.getInput()), weight(op.getWeight()), bias(op.getBias()),
-        result(op.getResult()), in(shape(input)), w(shape(weight)),
-        out(shape(result)), pad(op.getPad()), stride(op.getStride()),
-        dilation(op.getDilation()) {}
-
-  /// Whether padding the end of each spatial dimension like its start gives
-  /// the same output (TOSA trims end padding no window reaches), as cuDNN
-  /// pads both ends alike.
-  bool padsAlike() const {
-    for (int64_t d = 0; d < 2; ++d)
-      if ((in[1 + d] + 2 * pad[2 * d] - dilation[d] * (w[1 + d] - 1) - 1) /
-                  stride[d] +
-              1 !=
-          out[1 + d])
-        return false;
-    return true;
-  }
-
-private:
-  static ArrayRef<int64_t> shape(Value value) {
-    return cast<RankedTensorType>(value.getType()).getShape();
-  }
-};
-
-} // namespace
-
-/// Whether a convolution is emitted as im2col and a cuBLASLt GEMM (the
-/// others run a direct kernel): float inputs and weights of one type, an
-/// accumulator cuBLASLt has, and a bias in the storage type that is known
-/// when the engine is created (its pointer goes into the GEMM descriptor).
-static bool isConvGemm(tosa::Conv2DOp op) {
-  Type accType = op.getAccType();
-  Type inputType = getElementTypeOrSelf(op.getInput().getType());
-  // Float inputs accumulate in f32 (f16 inputs may in f16), i8 in i32.
-  bool hasAccumulator =
-      (isa<FloatType>(inputType) &&
-       (accType.isF32() || (accType.isF16() && inputType.isF16()))) ||
-      (inputType.isInteger(8) && accType.isInteger(32));
-  return hasAccumulator && getDeviceType(inputType) &&
-         getDeviceType(inputType)->cudaType &&
-         getElementTypeOrSelf(op.getWeight().getType()) == inputType &&
-         getElementTypeOrSelf(op.getBias().getType()) ==
-             getElementTypeOrSelf(op.getType()) &&
-         !isa<BlockArgument>(getStorageRoot(op.getBias()));
-}
-
-/// The K of a convolution's GEMM: KH * KW * C, rounded up to a multiple of
-/// 16 for 8-bit inputs, whose cuBLASLt GEMMs need it (ResNet's first
-/// convolution has K = 7 * 7 * 3); the im2col columns and the weights are
-/// padded with zeros.
-int64_t getConvGemmDepth(tosa::Conv2DOp op) {
-  ArrayRef<int64_t> w =
-      cast<RankedTensorType>(op.getWeight().getType()).getShape();
-  int64_t depth = w[1] * w[2] * w[3];
-  Type input = getElementTypeOrSelf(op.getInput().getType());
-  bool eightBit = input.getIntOrFloatBitWidth() == 8;
-  return isConvGemm(op) && eightBit ? (depth + 15) / 16 * 16 : depth;
+FailureOr<engine::ConvAlgorithm> getConvAlgorithm(tosa::Conv2DOp op) {
+  auto *dialect = op->getContext()->getLoadedDialect<engine::EngineDialect>();
+  if (engine::ConvAlgorithmAttr algorithm =
+          dialect ? dialect->getConvAlgorithmAttrHelper().getAttr(op)
+                  : nullptr)
+    return algorithm.getValue();
+  return op.emitError() << "the CUDA emitter needs each convolution's "
+                           "engine.conv_algorithm: run "
+                           "prec-choose-conv-algorithms";
 }
 
 /// The ReLU (a clamp to [0, +inf) or to the end of f32) applied to a
@@ -114,9 +57,11 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   const auto &[input, weight, bias, result, in, w, out, pad, stride, dilation] =
       geometry;
   Type accType = op.getAccType();
-  Type inputType = getElementTypeOrSelf(input.getType());
   DeviceType x = typeOf(input), o = typeOf(result);
-  if (!isConvGemm(op))
+  FailureOr<engine::ConvAlgorithm> algorithm = getConvAlgorithm(op);
+  if (failed(algorithm))
+    return failure();
+  if (*algorithm == engine::ConvAlgorithm::Direct)
     return emitConv(op, /*depthwise=*/false);
   const char *compute = accType.isF32()   ? "CUBLAS_COMPUTE_32F"
                         : accType.isF16() ? "CUBLAS_COMPUTE_16F"
@@ -154,21 +99,16 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
                            "multiple of 16 needs constant weights, which are "
                            "stored padded");
 
-  // A 1x1 convolution with unit strides and no padding reads its NHWC input
-  // as the rows x C matrix directly; any other goes through im2col into a
+  // A 1x1 convolution with unit strides and no padding (`gemm`) reads its
+  // NHWC input as the rows x C matrix directly; `im2col` lays it out in a
   // rows x (KH * KW * C) buffer in the arena.
   std::string layer = getLayerName(op);
   const char *epilogueName = destination == result
                                  ? (addsBias ? "bias" : "default")
                                  : (addsBias ? "bias + ReLU" : "ReLU");
-  bool pointwise = w[1] == 1 && w[2] == 1 && stride[0] == 1 && stride[1] == 1 &&
-                   llvm::all_of(pad, [](int64_t p) { return p == 0; }) &&
-                   gemmDepth == depth;
-  // cuDNN runs the f32, f16 and bf16 ones.
-  bool cudnnType = inputType.isF32() || inputType.isF16() || inputType.isBF16();
-  if (!pointwise && cudnnType && geometry.padsAlike() &&
-      prefersCudnn(rows, channels, depth))
+  if (*algorithm == engine::ConvAlgorithm::Cudnn)
     return emitCudnnConv(op, destination);
+  bool pointwise = *algorithm == engine::ConvAlgorithm::Gemm;
   std::string columns;
   std::optional<int64_t> columnsOffset;
   if (pointwise) {
@@ -283,32 +223,6 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   if (columnsOffset)
     arena.release(*columnsOffset);
   return success();
-}
-
-/// Each cuDNN call costs tens of microseconds on the host (cuDNN 9 builds
-/// its legacy calls on its graph API), which a small convolution cannot
-/// hide; a large one gains from not writing im2col columns. On an H200,
-/// ResNet-50 f16 at batch 64 (convolutions of 1.8 to 15 GFLOP) ran in
-/// 2.63 ms through cuDNN against 5.00 ms with im2col, and ResNet-18 at batch
-/// 1 (0.1 to 0.2 GFLOP) in 1.12 ms against 0.27 to 0.46 ms.
-static constexpr double cudnnMinimumFlops = 1e9;
-
-/// Whether a convolution whose GEMM is rows x channels x depth (at the
-/// optimum batch) runs through cuDNN.
-bool CudaEmitter::prefersCudnn(int64_t rows, int64_t channels,
-                               int64_t depth) const {
-  switch (options.convolutions) {
-  case CudaEngineOptions::Convolutions::Cudnn:
-    return true;
-  case CudaEngineOptions::Convolutions::Im2col:
-    return false;
-  case CudaEngineOptions::Convolutions::Auto:
-    break;
-  }
-  double flops = 2.0 * rows * channels * depth;
-  if (batchRange)
-    flops = flops / batchRange->max * batchRange->opt;
-  return flops >= cudnnMinimumFlops;
 }
 
 /// A convolution through cuDNN (its implicit-GEMM and other algorithms, the

@@ -238,17 +238,6 @@ void CudaEmitter::launch(Operation *op, const std::string &kernel,
   runCode += ");\n";
 }
 
-/// The value whose buffer `value` uses: reshapes and identities alias their
-/// input's.
-Value getStorageRoot(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (!isa<tosa::ReshapeOp, tosa::IdentityOp>(def))
-      break;
-    value = def->getOperand(0);
-  }
-  return value;
-}
-
 /// Whether `op` can be computed inside its only user's kernel: both are
 /// elementwise over the same shape, so one thread per element computes
 /// both, rounding the inner result to its type as its own kernel would.
@@ -918,6 +907,7 @@ LogicalResult emitCudaEngine(ModuleOp module, llvm::StringRef directory,
                               << directory << "': " << error.message();
   PassManager lowering(module.getContext());
   buildLowerToGpuPipeline(lowering);
+  buildEnginePlanPipeline(lowering, {options.convolutions, options.batch});
   if (failed(lowering.run(module)))
     return failure();
   llvm::SmallString<256> path(directory);
@@ -941,19 +931,18 @@ void registerCudaEmitTranslation() {
       "batch",
       llvm::cl::desc("--emit-cuda: a dynamic batch MIN:OPT:MAX; the module is "
                      "at MAX"));
-  using Convolutions = CudaEngineOptions::Convolutions;
-  static llvm::cl::opt<Convolutions> convolutions(
+  static llvm::cl::opt<ConvolutionPreference> convolutions(
       "conv",
       llvm::cl::desc("--emit-cuda: how convolutions other than unit-stride "
                      "1x1 ones run"),
       llvm::cl::values(
-          clEnumValN(Convolutions::Auto, "auto",
+          clEnumValN(ConvolutionPreference::Auto, "auto",
                      "cuDNN for those of 1 GFLOP or more, else im2col "
                      "(default)"),
-          clEnumValN(Convolutions::Im2col, "im2col",
+          clEnumValN(ConvolutionPreference::Im2col, "im2col",
                      "an im2col kernel and a cuBLASLt GEMM"),
-          clEnumValN(Convolutions::Cudnn, "cudnn", "through cuDNN")),
-      llvm::cl::init(Convolutions::Auto));
+          clEnumValN(ConvolutionPreference::Cudnn, "cudnn", "through cuDNN")),
+      llvm::cl::init(ConvolutionPreference::Auto));
   static llvm::cl::opt<std::string> outputDirectory(
       "output-dir",
       llvm::cl::desc("--emit-cuda: the directory the engine's .cu, .h, "
@@ -975,9 +964,9 @@ void registerCudaEmitTranslation() {
       [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
          llvm::raw_ostream &os, MLIRContext *context) -> LogicalResult {
         DialectRegistry registry;
-        registry
-            .insert<func::FuncDialect, tosa::TosaDialect, arith::ArithDialect,
-                    math::MathDialect, precision::PrecisionDialect>();
+        registry.insert<func::FuncDialect, tosa::TosaDialect,
+                        arith::ArithDialect, math::MathDialect,
+                        precision::PrecisionDialect, engine::EngineDialect>();
         registerPrecisionExternalModels(registry);
         cuda::registerElementwiseExpressionModels(registry);
         context->appendDialectRegistry(registry);

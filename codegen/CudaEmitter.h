@@ -12,7 +12,8 @@
 #ifndef PREC_CODEGEN_CUDAEMITTER_H
 #define PREC_CODEGEN_CUDAEMITTER_H
 
-#include "codegen/BatchAnalysis.h"
+#include "lowering/BatchRange.h"
+#include "lowering/ConvolutionPlan.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
@@ -30,13 +31,8 @@ struct CudaEngineOptions {
   /// The inputs that carry it; empty: those whose dimension 0 is the
   /// largest batch.
   std::vector<std::string> batchInputs;
-  /// How convolutions other than unit-stride 1x1 ones run: an im2col kernel
-  /// and a cuBLASLt GEMM, cuDNN, or (Auto) cuDNN for the large ones only.
-  enum class Convolutions {
-    Auto,
-    Im2col,
-    Cudnn
-  } convolutions = Convolutions::Auto;
+  /// Which of cuDNN and im2col the convolutions that can take either take.
+  ConvolutionPreference convolutions = ConvolutionPreference::Auto;
 };
 
 /// Emits the engine for `module`'s function as `<stem>.cu`, `<stem>.h`,

@@ -15,6 +15,9 @@
 #include "codegen/BatchAnalysis.h"
 #include "codegen/CudaEmitter.h"
 #include "codegen/RowGroups.h"
+#include "lowering/BufferAliases.h"
+#include "lowering/ConvolutionPlan.h"
+#include "lowering/DeviceTypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -31,18 +34,6 @@
 namespace prec::cuda {
 
 using namespace mlir;
-
-/// How an element type is stored and named on the device.
-struct DeviceType {
-  const char *cType;     // C type of an element
-  const char *dtype;     // manifest / header name
-  const char *toFloat;   // expression turning `x` into float
-  const char *fromFloat; // expression turning float `x` into the type
-  const char *cudaType;  // cudaDataType for cuBLASLt, or null
-  int64_t bytes;
-};
-
-std::optional<DeviceType> getDeviceType(Type type);
 
 /// `pattern` (an expression in `x`, as DeviceType's) applied to `value`.
 std::string substitute(llvm::StringRef pattern, llvm::StringRef value);
@@ -67,13 +58,10 @@ expressionOf(Operation *op,
 /// `expression` rounded to `type` and back to float, as a kernel storing it
 /// would (nothing to do for f32).
 std::string roundedTo(Type type, llvm::StringRef expression);
-/// The value whose buffer `value` uses (through reshapes and identities).
-Value getStorageRoot(Value value);
 /// The ReLU a convolution's GEMM applies in its epilogue, if any.
 Operation *getReluEpilogue(tosa::Conv2DOp op);
-/// The K of a convolution's GEMM: KH * KW * C, padded to a multiple of 16
-/// for 8-bit types (with zeros in the columns and the stored weights).
-int64_t getConvGemmDepth(tosa::Conv2DOp op);
+/// How `op` runs, as prec-choose-conv-algorithms decided.
+FailureOr<engine::ConvAlgorithm> getConvAlgorithm(tosa::Conv2DOp op);
 
 /// Device code the engine includes when it has GEMMs / row kernels.
 extern const char *const matmulHelpers;
@@ -147,7 +135,6 @@ private:
   LogicalResult emitConv(Operation *op, bool depthwise);
   LogicalResult emitConvGemm(tosa::Conv2DOp op);
   LogicalResult emitCudnnConv(tosa::Conv2DOp op, Value destination);
-  bool prefersCudnn(int64_t rows, int64_t channels, int64_t depth) const;
   LogicalResult emitPool(Operation *op, bool isMax);
   LogicalResult emitRowGroup(const RowGroup &group);
   LogicalResult unsupported(Operation *op, const llvm::Twine &why);

@@ -3,6 +3,9 @@
 #ifndef PREC_LOWERING_PASSES_H
 #define PREC_LOWERING_PASSES_H
 
+#include "dialects/Engine/EngineDialect.h"
+#include "lowering/ConvolutionPlan.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -18,6 +21,11 @@ namespace prec {
 
 #define GEN_PASS_DECL
 #include "lowering/Passes.h.inc"
+
+/// prec-choose-conv-algorithms with a typed batch range.
+std::unique_ptr<mlir::Pass>
+createPrecChooseConvAlgorithms(ConvolutionPreference preference,
+                               std::optional<BatchRange> batch);
 
 #define GEN_PASS_REGISTRATION
 #include "lowering/Passes.h.inc"

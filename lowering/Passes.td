@@ -250,4 +250,48 @@ def PrecExpandF8Casts
                            "::mlir::math::MathDialect"];
 }
 
+def PrecChooseConvAlgorithms
+    : Pass<"prec-choose-conv-algorithms", "::mlir::func::FuncOp"> {
+  let summary = "Record how each convolution of an engine runs";
+  let description = [{
+    The first decision of `prec-plan-engine`. Each `tosa.conv2d` gets an
+    `engine.conv_algorithm` (dialects/Engine), which the CUDA emitter
+    follows:
+    * `direct`: a kernel per output element, for types or biases cuBLASLt
+      cannot take (f32 accumulation of f16 inputs and i32 of i8 it can);
+    * `gemm`: a 1x1 convolution with unit strides and no padding, one
+      cuBLASLt GEMM on its NHWC input as it is;
+    * `cudnn` or `im2col`: the others. cuDNN takes f32, f16 and bf16
+      convolutions whose padding it can express (both ends alike) and,
+      with `conv=auto`, of at least 1 GFLOP at the optimum batch: below
+      that its per-call host cost loses to an im2col kernel and a GEMM.
+
+    Example (`conv=auto`):
+
+    ```mlir
+    // Input: a 3x3 f16 convolution of 3.7 GFLOP.
+    %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, ...}
+    // Output:
+    %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, ...,
+           engine.conv_algorithm = #engine.conv_algorithm<cudnn>}
+    ```
+  }];
+  let options = [
+    Option<"preference", "conv", "::prec::ConvolutionPreference",
+           "::prec::ConvolutionPreference::Auto",
+           "Which of cuDNN and im2col the convolutions that can take either take",
+           [{::llvm::cl::values(
+             clEnumValN(::prec::ConvolutionPreference::Auto, "auto",
+                        "cuDNN for those of 1 GFLOP or more (default)"),
+             clEnumValN(::prec::ConvolutionPreference::Im2col, "im2col",
+                        "an im2col kernel and a cuBLASLt GEMM"),
+             clEnumValN(::prec::ConvolutionPreference::Cudnn, "cudnn",
+                        "cuDNN"))}]>,
+    Option<"batch", "batch", "std::string", /*default=*/"",
+           "A dynamic batch MIN:OPT:MAX (the module is at MAX): sizes are "
+           "judged at OPT">,
+  ];
+  let dependentDialects = ["::prec::engine::EngineDialect"];
+}
+
 #endif // PREC_LOWERING_PASSES_TD

@@ -103,6 +103,12 @@ void buildLowerToCpuPipeline(OpPassManager &pm) {
 
 void buildLowerToGpuPipeline(OpPassManager &pm) { addSharedLowering(pm); }
 
+void buildEnginePlanPipeline(OpPassManager &pm,
+                             const EnginePlanOptions &options) {
+  pm.addNestedPass<func::FuncOp>(
+      createPrecChooseConvAlgorithms(options.convolutions, options.batch));
+}
+
 void registerLoweringPipelines() {
   registerPrecLoweringPasses();
   PassPipelineRegistration<>(

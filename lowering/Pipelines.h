@@ -3,6 +3,11 @@
 #ifndef PREC_LOWERING_PIPELINES_H
 #define PREC_LOWERING_PIPELINES_H
 
+#include "lowering/BatchRange.h"
+#include "lowering/ConvolutionPlan.h"
+
+#include <optional>
+
 namespace mlir {
 class OpPassManager;
 } // namespace mlir
@@ -24,6 +29,18 @@ void buildLowerToCpuPipeline(mlir::OpPassManager &pm);
 /// chains, row reductions) round after every op, which it writes directly
 /// from the ops' types.
 void buildLowerToGpuPipeline(mlir::OpPassManager &pm);
+
+/// What prec-plan-engine is told about the engine.
+struct EnginePlanOptions {
+  ConvolutionPreference convolutions = ConvolutionPreference::Auto;
+  /// A dynamic batch (the module is at its largest), or none.
+  std::optional<BatchRange> batch;
+};
+
+/// The decisions that shape a CUDA engine, recorded on the lowered module
+/// as the engine dialect's attributes for the emitter to follow.
+void buildEnginePlanPipeline(mlir::OpPassManager &pm,
+                             const EnginePlanOptions &options);
 
 /// Registers the lowering passes and pipelines with the pass registry.
 void registerLoweringPipelines();

@@ -2,6 +2,7 @@
 
 #include "registration/InitAll.h"
 
+#include "dialects/Engine/EngineDialect.h"
 #include "dialects/ExternalModels/PrecisionModels.h"
 #include "dialects/Precision/PrecisionDialect.h"
 #include "lowering/Pipelines.h"
@@ -15,7 +16,7 @@
 namespace prec {
 
 void registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<precision::PrecisionDialect>();
+  registry.insert<precision::PrecisionDialect, engine::EngineDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registerPrecisionExternalModels(registry);

@@ -1,6 +1,6 @@
 //===- BatchRangeTest.cpp - parsing --batch=MIN:OPT:MAX -------------------===//
 
-#include "codegen/BatchAnalysis.h"
+#include "lowering/BatchRange.h"
 
 #include <gtest/gtest.h>
 

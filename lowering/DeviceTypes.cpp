@@ -1,17 +1,12 @@
 //===- DeviceTypes.cpp - how element types live on the GPU ---------------===//
 
-#include "codegen/CudaEmitterImpl.h"
+#include "lowering/DeviceTypes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
-#include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/TypeSwitch.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
 
-namespace prec::cuda {
+namespace prec {
 
 std::optional<DeviceType> getDeviceType(Type type) {
   if (type.isF32())
@@ -49,21 +44,4 @@ std::optional<DeviceType> getDeviceType(Type type) {
   return std::nullopt;
 }
 
-std::string substitute(llvm::StringRef pattern, llvm::StringRef value) {
-  std::string result = pattern.str();
-  size_t at = result.find('x');
-  // Patterns hold one `x` standing for the operand.
-  while (at != std::string::npos) {
-    bool standalone = (at == 0 || !isalnum(result[at - 1])) &&
-                      (at + 1 == result.size() || !isalnum(result[at + 1]));
-    if (standalone) {
-      result.replace(at, 1, value.str());
-      at = result.find('x', at + value.size());
-    } else {
-      at = result.find('x', at + 1);
-    }
-  }
-  return result;
-}
-
-} // namespace prec::cuda
+} // namespace prec

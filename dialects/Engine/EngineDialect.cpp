@@ -1,0 +1,39 @@
+//===- EngineDialect.cpp - the engine plan --------------------------------===//
+
+#include "dialects/Engine/EngineDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace prec::engine;
+
+#include "dialects/Engine/EngineDialect.cpp.inc"
+#include "dialects/Engine/EngineEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Engine/EngineAttrs.cpp.inc"
+
+void EngineDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/Engine/EngineAttrs.cpp.inc"
+      >();
+}
+
+LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == ConvAlgorithmAttrHelper::getNameStr()) {
+    if (!isa<ConvAlgorithmAttr>(attr.getValue()))
+      return op->emitError() << "'" << name
+                             << "' must be a #engine.conv_algorithm, got "
+                             << attr.getValue();
+    if (op->getName().getStringRef() != "tosa.conv2d")
+      return op->emitError() << "'" << name
+                             << "' belongs on a tosa.conv2d, not on '"
+                             << op->getName() << "'";
+    return success();
+  }
+  return op->emitError() << "unknown engine attribute '" << name << "'";
+}

@@ -1,0 +1,54 @@
+//===- EngineDialect.td - the engine plan ------------------*- tablegen -*-===//
+
+#ifndef PREC_ENGINE_DIALECT_TD
+#define PREC_ENGINE_DIALECT_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/OpBase.td"
+
+def Engine_Dialect : Dialect {
+  let name = "engine";
+  let cppNamespace = "::prec::engine";
+  let summary = "The decisions that shape a CUDA engine, as attributes";
+  let description = [{
+    The passes of `prec-plan-engine` (lowering/) decide how the lowered TOSA
+    of a function runs as a CUDA engine and record each decision on the op
+    it concerns; the emitter (codegen/) reads them and decides nothing:
+
+    * `engine.conv_algorithm` on a `tosa.conv2d`: how the convolution runs.
+
+    ```mlir
+    %y = tosa.conv2d %x, %w, %b, %zp, %zp {..., engine.conv_algorithm = #engine.conv_algorithm<cudnn>}
+    ```
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let discardableAttrs = (ins
+    "::prec::engine::ConvAlgorithmAttr":$conv_algorithm
+  );
+}
+
+def Engine_ConvAlgorithm : I32EnumAttr<"ConvAlgorithm",
+    "how a convolution runs", [
+  I32EnumAttrCase<"Direct", 0, "direct">,
+  I32EnumAttrCase<"Gemm", 1, "gemm">,
+  I32EnumAttrCase<"Im2col", 2, "im2col">,
+  I32EnumAttrCase<"Cudnn", 3, "cudnn">
+]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::prec::engine";
+  let description = [{
+    `direct`: a kernel per output element (types or a bias cuBLASLt cannot
+    take). `gemm`: a 1x1 unit-stride convolution, one cuBLASLt GEMM on its
+    NHWC input as it is. `im2col`: an im2col kernel into the arena, then a
+    cuBLASLt GEMM. `cudnn`: cuDNN's fastest algorithm, found at create.
+  }];
+}
+
+def Engine_ConvAlgorithmAttr
+    : EnumAttr<Engine_Dialect, Engine_ConvAlgorithm, "conv_algorithm"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+#endif // PREC_ENGINE_DIALECT_TD

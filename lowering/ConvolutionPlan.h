@@ -1,0 +1,59 @@
+//===- ConvolutionPlan.h - how a convolution runs on the GPU ----*- C++ -*-===//
+//
+// A tosa.conv2d runs as one of the engine's convolution algorithms
+// (#engine.conv_algorithm): a direct kernel, one cuBLASLt GEMM on its input
+// (1x1, unit strides), an im2col kernel and a GEMM, or cuDNN. What decides
+// is here, shared by prec-choose-conv-algorithms and the emitter.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PREC_LOWERING_CONVOLUTIONPLAN_H
+#define PREC_LOWERING_CONVOLUTIONPLAN_H
+
+#include "dialects/Engine/EngineDialect.h"
+#include "lowering/BatchRange.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+
+#include <optional>
+
+namespace prec {
+
+/// A convolution's operands and their shapes (NHWC input and output, OHWI
+/// weights) and its window attributes.
+struct ConvGeometry {
+  mlir::Value input, weight, bias, result;
+  llvm::ArrayRef<int64_t> in, w, out, pad, stride, dilation;
+
+  explicit ConvGeometry(mlir::tosa::Conv2DOp op);
+
+  /// Whether padding the end of each spatial dimension like its start gives
+  /// the same output (TOSA trims end padding no window reaches), as cuDNN
+  /// pads both ends alike.
+  bool padsAlike() const;
+};
+
+/// Whether a convolution can run as a cuBLASLt GEMM (im2col or not) or
+/// through cuDNN; the others run a direct kernel.
+bool isConvGemm(mlir::tosa::Conv2DOp op);
+
+/// The K of a convolution's GEMM: KH * KW * C, padded to a multiple of 16
+/// for 8-bit types (with zeros in the columns and the stored weights).
+int64_t getConvGemmDepth(mlir::tosa::Conv2DOp op);
+
+/// Which of cuDNN and im2col the convolutions that may take either take.
+enum class ConvolutionPreference {
+  Auto,   // cuDNN for those of 1 GFLOP or more at the optimum batch
+  Im2col, // always im2col
+  Cudnn   // always cuDNN
+};
+
+/// The algorithm `op` runs with, at the optimum of `batch` if the engine
+/// has a dynamic batch.
+engine::ConvAlgorithm chooseConvAlgorithm(mlir::tosa::Conv2DOp op,
+                                          ConvolutionPreference preference,
+                                          std::optional<BatchRange> batch);
+
+} // namespace prec
+
+#endif // PREC_LOWERING_CONVOLUTIONPLAN_H

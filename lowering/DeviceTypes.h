@@ -1,0 +1,28 @@
+//===- DeviceTypes.h - how element types live on the GPU --------*- C++ -*-===//
+
+#ifndef PREC_LOWERING_DEVICETYPES_H
+#define PREC_LOWERING_DEVICETYPES_H
+
+#include "mlir/IR/Types.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace prec {
+
+/// How an element type is stored and named on the device.
+struct DeviceType {
+  const char *cType;     // C type of an element
+  const char *dtype;     // manifest / header name
+  const char *toFloat;   // expression turning `x` into float
+  const char *fromFloat; // expression turning float `x` into the type
+  const char *cudaType;  // cudaDataType for cuBLASLt, or null
+  int64_t bytes;
+};
+
+/// The device type of `type`, if an engine can store it.
+std::optional<DeviceType> getDeviceType(mlir::Type type);
+
+} // namespace prec
+
+#endif // PREC_LOWERING_DEVICETYPES_H

@@ -1,0 +1,39 @@
+// The engine dialect's attributes parse, print, and are checked on the ops
+// they belong to.
+// RUN: prec-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+
+// CHECK: engine.conv_algorithm = #engine.conv_algorithm<im2col>
+func.func @conv(%x: tensor<1x4x4x2xf32>, %w: tensor<2x1x1x2xf32>, %b: tensor<2xf32>, %zp: tensor<1xf32>) -> tensor<1x4x4x2xf32> {
+  %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, engine.conv_algorithm = #engine.conv_algorithm<im2col>} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x2xf32>
+  return %y : tensor<1x4x4x2xf32>
+}
+
+// -----
+
+func.func @wrong_op(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'engine.conv_algorithm' belongs on a tosa.conv2d, not on 'tosa.abs'}}
+  %y = tosa.abs %x {engine.conv_algorithm = #engine.conv_algorithm<gemm>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @wrong_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'engine.conv_algorithm' must be a #engine.conv_algorithm, got "cudnn"}}
+  %y = tosa.abs %x {engine.conv_algorithm = "cudnn"} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @unknown(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{unknown engine attribute 'engine.kernel_count'}}
+  %y = tosa.abs %x {engine.kernel_count = 3} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+2 {{expected ::prec::engine::ConvAlgorithm to be one of: direct, gemm, im2col, cudnn}}
+// expected-error @+1 {{failed to parse Engine_ConvAlgorithmAttr parameter 'value'}}
+#bad = #engine.conv_algorithm<winograd>
