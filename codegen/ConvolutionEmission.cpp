@@ -30,24 +30,6 @@ FailureOr<engine::ConvAlgorithm> getConvAlgorithm(tosa::Conv2DOp op) {
                            "prec-choose-conv-algorithms";
 }
 
-/// The ReLU (a clamp to [0, +inf) or to the end of f32) applied to a
-/// convolution's only result, which cuBLASLt's RELU_BIAS epilogue can do.
-Operation *getReluEpilogue(tosa::Conv2DOp op) {
-  if (!isConvGemm(op) || !op.getResult().hasOneUse())
-    return nullptr;
-  auto clamp = dyn_cast<tosa::ClampOp>(*op.getResult().user_begin());
-  if (!clamp || clamp.getType() != op.getType())
-    return nullptr;
-  auto low = dyn_cast<FloatAttr>(clamp.getMinValAttr());
-  auto high = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
-  if (!low || !high || low.getValueAsDouble() != 0.0)
-    return nullptr;
-  double top = high.getValueAsDouble();
-  return std::isinf(top) || top >= std::numeric_limits<float>::max()
-             ? clamp.getOperation()
-             : nullptr;
-}
-
 /// A convolution as a GEMM: an im2col kernel lays every output position's
 /// receptive field out as a row, and cuBLASLt multiplies those rows by the
 /// OHWI weights, adding the bias in its accumulator (the BIAS epilogue) and

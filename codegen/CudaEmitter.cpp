@@ -6,14 +6,17 @@
 
 #include "codegen/ArenaAllocator.h"
 #include "codegen/BatchAnalysis.h"
-#include "codegen/ElementwiseExpressionInterface.h"
-#include "codegen/RowGroups.h"
+#include "lowering/ElementwiseExpressionInterface.h"
+#include "lowering/RowGroups.h"
 
+#include "dialects/Engine/EngineDialect.h"
 #include "dialects/ExternalModels/PrecisionModels.h"
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOps.h"
 #include "dialects/Utils/OpNames.h"
+#include "lowering/ElementwiseExpressionInterface.h"
 #include "lowering/Pipelines.h"
+#include "lowering/RowGroups.h"
 #include "support/NestingDepth.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -238,37 +241,57 @@ void CudaEmitter::launch(Operation *op, const std::string &kernel,
   runCode += ");\n";
 }
 
-/// Whether `op` can be computed inside its only user's kernel: both are
-/// elementwise over the same shape, so one thread per element computes
-/// both, rounding the inner result to its type as its own kernel would.
-bool CudaEmitter::isFusedIntoUser(Operation *op) const {
-  if (!isElementwise(op) || op->getNumResults() != 1 ||
-      !op->getResult(0).hasOneUse())
-    return false;
-  Operation *user = *op->getResult(0).user_begin();
-  // Computed by a GEMM's epilogue or a row kernel instead.
-  if (isGemmEpilogue(op) || isGemmEpilogue(user) || rowGroupOf.count(op) ||
-      rowGroupOf.count(user))
-    return false;
-  auto type = cast<RankedTensorType>(op->getResult(0).getType());
-  return user->getBlock() == op->getBlock() &&
-         isElementwise(user) &&
-         llvm::is_contained(getDataOperands(user), op->getResult(0)) &&
-         cast<RankedTensorType>(user->getResult(0).getType()).getShape() ==
-             type.getShape();
+/// The groups prec-plan-kernels made, as the maps the emitter looks ops up
+/// in: GEMMs with what they perform, row groups, fused elementwise ops.
+LogicalResult CudaEmitter::readKernelPlan() {
+  auto kernelAttr = function->getContext()
+                        ->getLoadedDialect<engine::EngineDialect>()
+                        ->getKernelAttrHelper();
+  llvm::MapVector<int64_t, std::pair<engine::KernelKind,
+                                     SmallVector<Operation *>>>
+      kernels;
+  for (Operation &op : function.getBody().front())
+    if (engine::KernelAttr kernel = kernelAttr.getAttr(&op)) {
+      auto &[kind, ops] = kernels[kernel.getIndex()];
+      kind = kernel.getKind();
+      ops.push_back(&op);
+    }
+  rowGroups.reserve(kernels.size());
+  for (auto &[index, kernel] : kernels) {
+    auto &[kind, ops] = kernel;
+    Operation *launch = ops.back();
+    for (Operation *op : ops)
+      launchOf[op] = launch;
+    switch (kind) {
+    case engine::KernelKind::Contraction: {
+      auto contraction = llvm::find_if(
+          ops, [](Operation *op) { return isa<tosa::MatMulOp, tosa::Conv2DOp>(op); });
+      if (contraction == ops.end())
+        return launch->emitError()
+               << "engine.kernel " << index
+               << " is a contraction without a matmul or convolution";
+      for (Operation *op : ops)
+        if (op != launch)
+          performedBy[op] = launch;
+      if (*contraction != launch)
+        gemmAt[launch] = *contraction;
+      break;
+    }
+    case engine::KernelKind::Rows:
+      rowGroups.push_back(getRowGroup(ops));
+      for (Operation *op : ops)
+        rowGroupOf[op] = &rowGroups.back();
+      break;
+    case engine::KernelKind::Fused:
+      fusedIntoUser.insert(ops.begin(), ops.end() - 1);
+      break;
+    case engine::KernelKind::Single:
+      break;
+    }
+  }
+  return success();
 }
 
-Operation *CudaEmitter::getKernelOp(Operation *op) const {
-  // An op fused into its user is computed, reading its operands, by the
-  // kernel of the last op of its chain.
-  while (isFusedIntoUser(op))
-    op = *op->getResult(0).user_begin();
-  if (Operation *gemm = performedBy.lookup(op))
-    return gemm;
-  if (const RowGroup *group = rowGroupOf.lookup(op))
-    return group->ops.back();
-  return op;
-}
 
 void CudaEmitter::planBufferReleases() {
   Block &body = function.getBody().front();
@@ -461,23 +484,11 @@ LogicalResult CudaEmitter::collectBindings() {
   return success();
 }
 
-/// Plans GEMM epilogues, row groups and buffers, then emits every op and the
-/// copies of results that were not written into their bindings.
+/// Reads the kernel plan, lays weights out and plans buffers, then emits
+/// every op and the copies of results not written into their bindings.
 LogicalResult CudaEmitter::emitBody() {
-  if (failed(planGemmEpilogues()))
+  if (failed(planWeightLayouts()) || failed(readKernelPlan()))
     return failure();
-  rowGroups = planRowGroups(
-      function.getBody().front(), /*maxWidth=*/8192,
-      isElementwise,
-      // Sums in f32 (or max): other sums round every step, in order.
-      [](Operation *op) {
-        return isa<tosa::ReduceMaxOp>(op) ||
-               getElementTypeOrSelf(op->getResult(0).getType()).isF32();
-      },
-      [&](Operation *op) { return isGemmEpilogue(op); });
-  for (const RowGroup &group : rowGroups)
-    for (Operation *op : group.ops)
-      rowGroupOf[op] = &group;
   planBufferReleases();
   function.walk([&](Operation *op) {
     for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
@@ -968,7 +979,7 @@ void registerCudaEmitTranslation() {
                         arith::ArithDialect, math::MathDialect,
                         precision::PrecisionDialect, engine::EngineDialect>();
         registerPrecisionExternalModels(registry);
-        cuda::registerElementwiseExpressionModels(registry);
+        registerElementwiseExpressionModels(registry);
         context->appendDialectRegistry(registry);
         const llvm::MemoryBuffer *input =
             sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());

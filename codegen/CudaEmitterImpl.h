@@ -14,10 +14,12 @@
 #include "codegen/ArenaAllocator.h"
 #include "codegen/BatchAnalysis.h"
 #include "codegen/CudaEmitter.h"
-#include "codegen/RowGroups.h"
+#include "lowering/RowGroups.h"
 #include "lowering/BufferAliases.h"
+#include "lowering/ContractionEpilogues.h"
 #include "lowering/ConvolutionPlan.h"
 #include "lowering/DeviceTypes.h"
+#include "lowering/RowGroups.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -58,8 +60,6 @@ expressionOf(Operation *op,
 /// `expression` rounded to `type` and back to float, as a kernel storing it
 /// would (nothing to do for f32).
 std::string roundedTo(Type type, llvm::StringRef expression);
-/// The ReLU a convolution's GEMM applies in its epilogue, if any.
-Operation *getReluEpilogue(tosa::Conv2DOp op);
 /// How `op` runs, as prec-choose-conv-algorithms decided.
 FailureOr<engine::ConvAlgorithm> getConvAlgorithm(tosa::Conv2DOp op);
 
@@ -107,11 +107,18 @@ private:
   int64_t largestIndexSpace = 0;
   LogicalResult assignBuffer(Value value);
   void planBufferReleases();
-  LogicalResult planGemmEpilogues();
-  bool isFusedIntoUser(Operation *op) const;
+  LogicalResult planWeightLayouts();
+  LogicalResult readKernelPlan();
+  bool isFusedIntoUser(Operation *op) const {
+    return fusedIntoUser.contains(op);
+  }
   bool isGemmEpilogue(Operation *op) const;
-  /// The op whose kernel computes `op`'s result (itself unless fused).
-  Operation *getKernelOp(Operation *op) const;
+  /// The op whose kernel computes `op`'s result: the last of its kernel's
+  /// ops (itself if it launches nothing).
+  Operation *getKernelOp(Operation *op) const {
+    Operation *launch = launchOf.lookup(op);
+    return launch ? launch : op;
+  }
   void releaseBuffersAfter(Operation *op);
   LogicalResult addWeight(Value value, ElementsAttr values);
   std::string pointer(Value value);
@@ -193,6 +200,10 @@ private:
   llvm::DenseMap<Value, int64_t> paddedWeights;
   std::vector<RowGroup> rowGroups;
   llvm::DenseMap<Operation *, const RowGroup *> rowGroupOf;
+  /// Each op of the plan's kernels mapped to the last of them.
+  llvm::DenseMap<Operation *, Operation *> launchOf;
+  /// Elementwise ops computed inside their only user's kernel.
+  llvm::DenseSet<Operation *> fusedIntoUser;
   /// Values computed straight into an output binding (its index).
   llvm::DenseMap<Value, int64_t> outputBindings;
   std::vector<char> weights;

@@ -2,10 +2,10 @@
 
 #include "codegen/CudaEmitterImpl.h"
 
-#include "codegen/ElementwiseExpressionInterface.h"
 #include "dialects/Precision/PrecisionOpInterface.h"
-
+#include "dialects/Utils/Constants.h"
 #include "dialects/Utils/OpNames.h"
+#include "lowering/ElementwiseExpressionInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -71,14 +71,10 @@ std::string broadcastOffsets(ArrayRef<int64_t> result,
 /// A float literal for a constant whose elements are all one value, so that
 /// kernels need not load it (the GELU's 0.5, LayerNorm's epsilon).
 std::optional<std::string> getSplatLiteral(Value value) {
-  Operation *def = value.getDefiningOp();
-  if (!def || !isa<tosa::ConstOp, arith::ConstantOp>(def))
+  std::optional<APFloat> splat = getFloatSplat(value);
+  if (!splat)
     return std::nullopt;
-  auto values = dyn_cast<DenseElementsAttr>(
-      def->getAttr(isa<tosa::ConstOp>(def) ? "values" : "value"));
-  if (!values || !values.isSplat() || !isa<FloatType>(values.getElementType()))
-    return std::nullopt;
-  APFloat element = values.getSplatValue<APFloat>();
+  APFloat element = *splat;
   bool losesInfo = false;
   element.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
                   &losesInfo);

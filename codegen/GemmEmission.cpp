@@ -20,112 +20,12 @@ using namespace mlir;
 
 namespace prec::cuda {
 
-/// What cuBLASLt computes after a matmul's product (its epilogue), and the
-/// ops of the program that this covers.
-struct MatmulEpilogue {
-  Operation *scale = nullptr;        // multiplies by a constant: alpha
-  std::string alpha;                 // that constant, a float literal
-  Operation *biasAdd = nullptr;      // adds a row bias in the accumulator type
-  Value bias;                        // that bias, in the D type, as read
-  Operation *biasWidening = nullptr; // the bias's widening, looked through
-  Operation *cast = nullptr;         // converts the accumulator to the D type
-  Value result;                      // what the GEMM writes
-};
-
-/// The epilogue of `op`, in cuBLASLt's order D = alpha * (A B) + bias: a
-/// multiply by a constant (a dequantization scale), a bias added in the
-/// accumulator type (prec-fuse-bias puts it there) and a conversion to
-/// f16/bf16 (cuBLASLt's D type). Only an f32 accumulator scales and adds
-/// (cuBLASLt does both in f32). The bias is read in the D type: an f16 bias
-/// widened for the f32 add is read before its widening, which is exact.
-static MatmulEpilogue getMatmulEpilogue(tosa::MatMulOp op) {
-  MatmulEpilogue epilogue;
-  auto singleUser = [](Value value) -> Operation * {
-    return value.hasOneUse() ? *value.user_begin() : nullptr;
-  };
-  bool f32Accumulator = getElementTypeOrSelf(op.getType()).isF32();
-  Value value = op.getResult();
-  if (auto mul = dyn_cast_or_null<tosa::MulOp>(singleUser(value));
-      mul && f32Accumulator && mul.getType() == op.getType()) {
-    Value other = mul.getInput1() == value ? mul.getInput2() : mul.getInput1();
-    if (std::optional<std::string> literal = getSplatLiteral(other)) {
-      epilogue.scale = mul;
-      epilogue.alpha = *literal;
-      value = mul.getResult();
-    }
-  }
-  auto add = dyn_cast_or_null<tosa::AddOp>(singleUser(value));
-  if (add && (add.getType() != op.getType() || !f32Accumulator))
-    add = nullptr;
-  auto conversion =
-      dyn_cast_or_null<tosa::CastOp>(singleUser(add ? add.getResult() : value));
-  if (conversion && (!conversion->hasAttr(
-                         precision::PrecisionDialect::getEpilogueAttrName()) ||
-                     !(getElementTypeOrSelf(conversion.getType()).isF16() ||
-                       getElementTypeOrSelf(conversion.getType()).isBF16())))
-    conversion = nullptr;
-  Type dType =
-      getElementTypeOrSelf(conversion ? conversion.getType() : op.getType());
-  if (add) {
-    Value bias = add.getInput1() == value ? add.getInput2() : add.getInput1();
-    auto biasType = cast<RankedTensorType>(bias.getType());
-    bool isRowVector =
-        prec::isRowBias(biasType, cast<RankedTensorType>(op.getType()));
-    auto widening = bias.getDefiningOp<tosa::CastOp>();
-    if (widening && biasType.getElementType() != dType &&
-        getElementTypeOrSelf(widening.getInput().getType()) == dType)
-      bias = widening.getInput();
-    else
-      widening = nullptr;
-    if (isRowVector && getElementTypeOrSelf(bias.getType()) == dType) {
-      epilogue.biasAdd = add;
-      epilogue.bias = bias;
-      epilogue.biasWidening = widening;
-      value = add.getResult();
-    }
-  }
-  // The conversion is the epilogue's only when nothing between needs a
-  // kernel.
-  if (conversion && (epilogue.biasAdd || !add)) {
-    epilogue.cast = conversion;
-    value = conversion.getResult();
-  }
-  epilogue.result = value;
-  return epilogue;
-}
-
-/// The tensor whose transpose (batch kept, the two others swapped) is
-/// `op`'s B operand: cuBLASLt reads it as it is with op T.
-static Value getTransposedB(tosa::MatMulOp op) {
-  auto transpose = op.getB().getDefiningOp<tosa::TransposeOp>();
-  if (!transpose || transpose.getPerms() != ArrayRef<int32_t>{0, 2, 1})
-    return nullptr;
-  return transpose.getInput1();
-}
-
-/// Whether cuBLASLt multiplies `op`'s inputs only with A transposed (the TN
-/// layout): its integer and 8-bit float GEMMs.
-static bool needsTransposedB(tosa::MatMulOp op) {
-  Type input = getElementTypeOrSelf(op.getA().getType());
-  return input.isInteger(8) || isa<Float8E4M3FNType, Float8E5M2Type>(input);
-}
-
-LogicalResult CudaEmitter::planGemmEpilogues() {
-  Block &body = function.getBody().front();
-  // A GEMM runs where the last op of its epilogue is: every operand of the
-  // epilogue (a bias) exists by then.
-  auto fuse = [&](Operation *gemm, ArrayRef<Operation *> epilogueOps) {
-    Operation *last = epilogueOps.back();
-    gemmAt[last] = gemm;
-    performedBy[gemm] = last;
-    for (Operation *covered : epilogueOps.drop_back())
-      performedBy[covered] = last;
-  };
-  llvm::SetVector<Operation *> biasWidenings, transposesRead;
-  for (Operation &op : body) {
+/// i8 and f8 GEMMs read B transposed (cuBLASLt's TN layout): a constant B
+/// is stored so. 8-bit convolutions need K a multiple of 16: their constant
+/// weights are stored padded with zeros.
+LogicalResult CudaEmitter::planWeightLayouts() {
+  for (Operation &op : function.getBody().front()) {
     if (auto conv = dyn_cast<tosa::Conv2DOp>(op)) {
-      if (Operation *relu = getReluEpilogue(conv))
-        fuse(conv, {relu});
       auto weightType = cast<RankedTensorType>(conv.getWeight().getType());
       int64_t depth = weightType.getNumElements() / weightType.getDimSize(0);
       if (int64_t padded = getConvGemmDepth(conv);
@@ -135,21 +35,8 @@ LogicalResult CudaEmitter::planGemmEpilogues() {
         paddedWeights[conv.getWeight()] = padded;
     }
     auto matmul = dyn_cast<tosa::MatMulOp>(op);
-    if (!matmul)
-      continue;
-    MatmulEpilogue epilogue = getMatmulEpilogue(matmul);
-    SmallVector<Operation *> epilogueOps;
-    for (Operation *covered : {epilogue.scale, epilogue.biasAdd, epilogue.cast})
-      if (covered)
-        epilogueOps.push_back(covered);
-    if (!epilogueOps.empty())
-      fuse(matmul, epilogueOps);
-    if (epilogue.biasWidening)
-      biasWidenings.insert(epilogue.biasWidening);
-    if (getTransposedB(matmul))
-      transposesRead.insert(matmul.getB().getDefiningOp());
-    else if (needsTransposedB(matmul) &&
-             isa_and_nonnull<tosa::ConstOp>(matmul.getB().getDefiningOp()))
+    if (matmul && !getTransposedB(matmul) && needsTransposedB(matmul) &&
+        isa_and_nonnull<tosa::ConstOp>(matmul.getB().getDefiningOp()))
       transposedWeights.insert(matmul.getB());
   }
   // A weight read transposed by one GEMM is read so by all of them.
@@ -160,31 +47,6 @@ LogicalResult CudaEmitter::planGemmEpilogues() {
         return user->emitError()
                << "the CUDA emitter stores this weight transposed for an i8 "
                   "or f8 GEMM, and this op reads it too";
-  // A transpose or a bias's widening that only GEMMs read (with op T, or
-  // unwidened) needs no kernel; it is read by the last of them.
-  auto readOnlyByGemms = [&](Operation *producer,
-                             llvm::function_ref<bool(Operation *)> reads) {
-    Operation *lastKernel = nullptr;
-    for (Operation *user : producer->getResult(0).getUsers()) {
-      if (!reads(user))
-        return;
-      Operation *kernel = performedBy.lookup(user);
-      kernel = kernel ? kernel : user;
-      if (!lastKernel || lastKernel->isBeforeInBlock(kernel))
-        lastKernel = kernel;
-    }
-    if (lastKernel)
-      performedBy[producer] = lastKernel;
-  };
-  for (Operation *transpose : transposesRead)
-    readOnlyByGemms(transpose, [&](Operation *user) {
-      auto matmul = dyn_cast<tosa::MatMulOp>(user);
-      return matmul && matmul.getB() == transpose->getResult(0);
-    });
-  for (Operation *widening : biasWidenings)
-    readOnlyByGemms(widening, [&](Operation *user) {
-      return isa<tosa::AddOp>(user) && performedBy.count(user);
-    });
   return success();
 }
 
@@ -277,6 +139,8 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
   // The epilogue adds the bias and writes the storage type (cuBLASLt's D
   // type) when the program converts the accumulator.
   MatmulEpilogue epilogue = getMatmulEpilogue(op);
+  std::string alpha =
+      epilogue.scale ? *getSplatLiteral(epilogue.alpha) : std::string();
   Value destination = epilogue.result;
   if (failed(assignBuffer(destination)))
     return failure();
@@ -319,7 +183,7 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
                                               : "e->float_zero";
   if (epilogue.scale) {
     stateFields +=
-        llvm::formatv("  float alpha{0} = {1};\n", index, epilogue.alpha);
+        llvm::formatv("  float alpha{0} = {1};\n", index, alpha);
     one = llvm::formatv("e->alpha{0}", index);
   }
   // The algorithm is timed on scratch operands of these sizes (bindings do
@@ -354,7 +218,7 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
   if (transposeB)
     notes += ", B transposed";
   if (epilogue.scale)
-    notes += ", alpha " + epilogue.alpha;
+    notes += ", alpha " + alpha;
   if (epilogue.biasAdd)
     notes += ", bias epilogue";
   runCode += llvm::formatv("  // tosa.matmul{0}: {1}x{2}x{3}, batch {4}{5}\n",

@@ -294,4 +294,43 @@ def PrecChooseConvAlgorithms
   let dependentDialects = ["::prec::engine::EngineDialect"];
 }
 
+def PrecPlanKernels : Pass<"prec-plan-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Group the ops of an engine into kernels";
+  let description = [{
+    The second decision of `prec-plan-engine`. Every op a kernel computes
+    (all but constants, shapes and the reshapes and identities that alias
+    their input) gets `engine.kernel = #engine.kernel<index, kind>`: ops of
+    one index run in one launch, at the last of them; indices count
+    launches in program order. Kinds:
+    * `contraction`: a matmul or a convolution run by cuBLASLt or cuDNN,
+      with the ops its epilogue performs (a scale by a constant, a row bias
+      added in the f32 accumulator, the epilogue cast to f16/bf16; a
+      convolution's ReLU) and the B transposes and bias widenings only GEMMs
+      read, which need no kernel of their own;
+    * `rows`: runs of elementwise ops and last-axis reductions (f32 sums or
+      maxima) over the same rows, at most 8192 wide (LayerNorm, softmax);
+    * `fused`: elementwise ops over one shape, each with one user, inlined
+      into that user's kernel;
+    * `single`: an op alone.
+
+    Example:
+
+    ```mlir
+    // Input:
+    %p = tosa.matmul %x, %w, %zp, %zp : (...) -> tensor<1x4x8xf32>
+    %s = tosa.add %p, %b : (...) -> tensor<1x4x8xf32>
+    %d = tosa.cast %s {precision.epilogue} : (...) -> tensor<1x4x8xf16>
+    %e = tosa.exp %d : (...) -> tensor<1x4x8xf16>
+    %t = tosa.tanh %e : (...) -> tensor<1x4x8xf16>
+    // Output:
+    %p = tosa.matmul ... {engine.kernel = #engine.kernel<0, contraction>}
+    %s = tosa.add ... {engine.kernel = #engine.kernel<0, contraction>}
+    %d = tosa.cast ... {engine.kernel = #engine.kernel<0, contraction>, ...}
+    %e = tosa.exp ... {engine.kernel = #engine.kernel<1, fused>}
+    %t = tosa.tanh ... {engine.kernel = #engine.kernel<1, fused>}
+    ```
+  }];
+  let dependentDialects = ["::prec::engine::EngineDialect"];
+}
+
 #endif // PREC_LOWERING_PASSES_TD

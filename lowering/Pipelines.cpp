@@ -107,6 +107,7 @@ void buildEnginePlanPipeline(OpPassManager &pm,
                              const EnginePlanOptions &options) {
   pm.addNestedPass<func::FuncOp>(
       createPrecChooseConvAlgorithms(options.convolutions, options.batch));
+  pm.addNestedPass<func::FuncOp>(createPrecPlanKernels());
 }
 
 void registerLoweringPipelines() {
@@ -119,6 +120,11 @@ void registerLoweringPipelines() {
       "prec-lower-to-gpu",
       "Rewrite a legalized module into the TOSA the CUDA emitter reads",
       buildLowerToGpuPipeline);
+  PassPipelineRegistration<>(
+      "prec-plan-engine",
+      "Record how a lowered module runs as a CUDA engine (static batch, "
+      "--conv=auto; run the passes alone for other options)",
+      [](OpPassManager &pm) { buildEnginePlanPipeline(pm, {}); });
 }
 
 } // namespace prec

@@ -35,5 +35,14 @@ LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
                              << op->getName() << "'";
     return success();
   }
+  if (name == KernelAttrHelper::getNameStr()) {
+    auto kernel = dyn_cast<KernelAttr>(attr.getValue());
+    if (!kernel)
+      return op->emitError() << "'" << name << "' must be a #engine.kernel, got "
+                             << attr.getValue();
+    if (kernel.getIndex() < 0)
+      return op->emitError() << "'" << name << "' has a negative index";
+    return success();
+  }
   return op->emitError() << "unknown engine attribute '" << name << "'";
 }

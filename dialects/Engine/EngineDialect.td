@@ -17,15 +17,21 @@ def Engine_Dialect : Dialect {
     it concerns; the emitter (codegen/) reads them and decides nothing:
 
     * `engine.conv_algorithm` on a `tosa.conv2d`: how the convolution runs.
+    * `engine.kernel` on every op that computes something: the kernel (or
+      library call) that computes it. Ops with one kernel index run in one
+      launch, at the last of them.
 
     ```mlir
-    %y = tosa.conv2d %x, %w, %b, %zp, %zp {..., engine.conv_algorithm = #engine.conv_algorithm<cudnn>}
+    %y = tosa.conv2d %x, %w, %b, %zp, %zp {..., engine.conv_algorithm = #engine.conv_algorithm<cudnn>,
+                                                engine.kernel = #engine.kernel<0, contraction>}
+    %r = tosa.clamp %y {..., engine.kernel = #engine.kernel<0, contraction>}
     ```
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let discardableAttrs = (ins
-    "::prec::engine::ConvAlgorithmAttr":$conv_algorithm
+    "::prec::engine::ConvAlgorithmAttr":$conv_algorithm,
+    "::prec::engine::KernelAttr":$kernel
   );
 }
 
@@ -49,6 +55,33 @@ def Engine_ConvAlgorithm : I32EnumAttr<"ConvAlgorithm",
 def Engine_ConvAlgorithmAttr
     : EnumAttr<Engine_Dialect, Engine_ConvAlgorithm, "conv_algorithm"> {
   let assemblyFormat = "`<` $value `>`";
+}
+
+def Engine_KernelKind : I32EnumAttr<"KernelKind", "what a kernel is", [
+  I32EnumAttrCase<"Single", 0, "single">,
+  I32EnumAttrCase<"Fused", 1, "fused">,
+  I32EnumAttrCase<"Rows", 2, "rows">,
+  I32EnumAttrCase<"Contraction", 3, "contraction">
+]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::prec::engine";
+  let description = [{
+    `single`: one op's own kernel. `fused`: elementwise ops over one shape,
+    each fused into its only user, one thread per element. `rows`: a run of
+    elementwise ops and last-axis reductions over the same rows (LayerNorm,
+    softmax), a block per row. `contraction`: a cuBLASLt GEMM or a cuDNN
+    convolution with the ops its epilogue performs (scale, bias, ReLU,
+    conversion) and the operand transposes and bias widenings it reads
+    through.
+  }];
+}
+
+def Engine_KernelAttr : AttrDef<Engine_Dialect, "Kernel"> {
+  let mnemonic = "kernel";
+  let summary = "The kernel that computes an op";
+  let parameters = (ins "int64_t":$index,
+                        "::prec::engine::KernelKind":$kind);
+  let assemblyFormat = "`<` $index `,` $kind `>`";
 }
 
 #endif // PREC_ENGINE_DIALECT_TD

@@ -2,6 +2,7 @@
 
 #include "dialects/Utils/Constants.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
@@ -14,6 +15,17 @@ namespace prec {
 
 bool isZeroConstant(Value value) {
   return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
+}
+
+std::optional<APFloat> getFloatSplat(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def || !isa<tosa::ConstOp, arith::ConstantOp>(def))
+    return std::nullopt;
+  auto values = dyn_cast<DenseElementsAttr>(
+      def->getAttr(isa<tosa::ConstOp>(def) ? "values" : "value"));
+  if (!values || !values.isSplat() || !isa<FloatType>(values.getElementType()))
+    return std::nullopt;
+  return values.getSplatValue<APFloat>();
 }
 
 bool forEachFloat(ElementsAttr values,

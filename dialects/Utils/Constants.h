@@ -8,11 +8,17 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <optional>
+
 namespace prec {
 
 /// Whether `value` is a constant (a tosa.const or another constant-like op)
 /// whose elements are all zero.
 bool isZeroConstant(mlir::Value value);
+
+/// The value of every element of `value`, a tosa.const or arith.constant
+/// whose dense float elements are all one value.
+std::optional<llvm::APFloat> getFloatSplat(mlir::Value value);
 
 /// Calls `visit(index, value)` for every element of a float constant, dense
 /// or a resource blob (whose bytes are decoded in its element type); false,

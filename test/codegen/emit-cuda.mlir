@@ -91,6 +91,16 @@
 // RUN: FileCheck %s --check-prefix=CONV < %t/trtorch.cu
 // RUN: prec-translate --emit-cuda %t/conv.mlir --output-dir=%t --engine-name=trtorch_im2col
 // RUN: FileCheck %s --check-prefix=IM2COL < %t/trtorch_im2col.cu
+// The plan the emitter follows, in IR: each convolution's algorithm and
+// the kernel of every op (casts, pooling and the clamp run alone: the pool
+// between a convolution and its ReLU keeps the ReLU out of the epilogue).
+// RUN: prec-opt %t/conv.mlir --prec-lower-to-gpu --prec-plan-engine | FileCheck %s --check-prefix=PLAN
+// PLAN: tosa.conv2d {{.*}}engine.conv_algorithm = #engine.conv_algorithm<im2col>, engine.kernel = #engine.kernel<0, contraction>
+// PLAN-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<1, single>
+// PLAN: tosa.conv2d {{.*}}engine.conv_algorithm = #engine.conv_algorithm<im2col>, engine.kernel = #engine.kernel<2, contraction>
+// PLAN-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<3, single>
+// PLAN-NEXT: tosa.max_pool2d {{.*}}engine.kernel = #engine.kernel<4, single>
+// PLAN-NEXT: tosa.clamp {{.*}}engine.kernel = #engine.kernel<5, single>
 // With --conv=cudnn the 3x3 convolutions run through cuDNN, conv1 in f32 without
 // tensor cores (they would round its operands to TF32), conv2 on f16 with an
 // f32 accumulator; a max pool sits between each and the ReLU, so the bias

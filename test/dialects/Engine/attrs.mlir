@@ -2,9 +2,9 @@
 // they belong to.
 // RUN: prec-opt %s -split-input-file -verify-diagnostics | FileCheck %s
 
-// CHECK: engine.conv_algorithm = #engine.conv_algorithm<im2col>
+// CHECK: engine.conv_algorithm = #engine.conv_algorithm<im2col>{{.*}}engine.kernel = #engine.kernel<2, contraction>
 func.func @conv(%x: tensor<1x4x4x2xf32>, %w: tensor<2x1x1x2xf32>, %b: tensor<2xf32>, %zp: tensor<1xf32>) -> tensor<1x4x4x2xf32> {
-  %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, engine.conv_algorithm = #engine.conv_algorithm<im2col>} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x2xf32>
+  %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, engine.conv_algorithm = #engine.conv_algorithm<im2col>, engine.kernel = #engine.kernel<2, contraction>} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x2xf32>
   return %y : tensor<1x4x4x2xf32>
 }
 
@@ -37,3 +37,19 @@ func.func @unknown(%x: tensor<4xf32>) -> tensor<4xf32> {
 // expected-error @+2 {{expected ::prec::engine::ConvAlgorithm to be one of: direct, gemm, im2col, cudnn}}
 // expected-error @+1 {{failed to parse Engine_ConvAlgorithmAttr parameter 'value'}}
 #bad = #engine.conv_algorithm<winograd>
+
+// -----
+
+func.func @negative_kernel(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'engine.kernel' has a negative index}}
+  %y = tosa.abs %x {engine.kernel = #engine.kernel<-1, single>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'engine.kernel' must be a #engine.kernel, got 3 : i64}}
+  %y = tosa.abs %x {engine.kernel = 3} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "codegen/ElementwiseExpressionInterface.h"
+#include "lowering/ElementwiseExpressionInterface.h"
 
 #include "dialects/ExternalModels/PrecisionModels.h"
 #include "dialects/Precision/PrecisionOpInterface.h"
@@ -81,7 +81,7 @@ protected:
     registry.insert<func::FuncDialect, tosa::TosaDialect, arith::ArithDialect,
                     math::MathDialect, precision::PrecisionDialect>();
     registerPrecisionExternalModels(registry);
-    cuda::registerElementwiseExpressionModels(registry);
+    registerElementwiseExpressionModels(registry);
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
     module = parseSourceString<ModuleOp>(kModule, &context);
@@ -107,7 +107,7 @@ TEST_F(ElementwiseModelsTest, EveryExpressionModelIsExercisedHere) {
   for (Operation *op : getComputingOps())
     present.insert(op->getName().getStringRef());
   for (RegisteredOperationName name : context.getRegisteredOperations())
-    if (name.hasInterface<cuda::ElementwiseExpressionOpInterface>())
+    if (name.hasInterface<ElementwiseExpressionOpInterface>())
       EXPECT_TRUE(present.contains(name.getStringRef()))
           << name.getStringRef().str()
           << " has an expression model but no line in this test";
@@ -116,7 +116,7 @@ TEST_F(ElementwiseModelsTest, EveryExpressionModelIsExercisedHere) {
 TEST_F(ElementwiseModelsTest, EveryElementwiseOpHasAnExpression) {
   ASSERT_TRUE(module);
   for (Operation *op : getComputingOps())
-    EXPECT_TRUE(isa<cuda::ElementwiseExpressionOpInterface>(op))
+    EXPECT_TRUE(isa<ElementwiseExpressionOpInterface>(op))
         << op->getName().getStringRef().str();
   // The precision passes' classes for them: the same ops seen two ways.
   for (Operation *op : getComputingOps()) {
@@ -133,7 +133,7 @@ TEST_F(ElementwiseModelsTest, AnExpressionNamesExactlyTheDataOperands) {
   ASSERT_TRUE(module);
   const std::regex placeholder(R"(\$([0-9]+))");
   for (Operation *op : getComputingOps()) {
-    auto model = dyn_cast<cuda::ElementwiseExpressionOpInterface>(op);
+    auto model = dyn_cast<ElementwiseExpressionOpInterface>(op);
     if (!model)
       continue;
     std::string expression = model.getElementwiseExpression();

@@ -1,6 +1,6 @@
 //===- RowGroupsTest.cpp - which ops one row kernel computes --------------===//
 
-#include "codegen/RowGroups.h"
+#include "lowering/RowGroups.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"

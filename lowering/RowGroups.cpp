@@ -1,6 +1,6 @@
 //===- RowGroups.cpp - ops one row kernel computes ------------------------===//
 
-#include "codegen/RowGroups.h"
+#include "lowering/RowGroups.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -143,6 +143,22 @@ private:
 };
 
 } // namespace
+
+RowGroup getRowGroup(ArrayRef<Operation *> ops) {
+  RowGroup group{SmallVector<Operation *>(ops), 0, 0};
+  for (Operation *op : ops) {
+    if (!isLastAxisReduction(op))
+      continue;
+    ArrayRef<int64_t> shape =
+        cast<RankedTensorType>(op->getOperand(0).getType()).getShape();
+    group.width = shape.back();
+    group.rows = 1;
+    for (int64_t dim : shape.drop_back())
+      group.rows *= dim;
+    break;
+  }
+  return group;
+}
 
 std::vector<RowGroup>
 planRowGroups(Block &block, int64_t maxWidth,

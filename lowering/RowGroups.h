@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PREC_CODEGEN_ROWGROUPS_H
-#define PREC_CODEGEN_ROWGROUPS_H
+#ifndef PREC_LOWERING_ROWGROUPS_H
+#define PREC_LOWERING_ROWGROUPS_H
 
 #include "mlir/IR/Block.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -40,6 +40,10 @@ planRowGroups(mlir::Block &block, int64_t maxWidth,
               llvm::function_ref<bool(mlir::Operation *)> canReduce,
               llvm::function_ref<bool(mlir::Operation *)> isExcluded);
 
+/// The row group of `ops`, one that planRowGroups made: its rows and width
+/// are those of the input of its reductions.
+RowGroup getRowGroup(llvm::ArrayRef<mlir::Operation *> ops);
+
 } // namespace prec
 
-#endif // PREC_CODEGEN_ROWGROUPS_H
+#endif // PREC_LOWERING_ROWGROUPS_H

@@ -1,24 +1,24 @@
 //===- ElementwiseExpressionInterface.h - CUDA expressions ------*- C++ -*-===//
 
-#ifndef PREC_CODEGEN_ELEMENTWISEEXPRESSIONINTERFACE_H
-#define PREC_CODEGEN_ELEMENTWISEEXPRESSIONINTERFACE_H
+#ifndef PREC_LOWERING_ELEMENTWISEEXPRESSIONINTERFACE_H
+#define PREC_LOWERING_ELEMENTWISEEXPRESSIONINTERFACE_H
 
 #include "mlir/IR/OpDefinition.h"
 
 #include <string>
 
-#include "codegen/ElementwiseExpressionInterface.h.inc"
+#include "lowering/ElementwiseExpressionInterface.h.inc"
 
 namespace mlir {
 class DialectRegistry;
 } // namespace mlir
 
-namespace prec::cuda {
+namespace prec {
 
 /// Attaches ElementwiseExpressionOpInterface to the TOSA, arith, math and
 /// precision ops the emitter computes element by element.
 void registerElementwiseExpressionModels(mlir::DialectRegistry &registry);
 
-} // namespace prec::cuda
+} // namespace prec
 
-#endif // PREC_CODEGEN_ELEMENTWISEEXPRESSIONINTERFACE_H
+#endif // PREC_LOWERING_ELEMENTWISEEXPRESSIONINTERFACE_H

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "codegen/ElementwiseExpressionInterface.h"
+#include "lowering/ElementwiseExpressionInterface.h"
 
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOps.h"
@@ -20,9 +20,9 @@
 
 using namespace mlir;
 
-#include "codegen/ElementwiseExpressionInterface.cpp.inc"
+#include "lowering/ElementwiseExpressionInterface.cpp.inc"
 
-namespace prec::cuda {
+namespace prec {
 namespace {
 
 template <typename OpTy, const char *Expression>
@@ -148,4 +148,4 @@ void registerElementwiseExpressionModels(DialectRegistry &registry) {
       });
 }
 
-} // namespace prec::cuda
+} // namespace prec

@@ -1,0 +1,222 @@
+//===- PlanKernels.cpp - which ops each kernel of an engine computes ------===//
+//
+// A CUDA engine launches far fewer kernels than its function has ops: GEMMs
+// and convolutions take their epilogues, row kernels take LayerNorm and
+// softmax, elementwise ops fuse into their users. This pass makes those
+// groups and records each op's as #engine.kernel<index, kind>; the emitter
+// launches each group at its last op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/Passes.h"
+
+#include "dialects/Precision/PrecisionOpInterface.h"
+#include "lowering/ContractionEpilogues.h"
+#include "lowering/ConvolutionPlan.h"
+#include "lowering/ElementwiseExpressionInterface.h"
+#include "lowering/RowGroups.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+namespace prec {
+
+#define GEN_PASS_DEF_PRECPLANKERNELS
+#include "lowering/Passes.h.inc"
+
+namespace {
+
+bool isElementwise(Operation *op) {
+  return isa<ElementwiseExpressionOpInterface>(op);
+}
+
+/// Ops no kernel computes: constants (weights) and shapes. Reshapes and
+/// identities alias their input unless a row kernel computes them.
+bool launchesNothing(Operation *op) {
+  return isa<tosa::ConstShapeOp, tosa::ConstOp, arith::ConstantOp,
+             tosa::ReshapeOp, tosa::IdentityOp>(op) ||
+         op->hasTrait<OpTrait::IsTerminator>();
+}
+
+class KernelPlanner {
+public:
+  explicit KernelPlanner(Block &body) : body(body) {}
+
+  void plan() {
+    planContractions();
+    rowGroups = planRowGroups(
+        body, /*maxWidth=*/8192, isElementwise,
+        // Sums in f32 (or max): other sums round every step, in order.
+        [](Operation *op) {
+          return isa<tosa::ReduceMaxOp>(op) ||
+                 getElementTypeOrSelf(op->getResult(0).getType()).isF32();
+        },
+        [&](Operation *op) { return isContractionPart(op); });
+    for (const RowGroup &group : rowGroups)
+      for (Operation *op : group.ops)
+        rowGroupOf[op] = &group;
+  }
+
+  /// Records each computing op's kernel: indices in launch order.
+  void annotate(engine::EngineDialect &dialect) {
+    llvm::DenseMap<Operation *, int64_t> indexOf;
+    for (Operation &op : body)
+      if (isComputed(&op) && getKernelOp(&op) == &op)
+        indexOf[&op] = indexOf.size();
+    auto kernelAttr = dialect.getKernelAttrHelper();
+    for (Operation &op : body) {
+      // A plan already there (the pass ran before) is replaced.
+      if (!isComputed(&op)) {
+        op.removeAttr(kernelAttr.getName());
+        continue;
+      }
+      Operation *launch = getKernelOp(&op);
+      kernelAttr.setAttr(
+          &op, engine::KernelAttr::get(op.getContext(), indexOf.lookup(launch),
+                                       getKind(launch)));
+    }
+  }
+
+private:
+  /// Matmul epilogues, convolution ReLUs, and the transposes and bias
+  /// widenings that only GEMMs read: they are computed by the GEMM, which
+  /// runs where the last op of its epilogue is (every operand of the
+  /// epilogue, a bias, exists by then).
+  void planContractions() {
+    auto fuse = [&](Operation *gemm, ArrayRef<Operation *> epilogueOps) {
+      Operation *last = epilogueOps.back();
+      gemmAt[last] = gemm;
+      performedBy[gemm] = last;
+      for (Operation *covered : epilogueOps.drop_back())
+        performedBy[covered] = last;
+    };
+    llvm::SetVector<Operation *> biasWidenings, transposesRead;
+    for (Operation &op : body) {
+      if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
+        if (Operation *relu = getReluEpilogue(conv))
+          fuse(conv, {relu});
+      auto matmul = dyn_cast<tosa::MatMulOp>(op);
+      if (!matmul)
+        continue;
+      MatmulEpilogue epilogue = getMatmulEpilogue(matmul);
+      SmallVector<Operation *> epilogueOps;
+      for (Operation *covered :
+           {epilogue.scale, epilogue.biasAdd, epilogue.cast})
+        if (covered)
+          epilogueOps.push_back(covered);
+      if (!epilogueOps.empty())
+        fuse(matmul, epilogueOps);
+      if (epilogue.biasWidening)
+        biasWidenings.insert(epilogue.biasWidening);
+      if (getTransposedB(matmul))
+        transposesRead.insert(matmul.getB().getDefiningOp());
+    }
+    for (Operation *transpose : transposesRead)
+      readOnlyByGemms(transpose, [&](Operation *user) {
+        auto matmul = dyn_cast<tosa::MatMulOp>(user);
+        return matmul && matmul.getB() == transpose->getResult(0);
+      });
+    for (Operation *widening : biasWidenings)
+      readOnlyByGemms(widening, [&](Operation *user) {
+        return isa<tosa::AddOp>(user) && performedBy.count(user);
+      });
+  }
+
+  /// A producer that only GEMMs read (as `reads` says) is read by the last
+  /// of them and needs no kernel.
+  void readOnlyByGemms(Operation *producer,
+                       llvm::function_ref<bool(Operation *)> reads) {
+    Operation *lastKernel = nullptr;
+    for (Operation *user : producer->getResult(0).getUsers()) {
+      if (!reads(user))
+        return;
+      Operation *kernel = performedBy.lookup(user);
+      kernel = kernel ? kernel : user;
+      if (!lastKernel || lastKernel->isBeforeInBlock(kernel))
+        lastKernel = kernel;
+    }
+    if (lastKernel)
+      performedBy[producer] = lastKernel;
+  }
+
+  bool isContractionPart(Operation *op) const {
+    return performedBy.count(op) || gemmAt.count(op);
+  }
+
+  /// Whether `op` can be computed inside its only user's kernel: both are
+  /// elementwise over the same shape, so one thread per element computes
+  /// both, rounding the inner result to its type as its own kernel would.
+  bool isFusedIntoUser(Operation *op) const {
+    if (!isElementwise(op) || op->getNumResults() != 1 ||
+        !op->getResult(0).hasOneUse())
+      return false;
+    Operation *user = *op->getResult(0).user_begin();
+    // Computed by a GEMM's epilogue or a row kernel instead.
+    if (isContractionPart(op) || isContractionPart(user) ||
+        rowGroupOf.count(op) || rowGroupOf.count(user))
+      return false;
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    return user->getBlock() == op->getBlock() && isElementwise(user) &&
+           llvm::is_contained(getDataOperands(user), op->getResult(0)) &&
+           cast<RankedTensorType>(user->getResult(0).getType()).getShape() ==
+               type.getShape();
+  }
+
+  /// The op whose kernel computes `op`'s result (itself unless grouped).
+  Operation *getKernelOp(Operation *op) const {
+    while (isFusedIntoUser(op))
+      op = *op->getResult(0).user_begin();
+    if (Operation *gemm = performedBy.lookup(op))
+      return gemm;
+    if (const RowGroup *group = rowGroupOf.lookup(op))
+      return group->ops.back();
+    return op;
+  }
+
+  bool isComputed(Operation *op) const {
+    return !launchesNothing(op) || rowGroupOf.count(op);
+  }
+
+  engine::KernelKind getKind(Operation *launch) const {
+    auto conv = dyn_cast<tosa::Conv2DOp>(launch);
+    if (gemmAt.count(launch) || isa<tosa::MatMulOp>(launch) ||
+        (conv && isConvGemm(conv)))
+      return engine::KernelKind::Contraction;
+    if (rowGroupOf.count(launch))
+      return engine::KernelKind::Rows;
+    if (llvm::any_of(launch->getOperands(), [&](Value operand) {
+          Operation *def = operand.getDefiningOp();
+          return def && isFusedIntoUser(def);
+        }))
+      return engine::KernelKind::Fused;
+    return engine::KernelKind::Single;
+  }
+
+  Block &body;
+  /// The last op of each GEMM's epilogue, mapped to the GEMM.
+  llvm::DenseMap<Operation *, Operation *> gemmAt;
+  /// The GEMM, its other epilogue ops and what it reads through, mapped to
+  /// the op at which the GEMM runs.
+  llvm::DenseMap<Operation *, Operation *> performedBy;
+  std::vector<RowGroup> rowGroups;
+  llvm::DenseMap<Operation *, const RowGroup *> rowGroupOf;
+};
+
+class PlanKernelsPass : public impl::PrecPlanKernelsBase<PlanKernelsPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp function = getOperation();
+    if (function.isExternal())
+      return;
+    KernelPlanner planner(function.getBody().front());
+    planner.plan();
+    planner.annotate(*getContext().getLoadedDialect<engine::EngineDialect>());
+  }
+};
+
+} // namespace
+
+} // namespace prec

@@ -1,0 +1,105 @@
+// prec-plan-kernels on its own: each op a kernel computes gets
+// #engine.kernel<index, kind>; ops of one index run in one launch, at the
+// last of them.
+// RUN: prec-opt %s -split-input-file --prec-plan-kernels | FileCheck %s
+
+// A matmul takes its bias (read before its widening) and epilogue cast;
+// the elementwise chain after it is one fused kernel.
+// CHECK-LABEL: func.func @gemm_then_chain
+// CHECK: "tosa.const"
+// CHECK-NOT: engine.kernel
+// CHECK: tosa.matmul {{.*}}engine.kernel = #engine.kernel<0, contraction>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, contraction>
+// CHECK-NEXT: tosa.add {{.*}}engine.kernel = #engine.kernel<0, contraction>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, contraction>
+// CHECK-NEXT: tosa.exp {{.*}}engine.kernel = #engine.kernel<1, fused>
+// CHECK-NEXT: tosa.tanh {{.*}}engine.kernel = #engine.kernel<1, fused>
+// CHECK-NEXT: tosa.negate {{.*}}engine.kernel = #engine.kernel<1, fused>
+func.func @gemm_then_chain(%x: tensor<1x4x16xf16>, %b: tensor<1x1x8xf16>) -> tensor<1x4x8xf16> {
+  %w = "tosa.const"() <{values = dense<0.01> : tensor<1x16x8xf16>}> : () -> tensor<1x16x8xf16>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %p = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf32>
+  %bw = tosa.cast %b : (tensor<1x1x8xf16>) -> tensor<1x1x8xf32>
+  %s = tosa.add %p, %bw : (tensor<1x4x8xf32>, tensor<1x1x8xf32>) -> tensor<1x4x8xf32>
+  %d = tosa.cast %s {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
+  %e = tosa.exp %d : (tensor<1x4x8xf16>) -> tensor<1x4x8xf16>
+  %t = tosa.tanh %e : (tensor<1x4x8xf16>) -> tensor<1x4x8xf16>
+  %n = tosa.negate %t, %zp, %zp : (tensor<1x4x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf16>
+  return %n : tensor<1x4x8xf16>
+}
+
+// -----
+
+// Softmax over rows of 64: one row kernel, across the constant; the
+// trailing reshape aliases its result and launches nothing.
+// CHECK-LABEL: func.func @softmax
+// CHECK: tosa.reduce_max {{.*}}#engine.kernel<0, rows>
+// CHECK-NEXT: tosa.sub {{.*}}#engine.kernel<0, rows>
+// CHECK-NEXT: tosa.exp {{.*}}#engine.kernel<0, rows>
+// CHECK-NEXT: tosa.reduce_sum {{.*}}#engine.kernel<0, rows>
+// CHECK-NEXT: tosa.reciprocal {{.*}}#engine.kernel<0, rows>
+// CHECK-NEXT: "tosa.const"
+// CHECK-NOT: engine.kernel
+// CHECK-NEXT: tosa.mul {{.*}}#engine.kernel<0, rows>
+// CHECK-NEXT: tosa.const_shape
+// CHECK-NOT: engine.kernel
+// CHECK-NEXT: tosa.reshape
+// CHECK-NOT: engine.kernel
+// CHECK: return
+func.func @softmax(%x: tensor<4x64xf32>) -> tensor<1x4x64xf32> {
+  %m = tosa.reduce_max %x {axis = 1 : i32} : (tensor<4x64xf32>) -> tensor<4x1xf32>
+  %d = tosa.sub %x, %m : (tensor<4x64xf32>, tensor<4x1xf32>) -> tensor<4x64xf32>
+  %e = tosa.exp %d : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  %s = tosa.reduce_sum %e {axis = 1 : i32} : (tensor<4x64xf32>) -> tensor<4x1xf32>
+  %r = tosa.reciprocal %s : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %y = tosa.mul %e, %r, %zp : (tensor<4x64xf32>, tensor<4x1xf32>, tensor<1xi8>) -> tensor<4x64xf32>
+  %shape = tosa.const_shape {values = dense<[1, 4, 64]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %o = tosa.reshape %y, %shape : (tensor<4x64xf32>, !tosa.shape<3>) -> tensor<1x4x64xf32>
+  return %o : tensor<1x4x64xf32>
+}
+
+// -----
+
+// A convolution cuBLASLt or cuDNN runs applies its ReLU; an i16 one runs a
+// direct kernel of its own.
+// CHECK-LABEL: func.func @convolutions
+// CHECK: tosa.conv2d {{.*}}#engine.kernel<0, contraction>
+// CHECK-NEXT: tosa.clamp {{.*}}#engine.kernel<0, contraction>
+// CHECK: tosa.conv2d {{.*}}#engine.kernel<1, single>
+func.func @convolutions(%x: tensor<1x8x8x4xf16>, %q: tensor<1x8x8x3xi16>) -> (tensor<1x8x8x4xf16>, tensor<1x8x8x4xi48>) {
+  %w = "tosa.const"() <{values = dense<0.01> : tensor<4x3x3x4xf16>}> : () -> tensor<4x3x3x4xf16>
+  %b = "tosa.const"() <{values = dense<0.5> : tensor<4xf16>}> : () -> tensor<4xf16>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x8x8x4xf16>, tensor<4x3x3x4xf16>, tensor<4xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x8x8x4xf16>
+  %r = tosa.clamp %c {max_val = 0x7C00 : f16, min_val = 0.0 : f16} : (tensor<1x8x8x4xf16>) -> tensor<1x8x8x4xf16>
+  %wq = "tosa.const"() <{values = dense<1> : tensor<4x3x3x3xi8>}> : () -> tensor<4x3x3x3xi8>
+  %bw = "tosa.const"() <{values = dense<0> : tensor<4xi48>}> : () -> tensor<4xi48>
+  %zpw = "tosa.const"() <{values = dense<0> : tensor<1xi16>}> : () -> tensor<1xi16>
+  %zpq = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %d = tosa.conv2d %q, %wq, %bw, %zpw, %zpq {acc_type = i48, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x8x8x3xi16>, tensor<4x3x3x3xi8>, tensor<4xi48>, tensor<1xi16>, tensor<1xi8>) -> tensor<1x8x8x4xi48>
+  return %r, %d : tensor<1x8x8x4xf16>, tensor<1x8x8x4xi48>
+}
+
+// -----
+
+// A transpose of B that only GEMMs read is read by the last of them (op
+// T). An elementwise op with two uses is not fused. A plan already there
+// is replaced.
+// CHECK-LABEL: func.func @shared
+// CHECK: "tosa.const"
+// CHECK-NOT: engine.kernel
+// CHECK: tosa.transpose {{.*}}#engine.kernel<1, contraction>
+// CHECK-NEXT: tosa.matmul {{.*}}#engine.kernel<0, contraction>
+// CHECK-NEXT: tosa.matmul {{.*}}#engine.kernel<1, contraction>
+// CHECK-NEXT: tosa.exp {{.*}}#engine.kernel<2, single>
+// CHECK-NEXT: tosa.add {{.*}}#engine.kernel<3, single>
+func.func @shared(%x: tensor<1x4x16xf16>, %y: tensor<1x4x16xf16>, %k: tensor<1x8x16xf16>) -> (tensor<1x4x8xf16>, tensor<1x4x8xf16>, tensor<1x4x16xf16>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> {engine.kernel = #engine.kernel<7, single>} : () -> tensor<1xf16>
+  %t = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<1x8x16xf16>) -> tensor<1x16x8xf16>
+  %a = tosa.matmul %x, %t, %zp, %zp {engine.kernel = #engine.kernel<9, single>} : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf16>
+  %b = tosa.matmul %y, %t, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf16>
+  %e = tosa.exp %x : (tensor<1x4x16xf16>) -> tensor<1x4x16xf16>
+  %s = tosa.add %e, %e : (tensor<1x4x16xf16>, tensor<1x4x16xf16>) -> tensor<1x4x16xf16>
+  return %a, %b, %s : tensor<1x4x8xf16>, tensor<1x4x8xf16>, tensor<1x4x16xf16>
+}
