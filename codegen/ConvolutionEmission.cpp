@@ -19,15 +19,13 @@ using namespace mlir;
 
 namespace prec::cuda {
 
-FailureOr<engine::ConvAlgorithm> getConvAlgorithm(tosa::Conv2DOp op) {
-  auto *dialect = op->getContext()->getLoadedDialect<engine::EngineDialect>();
+FailureOr<engine::ConvAlgorithm>
+CudaEmitter::getConvAlgorithm(tosa::Conv2DOp op) {
   if (engine::ConvAlgorithmAttr algorithm =
-          dialect ? dialect->getConvAlgorithmAttrHelper().getAttr(op)
-                  : nullptr)
+          getEngineDialect().getConvAlgorithmAttrHelper().getAttr(op))
     return algorithm.getValue();
-  return op.emitError() << "the CUDA emitter needs each convolution's "
-                           "engine.conv_algorithm: run "
-                           "prec-choose-conv-algorithms";
+  return planMissing(op, "engine.conv_algorithm",
+                     "prec-choose-conv-algorithms");
 }
 
 /// A convolution as a GEMM: an im2col kernel lays every output position's
@@ -92,7 +90,6 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
     return emitCudnnConv(op, destination);
   bool pointwise = *algorithm == engine::ConvAlgorithm::Gemm;
   std::string columns;
-  std::optional<int64_t> columnsOffset;
   if (pointwise) {
     columns = pointer(input);
     runCode += llvm::formatv(
@@ -101,10 +98,15 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
         layer.empty() ? "" : " '" + layer + "'", rows, channels, depth,
         epilogueName);
   } else {
-    columnsOffset = arena.allocate(rows * gemmDepth * x.bytes);
+    IntegerAttr columnsOffset = getEngineDialect()
+                                    .getColumnsOffsetAttrHelper()
+                                    .getAttr(op);
+    if (!columnsOffset)
+      return planMissing(op, "engine.columns_offset", "prec-plan-buffers");
     largestIndexSpace = std::max(largestIndexSpace, rows * gemmDepth);
     columns =
-        llvm::formatv("(({0} *)(e->arena + {1}))", x.cType, *columnsOffset);
+        llvm::formatv("(({0} *)(e->arena + {1}))", x.cType,
+                      columnsOffset.getInt());
     std::string name = kernelName(op);
     kernels += llvm::formatv(
         "// im2col for tosa.conv2d {0}\n__global__ void {1}(const {2} "
@@ -201,9 +203,6 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
       "&e->algo{0}, e->workspace, PREC_WORKSPACE, stream));\n",
       index, one, pointer(weight), columns, zero, pointer(destination));
   workspaceBytes = 32 << 20;
-  // The columns are dead once the GEMM has read them.
-  if (columnsOffset)
-    arena.release(*columnsOffset);
   return success();
 }
 

@@ -4,7 +4,6 @@
 #include "codegen/CudaEmitterImpl.h"
 #include "codegen/runtime/WeightsFile.h"
 
-#include "codegen/ArenaAllocator.h"
 #include "codegen/BatchAnalysis.h"
 #include "lowering/ElementwiseExpressionInterface.h"
 #include "lowering/RowGroups.h"
@@ -93,6 +92,17 @@ static std::string narrowIndices(llvm::StringRef kernels) {
   return narrow;
 }
 
+engine::EngineDialect &CudaEmitter::getEngineDialect() const {
+  return *function->getContext()->getLoadedDialect<engine::EngineDialect>();
+}
+
+LogicalResult CudaEmitter::planMissing(Operation *op, llvm::StringRef name,
+                                       llvm::StringRef pass) {
+  return op->emitError() << "the CUDA emitter follows the engine plan, and "
+                            "this op has no "
+                         << name << ": run " << pass << " (prec-plan-engine)";
+}
+
 LogicalResult CudaEmitter::unsupported(Operation *op, const llvm::Twine &why) {
   return op->emitError() << "the CUDA emitter cannot generate '"
                          << op->getName() << "': " << why;
@@ -178,8 +188,13 @@ LogicalResult CudaEmitter::assignBuffer(Value value) {
         Buffer{Buffer::Kind::Output, it->second, bytes, type->cType};
     return success();
   }
-  buffers[value] = Buffer{Buffer::Kind::Activation, arena.allocate(bytes),
-                          bytes, type->cType};
+  IntegerAttr offset =
+      getEngineDialect().getArenaOffsetAttrHelper().getAttr(value.getDefiningOp());
+  if (!offset)
+    return planMissing(value.getDefiningOp(), "engine.arena_offset",
+                       "prec-plan-buffers");
+  buffers[value] = Buffer{Buffer::Kind::Activation, offset.getInt(), bytes,
+                          type->cType};
   return success();
 }
 
@@ -244,9 +259,12 @@ void CudaEmitter::launch(Operation *op, const std::string &kernel,
 /// The groups prec-plan-kernels made, as the maps the emitter looks ops up
 /// in: GEMMs with what they perform, row groups, fused elementwise ops.
 LogicalResult CudaEmitter::readKernelPlan() {
-  auto kernelAttr = function->getContext()
-                        ->getLoadedDialect<engine::EngineDialect>()
-                        ->getKernelAttrHelper();
+  auto kernelAttr = getEngineDialect().getKernelAttrHelper();
+  IntegerAttr arenaSize =
+      getEngineDialect().getArenaBytesAttrHelper().getAttr(function);
+  if (!arenaSize)
+    return planMissing(function, "engine.arena_bytes", "prec-plan-buffers");
+  arenaBytes = arenaSize.getInt();
   llvm::MapVector<int64_t, std::pair<engine::KernelKind,
                                      SmallVector<Operation *>>>
       kernels;
@@ -292,37 +310,6 @@ LogicalResult CudaEmitter::readKernelPlan() {
   return success();
 }
 
-
-void CudaEmitter::planBufferReleases() {
-  Block &body = function.getBody().front();
-  llvm::DenseMap<Operation *, int64_t> position;
-  for (auto [index, op] : llvm::enumerate(body))
-    position[&op] = index;
-  llvm::MapVector<Value, Operation *> lastReader;
-  for (Operation &op : body) {
-    Operation *kernel = getKernelOp(&op);
-    for (Value operand : op.getOperands()) {
-      Operation *&reader = lastReader[getStorageRoot(operand)];
-      if (!reader || position[kernel] > position[reader])
-        reader = kernel;
-    }
-    // A buffer nothing reads is released once written.
-    for (Value result : op.getResults())
-      if (getStorageRoot(result) == result)
-        lastReader.try_emplace(result, &op);
-  }
-  for (auto [value, reader] : lastReader)
-    releasesAfter[reader].push_back(value);
-}
-
-void CudaEmitter::releaseBuffersAfter(Operation *op) {
-  for (Value value : releasesAfter.lookup(op)) {
-    auto buffer = buffers.find(value);
-    if (buffer != buffers.end() &&
-        buffer->second.kind == Buffer::Kind::Activation)
-      arena.release(buffer->second.offset);
-  }
-}
 
 LogicalResult CudaEmitter::emitOp(Operation *op) {
   if (auto assignment = op->getAttrOfType<precision::AssignmentAttr>(
@@ -464,23 +451,7 @@ LogicalResult CudaEmitter::collectBindings() {
   for (auto [index, operand] : llvm::enumerate(ret.getOperands()))
     addBinding(getResultName(function, index), operand, false);
 
-  // Results produced here (through reshapes that only alias them) are
-  // written into their output bindings; others are copied there at the end.
-  for (auto [index, operand] : llvm::enumerate(ret.getOperands())) {
-    Value value = operand;
-    while (Operation *def = value.getDefiningOp()) {
-      if (!isa<tosa::ReshapeOp, tosa::IdentityOp>(def) ||
-          !def->getOperand(0).hasOneUse())
-        break;
-      value = def->getOperand(0);
-    }
-    Operation *def = value.getDefiningOp();
-    if (def && !isa<tosa::ConstOp, arith::ConstantOp>(def) &&
-        llvm::count(ret.getOperands(), operand) == 1 &&
-        !outputBindings.count(value))
-      outputBindings[value] = function.getNumArguments() + index;
-  }
-
+  outputBindings = getResultsWrittenInPlace(function);
   return success();
 }
 
@@ -489,7 +460,6 @@ LogicalResult CudaEmitter::collectBindings() {
 LogicalResult CudaEmitter::emitBody() {
   if (failed(planWeightLayouts()) || failed(readKernelPlan()))
     return failure();
-  planBufferReleases();
   function.walk([&](Operation *op) {
     for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
       if (auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -513,7 +483,6 @@ LogicalResult CudaEmitter::emitBody() {
     }
     if (failed(emitOp(&op)))
       return failure();
-    releaseBuffersAfter(&op);
   }
 
   return success();
@@ -726,7 +695,7 @@ extern "C" const char *{0}_binding_dtype(int i) {{ return {0}_bindings[i].dtype;
 extern "C" int {0}_binding_rank(int i) {{ return {0}_bindings[i].rank; }
 extern "C" const long long *{0}_binding_shape(int i) {{ return {0}_bindings[i].shape; }
 )",
-      prefix, stateFields, weights.size(), std::max<int64_t>(arena.size(), 1),
+      prefix, stateFields, weights.size(), std::max<int64_t>(arenaBytes, 1),
       createCode, runCode, bindingTable, numBindings,
       // cuBLASLt helpers, where there are matmuls to call.
       hasGemms ? llvm::formatv(matmulHelpers, prefix).str() : std::string(),
@@ -861,7 +830,7 @@ LogicalResult CudaEmitter::writeManifest(llvm::StringRef directory) {
                              : llvm::json::Value(nullptr)},
         {"ops", std::move(opRecords)},
         {"weights_bytes", int64_t(weights.size())},
-        {"activation_bytes", arena.size()},
+        {"activation_bytes", arenaBytes},
         {"workspace_bytes", workspaceBytes},
         {"libraries", usesCudnn ? llvm::json::Array{"cublasLt", "cudnn"}
                                 : llvm::json::Array{"cublasLt"}}};
@@ -883,7 +852,7 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
       prec_weights_checksum(weights.data(), weights.size());
   std::string identityText = stem + "\n" + kernels + "\n" + bindingTable +
                              "\n" + stateFields + createCode + runCode +
-                             std::to_string(arena.size()) + "\n" +
+                             std::to_string(arenaBytes) + "\n" +
                              std::to_string(weightsChecksum);
   uint64_t identity =
       prec_weights_checksum(identityText.data(), identityText.size());

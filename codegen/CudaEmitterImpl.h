@@ -3,15 +3,16 @@
 // The emitter writes an engine op by op: its files split that work by kind
 // of op (GEMMs, convolutions, elementwise chains, reductions and row
 // kernels, copies, windows) around the driver in CudaEmitter.cpp, which
-// plans buffers and writes the engine's host code. This header is what they
-// share; users include CudaEmitter.h.
+// reads the engine plan (lowering/'s prec-plan-engine: convolution
+// algorithms, kernels, arena offsets), lays weights out and writes the
+// engine's host code. This header is what they share; users include
+// CudaEmitter.h.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PREC_CODEGEN_CUDAEMITTERIMPL_H
 #define PREC_CODEGEN_CUDAEMITTERIMPL_H
 
-#include "codegen/ArenaAllocator.h"
 #include "codegen/BatchAnalysis.h"
 #include "codegen/CudaEmitter.h"
 #include "lowering/RowGroups.h"
@@ -60,8 +61,6 @@ expressionOf(Operation *op,
 /// `expression` rounded to `type` and back to float, as a kernel storing it
 /// would (nothing to do for f32).
 std::string roundedTo(Type type, llvm::StringRef expression);
-/// How `op` runs, as prec-choose-conv-algorithms decided.
-FailureOr<engine::ConvAlgorithm> getConvAlgorithm(tosa::Conv2DOp op);
 
 /// Device code the engine includes when it has GEMMs / row kernels.
 extern const char *const matmulHelpers;
@@ -76,9 +75,10 @@ struct Buffer {
   std::string cType;
 };
 
-/// Writes one function of a legalized (and prec-lower-to-gpu lowered) module
-/// as a CUDA engine: kernels and library calls in program order on one
-/// stream, buffers in bindings, weights and one reused arena.
+/// Writes one function of a legalized module, lowered by prec-lower-to-gpu
+/// and planned by prec-plan-engine, as a CUDA engine: kernels and library
+/// calls in program order on one stream, buffers in bindings, weights and
+/// one reused arena.
 class CudaEmitter {
 public:
   CudaEmitter(func::FuncOp function, llvm::StringRef stem,
@@ -106,7 +106,6 @@ private:
   /// The largest index space any kernel computes over.
   int64_t largestIndexSpace = 0;
   LogicalResult assignBuffer(Value value);
-  void planBufferReleases();
   LogicalResult planWeightLayouts();
   LogicalResult readKernelPlan();
   bool isFusedIntoUser(Operation *op) const {
@@ -119,7 +118,6 @@ private:
     Operation *launch = launchOf.lookup(op);
     return launch ? launch : op;
   }
-  void releaseBuffersAfter(Operation *op);
   LogicalResult addWeight(Value value, ElementsAttr values);
   std::string pointer(Value value);
   std::string kernelName(Operation *op);
@@ -145,6 +143,12 @@ private:
   LogicalResult emitPool(Operation *op, bool isMax);
   LogicalResult emitRowGroup(const RowGroup &group);
   LogicalResult unsupported(Operation *op, const llvm::Twine &why);
+  engine::EngineDialect &getEngineDialect() const;
+  /// The error for an op the engine plan says nothing about.
+  LogicalResult planMissing(Operation *op, llvm::StringRef name,
+                            llvm::StringRef pass);
+  /// How `op` runs, as prec-choose-conv-algorithms decided.
+  FailureOr<engine::ConvAlgorithm> getConvAlgorithm(tosa::Conv2DOp op);
 
   static ArrayRef<int64_t> shapeOf(Value value) {
     return cast<RankedTensorType>(value.getType()).getShape();
@@ -208,9 +212,8 @@ private:
   llvm::DenseMap<Value, int64_t> outputBindings;
   std::vector<char> weights;
   std::vector<std::pair<int64_t, int64_t>> weightEntries; // offset, bytes
-  ArenaAllocator arena;
-  /// The activation buffers whose last reader is the kernel of an op.
-  llvm::DenseMap<Operation *, llvm::SmallVector<Value>> releasesAfter;
+  /// The arena's size, as prec-plan-buffers placed activations in it.
+  int64_t arenaBytes = 0;
   int64_t workspaceBytes = 0;
   int kernelCount = 0;
   std::string kernels;     // __global__ functions

@@ -2,6 +2,7 @@
 
 #include "lowering/BufferAliases.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 
 using namespace mlir;
@@ -15,6 +16,25 @@ Value getStorageRoot(Value value) {
     value = def->getOperand(0);
   }
   return value;
+}
+
+llvm::DenseMap<Value, int64_t> getResultsWrittenInPlace(func::FuncOp function) {
+  llvm::DenseMap<Value, int64_t> written;
+  auto ret = cast<func::ReturnOp>(function.getBody().front().getTerminator());
+  for (auto [index, operand] : llvm::enumerate(ret.getOperands())) {
+    Value value = operand;
+    while (Operation *def = value.getDefiningOp()) {
+      if (!isa<tosa::ReshapeOp, tosa::IdentityOp>(def) ||
+          !def->getOperand(0).hasOneUse())
+        break;
+      value = def->getOperand(0);
+    }
+    Operation *def = value.getDefiningOp();
+    if (def && !isa<tosa::ConstOp, arith::ConstantOp>(def) &&
+        llvm::count(ret.getOperands(), operand) == 1 && !written.count(value))
+      written[value] = function.getNumArguments() + index;
+  }
+  return written;
 }
 
 } // namespace prec

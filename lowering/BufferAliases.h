@@ -3,13 +3,21 @@
 #ifndef PREC_LOWERING_BUFFERALIASES_H
 #define PREC_LOWERING_BUFFERALIASES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace prec {
 
 /// The value whose buffer `value` uses in an engine: reshapes and
 /// identities alias their input's.
 mlir::Value getStorageRoot(mlir::Value value);
+
+/// The values `function` computes straight into its output bindings (the
+/// binding's index among inputs then outputs): results it produces, through
+/// reshapes that only alias them, returned once. Others are copied there.
+llvm::DenseMap<mlir::Value, int64_t>
+getResultsWrittenInPlace(mlir::func::FuncOp function);
 
 } // namespace prec
 

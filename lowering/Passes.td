@@ -333,4 +333,43 @@ def PrecPlanKernels : Pass<"prec-plan-kernels", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::prec::engine::EngineDialect"];
 }
 
+def PrecPlanBuffers : Pass<"prec-plan-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Place an engine's activations in one arena";
+  let description = [{
+    The last decision of `prec-plan-engine`, after `prec-plan-kernels`.
+    The engine runs its kernels in order on one stream, so a buffer whose
+    last reading kernel has run can hold a later value. In launch order,
+    each kernel's outputs (a row kernel's values read after it, else the
+    launch op's result) get `engine.arena_offset`, first fit on 256-byte
+    boundaries; an im2col convolution's columns get `engine.columns_offset`
+    for the duration of its GEMM; a buffer is released after the launch of
+    the last kernel that reads it, through reshapes, which alias their
+    input. A result written straight into an output binding takes no
+    arena. The function gets the arena's size, `engine.arena_bytes`.
+
+    Lifetimes are not mlir::Liveness's: a value dies with the last kernel
+    that reads it, which for an op fused into a later kernel is that
+    kernel's launch, not the op.
+
+    Example:
+
+    ```mlir
+    // Input: three kernels in a row, each reading the one before.
+    func.func @f(%x: tensor<64xf32>) -> tensor<64xf32> {
+      %a = tosa.exp %x {engine.kernel = #engine.kernel<0, single>} ...
+      %b = tosa.abs %a {engine.kernel = #engine.kernel<1, single>} ...
+      %c = tosa.floor %b {engine.kernel = #engine.kernel<2, single>} ...
+      return %c : tensor<64xf32>
+    }
+    // Output: %a is dead once %b is written, so %c would reuse its bytes,
+    // but %c is the result and goes straight into its binding.
+    func.func @f(...) attributes {engine.arena_bytes = 512 : i64} {
+      %a = tosa.exp %x {engine.arena_offset = 0 : i64, ...}
+      %b = tosa.abs %a {engine.arena_offset = 256 : i64, ...}
+      %c = tosa.floor %b {...}
+    ```
+  }];
+  let dependentDialects = ["::prec::engine::EngineDialect"];
+}
+
 #endif // PREC_LOWERING_PASSES_TD

@@ -108,6 +108,7 @@ void buildEnginePlanPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(
       createPrecChooseConvAlgorithms(options.convolutions, options.batch));
   pm.addNestedPass<func::FuncOp>(createPrecPlanKernels());
+  pm.addNestedPass<func::FuncOp>(createPrecPlanBuffers());
 }
 
 void registerLoweringPipelines() {

@@ -44,5 +44,20 @@ LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' has a negative index";
     return success();
   }
+  if (name == ArenaOffsetAttrHelper::getNameStr() ||
+      name == ColumnsOffsetAttrHelper::getNameStr() ||
+      name == ArenaBytesAttrHelper::getNameStr()) {
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!bytes || !bytes.getType().isInteger(64) || bytes.getInt() < 0)
+      return op->emitError() << "'" << name
+                             << "' must be a byte count (a non-negative i64), "
+                                "got "
+                             << attr.getValue();
+    if ((name == ArenaBytesAttrHelper::getNameStr()) !=
+        (op->getName().getStringRef() == "func.func"))
+      return op->emitError() << "'" << name << "' does not belong on '"
+                             << op->getName() << "'";
+    return success();
+  }
   return op->emitError() << "unknown engine attribute '" << name << "'";
 }

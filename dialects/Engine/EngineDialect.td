@@ -20,6 +20,10 @@ def Engine_Dialect : Dialect {
     * `engine.kernel` on every op that computes something: the kernel (or
       library call) that computes it. Ops with one kernel index run in one
       launch, at the last of them.
+    * `engine.arena_offset` on an op whose result lives in the activation
+      arena: where (bytes); `engine.columns_offset` on an im2col
+      convolution: where its columns go; `engine.arena_bytes` on the
+      function: the arena's size.
 
     ```mlir
     %y = tosa.conv2d %x, %w, %b, %zp, %zp {..., engine.conv_algorithm = #engine.conv_algorithm<cudnn>,
@@ -31,7 +35,10 @@ def Engine_Dialect : Dialect {
   let hasOperationAttrVerify = 1;
   let discardableAttrs = (ins
     "::prec::engine::ConvAlgorithmAttr":$conv_algorithm,
-    "::prec::engine::KernelAttr":$kernel
+    "::prec::engine::KernelAttr":$kernel,
+    "::mlir::IntegerAttr":$arena_offset,
+    "::mlir::IntegerAttr":$columns_offset,
+    "::mlir::IntegerAttr":$arena_bytes
   );
 }
 

@@ -53,3 +53,30 @@ func.func @kernel_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = tosa.abs %x {engine.kernel = 3} : (tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @placed
+// CHECK-SAME: engine.arena_bytes = 256 : i64
+// CHECK: engine.arena_offset = 0 : i64
+func.func @placed(%x: tensor<4xf32>) -> tensor<4xf32> attributes {engine.arena_bytes = 256 : i64} {
+  %y = tosa.abs %x {engine.arena_offset = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  %z = tosa.abs %y : (tensor<4xf32>) -> tensor<4xf32>
+  return %z : tensor<4xf32>
+}
+
+// -----
+
+func.func @negative_offset(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'engine.arena_offset' must be a byte count (a non-negative i64), got -256 : i64}}
+  %y = tosa.abs %x {engine.arena_offset = -256 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @arena_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'engine.arena_bytes' does not belong on 'tosa.abs'}}
+  %y = tosa.abs %x {engine.arena_bytes = 256 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}

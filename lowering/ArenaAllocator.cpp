@@ -1,6 +1,6 @@
 //===- ArenaAllocator.cpp - offsets of activation buffers -----------------===//
 
-#include "codegen/ArenaAllocator.h"
+#include "lowering/ArenaAllocator.h"
 
 #include "llvm/Support/ErrorHandling.h"
 

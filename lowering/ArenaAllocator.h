@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PREC_CODEGEN_ARENAALLOCATOR_H
-#define PREC_CODEGEN_ARENAALLOCATOR_H
+#ifndef PREC_LOWERING_ARENAALLOCATOR_H
+#define PREC_LOWERING_ARENAALLOCATOR_H
 
 #include <cstdint>
 #include <map>
@@ -36,4 +36,4 @@ private:
 
 } // namespace prec
 
-#endif // PREC_CODEGEN_ARENAALLOCATOR_H
+#endif // PREC_LOWERING_ARENAALLOCATOR_H

@@ -1,6 +1,6 @@
 //===- ArenaAllocatorTest.cpp - reuse of activation buffers ---------------===//
 
-#include "codegen/ArenaAllocator.h"
+#include "lowering/ArenaAllocator.h"
 
 #include <gtest/gtest.h>
 

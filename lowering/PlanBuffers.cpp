@@ -1,0 +1,195 @@
+//===- PlanBuffers.cpp - where each activation of an engine lives ---------===//
+//
+// An engine runs its kernels in order on one stream, so a buffer whose last
+// reading kernel has run can hold a later value. This pass places every
+// kernel's outputs in one arena (first fit, ArenaAllocator), in launch
+// order, releasing each buffer after the launch of the last kernel that
+// reads it (through reshapes, which alias their input), and records the
+// offsets. Results written straight into an output binding take no arena.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/Passes.h"
+
+#include "lowering/ArenaAllocator.h"
+#include "lowering/BufferAliases.h"
+#include "lowering/ConvolutionPlan.h"
+#include "lowering/DeviceTypes.h"
+
+#include "llvm/ADT/MapVector.h"
+
+#include <functional>
+
+using namespace mlir;
+
+namespace prec {
+
+#define GEN_PASS_DEF_PRECPLANBUFFERS
+#include "lowering/Passes.h.inc"
+
+namespace {
+
+class BufferPlanner {
+public:
+  BufferPlanner(func::FuncOp function, engine::EngineDialect &dialect)
+      : function(function), body(function.getBody().front()),
+        dialect(dialect), inPlace(getResultsWrittenInPlace(function)) {
+    auto kernelAttr = dialect.getKernelAttrHelper();
+    for (Operation &op : body)
+      if (engine::KernelAttr kernel = kernelAttr.getAttr(&op))
+        kernels[kernel.getIndex()].push_back(&op);
+    for (auto &[index, ops] : kernels)
+      for (Operation *op : ops)
+        launchOf[op] = ops.back();
+  }
+
+  void plan() {
+    planReleases();
+    // A plan already there (the pass ran before) is replaced.
+    for (Operation &op : body) {
+      op.removeAttr(dialect.getArenaOffsetAttrHelper().getName());
+      op.removeAttr(dialect.getColumnsOffsetAttrHelper().getName());
+    }
+    for (Operation &op : body) {
+      if (launchOf.lookup(&op) == &op) {
+        for (Value output : getKernelOutputs(&op))
+          place(output);
+        placeColumns(&op);
+      }
+      for (Value value : releasesAfter.lookup(&op))
+        if (auto offset = offsets.find(value); offset != offsets.end())
+          arena.release(offset->second);
+    }
+    dialect.getArenaBytesAttrHelper().setAttr(function, getI64(arena.size()));
+  }
+
+private:
+  int64_t getIndex(Operation *op) const {
+    engine::KernelAttr kernel = dialect.getKernelAttrHelper().getAttr(op);
+    return kernel ? kernel.getIndex() : -1;
+  }
+
+  Operation *getKernelOp(Operation *op) const {
+    Operation *launch = launchOf.lookup(op);
+    return launch ? launch : op;
+  }
+
+  /// The values the kernel launched at `launch` writes to memory: those of
+  /// a row kernel that ops after it read, else the launch op's result.
+  SmallVector<Value> getKernelOutputs(Operation *launch) const {
+    auto kernel = dialect.getKernelAttrHelper().getAttr(launch);
+    if (kernel.getKind() != engine::KernelKind::Rows)
+      return launch->getNumResults() == 1
+                 ? SmallVector<Value>{launch->getResult(0)}
+                 : SmallVector<Value>{};
+    ArrayRef<Operation *> ops = kernels.find(kernel.getIndex())->second;
+    auto inKernel = [&](Operation *op) { return llvm::is_contained(ops, op); };
+    std::function<bool(Value)> isReadAfter = [&](Value value) {
+      return llvm::any_of(value.getUsers(), [&](Operation *user) {
+        return !inKernel(user) || (isa<tosa::ReshapeOp>(user) &&
+                                   isReadAfter(user->getResult(0)));
+      });
+    };
+    SmallVector<Value> outputs;
+    for (Operation *op : ops)
+      if (!isa<tosa::ReshapeOp>(op) && isReadAfter(op->getResult(0)))
+        outputs.push_back(op->getResult(0));
+    return outputs;
+  }
+
+  /// The bytes `value` takes on the device, if the engine can store it.
+  static std::optional<int64_t> getBytes(Value value) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || !type.hasStaticShape())
+      return std::nullopt;
+    std::optional<DeviceType> device = getDeviceType(type.getElementType());
+    if (!device)
+      return std::nullopt;
+    return type.getNumElements() * device->bytes;
+  }
+
+  void place(Value value) {
+    std::optional<int64_t> bytes = getBytes(value);
+    if (!bytes || inPlace.count(value))
+      return;
+    int64_t offset = arena.allocate(*bytes);
+    offsets[value] = offset;
+    dialect.getArenaOffsetAttrHelper().setAttr(value.getDefiningOp(),
+                                               getI64(offset));
+  }
+
+  /// An im2col convolution's columns live while its GEMM runs.
+  void placeColumns(Operation *launch) {
+    for (Operation *op : kernels.find(getIndex(launch))->second) {
+      auto conv = dyn_cast<tosa::Conv2DOp>(op);
+      engine::ConvAlgorithmAttr algorithm =
+          conv ? dialect.getConvAlgorithmAttrHelper().getAttr(conv) : nullptr;
+      if (!algorithm || algorithm.getValue() != engine::ConvAlgorithm::Im2col)
+        continue;
+      std::optional<DeviceType> input = getDeviceType(
+          getElementTypeOrSelf(conv.getInput().getType()));
+      ArrayRef<int64_t> out = conv.getType().getShape();
+      int64_t rows = out[0] * out[1] * out[2];
+      int64_t offset =
+          arena.allocate(rows * getConvGemmDepth(conv) * input->bytes);
+      dialect.getColumnsOffsetAttrHelper().setAttr(conv, getI64(offset));
+      arena.release(offset);
+    }
+  }
+
+  /// Each buffer is released after the launch of the last kernel reading
+  /// it; one nothing reads, once written.
+  void planReleases() {
+    llvm::DenseMap<Operation *, int64_t> position;
+    for (auto [index, op] : llvm::enumerate(body))
+      position[&op] = index;
+    llvm::MapVector<Value, Operation *> lastReader;
+    for (Operation &op : body) {
+      Operation *kernel = getKernelOp(&op);
+      for (Value operand : op.getOperands()) {
+        Operation *&reader = lastReader[getStorageRoot(operand)];
+        if (!reader || position[kernel] > position[reader])
+          reader = kernel;
+      }
+      for (Value result : op.getResults())
+        if (getStorageRoot(result) == result)
+          lastReader.try_emplace(result, &op);
+    }
+    for (auto [value, reader] : lastReader)
+      releasesAfter[reader].push_back(value);
+  }
+
+  IntegerAttr getI64(int64_t value) {
+    return IntegerAttr::get(IntegerType::get(function.getContext(), 64),
+                            value);
+  }
+
+  func::FuncOp function;
+  Block &body;
+  engine::EngineDialect &dialect;
+  llvm::DenseMap<Value, int64_t> inPlace;
+  llvm::MapVector<int64_t, SmallVector<Operation *>> kernels;
+  llvm::DenseMap<Operation *, Operation *> launchOf;
+  llvm::DenseMap<Operation *, SmallVector<Value>> releasesAfter;
+  llvm::DenseMap<Value, int64_t> offsets;
+  ArenaAllocator arena;
+};
+
+class PlanBuffersPass : public impl::PrecPlanBuffersBase<PlanBuffersPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp function = getOperation();
+    if (function.isExternal() ||
+        !isa<func::ReturnOp>(function.getBody().front().getTerminator()))
+      return;
+    BufferPlanner(function,
+                  *getContext().getLoadedDialect<engine::EngineDialect>())
+        .plan();
+  }
+};
+
+} // namespace
+
+} // namespace prec
