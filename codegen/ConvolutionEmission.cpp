@@ -28,67 +28,20 @@ CudaEmitter::getConvAlgorithm(tosa::Conv2DOp op) {
                      "prec-choose-conv-algorithms");
 }
 
-/// A convolution as a GEMM: an im2col kernel lays every output position's
-/// receptive field out as a row, and cuBLASLt multiplies those rows by the
-/// OHWI weights, adding the bias in its accumulator (the BIAS epilogue) and
-/// writing the storage type, as the convolution itself would.
-LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
+/// The GEMM's B operand: a 1x1 unit-stride convolution's input as it is,
+/// or the columns an im2col kernel (emitted here) lays out in the arena.
+FailureOr<std::string>
+CudaEmitter::emitConvColumns(tosa::Conv2DOp op, bool pointwise,
+                             llvm::StringRef epilogueName) {
   const ConvGeometry geometry(op);
   const auto &[input, weight, bias, result, in, w, out, pad, stride, dilation] =
       geometry;
-  Type accType = op.getAccType();
-  DeviceType x = typeOf(input), o = typeOf(result);
-  FailureOr<engine::ConvAlgorithm> algorithm = getConvAlgorithm(op);
-  if (failed(algorithm))
-    return failure();
-  if (*algorithm == engine::ConvAlgorithm::Direct)
-    return emitConv(op, /*depthwise=*/false);
-  const char *compute = accType.isF32()   ? "CUBLAS_COMPUTE_32F"
-                        : accType.isF16() ? "CUBLAS_COMPUTE_16F"
-                                          : "CUBLAS_COMPUTE_32I";
-  const char *scale = accType.isF32()   ? "CUDA_R_32F"
-                      : accType.isF16() ? "CUDA_R_16F"
-                                        : "CUDA_R_32I";
-  std::string one = accType.isF32()   ? "e->float_one"
-                    : accType.isF16() ? "e->half_one"
-                                      : "e->int_one";
-  std::string zero = accType.isF32()   ? "e->float_zero"
-                     : accType.isF16() ? "e->half_zero"
-                                       : "e->int_zero";
-  // A ReLU after the convolution is applied in the epilogue, writing the
-  // clamp's buffer (ReLU and rounding to the storage type commute). A
-  // bias of zeros (a quantized convolution adds its bias after scaling) is
-  // no epilogue at all: cuBLASLt's integer and 8-bit float GEMMs take few.
-  Value destination = result;
-  bool addsBias = !prec::isZeroConstant(bias);
-  const char *epilogueKind =
-      addsBias ? "CUBLASLT_EPILOGUE_BIAS" : "CUBLASLT_EPILOGUE_DEFAULT";
-  if (Operation *relu = getReluEpilogue(op)) {
-    destination = relu->getResult(0);
-    if (failed(assignBuffer(destination)))
-      return failure();
-    epilogueKind =
-        addsBias ? "CUBLASLT_EPILOGUE_RELU_BIAS" : "CUBLASLT_EPILOGUE_RELU";
-  }
-  int64_t rows = out[0] * out[1] * out[2];  // output positions
-  int64_t depth = w[1] * w[2] * w[3];       // KH * KW * C
-  int64_t gemmDepth = getConvGemmDepth(op); // depth, padded for 8-bit types
+  DeviceType x = typeOf(input);
+  int64_t rows = out[0] * out[1] * out[2];
+  int64_t depth = w[1] * w[2] * w[3];
+  int64_t gemmDepth = getConvGemmDepth(op);
   int64_t channels = out[3];
-  if (gemmDepth != depth && !paddedWeights.contains(weight))
-    return unsupported(op, "an 8-bit convolution whose KH * KW * C is not a "
-                           "multiple of 16 needs constant weights, which are "
-                           "stored padded");
-
-  // A 1x1 convolution with unit strides and no padding (`gemm`) reads its
-  // NHWC input as the rows x C matrix directly; `im2col` lays it out in a
-  // rows x (KH * KW * C) buffer in the arena.
   std::string layer = getLayerName(op);
-  const char *epilogueName = destination == result
-                                 ? (addsBias ? "bias" : "default")
-                                 : (addsBias ? "bias + ReLU" : "ReLU");
-  if (*algorithm == engine::ConvAlgorithm::Cudnn)
-    return emitCudnnConv(op, destination);
-  bool pointwise = *algorithm == engine::ConvAlgorithm::Gemm;
   std::string columns;
   if (pointwise) {
     columns = pointer(input);
@@ -152,6 +105,73 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
         isBatched(result) ? ", " + runtimeCount(result, rows * gemmDepth)
                           : std::string());
   }
+  return columns;
+}
+
+/// A convolution as a GEMM: an im2col kernel lays every output position's
+/// receptive field out as a row, and cuBLASLt multiplies those rows by the
+/// OHWI weights, adding the bias in its accumulator (the BIAS epilogue) and
+/// writing the storage type, as the convolution itself would.
+LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
+  const ConvGeometry geometry(op);
+  const auto &[input, weight, bias, result, in, w, out, pad, stride, dilation] =
+      geometry;
+  Type accType = op.getAccType();
+  DeviceType x = typeOf(input), o = typeOf(result);
+  FailureOr<engine::ConvAlgorithm> algorithm = getConvAlgorithm(op);
+  if (failed(algorithm))
+    return failure();
+  if (*algorithm == engine::ConvAlgorithm::Direct)
+    return emitConv(op, /*depthwise=*/false);
+  const char *compute = accType.isF32()   ? "CUBLAS_COMPUTE_32F"
+                        : accType.isF16() ? "CUBLAS_COMPUTE_16F"
+                                          : "CUBLAS_COMPUTE_32I";
+  const char *scale = accType.isF32()   ? "CUDA_R_32F"
+                      : accType.isF16() ? "CUDA_R_16F"
+                                        : "CUDA_R_32I";
+  std::string one = accType.isF32()   ? "e->float_one"
+                    : accType.isF16() ? "e->half_one"
+                                      : "e->int_one";
+  std::string zero = accType.isF32()   ? "e->float_zero"
+                     : accType.isF16() ? "e->half_zero"
+                                       : "e->int_zero";
+  // A ReLU after the convolution is applied in the epilogue, writing the
+  // clamp's buffer (ReLU and rounding to the storage type commute). A
+  // bias of zeros (a quantized convolution adds its bias after scaling) is
+  // no epilogue at all: cuBLASLt's integer and 8-bit float GEMMs take few.
+  Value destination = result;
+  bool addsBias = !prec::isZeroConstant(bias);
+  const char *epilogueKind =
+      addsBias ? "CUBLASLT_EPILOGUE_BIAS" : "CUBLASLT_EPILOGUE_DEFAULT";
+  if (Operation *relu = getReluEpilogue(op)) {
+    destination = relu->getResult(0);
+    if (failed(assignBuffer(destination)))
+      return failure();
+    epilogueKind =
+        addsBias ? "CUBLASLT_EPILOGUE_RELU_BIAS" : "CUBLASLT_EPILOGUE_RELU";
+  }
+  int64_t rows = out[0] * out[1] * out[2];  // output positions
+  int64_t depth = w[1] * w[2] * w[3];       // KH * KW * C
+  int64_t gemmDepth = getConvGemmDepth(op); // depth, padded for 8-bit types
+  int64_t channels = out[3];
+  if (gemmDepth != depth && !paddedWeights.contains(weight))
+    return unsupported(op, "an 8-bit convolution whose KH * KW * C is not a "
+                           "multiple of 16 needs constant weights, which are "
+                           "stored padded");
+
+  // A 1x1 convolution with unit strides and no padding (`gemm`) reads its
+  // NHWC input as the rows x C matrix directly; `im2col` lays it out in a
+  // rows x (KH * KW * C) buffer in the arena.
+  std::string layer = getLayerName(op);
+  const char *epilogueName = destination == result
+                                 ? (addsBias ? "bias" : "default")
+                                 : (addsBias ? "bias + ReLU" : "ReLU");
+  if (*algorithm == engine::ConvAlgorithm::Cudnn)
+    return emitCudnnConv(op, destination);
+  bool pointwise = *algorithm == engine::ConvAlgorithm::Gemm;
+  FailureOr<std::string> columns = emitConvColumns(op, pointwise, epilogueName);
+  if (failed(columns))
+    return failure();
 
   // D (row-major rows x channels) is column-major channels x rows:
   // D = op(W) * columns^T with W (OHWI, row-major O x depth) transposed.
@@ -201,7 +221,7 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
       "  PREC_CHECK_BLAS(cublasLtMatmul(e->lt, e->desc{0}, &{1}, {2}, "
       "e->la{0}, {3}, e->lb{0}, &{4}, {5}, e->lc{0}, {5}, e->lc{0}, "
       "&e->algo{0}, e->workspace, PREC_WORKSPACE, stream));\n",
-      index, one, pointer(weight), columns, zero, pointer(destination));
+      index, one, pointer(weight), *columns, zero, pointer(destination));
   workspaceBytes = 32 << 20;
   return success();
 }

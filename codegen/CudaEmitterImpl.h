@@ -75,6 +75,9 @@ struct Buffer {
   std::string cType;
 };
 
+/// A row kernel while it is written (ReductionKernels.cpp).
+struct RowKernel;
+
 /// Writes one function of a legalized module, lowered by prec-lower-to-gpu
 /// and planned by prec-plan-engine, as a CUDA engine: kernels and library
 /// calls in program order on one stream, buffers in bindings, weights and
@@ -126,6 +129,12 @@ private:
               int64_t elementsPerThread = 1);
   LogicalResult emitElementwise(Operation *op);
   LogicalResult emitMatmul(tosa::MatMulOp op);
+  /// cuBLASLt's compute type and alpha/beta type for a GEMM.
+  struct GemmComputeType {
+    const char *compute, *scale;
+  };
+  FailureOr<GemmComputeType> getGemmComputeType(tosa::MatMulOp op);
+  void addAlgorithmPick(tosa::MatMulOp op, int index, const std::string &pick);
   LogicalResult emitReduce(Operation *op, bool isMax);
   LogicalResult emitTranspose(tosa::TransposeOp op);
   int addGemmState();
@@ -139,9 +148,16 @@ private:
   LogicalResult emitGather(tosa::GatherOp op);
   LogicalResult emitConv(Operation *op, bool depthwise);
   LogicalResult emitConvGemm(tosa::Conv2DOp op);
+  FailureOr<std::string> emitConvColumns(tosa::Conv2DOp op, bool pointwise,
+                                         llvm::StringRef epilogueName);
   LogicalResult emitCudnnConv(tosa::Conv2DOp op, Value destination);
   LogicalResult emitPool(Operation *op, bool isMax);
   LogicalResult emitRowGroup(const RowGroup &group);
+  void addRowReduction(RowKernel &kernel, Operation *op,
+                       const std::string &name);
+  void addRowElementwise(RowKernel &kernel, Operation *op,
+                         const std::string &name, bool full);
+  std::string writeRowOutputs(const RowKernel &kernel);
   LogicalResult unsupported(Operation *op, const llvm::Twine &why);
   engine::EngineDialect &getEngineDialect() const;
   /// The error for an op the engine plan says nothing about.

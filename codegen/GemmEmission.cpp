@@ -74,17 +74,16 @@ int CudaEmitter::addGemmState() {
   return index;
 }
 
-LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
-  ArrayRef<int64_t> a = shapeOf(op.getA()), b = shapeOf(op.getB());
-  int64_t batch = a[0], m = a[1], k = a[2], n = b[2];
+/// cuBLASLt's compute and scale types for `op`, or why it has none. The
+/// result type is the accumulator (prec-materialize makes it so); integer
+/// GEMMs are symmetric (zero points 0) and accumulate in i32, 8-bit float
+/// ones in f32, at least one operand E4M3.
+FailureOr<CudaEmitter::GemmComputeType>
+CudaEmitter::getGemmComputeType(tosa::MatMulOp op) {
   Type inputType = getElementTypeOrSelf(op.getA().getType());
   Type otherType = getElementTypeOrSelf(op.getB().getType());
   Type resultType = getElementTypeOrSelf(op.getType());
-  DeviceType in = typeOf(op.getA()), other = typeOf(op.getB()),
-             out = typeOf(op.getResult());
-  // The result type is the accumulator (prec-materialize makes it so);
-  // integer GEMMs are symmetric (zero points 0) and accumulate in i32, 8-bit
-  // float ones in f32, at least one operand E4M3.
+  DeviceType in = typeOf(op.getA()), out = typeOf(op.getResult());
   const char *compute = nullptr, *scale = nullptr;
   bool isF8 = isa<Float8E4M3FNType, Float8E5M2Type>(inputType);
   if (inputType.isInteger(8)) {
@@ -117,6 +116,66 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
     return unsupported(op, "cuBLASLt has no " + llvm::Twine(out.dtype) +
                                " accumulation for these inputs");
   }
+  return GemmComputeType{compute, scale};
+}
+
+/// The descriptor attributes a GEMM sets besides its types: the BIAS
+/// epilogue, and op T on cuBLASLt's A (our B).
+static std::string getDescriptorAttributes(int index, bool addsBias,
+                                           bool transposeB) {
+  std::string attributes;
+  if (addsBias)
+    attributes = llvm::formatv(
+        "  {{\n    cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;\n"
+        "    PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, "
+        "CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue)));\n  }\n",
+        index);
+  if (transposeB)
+    attributes += llvm::formatv(
+        "  {{\n    cublasOperation_t transpose = CUBLAS_OP_T;\n"
+        "    PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, "
+        "CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof(transpose)));\n  }\n",
+        index);
+  return attributes;
+}
+
+/// Runs GEMM `index`'s algorithm choice `pick` when the engine is created,
+/// or, at a dynamic batch, each time the batch is set: the batch count
+/// (attention) or the rows of A (a linear layer) follow it.
+void CudaEmitter::addAlgorithmPick(tosa::MatMulOp op, int index,
+                                   const std::string &pick) {
+  std::optional<int64_t> dim =
+      batchAnalysis ? batchAnalysis->getBatchDim(op.getA()) : std::nullopt;
+  if (!dim) {
+    createCode += pick;
+    return;
+  }
+  ArrayRef<int64_t> a = shapeOf(op.getA()), b = shapeOf(op.getB());
+  int64_t batch = a[0], m = a[1], k = a[2], n = b[2];
+  if (*dim == 0)
+    resizeCode += llvm::formatv(
+        "  prec_set_batch(e->la{0}, (int)({1}LL * b), {2}LL * {3}LL);\n"
+        "  prec_set_batch(e->lb{0}, (int)({1}LL * b), {4}LL * {2}LL);\n"
+        "  prec_set_batch(e->lc{0}, (int)({1}LL * b), {4}LL * {3}LL);\n",
+        index, batch / batchRange->max, k, n, m);
+  else
+    resizeCode += llvm::formatv("  prec_set_columns(e->lb{0}, {1}LL * b);\n"
+                                "  prec_set_columns(e->lc{0}, {1}LL * b);\n",
+                                index, m / batchRange->max);
+  resizeCode += pick;
+}
+
+LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
+  ArrayRef<int64_t> a = shapeOf(op.getA()), b = shapeOf(op.getB());
+  int64_t batch = a[0], m = a[1], k = a[2], n = b[2];
+  Type inputType = getElementTypeOrSelf(op.getA().getType());
+  Type resultType = getElementTypeOrSelf(op.getType());
+  DeviceType in = typeOf(op.getA()), other = typeOf(op.getB()),
+             out = typeOf(op.getResult());
+  FailureOr<GemmComputeType> computeType = getGemmComputeType(op);
+  if (failed(computeType))
+    return failure();
+  auto [compute, scale] = *computeType;
   // A program legalized for the CPU may hold an 8-bit GEMM that no GPU
   // runs; one legalized for a GPU target never does (prec-legalize-types).
   if (std::optional<std::string> why =
@@ -146,19 +205,8 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
     return failure();
   out = typeOf(destination);
   int index = addGemmState();
-  std::string descriptorAttributes;
-  if (epilogue.biasAdd)
-    descriptorAttributes = llvm::formatv(
-        "  {{\n    cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;\n"
-        "    PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, "
-        "CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue)));\n  }\n",
-        index);
-  if (transposeB)
-    descriptorAttributes += llvm::formatv(
-        "  {{\n    cublasOperation_t transpose = CUBLAS_OP_T;\n"
-        "    PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{0}, "
-        "CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof(transpose)));\n  }\n",
-        index);
+  std::string descriptorAttributes =
+      getDescriptorAttributes(index, epilogue.biasAdd, transposeB);
   // Row-major C = A B is column-major C^T = B^T A^T: cuBLASLt's A is our B
   // (N x K column-major: [K, N] row-major, or [N, K] row-major with op T).
   createCode += llvm::formatv(
@@ -196,23 +244,7 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
       "return s_;\n",
       index, one, zero, batch * k * n * other.bytes, batch * m * k * in.bytes,
       batch * m * n * out.bytes, epilogue.biasAdd ? n * out.bytes : 0);
-  if (std::optional<int64_t> dim = batchAnalysis
-                                       ? batchAnalysis->getBatchDim(op.getA())
-                                       : std::nullopt) {
-    if (*dim == 0)
-      resizeCode += llvm::formatv(
-          "  prec_set_batch(e->la{0}, (int)({1}LL * b), {2}LL * {3}LL);\n"
-          "  prec_set_batch(e->lb{0}, (int)({1}LL * b), {4}LL * {2}LL);\n"
-          "  prec_set_batch(e->lc{0}, (int)({1}LL * b), {4}LL * {3}LL);\n",
-          index, batch / batchRange->max, k, n, m);
-    else
-      resizeCode += llvm::formatv("  prec_set_columns(e->lb{0}, {1}LL * b);\n"
-                                  "  prec_set_columns(e->lc{0}, {1}LL * b);\n",
-                                  index, m / batchRange->max);
-    resizeCode += pick;
-  } else {
-    createCode += pick;
-  }
+  addAlgorithmPick(op, index, pick);
   std::string layer = getLayerName(op);
   std::string notes;
   if (transposeB)

@@ -108,22 +108,23 @@ __device__ __forceinline__ float prec_row_reduce(float v, float *partial) {
 
 )";
 
-/// A row group as one kernel: a block per row, each thread holding row
-/// elements threadIdx.x + e * threads in registers. Every op rounds to its
-/// type as its own kernel would; only the summation order of a reduction
-/// differs from the CPU path, as in emitReduce.
-LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
-  const int64_t width = group.width;
-  const int threads = width >= 2048  ? 256
-                      : width >= 512 ? 128
-                      : width >= 128 ? 64
-                                     : 32;
-  const int64_t perThread = (width + threads - 1) / threads;
-  // Element e of a thread is inside the row unless the threads overrun it.
-  const bool overruns = width % threads != 0;
-  // A loop over a thread's elements of the row running `statements`, which
-  // see the element's index in the row as j.
-  auto overRow = [&](const std::string &statements) {
+/// What a row kernel is made of while it is written: its geometry, the
+/// registers holding values of the group, the buffers it reads and writes,
+/// and its body.
+struct RowKernel {
+  explicit RowKernel(const RowGroup &group)
+      : group(group), width(group.width),
+        threads(width >= 2048  ? 256
+                : width >= 512 ? 128
+                : width >= 128 ? 64
+                               : 32),
+        perThread((width + threads - 1) / threads) {}
+
+  /// A loop over a thread's elements of the row running `statements`,
+  /// which see the element's index in the row as j. Element e is inside
+  /// the row unless the threads overrun it.
+  std::string overRow(const std::string &statements) const {
+    bool overruns = width % threads != 0;
     return llvm::formatv("#pragma unroll\n"
                          "  for (int e = 0; e < {0}; ++e) {{\n"
                          "    [[maybe_unused]] const long long j = "
@@ -137,160 +138,197 @@ LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
                                   : std::string(),
                          statements)
         .str();
-  };
-  auto inGroup = [&](Operation *op) {
-    return op && rowGroupOf.lookup(op) == &group;
-  };
-  // Reshapes inside the group alias the value they reshape.
-  auto rootOf = [&](Value value) {
+  }
+  bool inGroup(Operation *op) const {
+    return op && llvm::is_contained(group.ops, op);
+  }
+  /// Reshapes inside the group alias the value they reshape.
+  Value rootOf(Value value) const {
     while (auto reshape = value.getDefiningOp<tosa::ReshapeOp>()) {
       if (!inGroup(reshape))
         break;
       value = reshape.getInput1();
     }
     return value;
-  };
-  std::function<bool(Value)> isReadAfter = [&](Value value) {
+  }
+  bool isReadAfter(Value value) const {
     return llvm::any_of(value.getUsers(), [&](Operation *user) {
       return !inGroup(user) ||
              (isa<tosa::ReshapeOp>(user) && isReadAfter(user->getResult(0)));
     });
-  };
-  auto isFull = [&](Value value) {
+  }
+  bool isFull(Value value) const {
     return getRowValueKind(value, group.rows, width) == RowValueKind::Full;
-  };
+  }
 
+  const RowGroup &group;
+  const int64_t width;
+  const int threads;
+  const int64_t perThread;
   llvm::DenseMap<Value, std::string> registers;
   SmallVector<Value> inputs, outputs;
   std::string body, layers;
-  for (Operation *op : group.ops) {
-    if (isa<tosa::ReshapeOp>(op))
-      continue;
-    layers += llvm::formatv("//   {0} {1}\n", op->getName(), getLayerName(op));
-    Value result = op->getResult(0);
-    bool full = isFull(result);
-    std::string name = (full ? "f" : "s") + std::to_string(registers.size());
-    registers[result] = name;
-    if (isReadAfter(result))
-      outputs.push_back(result);
-    if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp>(op)) {
-      bool isMax = isa<tosa::ReduceMaxOp>(op);
-      // A row computed before the group is loaded into registers first.
-      Value reduced = rootOf(op->getOperand(0));
-      if (!registers.count(reduced)) {
-        std::string loaded = "f" + std::to_string(registers.size());
-        registers[reduced] = loaded;
-        size_t input = inputs.size();
-        inputs.push_back(reduced);
-        body += llvm::formatv("  float {0}[{1}];\n", loaded, perThread);
-        body += overRow(llvm::formatv(
-            "    {0}[e] = {1};\n", loaded,
-            substitute(
-                typeOf(reduced).toFloat,
-                llvm::formatv("in{0}[row * {1}LL + j]", input, width).str())));
-      }
-      body += llvm::formatv("  float {0}_acc = {1};\n", name,
-                            isMax ? "-INFINITY" : "0.0f");
-      body += overRow(
-          llvm::formatv(isMax ? "    {0}_acc = fmaxf({0}_acc, {1}[e]);\n"
-                              : "    {0}_acc = __fadd_rn({0}_acc, {1}[e]);\n",
-                        name, registers.lookup(reduced)));
-      body += llvm::formatv(
-          "  const float {0} = prec_row_reduce<{1}>({0}_acc, partial);\n", name,
-          isMax ? "true" : "false");
-      continue;
-    }
-    // Operands: registers of the group, or loads of values computed before.
-    SmallVector<ArrayRef<int64_t>> loadedShapes;
-    std::string loads;
-    std::string expression = expressionOf(op, [&](Value operand) {
-      Value root = rootOf(operand);
-      if (std::string reg = registers.lookup(root); !reg.empty())
-        return isFull(root) ? reg + "[e]" : reg;
-      if (std::optional<std::string> literal = getSplatLiteral(operand))
-        return *literal;
-      auto it = llvm::find(inputs, operand);
-      size_t input = it - inputs.begin();
-      if (it == inputs.end())
-        inputs.push_back(operand);
-      // Rows, per-row values and vectors along the row are read directly;
-      // other broadcasts through the coordinates.
-      ArrayRef<int64_t> shape = shapeOf(operand);
-      std::string offset;
-      if (isFull(operand))
-        offset = llvm::formatv("row * {0}LL + j", width);
-      else if (getRowValueKind(operand, group.rows, width) ==
-               RowValueKind::PerRow)
-        offset = "row";
-      else if (llvm::all_of(shape.drop_back(),
-                            [](int64_t d) { return d == 1; }))
-        offset = shape.back() == 1 ? "0" : "j";
-      else
-        offset = "o" + std::to_string(loadedShapes.size());
-      if (offset.front() == 'o')
-        loadedShapes.push_back(shape);
-      return substitute(typeOf(operand).toFloat,
-                        llvm::formatv("in{0}[{1}]", input, offset).str());
-    });
-    if (!loadedShapes.empty())
-      loads = (full ? "    long long i = row * " + std::to_string(width) +
-                          "LL + j;\n"
-                    : std::string("    long long i = row;\n")) +
-              broadcastOffsets(shapeOf(result), loadedShapes);
-    expression = roundedTo(getElementTypeOrSelf(result.getType()), expression);
-    if (full)
-      body += llvm::formatv("  float {0}[{1}];\n", name, perThread).str() +
-              overRow(llvm::formatv("{0}    {1}[e] = {2};\n", loads, name,
-                                    expression));
-    else
-      body += llvm::formatv("  float {0};\n  {{\n{1}    {0} = {2};\n  }\n",
-                            name, loads, expression);
+};
+
+/// A reduction of the group into register `name`: a thread's elements,
+/// then the block. A row computed before the group is loaded first.
+void CudaEmitter::addRowReduction(RowKernel &kernel, Operation *op,
+                                  const std::string &name) {
+  bool isMax = isa<tosa::ReduceMaxOp>(op);
+  Value reduced = kernel.rootOf(op->getOperand(0));
+  if (!kernel.registers.count(reduced)) {
+    std::string loaded = "f" + std::to_string(kernel.registers.size());
+    kernel.registers[reduced] = loaded;
+    size_t input = kernel.inputs.size();
+    kernel.inputs.push_back(reduced);
+    kernel.body += llvm::formatv("  float {0}[{1}];\n", loaded,
+                                 kernel.perThread);
+    kernel.body += kernel.overRow(llvm::formatv(
+        "    {0}[e] = {1};\n", loaded,
+        substitute(typeOf(reduced).toFloat,
+                   llvm::formatv("in{0}[row * {1}LL + j]", input, kernel.width)
+                       .str())));
   }
+  kernel.body += llvm::formatv("  float {0}_acc = {1};\n", name,
+                               isMax ? "-INFINITY" : "0.0f");
+  kernel.body += kernel.overRow(
+      llvm::formatv(isMax ? "    {0}_acc = fmaxf({0}_acc, {1}[e]);\n"
+                          : "    {0}_acc = __fadd_rn({0}_acc, {1}[e]);\n",
+                    name, kernel.registers.lookup(reduced)));
+  kernel.body += llvm::formatv(
+      "  const float {0} = prec_row_reduce<{1}>({0}_acc, partial);\n", name,
+      isMax ? "true" : "false");
+}
 
-  // The values read after the group get buffers; so do the reshapes of them
-  // that the group covers.
-  for (Value output : outputs)
-    if (failed(assignBuffer(output)))
-      return failure();
-  for (Operation *op : group.ops)
-    if (isa<tosa::ReshapeOp>(op))
-      if (auto it = buffers.find(rootOf(op->getResult(0))); it != buffers.end())
-        buffers[op->getResult(0)] = it->second;
+/// An elementwise op of the group into register `name` (an array over the
+/// row when `full`). Operands are registers of the group, or loads of
+/// values computed before.
+void CudaEmitter::addRowElementwise(RowKernel &kernel, Operation *op,
+                                    const std::string &name, bool full) {
+  const int64_t width = kernel.width;
+  Value result = op->getResult(0);
+  SmallVector<ArrayRef<int64_t>> loadedShapes;
+  std::string loads;
+  std::string expression = expressionOf(op, [&](Value operand) {
+    Value root = kernel.rootOf(operand);
+    if (std::string reg = kernel.registers.lookup(root); !reg.empty())
+      return kernel.isFull(root) ? reg + "[e]" : reg;
+    if (std::optional<std::string> literal = getSplatLiteral(operand))
+      return *literal;
+    auto it = llvm::find(kernel.inputs, operand);
+    size_t input = it - kernel.inputs.begin();
+    if (it == kernel.inputs.end())
+      kernel.inputs.push_back(operand);
+    // Rows, per-row values and vectors along the row are read directly;
+    // other broadcasts through the coordinates.
+    ArrayRef<int64_t> shape = shapeOf(operand);
+    std::string offset;
+    if (kernel.isFull(operand))
+      offset = llvm::formatv("row * {0}LL + j", width);
+    else if (getRowValueKind(operand, kernel.group.rows, width) ==
+             RowValueKind::PerRow)
+      offset = "row";
+    else if (llvm::all_of(shape.drop_back(), [](int64_t d) { return d == 1; }))
+      offset = shape.back() == 1 ? "0" : "j";
+    else
+      offset = "o" + std::to_string(loadedShapes.size());
+    if (offset.front() == 'o')
+      loadedShapes.push_back(shape);
+    return substitute(typeOf(operand).toFloat,
+                      llvm::formatv("in{0}[{1}]", input, offset).str());
+  });
+  if (!loadedShapes.empty())
+    loads = (full ? "    long long i = row * " + std::to_string(width) +
+                        "LL + j;\n"
+                  : std::string("    long long i = row;\n")) +
+            broadcastOffsets(shapeOf(result), loadedShapes);
+  expression = roundedTo(getElementTypeOrSelf(result.getType()), expression);
+  if (full)
+    kernel.body +=
+        llvm::formatv("  float {0}[{1}];\n", name, kernel.perThread).str() +
+        kernel.overRow(
+            llvm::formatv("{0}    {1}[e] = {2};\n", loads, name, expression));
+  else
+    kernel.body += llvm::formatv("  float {0};\n  {{\n{1}    {0} = {2};\n  }\n",
+                                 name, loads, expression);
+}
 
-  std::string name = kernelName(group.ops.back());
-  std::string signature;
-  for (auto [index, input] : llvm::enumerate(inputs))
-    signature += llvm::formatv("const {0} *__restrict__ in{1}, ",
-                               typeOf(input).cType, index);
-  for (auto [index, output] : llvm::enumerate(outputs))
-    signature += llvm::formatv("{0}{1} *__restrict__ out{2}", index ? ", " : "",
-                               typeOf(output).cType, index);
+/// The stores of the values read after the group, from their registers.
+std::string CudaEmitter::writeRowOutputs(const RowKernel &kernel) {
   std::string writes;
-  for (auto [index, output] : llvm::enumerate(outputs)) {
-    std::string reg = registers.lookup(output);
-    if (isFull(output))
-      writes += overRow(
-          llvm::formatv("    out{0}[row * {1}LL + j] = {2};\n", index, width,
+  for (auto [index, output] : llvm::enumerate(kernel.outputs)) {
+    std::string reg = kernel.registers.lookup(output);
+    if (kernel.isFull(output))
+      writes += kernel.overRow(
+          llvm::formatv("    out{0}[row * {1}LL + j] = {2};\n", index,
+                        kernel.width,
                         substitute(typeOf(output).fromFloat, reg + "[e]")));
     else
       writes += llvm::formatv("  if (threadIdx.x == 0) out{0}[row] = {1};\n",
                               index, substitute(typeOf(output).fromFloat, reg));
   }
+  return writes;
+}
+
+/// A row group as one kernel: a block per row, each thread holding row
+/// elements threadIdx.x + e * threads in registers. Every op rounds to its
+/// type as its own kernel would; only the summation order of a reduction
+/// differs from the CPU path, as in emitReduce.
+LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
+  RowKernel kernel(group);
+  for (Operation *op : group.ops) {
+    if (isa<tosa::ReshapeOp>(op))
+      continue;
+    kernel.layers +=
+        llvm::formatv("//   {0} {1}\n", op->getName(), getLayerName(op));
+    Value result = op->getResult(0);
+    bool full = kernel.isFull(result);
+    std::string name =
+        (full ? "f" : "s") + std::to_string(kernel.registers.size());
+    kernel.registers[result] = name;
+    if (kernel.isReadAfter(result))
+      kernel.outputs.push_back(result);
+    if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp>(op))
+      addRowReduction(kernel, op, name);
+    else
+      addRowElementwise(kernel, op, name, full);
+  }
+
+  // The values read after the group get buffers; so do the reshapes of them
+  // that the group covers.
+  for (Value output : kernel.outputs)
+    if (failed(assignBuffer(output)))
+      return failure();
+  for (Operation *op : group.ops)
+    if (isa<tosa::ReshapeOp>(op))
+      if (auto it = buffers.find(kernel.rootOf(op->getResult(0)));
+          it != buffers.end())
+        buffers[op->getResult(0)] = it->second;
+
+  std::string name = kernelName(group.ops.back());
+  std::string signature;
+  for (auto [index, input] : llvm::enumerate(kernel.inputs))
+    signature += llvm::formatv("const {0} *__restrict__ in{1}, ",
+                               typeOf(input).cType, index);
+  for (auto [index, output] : llvm::enumerate(kernel.outputs))
+    signature += llvm::formatv("{0}{1} *__restrict__ out{2}", index ? ", " : "",
+                               typeOf(output).cType, index);
   kernels += llvm::formatv(
       "// row kernel: {0} rows of {1}, a block of {2} threads per row, for\n"
       "{3}__global__ void {4}({5}) {{\n"
       "  __shared__ float partial[8];\n"
       "  const long long row = blockIdx.x;\n{6}{7}}\n\n",
-      group.rows, width, threads, layers, name, signature, body, writes);
+      group.rows, kernel.width, kernel.threads, kernel.layers, name, signature,
+      kernel.body, writeRowOutputs(kernel));
   std::string layer = getLayerName(group.ops.back());
   runCode += llvm::formatv("  // row kernel ending at {0}{1}\n",
                            group.ops.back()->getName(),
                            layer.empty() ? "" : " '" + layer + "'");
   runCode += llvm::formatv(
       "  {0}<<<{1}, {2}, 0, stream>>>(", name,
-      blocksFor(group.ops.back()->getResult(0), group.rows, 1), threads);
+      blocksFor(group.ops.back()->getResult(0), group.rows, 1), kernel.threads);
   SmallVector<std::string> arguments;
-  for (Value value : llvm::concat<Value>(inputs, outputs))
+  for (Value value : llvm::concat<Value>(kernel.inputs, kernel.outputs))
     arguments.push_back(pointer(value));
   runCode += llvm::join(arguments, ", ") + ");\n";
   return success();
