@@ -3,6 +3,7 @@
 #include "lowering/Passes.h"
 
 #include "lowering/ConvolutionPlan.h"
+#include "lowering/PlannableFunction.h"
 
 namespace prec {
 
@@ -33,6 +34,9 @@ public:
       getOperation().emitError() << batchError;
       return signalPassFailure();
     }
+    if (!getOperation().isExternal() &&
+        failed(checkPlannable(getOperation())))
+      return signalPassFailure();
     engine::EngineDialect *dialect =
         getContext().getLoadedDialect<engine::EngineDialect>();
     auto algorithmAttr = dialect->getConvAlgorithmAttrHelper();

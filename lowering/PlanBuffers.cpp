@@ -15,6 +15,7 @@
 #include "lowering/BufferAliases.h"
 #include "lowering/ConvolutionPlan.h"
 #include "lowering/DeviceTypes.h"
+#include "lowering/PlannableFunction.h"
 
 #include "llvm/ADT/MapVector.h"
 
@@ -128,6 +129,9 @@ private:
         continue;
       std::optional<DeviceType> input = getDeviceType(
           getElementTypeOrSelf(conv.getInput().getType()));
+      // The emitter refuses what it cannot store.
+      if (!input)
+        continue;
       ArrayRef<int64_t> out = conv.getType().getShape();
       int64_t rows = out[0] * out[1] * out[2];
       int64_t offset =
@@ -181,9 +185,10 @@ public:
 
   void runOnOperation() override {
     func::FuncOp function = getOperation();
-    if (function.isExternal() ||
-        !isa<func::ReturnOp>(function.getBody().front().getTerminator()))
+    if (function.isExternal())
       return;
+    if (failed(checkPlannable(function)))
+      return signalPassFailure();
     BufferPlanner(function,
                   *getContext().getLoadedDialect<engine::EngineDialect>())
         .plan();

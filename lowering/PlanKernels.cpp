@@ -14,6 +14,7 @@
 #include "lowering/ContractionEpilogues.h"
 #include "lowering/ConvolutionPlan.h"
 #include "lowering/ElementwiseExpressionInterface.h"
+#include "lowering/PlannableFunction.h"
 #include "lowering/RowGroups.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -211,6 +212,8 @@ public:
     func::FuncOp function = getOperation();
     if (function.isExternal())
       return;
+    if (failed(checkPlannable(function)))
+      return signalPassFailure();
     KernelPlanner planner(function.getBody().front());
     planner.plan();
     planner.annotate(*getContext().getLoadedDialect<engine::EngineDialect>());
