@@ -887,8 +887,12 @@ LogicalResult emitCudaEngine(ModuleOp module, llvm::StringRef directory,
                               << directory << "': " << error.message();
   PassManager lowering(module.getContext());
   buildLowerToGpuPipeline(lowering);
-  buildEnginePlanPipeline(lowering, {options.convolutions, options.batch});
   if (failed(lowering.run(module)))
+    return failure();
+  // Only the function the engine computes is planned.
+  PassManager plan(module.getContext(), func::FuncOp::getOperationName());
+  buildEnginePlanPipeline(plan, {options.convolutions, options.batch});
+  if (failed(plan.run(function)))
     return failure();
   llvm::SmallString<256> path(directory);
   llvm::sys::path::append(path, stem + ".cu");
@@ -915,13 +919,7 @@ void registerCudaEmitTranslation() {
       "conv",
       llvm::cl::desc("--emit-cuda: how convolutions other than unit-stride "
                      "1x1 ones run"),
-      llvm::cl::values(
-          clEnumValN(ConvolutionPreference::Auto, "auto",
-                     "cuDNN for those of 1 GFLOP or more, else im2col "
-                     "(default)"),
-          clEnumValN(ConvolutionPreference::Im2col, "im2col",
-                     "an im2col kernel and a cuBLASLt GEMM"),
-          clEnumValN(ConvolutionPreference::Cudnn, "cudnn", "through cuDNN")),
+      PREC_CONVOLUTION_PREFERENCE_VALUES,
       llvm::cl::init(ConvolutionPreference::Auto));
   static llvm::cl::opt<std::string> outputDirectory(
       "output-dir",

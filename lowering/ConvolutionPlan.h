@@ -48,6 +48,17 @@ enum class ConvolutionPreference {
   Cudnn   // always cuDNN
 };
 
+/// The command-line spelling of ConvolutionPreference, for every option
+/// that takes one.
+#define PREC_CONVOLUTION_PREFERENCE_VALUES                                     \
+  ::llvm::cl::values(                                                          \
+      clEnumValN(::prec::ConvolutionPreference::Auto, "auto",                  \
+                 "cuDNN for those of 1 GFLOP or more, else im2col (default)"), \
+      clEnumValN(::prec::ConvolutionPreference::Im2col, "im2col",              \
+                 "an im2col kernel and a cuBLASLt GEMM"),                      \
+      clEnumValN(::prec::ConvolutionPreference::Cudnn, "cudnn",                \
+                 "through cuDNN"))
+
 /// The algorithm `op` runs with, at the optimum of `batch` if the engine
 /// has a dynamic batch.
 engine::ConvAlgorithm chooseConvAlgorithm(mlir::tosa::Conv2DOp op,

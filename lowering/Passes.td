@@ -280,13 +280,7 @@ def PrecChooseConvAlgorithms
     Option<"preference", "conv", "::prec::ConvolutionPreference",
            "::prec::ConvolutionPreference::Auto",
            "Which of cuDNN and im2col the convolutions that can take either take",
-           [{::llvm::cl::values(
-             clEnumValN(::prec::ConvolutionPreference::Auto, "auto",
-                        "cuDNN for those of 1 GFLOP or more (default)"),
-             clEnumValN(::prec::ConvolutionPreference::Im2col, "im2col",
-                        "an im2col kernel and a cuBLASLt GEMM"),
-             clEnumValN(::prec::ConvolutionPreference::Cudnn, "cudnn",
-                        "cuDNN"))}]>,
+           [{PREC_CONVOLUTION_PREFERENCE_VALUES}]>,
     Option<"batch", "batch", "std::string", /*default=*/"",
            "A dynamic batch MIN:OPT:MAX (the module is at MAX): sizes are "
            "judged at OPT">,

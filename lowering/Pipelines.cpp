@@ -103,13 +103,38 @@ void buildLowerToCpuPipeline(OpPassManager &pm) {
 
 void buildLowerToGpuPipeline(OpPassManager &pm) { addSharedLowering(pm); }
 
+/// The engine plan's passes, on func.func, after `convAlgorithms` (the
+/// one with options).
+static void addEnginePlanPasses(OpPassManager &pm,
+                                std::unique_ptr<Pass> convAlgorithms) {
+  pm.addPass(std::move(convAlgorithms));
+  pm.addPass(createPrecPlanKernels());
+  pm.addPass(createPrecPlanBuffers());
+}
+
 void buildEnginePlanPipeline(OpPassManager &pm,
                              const EnginePlanOptions &options) {
-  pm.addNestedPass<func::FuncOp>(
-      createPrecChooseConvAlgorithms(options.convolutions, options.batch));
-  pm.addNestedPass<func::FuncOp>(createPrecPlanKernels());
-  pm.addNestedPass<func::FuncOp>(createPrecPlanBuffers());
+  addEnginePlanPasses(pm, createPrecChooseConvAlgorithms(options.convolutions,
+                                                         options.batch));
 }
+
+namespace {
+
+/// prec-plan-engine's command-line options: those of
+/// prec-choose-conv-algorithms.
+struct EnginePlanPipelineOptions
+    : public PassPipelineOptions<EnginePlanPipelineOptions> {
+  Option<ConvolutionPreference> convolutions{
+      *this, "conv",
+      llvm::cl::desc("how convolutions other than unit-stride 1x1 ones run"),
+      llvm::cl::init(ConvolutionPreference::Auto),
+      PREC_CONVOLUTION_PREFERENCE_VALUES};
+  Option<std::string> batch{
+      *this, "batch",
+      llvm::cl::desc("a dynamic batch MIN:OPT:MAX (the module is at MAX)")};
+};
+
+} // namespace
 
 void registerLoweringPipelines() {
   registerPrecLoweringPasses();
@@ -121,11 +146,14 @@ void registerLoweringPipelines() {
       "prec-lower-to-gpu",
       "Rewrite a legalized module into the TOSA the CUDA emitter reads",
       buildLowerToGpuPipeline);
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<EnginePlanPipelineOptions>(
       "prec-plan-engine",
-      "Record how a lowered module runs as a CUDA engine (static batch, "
-      "--conv=auto; run the passes alone for other options)",
-      [](OpPassManager &pm) { buildEnginePlanPipeline(pm, {}); });
+      "Record how each function of a lowered module runs as a CUDA engine",
+      [](OpPassManager &pm, const EnginePlanPipelineOptions &options) {
+        addEnginePlanPasses(pm.nest<func::FuncOp>(),
+                            createPrecChooseConvAlgorithms(
+                                {options.convolutions, options.batch}));
+      });
 }
 
 } // namespace prec

@@ -37,8 +37,9 @@ struct EnginePlanOptions {
   std::optional<BatchRange> batch;
 };
 
-/// The decisions that shape a CUDA engine, recorded on the lowered module
-/// as the engine dialect's attributes for the emitter to follow.
+/// The decisions that shape a CUDA engine, recorded on a lowered function
+/// as the engine dialect's attributes for the emitter to follow; `pm` runs
+/// on func.func.
 void buildEnginePlanPipeline(mlir::OpPassManager &pm,
                              const EnginePlanOptions &options);
 

@@ -101,6 +101,16 @@
 // PLAN-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<3, single>
 // PLAN-NEXT: tosa.max_pool2d {{.*}}engine.kernel = #engine.kernel<4, single>
 // PLAN-NEXT: tosa.clamp {{.*}}engine.kernel = #engine.kernel<5, single>
+// The pipeline takes --emit-cuda's options: with cuDNN the convolutions
+// need no im2col columns, and the arena shrinks from 23808 bytes to 4608 (the manifests'
+// activation_bytes).
+// RUN: prec-opt %t/conv.mlir --prec-lower-to-gpu --prec-plan-engine | FileCheck %s --check-prefix=PLAN-ARENA
+// PLAN-ARENA: func.func @forward{{.*}}engine.arena_bytes = 23808 : i64
+// RUN: prec-opt %t/conv.mlir --prec-lower-to-gpu --prec-plan-engine="conv=cudnn" | FileCheck %s --check-prefix=PLAN-CUDNN
+// PLAN-CUDNN: func.func @forward{{.*}}engine.arena_bytes = 4608 : i64
+// PLAN-CUDNN-COUNT-2: engine.conv_algorithm = #engine.conv_algorithm<cudnn>
+// RUN: not prec-opt %t/conv.mlir --prec-lower-to-gpu --prec-plan-engine="batch=4:2:8" 2>&1 | FileCheck %s --check-prefix=PLAN-BATCH
+// PLAN-BATCH: error: --batch '4:2:8' needs 1 <= MIN <= OPT <= MAX and MAX >= 2
 // With --conv=cudnn the 3x3 convolutions run through cuDNN, conv1 in f32 without
 // tensor cores (they would round its operands to TF32), conv2 on f16 with an
 // f32 accumulator; a max pool sits between each and the ReLU, so the bias
