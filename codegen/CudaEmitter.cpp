@@ -4,7 +4,7 @@
 #include "codegen/CudaEmitterImpl.h"
 #include "codegen/runtime/WeightsFile.h"
 
-#include "codegen/BatchAnalysis.h"
+#include "lowering/BatchAnalysis.h"
 #include "lowering/ElementwiseExpressionInterface.h"
 #include "lowering/RowGroups.h"
 
@@ -223,6 +223,22 @@ std::string CudaEmitter::kernelName(Operation *op) {
   return name;
 }
 
+std::optional<int64_t> CudaEmitter::getBatchDim(Value value) const {
+  engine::EngineDialect &dialect = getEngineDialect();
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    DenseI64ArrayAttr inputs =
+        dialect.getBatchedInputsAttrHelper().getAttr(function);
+    if (inputs && llvm::is_contained(inputs.asArrayRef(),
+                                     int64_t(argument.getArgNumber())))
+      return 0;
+    return std::nullopt;
+  }
+  if (IntegerAttr dim =
+          dialect.getBatchDimAttrHelper().getAttr(value.getDefiningOp()))
+    return dim.getInt();
+  return std::nullopt;
+}
+
 std::string CudaEmitter::runtimeCount(Value value, int64_t count) const {
   if (!isBatched(value))
     return std::to_string(count) + "LL";
@@ -377,35 +393,6 @@ LogicalResult CudaEmitter::emitOp(Operation *op) {
       .Default([&](Operation *) { return emitElementwise(op); });
 }
 
-LogicalResult CudaEmitter::analyzeBatch() {
-  SmallVector<unsigned> batchedInputs;
-  for (BlockArgument argument : function.getArguments()) {
-    std::string name = getBindingName(argument);
-    bool batched = options.batchInputs.empty()
-                       ? shapeOf(argument).front() == options.batch->max
-                       : llvm::is_contained(options.batchInputs, name);
-    if (batched)
-      batchedInputs.push_back(argument.getArgNumber());
-  }
-  for (const std::string &name : options.batchInputs)
-    if (llvm::none_of(function.getArguments(), [&](BlockArgument argument) {
-          return getBindingName(argument) == name;
-        }))
-      return function.emitError()
-             << "--batch-inputs names '" << name << "', which is not an input";
-  if (batchedInputs.empty())
-    return function.emitError()
-           << "dynamic batch: no input has the largest batch, "
-           << options.batch->max << ", as its dimension 0";
-  FailureOr<BatchAnalysis> analysis = BatchAnalysis::run(
-      function, batchedInputs, options.batch->max,
-      isElementwise);
-  if (failed(analysis))
-    return failure();
-  batchAnalysis = std::move(*analysis);
-  batchRange = options.batch;
-  return success();
-}
 
 /// The bindings (inputs then outputs, in signature order) for the binding
 /// table and the manifest, and the results written straight into them.
@@ -420,8 +407,7 @@ LogicalResult CudaEmitter::collectBindings() {
     return function.emitError()
            << "the CUDA emitter needs statically shaped tensor bindings";
   auto ret = cast<func::ReturnOp>(function.getBody().front().getTerminator());
-  if (options.batch && failed(analyzeBatch()))
-    return failure();
+  batchRange = options.batch;
 
   auto addBinding = [&](const std::string &name, Value value, bool isInput) {
     auto tensorType = cast<RankedTensorType>(value.getType());
@@ -891,7 +877,8 @@ LogicalResult emitCudaEngine(ModuleOp module, llvm::StringRef directory,
     return failure();
   // Only the function the engine computes is planned.
   PassManager plan(module.getContext(), func::FuncOp::getOperationName());
-  buildEnginePlanPipeline(plan, {options.convolutions, options.batch});
+  buildEnginePlanPipeline(
+      plan, {options.convolutions, options.batch, options.batchInputs});
   if (failed(plan.run(function)))
     return failure();
   llvm::SmallString<256> path(directory);

@@ -13,13 +13,14 @@
 #ifndef PREC_CODEGEN_CUDAEMITTERIMPL_H
 #define PREC_CODEGEN_CUDAEMITTERIMPL_H
 
-#include "codegen/BatchAnalysis.h"
+#include "lowering/BatchRange.h"
 #include "codegen/CudaEmitter.h"
 #include "lowering/RowGroups.h"
 #include "lowering/BufferAliases.h"
 #include "lowering/ContractionEpilogues.h"
 #include "lowering/ConvolutionPlan.h"
 #include "lowering/DeviceTypes.h"
+#include "lowering/ElementwiseExpressionInterface.h"
 #include "lowering/RowGroups.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -50,9 +51,6 @@ std::string broadcastOffsets(ArrayRef<int64_t> result,
                              ArrayRef<ArrayRef<int64_t>> operands);
 /// A float literal for a constant whose elements are all one value.
 std::optional<std::string> getSplatLiteral(Value value);
-/// Whether the emitter computes `op` element by element (it has an
-/// ElementwiseExpressionOpInterface expression).
-bool isElementwise(Operation *op);
 /// The float expression elementwise `op` computes, each data operand's $n
 /// replaced by `operandExpression(operand)` (called once each, in order).
 std::string
@@ -105,7 +103,6 @@ private:
 
 private:
   LogicalResult emitOp(Operation *op);
-  LogicalResult analyzeBatch();
   /// The largest index space any kernel computes over.
   int64_t largestIndexSpace = 0;
   LogicalResult assignBuffer(Value value);
@@ -178,9 +175,10 @@ private:
     return *getDeviceType(getElementTypeOrSelf(value.getType()));
   }
 
-  bool isBatched(Value value) const {
-    return batchAnalysis && batchAnalysis->isBatched(value);
-  }
+  /// The dimension of `value` that scales with the engine's batch, as
+  /// prec-plan-batch recorded it; none without a dynamic batch.
+  std::optional<int64_t> getBatchDim(Value value) const;
+  bool isBatched(Value value) const { return getBatchDim(value).has_value(); }
   /// How many of `count` elements (at the largest batch) of `value` there
   /// are when the engine runs: fewer at a smaller batch.
   std::string runtimeCount(Value value, int64_t count) const;
@@ -202,7 +200,6 @@ private:
   CudaEngineOptions options;
   /// Set for an engine with a dynamic batch (the module is at its largest).
   std::optional<BatchRange> batchRange;
-  std::optional<BatchAnalysis> batchAnalysis;
   /// Per GEMM, run when the batch changes: its layouts' batch-dependent
   /// sizes, then its algorithm for them.
   std::string resizeCode;

@@ -89,10 +89,6 @@ std::optional<std::string> getSplatLiteral(Value value) {
   return std::string(text);
 }
 
-bool isElementwise(Operation *op) {
-  return isa<ElementwiseExpressionOpInterface>(op);
-}
-
 std::string
 expressionOf(Operation *op,
              llvm::function_ref<std::string(Value)> operandExpression) {

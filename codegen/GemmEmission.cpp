@@ -144,8 +144,7 @@ static std::string getDescriptorAttributes(int index, bool addsBias,
 /// (attention) or the rows of A (a linear layer) follow it.
 void CudaEmitter::addAlgorithmPick(tosa::MatMulOp op, int index,
                                    const std::string &pick) {
-  std::optional<int64_t> dim =
-      batchAnalysis ? batchAnalysis->getBatchDim(op.getA()) : std::nullopt;
+  std::optional<int64_t> dim = getBatchDim(op.getA());
   if (!dim) {
     createCode += pick;
     return;

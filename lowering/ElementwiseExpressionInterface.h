@@ -15,6 +15,12 @@ class DialectRegistry;
 
 namespace prec {
 
+/// Whether an engine computes `op` element by element: it has an
+/// ElementwiseExpressionOpInterface expression.
+inline bool isElementwise(mlir::Operation *op) {
+  return mlir::isa<ElementwiseExpressionOpInterface>(op);
+}
+
 /// Attaches ElementwiseExpressionOpInterface to the TOSA, arith, math and
 /// precision ops the emitter computes element by element.
 void registerElementwiseExpressionModels(mlir::DialectRegistry &registry);

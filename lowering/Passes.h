@@ -27,6 +27,11 @@ std::unique_ptr<mlir::Pass>
 createPrecChooseConvAlgorithms(ConvolutionPreference preference,
                                std::optional<BatchRange> batch);
 
+/// prec-plan-batch with a typed batch range.
+std::unique_ptr<mlir::Pass>
+createPrecPlanBatch(std::optional<BatchRange> batch,
+                    llvm::ArrayRef<std::string> batchInputs);
+
 #define GEN_PASS_REGISTRATION
 #include "lowering/Passes.h.inc"
 

@@ -254,7 +254,7 @@ def PrecChooseConvAlgorithms
     : Pass<"prec-choose-conv-algorithms", "::mlir::func::FuncOp"> {
   let summary = "Record how each convolution of an engine runs";
   let description = [{
-    The first decision of `prec-plan-engine`. Each `tosa.conv2d` gets an
+    The second decision of `prec-plan-engine`. Each `tosa.conv2d` gets an
     `engine.conv_algorithm` (dialects/Engine), which the CUDA emitter
     follows:
     * `direct`: a kernel per output element, for types or biases cuBLASLt
@@ -291,7 +291,7 @@ def PrecChooseConvAlgorithms
 def PrecPlanKernels : Pass<"prec-plan-kernels", "::mlir::func::FuncOp"> {
   let summary = "Group the ops of an engine into kernels";
   let description = [{
-    The second decision of `prec-plan-engine`. Every op a kernel computes
+    The third decision of `prec-plan-engine`. Every op a kernel computes
     (all but constants, shapes and the reshapes and identities that alias
     their input) gets `engine.kernel = #engine.kernel<index, kind>`: ops of
     one index run in one launch, at the last of them; indices count
@@ -363,6 +363,42 @@ def PrecPlanBuffers : Pass<"prec-plan-buffers", "::mlir::func::FuncOp"> {
       %c = tosa.floor %b {...}
     ```
   }];
+  let dependentDialects = ["::prec::engine::EngineDialect"];
+}
+
+def PrecPlanBatch : Pass<"prec-plan-batch", "::mlir::func::FuncOp"> {
+  let summary = "Record which tensors of an engine follow its dynamic batch";
+  let description = [{
+    The first decision of `prec-plan-engine`, for an engine with a dynamic
+    batch (TRTorch's Input(min_shape, opt_shape, max_shape)); without
+    `batch` it does nothing. The module is at the largest batch, MAX. The
+    inputs named by `batch-inputs` carry it, or else those whose dimension
+    0 is MAX. From them BatchAnalysis finds each value's batch dimension and
+    refuses ops that would mix samples (a reduction, slice, tile or concat
+    along it, a transpose moving it inwards). The function gets
+    `engine.batched_inputs` (argument indices) and each op whose result
+    scales gets `engine.batch_dim`; kernels over those cover fewer elements
+    and GEMMs fewer rows or batches when the engine runs at a smaller batch.
+
+    Example (`batch=1:2:4`):
+
+    ```mlir
+    // Input:
+    func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+      %y = tosa.exp %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    // Output:
+    func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32>
+        attributes {engine.batched_inputs = array<i64: 0>} {
+      %y = tosa.exp %x {engine.batch_dim = 0 : i64} : ...
+    ```
+  }];
+  let options = [
+    Option<"batch", "batch", "std::string", /*default=*/"",
+           "A dynamic batch MIN:OPT:MAX; the module is at MAX">,
+    ListOption<"batchInputs", "batch-inputs", "std::string",
+               "The inputs whose dimension 0 is the batch (default: those of "
+               "size MAX)">,
+  ];
   let dependentDialects = ["::prec::engine::EngineDialect"];
 }
 

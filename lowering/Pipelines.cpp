@@ -103,10 +103,11 @@ void buildLowerToCpuPipeline(OpPassManager &pm) {
 
 void buildLowerToGpuPipeline(OpPassManager &pm) { addSharedLowering(pm); }
 
-/// The engine plan's passes, on func.func, after `convAlgorithms` (the
-/// one with options).
+/// The engine plan's passes, on func.func; the two with options are given.
 static void addEnginePlanPasses(OpPassManager &pm,
+                                std::unique_ptr<Pass> batch,
                                 std::unique_ptr<Pass> convAlgorithms) {
+  pm.addPass(std::move(batch));
   pm.addPass(std::move(convAlgorithms));
   pm.addPass(createPrecPlanKernels());
   pm.addPass(createPrecPlanBuffers());
@@ -114,13 +115,14 @@ static void addEnginePlanPasses(OpPassManager &pm,
 
 void buildEnginePlanPipeline(OpPassManager &pm,
                              const EnginePlanOptions &options) {
-  addEnginePlanPasses(pm, createPrecChooseConvAlgorithms(options.convolutions,
-                                                         options.batch));
+  addEnginePlanPasses(
+      pm, createPrecPlanBatch(options.batch, options.batchInputs),
+      createPrecChooseConvAlgorithms(options.convolutions, options.batch));
 }
 
 namespace {
 
-/// prec-plan-engine's command-line options: those of
+/// prec-plan-engine's command-line options: those of prec-plan-batch and
 /// prec-choose-conv-algorithms.
 struct EnginePlanPipelineOptions
     : public PassPipelineOptions<EnginePlanPipelineOptions> {
@@ -132,6 +134,10 @@ struct EnginePlanPipelineOptions
   Option<std::string> batch{
       *this, "batch",
       llvm::cl::desc("a dynamic batch MIN:OPT:MAX (the module is at MAX)")};
+  ListOption<std::string> batchInputs{
+      *this, "batch-inputs",
+      llvm::cl::desc("the inputs whose dimension 0 is the batch (default: "
+                     "those of size MAX)")};
 };
 
 } // namespace
@@ -150,9 +156,12 @@ void registerLoweringPipelines() {
       "prec-plan-engine",
       "Record how each function of a lowered module runs as a CUDA engine",
       [](OpPassManager &pm, const EnginePlanPipelineOptions &options) {
-        addEnginePlanPasses(pm.nest<func::FuncOp>(),
-                            createPrecChooseConvAlgorithms(
-                                {options.convolutions, options.batch}));
+        addEnginePlanPasses(
+            pm.nest<func::FuncOp>(),
+            createPrecPlanBatch(
+                {options.batch, llvm::to_vector(options.batchInputs)}),
+            createPrecChooseConvAlgorithms(
+                {options.convolutions, options.batch}));
       });
 }
 

@@ -7,6 +7,8 @@
 #include "lowering/ConvolutionPlan.h"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace mlir {
 class OpPassManager;
@@ -35,6 +37,9 @@ struct EnginePlanOptions {
   ConvolutionPreference convolutions = ConvolutionPreference::Auto;
   /// A dynamic batch (the module is at its largest), or none.
   std::optional<BatchRange> batch;
+  /// The inputs that carry it; empty: those whose dimension 0 is the
+  /// largest batch.
+  std::vector<std::string> batchInputs;
 };
 
 /// The decisions that shape a CUDA engine, recorded on a lowered function

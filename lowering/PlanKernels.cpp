@@ -28,10 +28,6 @@ namespace prec {
 
 namespace {
 
-bool isElementwise(Operation *op) {
-  return isa<ElementwiseExpressionOpInterface>(op);
-}
-
 /// Ops no kernel computes: constants (weights) and shapes. Reshapes and
 /// identities alias their input unless a row kernel computes them.
 bool launchesNothing(Operation *op) {

@@ -44,14 +44,22 @@ LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' has a negative index";
     return success();
   }
+  if (name == BatchedInputsAttrHelper::getNameStr()) {
+    if (!isa<DenseI64ArrayAttr>(attr.getValue()) ||
+        op->getName().getStringRef() != "func.func")
+      return op->emitError() << "'" << name
+                             << "' must be array<i64: argument indices> on a "
+                                "func.func";
+    return success();
+  }
   if (name == ArenaOffsetAttrHelper::getNameStr() ||
+      name == BatchDimAttrHelper::getNameStr() ||
       name == ColumnsOffsetAttrHelper::getNameStr() ||
       name == ArenaBytesAttrHelper::getNameStr()) {
     auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
     if (!bytes || !bytes.getType().isInteger(64) || bytes.getInt() < 0)
       return op->emitError() << "'" << name
-                             << "' must be a byte count (a non-negative i64), "
-                                "got "
+                             << "' must be a non-negative i64, got "
                              << attr.getValue();
     if ((name == ArenaBytesAttrHelper::getNameStr()) !=
         (op->getName().getStringRef() == "func.func"))

@@ -24,6 +24,9 @@ def Engine_Dialect : Dialect {
       arena: where (bytes); `engine.columns_offset` on an im2col
       convolution: where its columns go; `engine.arena_bytes` on the
       function: the arena's size.
+    * With a dynamic batch, `engine.batched_inputs` on the function (the
+      arguments that carry the batch) and `engine.batch_dim` on each op
+      whose result scales with it.
 
     ```mlir
     %y = tosa.conv2d %x, %w, %b, %zp, %zp {..., engine.conv_algorithm = #engine.conv_algorithm<cudnn>,
@@ -38,7 +41,9 @@ def Engine_Dialect : Dialect {
     "::prec::engine::KernelAttr":$kernel,
     "::mlir::IntegerAttr":$arena_offset,
     "::mlir::IntegerAttr":$columns_offset,
-    "::mlir::IntegerAttr":$arena_bytes
+    "::mlir::IntegerAttr":$arena_bytes,
+    "::mlir::DenseI64ArrayAttr":$batched_inputs,
+    "::mlir::IntegerAttr":$batch_dim
   );
 }
 

@@ -68,7 +68,7 @@ func.func @placed(%x: tensor<4xf32>) -> tensor<4xf32> attributes {engine.arena_b
 // -----
 
 func.func @negative_offset(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'engine.arena_offset' must be a byte count (a non-negative i64), got -256 : i64}}
+  // expected-error @+1 {{'engine.arena_offset' must be a non-negative i64, got -256 : i64}}
   %y = tosa.abs %x {engine.arena_offset = -256 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
@@ -79,4 +79,11 @@ func.func @arena_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'engine.arena_bytes' does not belong on 'tosa.abs'}}
   %y = tosa.abs %x {engine.arena_bytes = 256 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'engine.batched_inputs' must be array<i64: argument indices> on a func.func}}
+func.func @batched(%x: tensor<4xf32>) -> tensor<4xf32> attributes {engine.batched_inputs = [0]} {
+  return %x : tensor<4xf32>
 }

@@ -1,6 +1,6 @@
 //===- BatchAnalysis.cpp - which tensors scale with a dynamic batch -------===//
 
-#include "codegen/BatchAnalysis.h"
+#include "lowering/BatchAnalysis.h"
 
 #include "dialects/Utils/OpNames.h"
 

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PREC_CODEGEN_BATCHANALYSIS_H
-#define PREC_CODEGEN_BATCHANALYSIS_H
+#ifndef PREC_LOWERING_BATCHANALYSIS_H
+#define PREC_LOWERING_BATCHANALYSIS_H
 
 #include "lowering/BatchRange.h"
 
@@ -47,4 +47,4 @@ private:
 
 } // namespace prec
 
-#endif // PREC_CODEGEN_BATCHANALYSIS_H
+#endif // PREC_LOWERING_BATCHANALYSIS_H
