@@ -6,6 +6,7 @@
 
 #include "lowering/BatchAnalysis.h"
 #include "lowering/ElementwiseExpressionInterface.h"
+#include "lowering/KernelGroups.h"
 #include "lowering/RowGroups.h"
 
 #include "dialects/Engine/EngineDialect.h"
@@ -275,25 +276,17 @@ void CudaEmitter::launch(Operation *op, const std::string &kernel,
 /// The groups prec-plan-kernels made, as the maps the emitter looks ops up
 /// in: GEMMs with what they perform, row groups, fused elementwise ops.
 LogicalResult CudaEmitter::readKernelPlan() {
-  auto kernelAttr = getEngineDialect().getKernelAttrHelper();
   IntegerAttr arenaSize =
       getEngineDialect().getArenaBytesAttrHelper().getAttr(function);
   if (!arenaSize)
     return planMissing(function, "engine.arena_bytes", "prec-plan-buffers");
   arenaBytes = arenaSize.getInt();
-  llvm::MapVector<int64_t, std::pair<engine::KernelKind,
-                                     SmallVector<Operation *>>>
-      kernels;
-  for (Operation &op : function.getBody().front())
-    if (engine::KernelAttr kernel = kernelAttr.getAttr(&op)) {
-      auto &[kind, ops] = kernels[kernel.getIndex()];
-      kind = kernel.getKind();
-      ops.push_back(&op);
-    }
+  llvm::MapVector<int64_t, KernelGroup> kernels =
+      getKernelGroups(function.getBody().front());
   rowGroups.reserve(kernels.size());
   for (auto &[index, kernel] : kernels) {
     auto &[kind, ops] = kernel;
-    Operation *launch = ops.back();
+    Operation *launch = kernel.getLaunch();
     for (Operation *op : ops)
       launchOf[op] = launch;
     switch (kind) {
@@ -325,7 +318,6 @@ LogicalResult CudaEmitter::readKernelPlan() {
   }
   return success();
 }
-
 
 LogicalResult CudaEmitter::emitOp(Operation *op) {
   if (auto assignment = op->getAttrOfType<precision::AssignmentAttr>(
@@ -961,8 +953,6 @@ void registerCudaEmitTranslation() {
           options.batch = parseBatchRange(batch, error);
           if (!options.batch)
             return module.emitError() << error;
-        } else if (!batchInputs.empty()) {
-          return module.emitError() << "--batch-inputs needs --batch";
         }
         options.batchInputs.assign(batchInputs.begin(), batchInputs.end());
         options.convolutions = convolutions;

@@ -113,7 +113,7 @@ __device__ __forceinline__ float prec_row_reduce(float v, float *partial) {
 /// and its body.
 struct RowKernel {
   explicit RowKernel(const RowGroup &group)
-      : group(group), width(group.width),
+      : group(group), outputs(getRowGroupOutputs(group.ops)), width(group.width),
         threads(width >= 2048  ? 256
                 : width >= 512 ? 128
                 : width >= 128 ? 64
@@ -151,22 +151,18 @@ struct RowKernel {
     }
     return value;
   }
-  bool isReadAfter(Value value) const {
-    return llvm::any_of(value.getUsers(), [&](Operation *user) {
-      return !inGroup(user) ||
-             (isa<tosa::ReshapeOp>(user) && isReadAfter(user->getResult(0)));
-    });
-  }
   bool isFull(Value value) const {
     return getRowValueKind(value, group.rows, width) == RowValueKind::Full;
   }
 
   const RowGroup &group;
+  /// The values read after the group.
+  SmallVector<Value> outputs;
   const int64_t width;
   const int threads;
   const int64_t perThread;
   llvm::DenseMap<Value, std::string> registers;
-  SmallVector<Value> inputs, outputs;
+  SmallVector<Value> inputs;
   std::string body, layers;
 };
 
@@ -286,8 +282,6 @@ LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
     std::string name =
         (full ? "f" : "s") + std::to_string(kernel.registers.size());
     kernel.registers[result] = name;
-    if (kernel.isReadAfter(result))
-      kernel.outputs.push_back(result);
     if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp>(op))
       addRowReduction(kernel, op, name);
     else

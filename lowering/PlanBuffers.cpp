@@ -15,11 +15,12 @@
 #include "lowering/BufferAliases.h"
 #include "lowering/ConvolutionPlan.h"
 #include "lowering/DeviceTypes.h"
+#include "lowering/KernelGroups.h"
 #include "lowering/PlannableFunction.h"
+#include "lowering/RowGroups.h"
 
 #include "llvm/ADT/MapVector.h"
 
-#include <functional>
 
 using namespace mlir;
 
@@ -34,14 +35,13 @@ class BufferPlanner {
 public:
   BufferPlanner(func::FuncOp function, engine::EngineDialect &dialect)
       : function(function), body(function.getBody().front()),
-        dialect(dialect), inPlace(getResultsWrittenInPlace(function)) {
-    auto kernelAttr = dialect.getKernelAttrHelper();
-    for (Operation &op : body)
-      if (engine::KernelAttr kernel = kernelAttr.getAttr(&op))
-        kernels[kernel.getIndex()].push_back(&op);
-    for (auto &[index, ops] : kernels)
-      for (Operation *op : ops)
-        launchOf[op] = ops.back();
+        dialect(dialect), inPlace(getResultsWrittenInPlace(function)),
+        kernels(getKernelGroups(body)) {
+    for (auto &[index, kernel] : kernels) {
+      groupAt[kernel.getLaunch()] = &kernel;
+      for (Operation *op : kernel.ops)
+        launchOf[op] = kernel.getLaunch();
+    }
   }
 
   void plan() {
@@ -52,10 +52,10 @@ public:
       op.removeAttr(dialect.getColumnsOffsetAttrHelper().getName());
     }
     for (Operation &op : body) {
-      if (launchOf.lookup(&op) == &op) {
-        for (Value output : getKernelOutputs(&op))
+      if (const KernelGroup *kernel = groupAt.lookup(&op)) {
+        for (Value output : getKernelOutputs(*kernel))
           place(output);
-        placeColumns(&op);
+        placeColumns(*kernel);
       }
       for (Value value : releasesAfter.lookup(&op))
         if (auto offset = offsets.find(value); offset != offsets.end())
@@ -65,37 +65,20 @@ public:
   }
 
 private:
-  int64_t getIndex(Operation *op) const {
-    engine::KernelAttr kernel = dialect.getKernelAttrHelper().getAttr(op);
-    return kernel ? kernel.getIndex() : -1;
-  }
-
   Operation *getKernelOp(Operation *op) const {
     Operation *launch = launchOf.lookup(op);
     return launch ? launch : op;
   }
 
-  /// The values the kernel launched at `launch` writes to memory: those of
-  /// a row kernel that ops after it read, else the launch op's result.
-  SmallVector<Value> getKernelOutputs(Operation *launch) const {
-    auto kernel = dialect.getKernelAttrHelper().getAttr(launch);
-    if (kernel.getKind() != engine::KernelKind::Rows)
-      return launch->getNumResults() == 1
-                 ? SmallVector<Value>{launch->getResult(0)}
-                 : SmallVector<Value>{};
-    ArrayRef<Operation *> ops = kernels.find(kernel.getIndex())->second;
-    auto inKernel = [&](Operation *op) { return llvm::is_contained(ops, op); };
-    std::function<bool(Value)> isReadAfter = [&](Value value) {
-      return llvm::any_of(value.getUsers(), [&](Operation *user) {
-        return !inKernel(user) || (isa<tosa::ReshapeOp>(user) &&
-                                   isReadAfter(user->getResult(0)));
-      });
-    };
-    SmallVector<Value> outputs;
-    for (Operation *op : ops)
-      if (!isa<tosa::ReshapeOp>(op) && isReadAfter(op->getResult(0)))
-        outputs.push_back(op->getResult(0));
-    return outputs;
+  /// The values `kernel` writes to memory: a row kernel's that ops after
+  /// it read, else its launch op's result.
+  static SmallVector<Value> getKernelOutputs(const KernelGroup &kernel) {
+    if (kernel.kind == engine::KernelKind::Rows)
+      return getRowGroupOutputs(kernel.ops);
+    Operation *launch = kernel.getLaunch();
+    return launch->getNumResults() == 1
+               ? SmallVector<Value>{launch->getResult(0)}
+               : SmallVector<Value>{};
   }
 
   /// The bytes `value` takes on the device, if the engine can store it.
@@ -120,8 +103,8 @@ private:
   }
 
   /// An im2col convolution's columns live while its GEMM runs.
-  void placeColumns(Operation *launch) {
-    for (Operation *op : kernels.find(getIndex(launch))->second) {
+  void placeColumns(const KernelGroup &kernel) {
+    for (Operation *op : kernel.ops) {
       auto conv = dyn_cast<tosa::Conv2DOp>(op);
       engine::ConvAlgorithmAttr algorithm =
           conv ? dialect.getConvAlgorithmAttrHelper().getAttr(conv) : nullptr;
@@ -172,7 +155,10 @@ private:
   Block &body;
   engine::EngineDialect &dialect;
   llvm::DenseMap<Value, int64_t> inPlace;
-  llvm::MapVector<int64_t, SmallVector<Operation *>> kernels;
+  llvm::MapVector<int64_t, KernelGroup> kernels;
+  /// Each kernel's launch op, mapped to the kernel.
+  llvm::DenseMap<Operation *, const KernelGroup *> groupAt;
+  /// Each op of a kernel, mapped to the kernel's launch op.
   llvm::DenseMap<Operation *, Operation *> launchOf;
   llvm::DenseMap<Operation *, SmallVector<Value>> releasesAfter;
   llvm::DenseMap<Value, int64_t> offsets;

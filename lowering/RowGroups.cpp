@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <functional>
 #include <optional>
 
 using namespace mlir;
@@ -143,6 +144,20 @@ private:
 };
 
 } // namespace
+
+SmallVector<Value> getRowGroupOutputs(ArrayRef<Operation *> ops) {
+  std::function<bool(Value)> isReadAfter = [&](Value value) {
+    return llvm::any_of(value.getUsers(), [&](Operation *user) {
+      return !llvm::is_contained(ops, user) ||
+             (isa<tosa::ReshapeOp>(user) && isReadAfter(user->getResult(0)));
+    });
+  };
+  SmallVector<Value> outputs;
+  for (Operation *op : ops)
+    if (!isa<tosa::ReshapeOp>(op) && isReadAfter(op->getResult(0)))
+      outputs.push_back(op->getResult(0));
+  return outputs;
+}
 
 RowGroup getRowGroup(ArrayRef<Operation *> ops) {
   RowGroup group{SmallVector<Operation *>(ops), 0, 0};

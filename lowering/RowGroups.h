@@ -40,6 +40,11 @@ planRowGroups(mlir::Block &block, int64_t maxWidth,
               llvm::function_ref<bool(mlir::Operation *)> canReduce,
               llvm::function_ref<bool(mlir::Operation *)> isExcluded);
 
+/// The values a row group of `ops` writes to memory, in program order: the
+/// results of its ops (reshapes alias theirs) that ops after it read.
+llvm::SmallVector<mlir::Value>
+getRowGroupOutputs(llvm::ArrayRef<mlir::Operation *> ops);
+
 /// The row group of `ops`, one that planRowGroups made: its rows and width
 /// are those of the input of its reductions.
 RowGroup getRowGroup(llvm::ArrayRef<mlir::Operation *> ops);
