@@ -56,44 +56,43 @@ CudaEmitter::emitConvColumns(tosa::Conv2DOp op, bool pointwise,
                                     .getAttr(op);
     if (!columnsOffset)
       return planMissing(op, "engine.columns_offset", "prec-plan-buffers");
-    largestIndexSpace = std::max(largestIndexSpace, rows * gemmDepth);
     columns =
         llvm::formatv("(({0} *)(e->arena + {1}))", x.cType,
                       columnsOffset.getInt());
     std::string name = kernelName(op);
+    auto lit = [&](int64_t value) { return index.literal(value); };
     kernels += llvm::formatv(
         "// im2col for tosa.conv2d {0}\n__global__ void {1}(const {2} "
         "*__restrict__ in0, {2} *__restrict__ out{19}) {{\n"
         "  {2} v[{17}];\n"
-        "  const long long base = blockIdx.x * {18}LL + threadIdx.x;\n"
+        "  const {21} base = blockIdx.x * {18} + threadIdx.x;\n"
         "#pragma unroll\n"
         "  for (int u = 0; u < {17}; ++u) {{\n"
-        "    long long i = base + u * 256LL;\n"
+        "    {21} i = base + u * {22};\n"
         "    if (i >= {3}) break;\n"
-        "    long long k = i % {4}LL, p = i / {4}LL;\n"
-        "    long long c = k % {5}LL, z = (k / {5}LL) % {6}LL, y = k / ({5}LL "
-        "* {6}LL);\n"
-        "    long long ow = p % {7}LL, oh = (p / {7}LL) % {8}LL, n = p / "
-        "({7}LL * {8}LL);\n"
-        "    long long iy = oh * {9}LL - {10}LL + y * {11}LL, ix = ow * {12}LL "
-        "- {13}LL + z * {14}LL;\n"
-        "    bool inside = {20}iy >= 0 && iy < {15}LL && ix >= 0 && ix < "
-        "{16}LL;\n"
-        "    v[u] = inside ? in0[((n * {15}LL + iy) * {16}LL + ix) * {5}LL + "
-        "c] : ({2})0.0f;\n"
+        "    {21} k = i % {4}, p = i / {4};\n"
+        "    {21} c = k % {5}, z = (k / {5}) % {6}, y = k / ({5} * {6});\n"
+        "    {21} ow = p % {7}, oh = (p / {7}) % {8}, n = p / ({7} * {8});\n"
+        "    {21} iy = oh * {9} - {10} + y * {11}, ix = ow * {12} - {13} + z "
+        "* {14};\n"
+        "    bool inside = {20}iy >= 0 && iy < {15} && ix >= 0 && ix < {16};\n"
+        "    v[u] = inside ? in0[((n * {15} + iy) * {16} + ix) * {5} + c] : "
+        "({2})0.0f;\n"
         "  }\n"
         "#pragma unroll\n"
         "  for (int u = 0; u < {17}; ++u) {{\n"
-        "    long long i = base + u * 256LL;\n"
+        "    {21} i = base + u * {22};\n"
         "    if (i >= {3}) return;\n"
         "    out[i] = v[u];\n"
         "  }\n}\n\n",
-        layer, name, x.cType, kernelBound(result, rows * gemmDepth), gemmDepth,
-        in[3], w[2], out[2], out[1], stride[0], pad[0], dilation[0], stride[1],
-        pad[2], dilation[1], in[1], in[2], elementwiseUnroll,
-        256 * elementwiseUnroll, countParameter(result),
+        layer, name, x.cType, kernelBound(result, rows * gemmDepth),
+        lit(gemmDepth), lit(in[3]), lit(w[2]), lit(out[2]), lit(out[1]),
+        lit(stride[0]), lit(pad[0]), lit(dilation[0]), lit(stride[1]),
+        lit(pad[2]), lit(dilation[1]), lit(in[1]), lit(in[2]),
+        elementwiseUnroll, lit(256 * elementwiseUnroll), countParameter(result),
         gemmDepth == depth ? std::string()
-                           : llvm::formatv("k < {0}LL && ", depth).str());
+                           : llvm::formatv("k < {0} && ", lit(depth)).str(),
+        index.type(), lit(256));
     runCode += llvm::formatv("  // tosa.conv2d{0}: im2col, then a GEMM "
                              "{1}x{2}x{3} with the {4} epilogue\n",
                              layer.empty() ? "" : " '" + layer + "'", rows,

@@ -22,12 +22,14 @@ LogicalResult CudaEmitter::emitTranspose(tosa::TransposeOp op) {
   ArrayRef<int64_t> out = shapeOf(op.getResult());
   ArrayRef<int32_t> perms = op.getPerms();
   SmallVector<int64_t> inStrides = computeStrides(shapeOf(op.getInput1()));
-  std::string offsets = "  long long rem = i, o0 = 0;\n";
+  std::string offsets =
+      llvm::formatv("  {0} rem = i, o0 = 0;\n", index.type()).str();
   for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d)
     if (out[d] != 1)
-      offsets += llvm::formatv("  {{ long long c = rem % {0}LL; rem /= {0}LL; "
-                               "o0 += c * {1}LL; }\n",
-                               out[d], inStrides[perms[d]]);
+      offsets += llvm::formatv(
+          "  {{ {2} c = rem % {0}; rem /= {0}; o0 += c * {1}; }\n",
+          index.literal(out[d]), index.literal(inStrides[perms[d]]),
+          index.type());
   emitCopyKernel(op, op.getInput1(), offsets);
   return success();
 }
@@ -48,32 +50,33 @@ void CudaEmitter::emitCopyKernel(Operation *op, Value input,
           : llvm::formatv("out[i] = o0 < 0 ? {0} : in0[o0]", fill).str();
   kernels += llvm::formatv(
       "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, "
-      "{3} *__restrict__ out{6}) {{\n  long long i = blockIdx.x * (long "
-      "long)blockDim.x + threadIdx.x;\n  if (i >= {4}) return;\n{5}  {7};\n}"
-      "\n\n",
+      "{3} *__restrict__ out{6}) {{\n  {8} i = blockIdx.x * ({8})blockDim.x + "
+      "threadIdx.x;\n  if (i >= {4}) return;\n{5}  {7};\n}\n\n",
       op->getName(), getLayerName(op), name, typeOf(result).cType,
       kernelBound(space, countOf(space)), offsets, countParameter(space),
-      statement);
+      statement, index.type());
   launch(op, name, countOf(space), {input}, result);
 }
 
 /// A copy kernel whose source offset for output coordinate `c` along
 /// dimension d is `sourceCoordinate(d, "c")`.
 static std::string copyBody(
-    ArrayRef<int64_t> out, ArrayRef<int64_t> in,
+    const IndexSpelling &index, ArrayRef<int64_t> out, ArrayRef<int64_t> in,
     llvm::function_ref<std::string(int64_t, std::string)> sourceCoordinate) {
   SmallVector<int64_t> inStrides = computeStrides(in);
-  std::string body = "  long long rem = i, o0 = 0;\n";
+  std::string body =
+      llvm::formatv("  {0} rem = i, o0 = 0;\n", index.type()).str();
   for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d) {
     if (out[d] == 1) {
-      body += llvm::formatv("  o0 += ({0}) * {1}LL;\n",
-                            sourceCoordinate(d, "0LL"), inStrides[d]);
+      body += llvm::formatv("  o0 += ({0}) * {1};\n",
+                            sourceCoordinate(d, index.literal(0)),
+                            index.literal(inStrides[d]));
       continue;
     }
     body += llvm::formatv(
-        "  {{ long long c = rem % {0}LL; rem /= {0}LL; o0 += ({1}) * {2}LL; "
-        "}\n",
-        out[d], sourceCoordinate(d, "c"), inStrides[d]);
+        "  {{ {3} c = rem % {0}; rem /= {0}; o0 += ({1}) * {2}; }\n",
+        index.literal(out[d]), sourceCoordinate(d, "c"),
+        index.literal(inStrides[d]), index.type());
   }
   return body;
 }
@@ -83,33 +86,34 @@ LogicalResult CudaEmitter::emitSlice(tosa::SliceOp op) {
   if (!tosa::getConstShapeValues(op.getStart().getDefiningOp(), start))
     return unsupported(op, "its start is not a constant shape");
   emitCopyKernel(op, op.getInput1(),
-                 copyBody(shapeOf(op.getResult()), shapeOf(op.getInput1()),
+                 copyBody(index, shapeOf(op.getResult()),
+                          shapeOf(op.getInput1()),
                           [&](int64_t d, std::string c) {
-                            return c + " + " + std::to_string(start[d]) + "LL";
+                            return c + " + " + index.literal(start[d]);
                           }));
   return success();
 }
 
 LogicalResult CudaEmitter::emitTile(tosa::TileOp op) {
   ArrayRef<int64_t> in = shapeOf(op.getInput1());
-  emitCopyKernel(
-      op, op.getInput1(),
-      copyBody(shapeOf(op.getResult()), in, [&](int64_t d, std::string c) {
-        return c + " % " + std::to_string(in[d]) + "LL";
-      }));
+  emitCopyKernel(op, op.getInput1(),
+                 copyBody(index, shapeOf(op.getResult()), in,
+                          [&](int64_t d, std::string c) {
+                            return c + " % " + index.literal(in[d]);
+                          }));
   return success();
 }
 
 LogicalResult CudaEmitter::emitReverse(tosa::ReverseOp op) {
   ArrayRef<int64_t> in = shapeOf(op.getInput1());
   int64_t axis = op.getAxis();
-  emitCopyKernel(
-      op, op.getInput1(),
-      copyBody(shapeOf(op.getResult()), in, [&](int64_t d, std::string c) {
-        if (d != axis)
-          return c;
-        return std::to_string(in[d] - 1) + "LL - " + c;
-      }));
+  emitCopyKernel(op, op.getInput1(),
+                 copyBody(index, shapeOf(op.getResult()), in,
+                          [&](int64_t d, std::string c) {
+                            if (d != axis)
+                              return c;
+                            return index.literal(in[d] - 1) + " - " + c;
+                          }));
   return success();
 }
 
@@ -132,12 +136,15 @@ LogicalResult CudaEmitter::emitPad(tosa::PadOp op) {
   ArrayRef<int64_t> out = shapeOf(op.getResult());
   ArrayRef<int64_t> in = shapeOf(op.getInput1());
   SmallVector<int64_t> inStrides = computeStrides(in);
-  std::string body = "  long long rem = i, o0 = 0; bool inside = true;\n";
+  std::string body = llvm::formatv("  {0} rem = i, o0 = 0; bool inside = "
+                                   "true;\n",
+                                   index.type());
   for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d)
     body += llvm::formatv(
-        "  {{ long long c = rem % {0}LL; rem /= {0}LL; long long s = c - "
-        "{1}LL; inside = inside && s >= 0 && s < {2}LL; o0 += s * {3}LL; }\n",
-        out[d], padding[2 * d], in[d], inStrides[d]);
+        "  {{ {4} c = rem % {0}; rem /= {0}; {4} s = c - {1}; inside = inside "
+        "&& s >= 0 && s < {2}; o0 += s * {3}; }\n",
+        index.literal(out[d]), index.literal(padding[2 * d]),
+        index.literal(in[d]), index.literal(inStrides[d]), index.type());
   body += "  if (!inside) o0 = -1;\n";
   emitCopyKernel(op, op.getInput1(), body, /*scatter=*/false,
                  substitute(typeOf(op.getResult()).fromFloat, literal));
@@ -152,15 +159,17 @@ LogicalResult CudaEmitter::emitConcat(tosa::ConcatOp op) {
   for (Value input : op.getInput1()) {
     ArrayRef<int64_t> in = shapeOf(input);
     // One thread per input element, written at its place in the output.
-    std::string body = "  long long rem = i, o0 = 0;\n";
+    std::string body =
+        llvm::formatv("  {0} rem = i, o0 = 0;\n", index.type()).str();
     for (int64_t d = int64_t(in.size()) - 1; d >= 0; --d) {
-      int64_t shift = d == axis ? offset : 0;
+      std::string shift = index.literal(d == axis ? offset : 0);
+      std::string stride = index.literal(outStrides[d]);
       if (in[d] == 1)
-        body += llvm::formatv("  o0 += {0}LL * {1}LL;\n", shift, outStrides[d]);
+        body += llvm::formatv("  o0 += {0} * {1};\n", shift, stride);
       else
-        body += llvm::formatv("  {{ long long c = rem % {0}LL; rem /= {0}LL; "
-                              "o0 += (c + {1}LL) * {2}LL; }\n",
-                              in[d], shift, outStrides[d]);
+        body += llvm::formatv(
+            "  {{ {3} c = rem % {0}; rem /= {0}; o0 += (c + {1}) * {2}; }\n",
+            index.literal(in[d]), shift, stride, index.type());
     }
     emitCopyKernel(op, input, body, /*scatter=*/true);
     offset += in[axis];
@@ -172,23 +181,24 @@ LogicalResult CudaEmitter::emitGather(tosa::GatherOp op) {
   ArrayRef<int64_t> values = shapeOf(op.getValues());
   ArrayRef<int64_t> out = shapeOf(op.getResult());
   DeviceType type = typeOf(op.getResult());
-  DeviceType index = typeOf(op.getIndices());
+  DeviceType indices = typeOf(op.getIndices());
   std::string name = kernelName(op);
   // out[n, w, c] = values[n, indices[n, w], c].
   kernels += llvm::formatv(
       R"(// tosa.gather {0}
 __global__ void {1}(const {2} *__restrict__ in0, const {3} *__restrict__ in1, {2} *__restrict__ out{8}) {{
-  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  {9} i = blockIdx.x * ({9})blockDim.x + threadIdx.x;
   if (i >= {4}) return;
-  long long c = i % {5}LL, w = (i / {5}LL) % {6}LL, n = i / ({5}LL * {6}LL);
-  long long k = in1[n * {6}LL + w];
-  out[i] = in0[(n * {7}LL + k) * {5}LL + c];
+  {9} c = i % {5}, w = (i / {5}) % {6}, n = i / ({5} * {6});
+  {9} k = in1[n * {6} + w];
+  out[i] = in0[(n * {7} + k) * {5} + c];
 }
 
 )",
-      getLayerName(op), name, type.cType, index.cType,
-      kernelBound(op.getResult(), countOf(op.getResult())), out[2], out[1],
-      values[1], countParameter(op.getResult()));
+      getLayerName(op), name, type.cType, indices.cType,
+      kernelBound(op.getResult(), countOf(op.getResult())),
+      index.literal(out[2]), index.literal(out[1]), index.literal(values[1]),
+      countParameter(op.getResult()), index.type());
   launch(op, name, countOf(op.getResult()), {op.getValues(), op.getIndices()},
          op.getResult());
   return success();

@@ -57,42 +57,6 @@ static const char kEngineRuntime[] =
 
 namespace cuda {
 
-/// Index spaces below this size (with room for a block's overrun) are
-/// computed in 32 bits.
-static constexpr int64_t narrowIndexLimit = (int64_t(1) << 31) - (1 << 20);
-
-/// `kernels` with 32-bit indices: `long long` becomes `int` and integer
-/// literals lose their `LL`. Kernels are written with 64-bit indices, but the
-/// GPU emulates 64-bit division, which im2col and broadcast offsets do by
-/// non-power-of-two extents (ResNet-50 b64 f16: 5.71 -> 5.21 ms).
-static std::string narrowIndices(llvm::StringRef kernels) {
-  std::string narrow;
-  narrow.reserve(kernels.size());
-  auto isIdentifierChar = [](char c) { return isalnum(c) || c == '_'; };
-  for (size_t i = 0; i < kernels.size();) {
-    bool atBoundary = i == 0 || !isIdentifierChar(kernels[i - 1]);
-    if (atBoundary && kernels.substr(i).starts_with("long long") &&
-        (i + 9 == kernels.size() || !isIdentifierChar(kernels[i + 9]))) {
-      narrow += "int";
-      i += 9;
-      continue;
-    }
-    if (atBoundary && isdigit(kernels[i])) {
-      size_t end = i;
-      while (end < kernels.size() && isdigit(kernels[end]))
-        ++end;
-      narrow += kernels.slice(i, end);
-      if (kernels.substr(end).starts_with("LL") &&
-          (end + 2 == kernels.size() || !isIdentifierChar(kernels[end + 2])))
-        end += 2;
-      i = end;
-      continue;
-    }
-    narrow += kernels[i++];
-  }
-  return narrow;
-}
-
 engine::EngineDialect &CudaEmitter::getEngineDialect() const {
   return *function->getContext()->getLoadedDialect<engine::EngineDialect>();
 }
@@ -281,6 +245,12 @@ LogicalResult CudaEmitter::readKernelPlan() {
   if (!arenaSize)
     return planMissing(function, "engine.arena_bytes", "prec-plan-buffers");
   arenaBytes = arenaSize.getInt();
+  IntegerAttr indexBits =
+      getEngineDialect().getIndexBitwidthAttrHelper().getAttr(function);
+  if (!indexBits)
+    return planMissing(function, "engine.index_bitwidth",
+                       "prec-plan-index-width");
+  index.narrow = indexBits.getInt() == 32;
   llvm::MapVector<int64_t, KernelGroup> kernels =
       getKernelGroups(function.getBody().front());
   rowGroups.reserve(kernels.size());
@@ -438,12 +408,6 @@ LogicalResult CudaEmitter::collectBindings() {
 LogicalResult CudaEmitter::emitBody() {
   if (failed(planWeightLayouts()) || failed(readKernelPlan()))
     return failure();
-  function.walk([&](Operation *op) {
-    for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
-      if (auto type = dyn_cast<RankedTensorType>(value.getType());
-          type && type.hasStaticShape())
-        largestIndexSpace = std::max(largestIndexSpace, type.getNumElements());
-  });
   for (Operation &op : function.getBody().front()) {
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
@@ -591,8 +555,7 @@ void CudaEmitter::printEngine(llvm::raw_ostream &cu, llvm::StringRef batchCode,
   int numBindings = function.getNumArguments() + function.getNumResults();
   if (!rowGroups.empty())
     cu << rowReduceHelper;
-  cu << (largestIndexSpace < narrowIndexLimit ? narrowIndices(kernels)
-                                              : kernels);
+  cu << kernels;
   cu << llvm::formatv(
       R"(struct {0}_engine {{
   char *weights = nullptr;

@@ -39,6 +39,16 @@ namespace prec::cuda {
 
 using namespace mlir;
 
+/// How kernels spell indices, as engine.index_bitwidth says: `int`, or
+/// `long long` with literals ending in LL.
+struct IndexSpelling {
+  bool narrow = false;
+  llvm::StringRef type() const { return narrow ? "int" : "long long"; }
+  std::string literal(int64_t value) const {
+    return std::to_string(value) + (narrow ? "" : "LL");
+  }
+};
+
 /// `pattern` (an expression in `x`, as DeviceType's) applied to `value`.
 std::string substitute(llvm::StringRef pattern, llvm::StringRef value);
 
@@ -47,7 +57,8 @@ inline constexpr int64_t elementwiseUnroll = 4;
 
 /// `coordinate * stride` terms turning an output index into the offset of an
 /// operand of shape `operand` broadcast to `result`.
-std::string broadcastOffsets(ArrayRef<int64_t> result,
+std::string broadcastOffsets(const IndexSpelling &index,
+                             ArrayRef<int64_t> result,
                              ArrayRef<ArrayRef<int64_t>> operands);
 /// A float literal for a constant whose elements are all one value.
 std::optional<std::string> getSplatLiteral(Value value);
@@ -103,8 +114,6 @@ private:
 
 private:
   LogicalResult emitOp(Operation *op);
-  /// The largest index space any kernel computes over.
-  int64_t largestIndexSpace = 0;
   LogicalResult assignBuffer(Value value);
   LogicalResult planWeightLayouts();
   LogicalResult readKernelPlan();
@@ -183,21 +192,21 @@ private:
   /// are when the engine runs: fewer at a smaller batch.
   std::string runtimeCount(Value value, int64_t count) const;
   /// A kernel's bound on its index space over `value`: a literal, or
-  /// `extent`, a
-  /// parameter (countParameter), when it scales with the batch.
+  /// `extent`, a parameter (countParameter), when it scales with the batch.
   std::string kernelBound(Value value, int64_t count) const {
-    return isBatched(value) ? "extent" : std::to_string(count) + "LL";
+    return isBatched(value) ? "extent" : index.literal(count);
   }
   /// The blocks of `perBlock` elements covering `count` elements of `value`
   /// (at the largest batch) when the engine runs.
   std::string blocksFor(Value value, int64_t count, int64_t perBlock) const;
   std::string countParameter(Value value) const {
-    return isBatched(value) ? ", long long extent" : "";
+    return isBatched(value) ? (", " + index.type() + " extent").str() : "";
   }
 
   func::FuncOp function;
   std::string stem;
   CudaEngineOptions options;
+  IndexSpelling index;
   /// Set for an engine with a dynamic batch (the module is at its largest).
   std::optional<BatchRange> batchRange;
   /// Per GEMM, run when the batch changes: its layouts' batch-dependent

@@ -22,7 +22,8 @@ namespace prec::cuda {
 
 /// `coordinate * stride` terms turning an output index into the offset of an
 /// operand of shape `operand` broadcast to `result`.
-std::string broadcastOffsets(ArrayRef<int64_t> result,
+std::string broadcastOffsets(const IndexSpelling &index,
+                             ArrayRef<int64_t> result,
                              ArrayRef<ArrayRef<int64_t>> operands) {
   // An operand of the result's shape is read at `i`, one of a single element
   // at 0; only the others need the coordinates.
@@ -30,14 +31,14 @@ std::string broadcastOffsets(ArrayRef<int64_t> result,
   SmallVector<size_t> broadcast;
   for (auto [n, shape] : llvm::enumerate(operands)) {
     bool single = llvm::all_of(shape, [](int64_t d) { return d == 1; });
-    code += llvm::formatv("    long long o{0} = {1};\n", n,
-                          shape == result ? "i" : "0");
+    code += llvm::formatv("    {2} o{0} = {1};\n", n,
+                          shape == result ? "i" : "0", index.type());
     if (shape != result && !single)
       broadcast.push_back(n);
   }
   if (broadcast.empty())
     return code;
-  code += "    long long rem = i;\n";
+  code += llvm::formatv("    {0} rem = i;\n", index.type());
   SmallVector<int64_t> strides(operands.size(), 1);
   auto isRead = [&](int64_t d) {
     return llvm::any_of(broadcast,
@@ -53,17 +54,21 @@ std::string broadcastOffsets(ArrayRef<int64_t> result,
     if (!isRead(d)) {
       if (!outerRead)
         break;
-      code += llvm::formatv("    rem /= {0}LL;\n", result[d]);
+      code += llvm::formatv("    rem /= {0};\n", index.literal(result[d]));
       continue;
     }
-    code += llvm::formatv("    {{ long long c = rem % {0}LL;", result[d]);
+    code += llvm::formatv("    {{ {1} c = rem % {0};", index.literal(result[d]),
+                          index.type());
     for (size_t n : broadcast) {
       if (operands[n][d] != 1)
-        code += llvm::formatv(" o{0} += c * {1}LL;", n, strides[n]);
+        code +=
+            llvm::formatv(" o{0} += c * {1};", n, index.literal(strides[n]));
       strides[n] *= operands[n][d];
     }
-    code += outerRead ? llvm::formatv(" rem /= {0}LL; }\n", result[d]).str()
-                      : std::string(" }\n");
+    code +=
+        outerRead
+            ? llvm::formatv(" rem /= {0}; }\n", index.literal(result[d])).str()
+            : std::string(" }\n");
   }
   return code;
 }
@@ -161,38 +166,40 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   // stay coalesced) before computing any: one element per thread leaves too
   // few loads in flight to reach the memory bandwidth.
   std::string loads, values;
-  for (auto [index, input] : llvm::enumerate(inputs)) {
-    loads += llvm::formatv("  float v{0}[{1}];\n", index, elementwiseUnroll);
-    values += llvm::formatv("    float a{0} = v{0}[k];\n", index);
+  for (auto [position, input] : llvm::enumerate(inputs)) {
+    loads += llvm::formatv("  float v{0}[{1}];\n", position, elementwiseUnroll);
+    values += llvm::formatv("    float a{0} = v{0}[k];\n", position);
   }
   kernels += loads;
   // The last block overruns the elements unless they fill every block.
   bool overruns = isBatched(result) || count % (256 * elementwiseUnroll) != 0;
   std::string bound = kernelBound(result, count);
   kernels += llvm::formatv(
-      "  const long long base = blockIdx.x * {0}LL + threadIdx.x;\n"
+      "  const {3} base = blockIdx.x * {0} + threadIdx.x;\n"
       "#pragma unroll\n"
       "  for (int k = 0; k < {1}; ++k) {{\n"
-      "    long long i = base + k * 256LL;\n{2}",
-      256 * elementwiseUnroll, elementwiseUnroll,
+      "    {3} i = base + k * {4};\n{2}",
+      index.literal(256 * elementwiseUnroll), elementwiseUnroll,
       overruns ? llvm::formatv("    if (i >= {0}) break;\n", bound).str()
-               : std::string());
-  kernels += broadcastOffsets(shapeOf(result), shapes);
-  for (auto [index, input] : llvm::enumerate(inputs))
+               : std::string(),
+      index.type(), index.literal(256));
+  kernels += broadcastOffsets(index, shapeOf(result), shapes);
+  for (auto [position, input] : llvm::enumerate(inputs))
     kernels +=
-        llvm::formatv("    v{0}[k] = {1};\n", index,
+        llvm::formatv("    v{0}[k] = {1};\n", position,
                       substitute(typeOf(input).toFloat,
-                                 llvm::formatv("in{0}[o{0}]", index).str()));
+                                 llvm::formatv("in{0}[o{0}]", position).str()));
   kernels += llvm::formatv("  }\n"
                            "#pragma unroll\n"
                            "  for (int k = 0; k < {0}; ++k) {{\n"
-                           "    long long i = base + k * 256LL;\n{1}",
+                           "    {2} i = base + k * {3};\n{1}",
                            elementwiseUnroll,
                            overruns ? llvm::formatv("    if (i >= {0}) "
                                                     "return;\n",
                                                     bound)
                                           .str()
-                                    : std::string());
+                                    : std::string(),
+                           index.type(), index.literal(256));
   kernels += values;
   kernels += "    float r = " + expression + ";\n";
   kernels += "    out[i] = " + substitute(out.fromFloat, "r") + ";\n  }\n}\n\n";

@@ -36,9 +36,9 @@ LogicalResult CudaEmitter::emitReduce(Operation *op, bool isMax) {
         "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, {4} "
         "*__restrict__ out) {{\n"
         "  __shared__ float partial[256];\n"
-        "  const {3} *row = in0 + blockIdx.x * {5}LL;\n"
+        "  const {3} *row = in0 + blockIdx.x * {5};\n"
         "  float acc = {6};\n"
-        "  for (long long j = threadIdx.x; j < {5}LL; j += 256) {{\n"
+        "  for ({10} j = threadIdx.x; j < {5}; j += 256) {{\n"
         "    float x = {7};\n    acc = {8};\n  }\n"
         "  partial[threadIdx.x] = acc;\n  __syncthreads();\n"
         "  for (int step = 128; step > 0; step /= 2) {{\n"
@@ -47,10 +47,11 @@ LogicalResult CudaEmitter::emitReduce(Operation *op, bool isMax) {
         "    __syncthreads();\n  }\n"
         "  if (threadIdx.x == 0) {{ float r = partial[0]; out[blockIdx.x] = "
         "{9}; }\n}\n\n",
-        op->getName(), getLayerName(op), name, in.cType, out.cType, shape[axis],
-        isMax ? "-INFINITY" : "0.0f", substitute(in.toFloat, "row[j]"),
+        op->getName(), getLayerName(op), name, in.cType, out.cType,
+        index.literal(shape[axis]), isMax ? "-INFINITY" : "0.0f",
+        substitute(in.toFloat, "row[j]"),
         isMax ? "fmaxf(acc, x)" : "__fadd_rn(acc, x)",
-        substitute(out.fromFloat, "r"));
+        substitute(out.fromFloat, "r"), index.type());
     std::string layer = getLayerName(op);
     runCode += llvm::formatv("  // {0}{1}\n", op->getName(),
                              layer.empty() ? "" : " '" + layer + "'");
@@ -63,12 +64,12 @@ LogicalResult CudaEmitter::emitReduce(Operation *op, bool isMax) {
   kernels += llvm::formatv(
       R"(// {0} {1}
 __global__ void {2}(const {3} *__restrict__ in0, {4} *__restrict__ out{12}) {{
-  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  {13} i = blockIdx.x * ({13})blockDim.x + threadIdx.x;
   if (i >= {5}) return;
-  long long outer = i / {6}LL, inner = i % {6}LL;
-  const {3} *p = in0 + outer * {7}LL * {6}LL + inner;
+  {13} outer = i / {6}, inner = i % {6};
+  const {3} *p = in0 + outer * {7} * {6} + inner;
   float acc = {8};
-  for (long long j = 0; j < {7}LL; ++j) {{
+  for ({13} j = 0; j < {7}; ++j) {{
     float x = {9};
     acc = {10};
   }
@@ -77,12 +78,12 @@ __global__ void {2}(const {3} *__restrict__ in0, {4} *__restrict__ out{12}) {{
 
 )",
       op->getName(), getLayerName(op), name, in.cType, out.cType,
-      kernelBound(result, count), inner, shape[axis],
-      isMax ? "-INFINITY" : "0.0f",
-      substitute(in.toFloat, "p[j * " + std::to_string(inner) + "LL]"),
+      kernelBound(result, count), index.literal(inner),
+      index.literal(shape[axis]), isMax ? "-INFINITY" : "0.0f",
+      substitute(in.toFloat, "p[j * " + index.literal(inner) + "]"),
       roundedTo(getElementTypeOrSelf(result.getType()),
                 isMax ? "fmaxf(acc, x)" : "__fadd_rn(acc, x)"),
-      substitute(out.fromFloat, "acc"), countParameter(result));
+      substitute(out.fromFloat, "acc"), countParameter(result), index.type());
   launch(op, name, count, {input}, result);
   return success();
 }
@@ -112,12 +113,12 @@ __device__ __forceinline__ float prec_row_reduce(float v, float *partial) {
 /// registers holding values of the group, the buffers it reads and writes,
 /// and its body.
 struct RowKernel {
-  explicit RowKernel(const RowGroup &group)
-      : group(group), outputs(getRowGroupOutputs(group.ops)), width(group.width),
-        threads(width >= 2048  ? 256
-                : width >= 512 ? 128
-                : width >= 128 ? 64
-                               : 32),
+  RowKernel(const RowGroup &group, IndexSpelling index)
+      : group(group), index(index), outputs(getRowGroupOutputs(group.ops)),
+        width(group.width), threads(width >= 2048  ? 256
+                                    : width >= 512 ? 128
+                                    : width >= 128 ? 64
+                                                   : 32),
         perThread((width + threads - 1) / threads) {}
 
   /// A loop over a thread's elements of the row running `statements`,
@@ -127,16 +128,16 @@ struct RowKernel {
     bool overruns = width % threads != 0;
     return llvm::formatv("#pragma unroll\n"
                          "  for (int e = 0; e < {0}; ++e) {{\n"
-                         "    [[maybe_unused]] const long long j = "
+                         "    [[maybe_unused]] const {4} j = "
                          "threadIdx.x + e * {1};\n"
                          "{2}{3}  }\n",
                          perThread, threads,
-                         overruns ? llvm::formatv("    if (j >= {0}LL) "
+                         overruns ? llvm::formatv("    if (j >= {0}) "
                                                   "break;\n",
-                                                  width)
+                                                  index.literal(width))
                                         .str()
                                   : std::string(),
-                         statements)
+                         statements, index.type())
         .str();
   }
   bool inGroup(Operation *op) const {
@@ -155,7 +156,13 @@ struct RowKernel {
     return getRowValueKind(value, group.rows, width) == RowValueKind::Full;
   }
 
+  /// The element at `j` of row `row`, an offset into a full row.
+  std::string atRowElement() const {
+    return "row * " + index.literal(width) + " + j";
+  }
+
   const RowGroup &group;
+  const IndexSpelling index;
   /// The values read after the group.
   SmallVector<Value> outputs;
   const int64_t width;
@@ -181,9 +188,9 @@ void CudaEmitter::addRowReduction(RowKernel &kernel, Operation *op,
                                  kernel.perThread);
     kernel.body += kernel.overRow(llvm::formatv(
         "    {0}[e] = {1};\n", loaded,
-        substitute(typeOf(reduced).toFloat,
-                   llvm::formatv("in{0}[row * {1}LL + j]", input, kernel.width)
-                       .str())));
+        substitute(
+            typeOf(reduced).toFloat,
+            llvm::formatv("in{0}[{1}]", input, kernel.atRowElement()).str())));
   }
   kernel.body += llvm::formatv("  float {0}_acc = {1};\n", name,
                                isMax ? "-INFINITY" : "0.0f");
@@ -220,7 +227,7 @@ void CudaEmitter::addRowElementwise(RowKernel &kernel, Operation *op,
     ArrayRef<int64_t> shape = shapeOf(operand);
     std::string offset;
     if (kernel.isFull(operand))
-      offset = llvm::formatv("row * {0}LL + j", width);
+      offset = kernel.atRowElement();
     else if (getRowValueKind(operand, kernel.group.rows, width) ==
              RowValueKind::PerRow)
       offset = "row";
@@ -234,10 +241,10 @@ void CudaEmitter::addRowElementwise(RowKernel &kernel, Operation *op,
                       llvm::formatv("in{0}[{1}]", input, offset).str());
   });
   if (!loadedShapes.empty())
-    loads = (full ? "    long long i = row * " + std::to_string(width) +
-                        "LL + j;\n"
-                  : std::string("    long long i = row;\n")) +
-            broadcastOffsets(shapeOf(result), loadedShapes);
+    loads = llvm::formatv("    {0} i = {1};\n", index.type(),
+                          full ? kernel.atRowElement() : "row")
+                .str() +
+            broadcastOffsets(index, shapeOf(result), loadedShapes);
   expression = roundedTo(getElementTypeOrSelf(result.getType()), expression);
   if (full)
     kernel.body +=
@@ -252,16 +259,16 @@ void CudaEmitter::addRowElementwise(RowKernel &kernel, Operation *op,
 /// The stores of the values read after the group, from their registers.
 std::string CudaEmitter::writeRowOutputs(const RowKernel &kernel) {
   std::string writes;
-  for (auto [index, output] : llvm::enumerate(kernel.outputs)) {
+  for (auto [position, output] : llvm::enumerate(kernel.outputs)) {
     std::string reg = kernel.registers.lookup(output);
     if (kernel.isFull(output))
-      writes += kernel.overRow(
-          llvm::formatv("    out{0}[row * {1}LL + j] = {2};\n", index,
-                        kernel.width,
-                        substitute(typeOf(output).fromFloat, reg + "[e]")));
+      writes += kernel.overRow(llvm::formatv(
+          "    out{0}[{1}] = {2};\n", position, kernel.atRowElement(),
+          substitute(typeOf(output).fromFloat, reg + "[e]")));
     else
-      writes += llvm::formatv("  if (threadIdx.x == 0) out{0}[row] = {1};\n",
-                              index, substitute(typeOf(output).fromFloat, reg));
+      writes +=
+          llvm::formatv("  if (threadIdx.x == 0) out{0}[row] = {1};\n",
+                        position, substitute(typeOf(output).fromFloat, reg));
   }
   return writes;
 }
@@ -271,7 +278,7 @@ std::string CudaEmitter::writeRowOutputs(const RowKernel &kernel) {
 /// type as its own kernel would; only the summation order of a reduction
 /// differs from the CPU path, as in emitReduce.
 LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
-  RowKernel kernel(group);
+  RowKernel kernel(group, index);
   for (Operation *op : group.ops) {
     if (isa<tosa::ReshapeOp>(op))
       continue;
@@ -301,19 +308,20 @@ LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
 
   std::string name = kernelName(group.ops.back());
   std::string signature;
-  for (auto [index, input] : llvm::enumerate(kernel.inputs))
+  for (auto [position, input] : llvm::enumerate(kernel.inputs))
     signature += llvm::formatv("const {0} *__restrict__ in{1}, ",
-                               typeOf(input).cType, index);
-  for (auto [index, output] : llvm::enumerate(kernel.outputs))
-    signature += llvm::formatv("{0}{1} *__restrict__ out{2}", index ? ", " : "",
-                               typeOf(output).cType, index);
+                               typeOf(input).cType, position);
+  for (auto [position, output] : llvm::enumerate(kernel.outputs))
+    signature +=
+        llvm::formatv("{0}{1} *__restrict__ out{2}", position ? ", " : "",
+                      typeOf(output).cType, position);
   kernels += llvm::formatv(
       "// row kernel: {0} rows of {1}, a block of {2} threads per row, for\n"
       "{3}__global__ void {4}({5}) {{\n"
       "  __shared__ float partial[8];\n"
-      "  const long long row = blockIdx.x;\n{6}{7}}\n\n",
+      "  const {8} row = blockIdx.x;\n{6}{7}}\n\n",
       group.rows, kernel.width, kernel.threads, kernel.layers, name, signature,
-      kernel.body, writeRowOutputs(kernel));
+      kernel.body, writeRowOutputs(kernel), index.type());
   std::string layer = getLayerName(group.ops.back());
   runCode += llvm::formatv("  // row kernel ending at {0}{1}\n",
                            group.ops.back()->getName(),

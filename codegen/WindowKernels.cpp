@@ -37,29 +37,29 @@ LogicalResult CudaEmitter::emitConv(Operation *op, bool depthwise) {
   int64_t kh = depthwise ? w[0] : w[1], kw = depthwise ? w[1] : w[2];
   int64_t channels = in[3];
   int64_t multiplier = depthwise ? w[3] : 1;
+  auto lit = [&](int64_t value) { return index.literal(value); };
   std::string window = llvm::formatv(
       "  for (int y = 0; y < {0}; ++y) for (int z = 0; z < {1}; ++z) {{\n"
-      "    long long iy = oh * {2}LL - {3}LL + y * {4}LL, ix = ow * {5}LL - "
-      "{6}LL + z * {7}LL;\n"
-      "    if (iy < 0 || iy >= {8}LL || ix < 0 || ix >= {9}LL) continue;\n",
-      kh, kw, stride[0], pad[0], dilation[0], stride[1], pad[2], dilation[1],
-      in[1], in[2]);
-  std::string inputAt = llvm::formatv("((n * {0}LL + iy) * {1}LL + ix) * {2}LL",
-                                      in[1], in[2], channels);
+      "    {10} iy = oh * {2} - {3} + y * {4}, ix = ow * {5} - {6} + z * "
+      "{7};\n"
+      "    if (iy < 0 || iy >= {8} || ix < 0 || ix >= {9}) continue;\n",
+      kh, kw, lit(stride[0]), lit(pad[0]), lit(dilation[0]), lit(stride[1]),
+      lit(pad[2]), lit(dilation[1]), lit(in[1]), lit(in[2]), index.type());
+  std::string inputAt = llvm::formatv("((n * {0} + iy) * {1} + ix) * {2}",
+                                      lit(in[1]), lit(in[2]), lit(channels));
   std::string loop;
   if (depthwise) {
     // HWCM weights: output channel oc is input channel c, multiplier m.
-    loop = llvm::formatv("  long long c = oc / {0}LL, m = oc % {0}LL;\n",
-                         multiplier);
+    loop = llvm::formatv("  {1} c = oc / {0}, m = oc % {0};\n", lit(multiplier),
+                         index.type());
     loop += window;
     loop +=
         "    float xv = " + substitute(x.toFloat, "in0[" + inputAt + " + c]") +
         ";\n";
     loop += "    float wv = " +
             substitute(k.toFloat,
-                       llvm::formatv("in1[((y * {0}LL + z) * {1}LL + c) * "
-                                     "{2}LL + m]",
-                                     kw, channels, multiplier)
+                       llvm::formatv("in1[((y * {0} + z) * {1} + c) * {2} + m]",
+                                     lit(kw), lit(channels), lit(multiplier))
                            .str()) +
             ";\n";
     loop += "    acc = " + accumulateStep(accType, "__fmul_rn(xv, wv)") +
@@ -69,10 +69,10 @@ LogicalResult CudaEmitter::emitConv(Operation *op, bool depthwise) {
     loop = window;
     loop += llvm::formatv("    const {0} *xp = in0 + {1};\n", x.cType, inputAt);
     loop += llvm::formatv(
-        "    const {0} *wp = in1 + ((oc * {1}LL + y) * {2}LL + z) * {3}LL;\n",
-        k.cType, kh, kw, channels);
-    loop += llvm::formatv("    for (long long c = 0; c < {0}LL; ++c) {{\n",
-                          channels);
+        "    const {0} *wp = in1 + ((oc * {1} + y) * {2} + z) * {3};\n",
+        k.cType, lit(kh), lit(kw), lit(channels));
+    loop += llvm::formatv("    for ({1} c = 0; c < {0}; ++c) {{\n",
+                          lit(channels), index.type());
     loop += "      float xv = " + substitute(x.toFloat, "xp[c]") +
             "; float wv = " + substitute(k.toFloat, "wp[c]") + ";\n";
     loop += "      acc = " + accumulateStep(accType, "__fmul_rn(xv, wv)") +
@@ -83,14 +83,14 @@ LogicalResult CudaEmitter::emitConv(Operation *op, bool depthwise) {
       "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, const "
       "{4} *__restrict__ in1, const {5} *__restrict__ in2, {6} "
       "*__restrict__ out{11}) {{\n"
-      "  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+      "  {12} i = blockIdx.x * ({12})blockDim.x + threadIdx.x;\n"
       "  if (i >= {7}) return;\n"
-      "  long long oc = i % {8}LL, ow = (i / {8}LL) % {9}LL, oh = (i / "
-      "({8}LL * {9}LL)) % {10}LL, n = i / ({8}LL * {9}LL * {10}LL);\n"
+      "  {12} oc = i % {8}, ow = (i / {8}) % {9}, oh = (i / ({8} * {9})) % "
+      "{10}, n = i / ({8} * {9} * {10});\n"
       "  float acc = 0.0f;\n",
       op->getName(), getLayerName(op), name, x.cType, k.cType, b.cType, o.cType,
-      kernelBound(result, countOf(result)), out[3], out[2], out[1],
-      countParameter(result));
+      kernelBound(result, countOf(result)), lit(out[3]), lit(out[2]),
+      lit(out[1]), countParameter(result), index.type());
   kernels += loop;
   kernels += "  float r = acc + " + substitute(b.toFloat, "in2[oc]") + ";\n";
   kernels += "  out[i] = " + substitute(o.fromFloat, "r") + ";\n}\n\n";
@@ -106,30 +106,31 @@ LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
   ArrayRef<int64_t> pad = op->getAttrOfType<DenseI64ArrayAttr>("pad");
   DeviceType x = typeOf(input), o = typeOf(result);
   std::string name = kernelName(op);
+  auto lit = [&](int64_t value) { return index.literal(value); };
   // Padding takes no part: max over, and average of, the elements inside.
   kernels += llvm::formatv(
       "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, {4} "
       "*__restrict__ out{18}) {{\n"
-      "  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+      "  {19} i = blockIdx.x * ({19})blockDim.x + threadIdx.x;\n"
       "  if (i >= {5}) return;\n"
-      "  long long c = i % {6}LL, ow = (i / {6}LL) % {7}LL, oh = (i / ({6}LL "
-      "* {7}LL)) % {8}LL, n = i / ({6}LL * {7}LL * {8}LL);\n"
+      "  {19} c = i % {6}, ow = (i / {6}) % {7}, oh = (i / ({6} * {7})) % "
+      "{8}, n = i / ({6} * {7} * {8});\n"
       "  float acc = {9};\n  int count = 0;\n"
       "  for (int y = 0; y < {10}; ++y) for (int z = 0; z < {11}; ++z) {{\n"
-      "    long long iy = oh * {12}LL - {13}LL + y, ix = ow * {14}LL - {15}LL "
-      "+ z;\n"
-      "    if (iy < 0 || iy >= {16}LL || ix < 0 || ix >= {17}LL) continue;\n",
+      "    {19} iy = oh * {12} - {13} + y, ix = ow * {14} - {15} + z;\n"
+      "    if (iy < 0 || iy >= {16} || ix < 0 || ix >= {17}) continue;\n",
       op->getName(), getLayerName(op), name, x.cType, o.cType,
-      kernelBound(result, countOf(result)), out[3], out[2], out[1],
-      isMax ? "-INFINITY" : "0.0f", kernel[0], kernel[1], stride[0], pad[0],
-      stride[1], pad[2], in[1], in[2], countParameter(result));
-  kernels += "    float v = " +
-             substitute(x.toFloat,
-                        llvm::formatv("in0[((n * {0}LL + iy) * {1}LL + ix) * "
-                                      "{2}LL + c]",
-                                      in[1], in[2], in[3])
-                            .str()) +
-             ";\n";
+      kernelBound(result, countOf(result)), lit(out[3]), lit(out[2]),
+      lit(out[1]), isMax ? "-INFINITY" : "0.0f", kernel[0], kernel[1],
+      lit(stride[0]), lit(pad[0]), lit(stride[1]), lit(pad[2]), lit(in[1]),
+      lit(in[2]), countParameter(result), index.type());
+  kernels +=
+      "    float v = " +
+      substitute(x.toFloat, llvm::formatv("in0[((n * {0} + iy) * {1} + ix) * "
+                                          "{2} + c]",
+                                          lit(in[1]), lit(in[2]), lit(in[3]))
+                                .str()) +
+      ";\n";
   kernels += std::string("    acc = ") +
              (isMax ? "fmaxf(acc, v)" : "__fadd_rn(acc, v)") +
              ";\n    ++count;\n  }\n";

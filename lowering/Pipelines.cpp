@@ -111,6 +111,7 @@ static void addEnginePlanPasses(OpPassManager &pm,
   pm.addPass(std::move(convAlgorithms));
   pm.addPass(createPrecPlanKernels());
   pm.addPass(createPrecPlanBuffers());
+  pm.addPass(createPrecPlanIndexWidth());
 }
 
 void buildEnginePlanPipeline(OpPassManager &pm,

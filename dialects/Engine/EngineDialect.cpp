@@ -52,6 +52,15 @@ LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
                                 "func.func";
     return success();
   }
+  if (name == IndexBitwidthAttrHelper::getNameStr()) {
+    auto bits = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!bits || !bits.getType().isInteger(64) ||
+        (bits.getInt() != 32 && bits.getInt() != 64) ||
+        op->getName().getStringRef() != "func.func")
+      return op->emitError()
+             << "'" << name << "' must be 32 or 64 (i64) on a func.func";
+    return success();
+  }
   if (name == ArenaOffsetAttrHelper::getNameStr() ||
       name == BatchDimAttrHelper::getNameStr() ||
       name == ColumnsOffsetAttrHelper::getNameStr() ||

@@ -27,6 +27,8 @@ def Engine_Dialect : Dialect {
     * With a dynamic batch, `engine.batched_inputs` on the function (the
       arguments that carry the batch) and `engine.batch_dim` on each op
       whose result scales with it.
+    * `engine.index_bitwidth` on the function: 32 or 64, the width of the
+      kernels' indices.
 
     ```mlir
     %y = tosa.conv2d %x, %w, %b, %zp, %zp {..., engine.conv_algorithm = #engine.conv_algorithm<cudnn>,
@@ -43,7 +45,8 @@ def Engine_Dialect : Dialect {
     "::mlir::IntegerAttr":$columns_offset,
     "::mlir::IntegerAttr":$arena_bytes,
     "::mlir::DenseI64ArrayAttr":$batched_inputs,
-    "::mlir::IntegerAttr":$batch_dim
+    "::mlir::IntegerAttr":$batch_dim,
+    "::mlir::IntegerAttr":$index_bitwidth
   );
 }
 

@@ -1,5 +1,8 @@
 // Kernels index in 32 bits unless some index space reaches 2^31 elements:
-// this 2^31-element input keeps every kernel's indices 64-bit.
+// this 2^31-element input keeps every kernel's indices 64-bit, as the plan
+// says (emit-cuda.mlir shows the 32-bit form).
+// RUN: prec-opt %s --prec-plan-engine | FileCheck %s --check-prefix=PLAN
+// PLAN: func.func @main{{.*}}engine.index_bitwidth = 64 : i64
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=wide
 // RUN: FileCheck %s < %t/wide.cu

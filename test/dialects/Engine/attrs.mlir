@@ -87,3 +87,26 @@ func.func @arena_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func @batched(%x: tensor<4xf32>) -> tensor<4xf32> attributes {engine.batched_inputs = [0]} {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @narrow
+// CHECK-SAME: engine.index_bitwidth = 32 : i64
+func.func @narrow(%x: tensor<4xf32>) -> tensor<4xf32> attributes {engine.index_bitwidth = 32 : i64} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'engine.index_bitwidth' must be 32 or 64 (i64) on a func.func}}
+func.func @odd_width(%x: tensor<4xf32>) -> tensor<4xf32> attributes {engine.index_bitwidth = 16 : i64} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+func.func @width_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'engine.index_bitwidth' must be 32 or 64 (i64) on a func.func}}
+  %y = tosa.abs %x {engine.index_bitwidth = 64 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
