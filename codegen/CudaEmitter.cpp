@@ -329,8 +329,10 @@ LogicalResult CudaEmitter::emitOp(Operation *op) {
       return emitMatmul(matmul);
     return emitConvGemm(cast<tosa::Conv2DOp>(gemm));
   }
-  // Computed by a GEMM's epilogue, a row kernel or its user's kernel.
-  if (performedBy.count(op) || isFusedIntoUser(op))
+  // Computed by a GEMM's epilogue, a row kernel or its user's kernel, or
+  // read through by GEMMs.
+  if (performedBy.count(op) || isFusedIntoUser(op) ||
+      getEngineDialect().getReadThroughAttrHelper().isAttrPresent(op))
     return success();
   if (const RowGroup *group = rowGroupOf.lookup(op))
     return op == group->ops.back() ? emitRowGroup(*group) : success();

@@ -120,7 +120,6 @@ private:
   bool isFusedIntoUser(Operation *op) const {
     return fusedIntoUser.contains(op);
   }
-  bool isGemmEpilogue(Operation *op) const;
   /// The op whose kernel computes `op`'s result: the last of its kernel's
   /// ops (itself if it launches nothing).
   Operation *getKernelOp(Operation *op) const {

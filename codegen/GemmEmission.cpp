@@ -50,10 +50,6 @@ LogicalResult CudaEmitter::planWeightLayouts() {
   return success();
 }
 
-bool CudaEmitter::isGemmEpilogue(Operation *op) const {
-  return performedBy.count(op) || gemmAt.count(op);
-}
-
 /// Declares a cuBLASLt matmul's descriptor, layouts and algorithm in the
 /// engine, released when it is destroyed (or its creation fails); returns
 /// their index.

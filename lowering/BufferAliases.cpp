@@ -2,6 +2,8 @@
 
 #include "lowering/BufferAliases.h"
 
+#include "dialects/Engine/EngineDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 
@@ -11,7 +13,9 @@ namespace prec {
 
 Value getStorageRoot(Value value) {
   while (Operation *def = value.getDefiningOp()) {
-    if (!isa<tosa::ReshapeOp, tosa::IdentityOp>(def))
+    if (!isa<tosa::ReshapeOp, tosa::IdentityOp>(def) &&
+        !def->hasAttr(
+            engine::EngineDialect::ReadThroughAttrHelper::getNameStr()))
       break;
     value = def->getOperand(0);
   }

@@ -10,7 +10,8 @@
 namespace prec {
 
 /// The value whose buffer `value` uses in an engine: reshapes and
-/// identities alias their input's.
+/// identities alias their input's, and so do the ops GEMMs read through
+/// (engine.read_through).
 mlir::Value getStorageRoot(mlir::Value value);
 
 /// The values `function` computes straight into its output bindings (the

@@ -299,13 +299,18 @@ def PrecPlanKernels : Pass<"prec-plan-kernels", "::mlir::func::FuncOp"> {
     * `contraction`: a matmul or a convolution run by cuBLASLt or cuDNN,
       with the ops its epilogue performs (a scale by a constant, a row bias
       added in the f32 accumulator, the epilogue cast to f16/bf16; a
-      convolution's ReLU) and the B transposes and bias widenings only GEMMs
-      read, which need no kernel of their own;
+      convolution's ReLU);
     * `rows`: runs of elementwise ops and last-axis reductions (f32 sums or
       maxima) over the same rows, at most 8192 wide (LayerNorm, softmax);
     * `fused`: elementwise ops over one shape, each with one user, inlined
       into that user's kernel;
     * `single`: an op alone.
+
+    The B transposes and bias widenings that only GEMMs read get
+    `engine.read_through` instead: no kernel computes them, the GEMMs read
+    their operand. Each kernel's ops then move, in order, to just before its
+    last op, so that the block lists ops in the order the engine runs them
+    (prec-plan-buffers relies on it).
 
     Example:
 
@@ -338,12 +343,14 @@ def PrecPlanBuffers : Pass<"prec-plan-buffers", "::mlir::func::FuncOp"> {
     boundaries; an im2col convolution's columns get `engine.columns_offset`
     for the duration of its GEMM; a buffer is released after the launch of
     the last kernel that reads it, through reshapes, which alias their
-    input. A result written straight into an output binding takes no
-    arena. The function gets the arena's size, `engine.arena_bytes`.
+    input, and through the ops GEMMs read through (`engine.read_through`).
+    A result written straight into an output binding takes no arena. The
+    function gets the arena's size, `engine.arena_bytes`.
 
-    Lifetimes are not mlir::Liveness's: a value dies with the last kernel
-    that reads it, which for an op fused into a later kernel is that
-    kernel's launch, not the op.
+    Lifetimes come from mlir::Liveness: the last op to read a value, or an
+    alias of it, belongs to the last kernel that reads it, because each
+    kernel's ops are consecutive (as prec-plan-kernels leaves them; the pass
+    refuses a plan where they are not).
 
     Example:
 

@@ -6,6 +6,8 @@
 // order, releasing each buffer after the launch of the last kernel that
 // reads it (through reshapes, which alias their input), and records the
 // offsets. Results written straight into an output binding take no arena.
+// prec-plan-kernels leaves each kernel's ops consecutive, so the last op to
+// read a value (mlir::Liveness's end of it) is in the last kernel to read it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,7 @@
 #include "lowering/PlannableFunction.h"
 #include "lowering/RowGroups.h"
 
+#include "mlir/Analysis/Liveness.h"
 #include "llvm/ADT/MapVector.h"
 
 
@@ -124,24 +127,26 @@ private:
     }
   }
 
-  /// Each buffer is released after the launch of the last kernel reading
-  /// it; one nothing reads, once written.
+  /// Each buffer is released after the launch of the kernel of the last op
+  /// that reads it or an alias of it; one nothing reads, once written.
   void planReleases() {
+    Liveness functionLiveness(function);
+    const LivenessBlockInfo *liveness = functionLiveness.getLiveness(&body);
     llvm::DenseMap<Operation *, int64_t> position;
     for (auto [index, op] : llvm::enumerate(body))
       position[&op] = index;
     llvm::MapVector<Value, Operation *> lastReader;
-    for (Operation &op : body) {
-      Operation *kernel = getKernelOp(&op);
-      for (Value operand : op.getOperands()) {
-        Operation *&reader = lastReader[getStorageRoot(operand)];
-        if (!reader || position[kernel] > position[reader])
-          reader = kernel;
-      }
+    auto noteEnd = [&](Value value, Operation *start) {
+      Operation *end = getKernelOp(liveness->getEndOperation(value, start));
+      Operation *&reader = lastReader[getStorageRoot(value)];
+      if (!reader || position[end] > position[reader])
+        reader = end;
+    };
+    for (BlockArgument argument : body.getArguments())
+      noteEnd(argument, &body.front());
+    for (Operation &op : body)
       for (Value result : op.getResults())
-        if (getStorageRoot(result) == result)
-          lastReader.try_emplace(result, &op);
-    }
+        noteEnd(result, &op);
     for (auto [value, reader] : lastReader)
       releasesAfter[reader].push_back(value);
   }
@@ -165,6 +170,29 @@ private:
   ArenaAllocator arena;
 };
 
+/// Each kernel's ops are consecutive, ops that launch nothing aside.
+LogicalResult checkConsecutiveKernels(func::FuncOp function) {
+  auto kernelAttr = function->getContext()
+                        ->getLoadedDialect<engine::EngineDialect>()
+                        ->getKernelAttrHelper();
+  llvm::SmallDenseSet<int64_t> finished;
+  std::optional<int64_t> current;
+  for (Operation &op : function.getBody().front()) {
+    engine::KernelAttr kernel = kernelAttr.getAttr(&op);
+    if (!kernel || kernel.getIndex() == current)
+      continue;
+    if (current)
+      finished.insert(*current);
+    current = kernel.getIndex();
+    if (finished.contains(*current))
+      return op.emitError()
+             << "the ops of engine kernel " << *current
+             << " are not consecutive: run prec-plan-kernels, which orders "
+                "them";
+  }
+  return success();
+}
+
 class PlanBuffersPass : public impl::PrecPlanBuffersBase<PlanBuffersPass> {
 public:
   using Base::Base;
@@ -173,7 +201,8 @@ public:
     func::FuncOp function = getOperation();
     if (function.isExternal())
       return;
-    if (failed(checkPlannable(function)))
+    if (failed(checkPlannable(function)) ||
+        failed(checkConsecutiveKernels(function)))
       return signalPassFailure();
     BufferPlanner(function,
                   *getContext().getLoadedDialect<engine::EngineDialect>())

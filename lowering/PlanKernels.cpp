@@ -3,8 +3,9 @@
 // A CUDA engine launches far fewer kernels than its function has ops: GEMMs
 // and convolutions take their epilogues, row kernels take LayerNorm and
 // softmax, elementwise ops fuse into their users. This pass makes those
-// groups and records each op's as #engine.kernel<index, kind>; the emitter
-// launches each group at its last op.
+// groups and records each op's as #engine.kernel<index, kind>, then moves
+// each group's ops next to its last op, where the emitter launches it: the
+// block lists ops in the order the engine runs them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include "lowering/ContractionEpilogues.h"
 #include "lowering/ConvolutionPlan.h"
 #include "lowering/ElementwiseExpressionInterface.h"
+#include "lowering/KernelGroups.h"
 #include "lowering/PlannableFunction.h"
 #include "lowering/RowGroups.h"
 
@@ -55,15 +57,20 @@ public:
         rowGroupOf[op] = &group;
   }
 
-  /// Records each computing op's kernel: indices in launch order.
+  /// Records each computing op's kernel: indices in launch order; and the
+  /// ops GEMMs read through.
   void annotate(engine::EngineDialect &dialect) {
     llvm::DenseMap<Operation *, int64_t> indexOf;
     for (Operation &op : body)
       if (isComputed(&op) && getKernelOp(&op) == &op)
         indexOf[&op] = indexOf.size();
     auto kernelAttr = dialect.getKernelAttrHelper();
+    auto readThroughAttr = dialect.getReadThroughAttrHelper();
     for (Operation &op : body) {
       // A plan already there (the pass ran before) is replaced.
+      op.removeAttr(readThroughAttr.getName());
+      if (readThrough.contains(&op))
+        readThroughAttr.setAttr(&op, UnitAttr::get(op.getContext()));
       if (!isComputed(&op)) {
         op.removeAttr(kernelAttr.getName());
         continue;
@@ -75,11 +82,27 @@ public:
     }
   }
 
+  /// Moves each kernel's ops, in order, to just before its launch.
+  LogicalResult schedule() {
+    for (auto &[index, kernel] : getKernelGroups(body)) {
+      Operation *launch = kernel.getLaunch();
+      for (Operation *op : ArrayRef(kernel.ops).drop_back()) {
+        for (Operation *user : op->getUsers())
+          if (user->getBlock() == &body && user->isBeforeInBlock(launch) &&
+              !llvm::is_contained(kernel.ops, user))
+            return user->emitError() << "reads a value of engine kernel "
+                                     << index << " before the kernel runs";
+        op->moveBefore(launch);
+      }
+    }
+    return success();
+  }
+
 private:
-  /// Matmul epilogues, convolution ReLUs, and the transposes and bias
-  /// widenings that only GEMMs read: they are computed by the GEMM, which
-  /// runs where the last op of its epilogue is (every operand of the
-  /// epilogue, a bias, exists by then).
+  /// Matmul epilogues and convolution ReLUs: they are computed by the GEMM,
+  /// which runs where the last op of its epilogue is (every operand of the
+  /// epilogue, a bias, exists by then). The transposes and bias widenings
+  /// that only GEMMs read need no kernel: the GEMMs read their operand.
   void planContractions() {
     auto fuse = [&](Operation *gemm, ArrayRef<Operation *> epilogueOps) {
       Operation *last = epilogueOps.back();
@@ -120,25 +143,16 @@ private:
       });
   }
 
-  /// A producer that only GEMMs read (as `reads` says) is read by the last
-  /// of them and needs no kernel.
+  /// A producer that only GEMMs read (as `reads` says) needs no kernel.
   void readOnlyByGemms(Operation *producer,
                        llvm::function_ref<bool(Operation *)> reads) {
-    Operation *lastKernel = nullptr;
-    for (Operation *user : producer->getResult(0).getUsers()) {
-      if (!reads(user))
-        return;
-      Operation *kernel = performedBy.lookup(user);
-      kernel = kernel ? kernel : user;
-      if (!lastKernel || lastKernel->isBeforeInBlock(kernel))
-        lastKernel = kernel;
-    }
-    if (lastKernel)
-      performedBy[producer] = lastKernel;
+    Value result = producer->getResult(0);
+    if (!result.use_empty() && llvm::all_of(result.getUsers(), reads))
+      readThrough.insert(producer);
   }
 
   bool isContractionPart(Operation *op) const {
-    return performedBy.count(op) || gemmAt.count(op);
+    return performedBy.count(op) || gemmAt.count(op) || readThrough.count(op);
   }
 
   /// Whether `op` can be computed inside its only user's kernel: both are
@@ -172,7 +186,8 @@ private:
   }
 
   bool isComputed(Operation *op) const {
-    return !launchesNothing(op) || rowGroupOf.count(op);
+    return (!launchesNothing(op) && !readThrough.count(op)) ||
+           rowGroupOf.count(op);
   }
 
   engine::KernelKind getKind(Operation *launch) const {
@@ -193,9 +208,11 @@ private:
   Block &body;
   /// The last op of each GEMM's epilogue, mapped to the GEMM.
   llvm::DenseMap<Operation *, Operation *> gemmAt;
-  /// The GEMM, its other epilogue ops and what it reads through, mapped to
-  /// the op at which the GEMM runs.
+  /// The GEMM and its other epilogue ops, mapped to the op at which the
+  /// GEMM runs.
   llvm::DenseMap<Operation *, Operation *> performedBy;
+  /// Transposes and bias widenings that GEMMs read through.
+  llvm::SmallPtrSet<Operation *, 8> readThrough;
   std::vector<RowGroup> rowGroups;
   llvm::DenseMap<Operation *, const RowGroup *> rowGroupOf;
 };
@@ -213,6 +230,8 @@ public:
     KernelPlanner planner(function.getBody().front());
     planner.plan();
     planner.annotate(*getContext().getLoadedDialect<engine::EngineDialect>());
+    if (failed(planner.schedule()))
+      signalPassFailure();
   }
 };
 

@@ -52,6 +52,15 @@ LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
                                 "func.func";
     return success();
   }
+  if (name == ReadThroughAttrHelper::getNameStr()) {
+    StringRef opName = op->getName().getStringRef();
+    if (!isa<UnitAttr>(attr.getValue()) ||
+        (opName != "tosa.transpose" && opName != "tosa.cast"))
+      return op->emitError() << "'" << name
+                             << "' is a unit attribute of a tosa.transpose "
+                                "or tosa.cast";
+    return success();
+  }
   if (name == IndexBitwidthAttrHelper::getNameStr()) {
     auto bits = dyn_cast<IntegerAttr>(attr.getValue());
     if (!bits || !bits.getType().isInteger(64) ||

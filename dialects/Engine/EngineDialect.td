@@ -18,8 +18,10 @@ def Engine_Dialect : Dialect {
 
     * `engine.conv_algorithm` on a `tosa.conv2d`: how the convolution runs.
     * `engine.kernel` on every op that computes something: the kernel (or
-      library call) that computes it. Ops with one kernel index run in one
-      launch, at the last of them.
+      library call) that computes it. Ops with one kernel index are
+      consecutive and run in one launch, at the last of them.
+    * `engine.read_through` on a transpose of B or a bias widening that only
+      GEMMs read: no kernel computes it, the GEMMs read its operand.
     * `engine.arena_offset` on an op whose result lives in the activation
       arena: where (bytes); `engine.columns_offset` on an im2col
       convolution: where its columns go; `engine.arena_bytes` on the
@@ -46,7 +48,8 @@ def Engine_Dialect : Dialect {
     "::mlir::IntegerAttr":$arena_bytes,
     "::mlir::DenseI64ArrayAttr":$batched_inputs,
     "::mlir::IntegerAttr":$batch_dim,
-    "::mlir::IntegerAttr":$index_bitwidth
+    "::mlir::IntegerAttr":$index_bitwidth,
+    "::mlir::UnitAttr":$read_through
   );
 }
 

@@ -1,7 +1,8 @@
 // prec-plan-buffers on its own, on kernels prec-plan-kernels would make:
 // kernel outputs are placed first fit in launch order, and a buffer is
-// released after the launch of the last kernel that reads it.
-// RUN: prec-opt %s -split-input-file --prec-plan-buffers | FileCheck %s
+// released after the launch of the kernel of its last reader
+// (mlir::Liveness), since each kernel's ops are consecutive.
+// RUN: prec-opt %s -split-input-file -verify-diagnostics --prec-plan-buffers | FileCheck %s
 
 // 64 x f32 = 256 bytes. %a dies once %b is written, so %c takes its
 // bytes; %d is the result and goes straight into its binding.
@@ -25,21 +26,22 @@ func.func @reuse(%x: tensor<64xf32>) -> tensor<64xf32> {
 
 // %a's last reader, the abs, is fused into kernel 2, which launches after
 // kernel 1: %a is live while kernel 1 writes %c (a lifetime ending at the
-// abs itself would let %c reuse %a's bytes while kernel 2 still reads
-// them). A plan already there is replaced.
+// abs's position would let %c reuse %a's bytes while kernel 2 still reads
+// them; prec-plan-kernels puts the abs after the floor). A plan already
+// there is replaced.
 // CHECK-LABEL: func.func @fused_reader
 // CHECK-SAME: attributes {engine.arena_bytes = 512 : i64}
 // CHECK: "tosa.const"
 // CHECK-NOT: arena_offset
 // CHECK: tosa.exp {{.*}}engine.arena_offset = 0 : i64
+// CHECK: tosa.floor {{.*}}engine.arena_offset = 256 : i64
 // CHECK: tosa.abs
 // CHECK-NOT: arena_offset
-// CHECK: tosa.floor {{.*}}engine.arena_offset = 256 : i64
 func.func @fused_reader(%x: tensor<64xf32>) -> tensor<64xf32> {
   %k = "tosa.const"() <{values = dense<1.0> : tensor<64xf32>}> {engine.arena_offset = 99 : i64} : () -> tensor<64xf32>
   %a = tosa.exp %x {engine.kernel = #engine.kernel<0, single>} : (tensor<64xf32>) -> tensor<64xf32>
-  %b = tosa.abs %a {engine.kernel = #engine.kernel<2, fused>} : (tensor<64xf32>) -> tensor<64xf32>
   %c = tosa.floor %x {engine.kernel = #engine.kernel<1, single>} : (tensor<64xf32>) -> tensor<64xf32>
+  %b = tosa.abs %a {engine.kernel = #engine.kernel<2, fused>} : (tensor<64xf32>) -> tensor<64xf32>
   %d = tosa.add %b, %c {engine.kernel = #engine.kernel<2, fused>} : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
   %e = tosa.add %d, %k {engine.kernel = #engine.kernel<2, fused>} : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
   return %e : tensor<64xf32>
@@ -85,4 +87,31 @@ func.func @rows(%x: tensor<4x64xf32>) -> tensor<8x64xf32> {
   %n = tosa.add %d, %m {engine.kernel = #engine.kernel<0, rows>} : (tensor<4x64xf32>, tensor<4x1xf32>) -> tensor<4x64xf32>
   %c = tosa.concat %e, %n {axis = 0 : i32, engine.kernel = #engine.kernel<1, single>} : (tensor<4x64xf32>, tensor<4x64xf32>) -> tensor<8x64xf32>
   return %c : tensor<8x64xf32>
+}
+
+// -----
+
+// A GEMM reads %a through the transpose, which launches nothing: %a lives
+// until the GEMM has run, so the floor cannot take its bytes.
+// CHECK-LABEL: func.func @read_through
+// CHECK: tosa.exp {{.*}}engine.arena_offset = 0 : i64
+// CHECK: tosa.floor {{.*}}engine.arena_offset = 256 : i64
+func.func @read_through(%x: tensor<1x16x8xf16>, %y: tensor<1x4x8xf16>) -> tensor<1x4x16xf16> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %a = tosa.exp %x {engine.kernel = #engine.kernel<0, single>} : (tensor<1x16x8xf16>) -> tensor<1x16x8xf16>
+  %t = tosa.transpose %a {perms = array<i32: 0, 2, 1>, engine.read_through} : (tensor<1x16x8xf16>) -> tensor<1x8x16xf16>
+  %f = tosa.floor %y {engine.kernel = #engine.kernel<1, single>} : (tensor<1x4x8xf16>) -> tensor<1x4x8xf16>
+  %m = tosa.matmul %f, %t, %zp, %zp {engine.kernel = #engine.kernel<2, contraction>} : (tensor<1x4x8xf16>, tensor<1x8x16xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x16xf16>
+  return %m : tensor<1x4x16xf16>
+}
+
+// -----
+
+// Kernel 0's ops are split by kernel 1's.
+func.func @not_consecutive(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %a = tosa.exp %x {engine.kernel = #engine.kernel<0, fused>} : (tensor<64xf32>) -> tensor<64xf32>
+  %b = tosa.floor %x {engine.kernel = #engine.kernel<1, single>} : (tensor<64xf32>) -> tensor<64xf32>
+  // expected-error @+1 {{the ops of engine kernel 0 are not consecutive: run prec-plan-kernels, which orders them}}
+  %c = tosa.add %a, %b {engine.kernel = #engine.kernel<0, fused>} : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  return %c : tensor<64xf32>
 }

@@ -1,15 +1,17 @@
 // prec-plan-kernels on its own: each op a kernel computes gets
 // #engine.kernel<index, kind>; ops of one index run in one launch, at the
-// last of them.
+// last of them, and are moved next to it, so that the block lists ops in the
+// order the engine runs them.
 // RUN: prec-opt %s -split-input-file --prec-plan-kernels | FileCheck %s
 
-// A matmul takes its bias (read before its widening) and epilogue cast;
-// the elementwise chain after it is one fused kernel.
+// A matmul takes its bias (read through its widening, which no kernel
+// computes) and epilogue cast; the elementwise chain after it is one fused
+// kernel.
 // CHECK-LABEL: func.func @gemm_then_chain
 // CHECK: "tosa.const"
 // CHECK-NOT: engine.kernel
-// CHECK: tosa.matmul {{.*}}engine.kernel = #engine.kernel<0, contraction>
-// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, contraction>
+// CHECK: tosa.cast %arg1 {engine.read_through}
+// CHECK-NEXT: tosa.matmul {{.*}}engine.kernel = #engine.kernel<0, contraction>
 // CHECK-NEXT: tosa.add {{.*}}engine.kernel = #engine.kernel<0, contraction>
 // CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, contraction>
 // CHECK-NEXT: tosa.exp {{.*}}engine.kernel = #engine.kernel<1, fused>
@@ -30,16 +32,17 @@ func.func @gemm_then_chain(%x: tensor<1x4x16xf16>, %b: tensor<1x1x8xf16>) -> ten
 
 // -----
 
-// Softmax over rows of 64: one row kernel, across the constant; the
-// trailing reshape aliases its result and launches nothing.
+// Softmax over rows of 64: one row kernel, across the constant, which its
+// ops move after; the trailing reshape aliases its result and launches
+// nothing.
 // CHECK-LABEL: func.func @softmax
-// CHECK: tosa.reduce_max {{.*}}#engine.kernel<0, rows>
+// CHECK: "tosa.const"
+// CHECK-NOT: engine.kernel
+// CHECK-NEXT: tosa.reduce_max {{.*}}#engine.kernel<0, rows>
 // CHECK-NEXT: tosa.sub {{.*}}#engine.kernel<0, rows>
 // CHECK-NEXT: tosa.exp {{.*}}#engine.kernel<0, rows>
 // CHECK-NEXT: tosa.reduce_sum {{.*}}#engine.kernel<0, rows>
 // CHECK-NEXT: tosa.reciprocal {{.*}}#engine.kernel<0, rows>
-// CHECK-NEXT: "tosa.const"
-// CHECK-NOT: engine.kernel
 // CHECK-NEXT: tosa.mul {{.*}}#engine.kernel<0, rows>
 // CHECK-NEXT: tosa.const_shape
 // CHECK-NOT: engine.kernel
@@ -83,23 +86,38 @@ func.func @convolutions(%x: tensor<1x8x8x4xf16>, %q: tensor<1x8x8x3xi16>) -> (te
 
 // -----
 
-// A transpose of B that only GEMMs read is read by the last of them (op
-// T). An elementwise op with two uses is not fused. A plan already there
-// is replaced.
+// A transpose of B that only GEMMs read is read through by them (op T): no
+// kernel computes it. An elementwise op with two uses is not fused. A plan
+// already there is replaced.
 // CHECK-LABEL: func.func @shared
 // CHECK: "tosa.const"
 // CHECK-NOT: engine.kernel
-// CHECK: tosa.transpose {{.*}}#engine.kernel<1, contraction>
+// CHECK: tosa.transpose %arg2 {engine.read_through, perms = array<i32: 0, 2, 1>}
 // CHECK-NEXT: tosa.matmul {{.*}}#engine.kernel<0, contraction>
 // CHECK-NEXT: tosa.matmul {{.*}}#engine.kernel<1, contraction>
 // CHECK-NEXT: tosa.exp {{.*}}#engine.kernel<2, single>
 // CHECK-NEXT: tosa.add {{.*}}#engine.kernel<3, single>
 func.func @shared(%x: tensor<1x4x16xf16>, %y: tensor<1x4x16xf16>, %k: tensor<1x8x16xf16>) -> (tensor<1x4x8xf16>, tensor<1x4x8xf16>, tensor<1x4x16xf16>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> {engine.kernel = #engine.kernel<7, single>} : () -> tensor<1xf16>
-  %t = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<1x8x16xf16>) -> tensor<1x16x8xf16>
+  %t = tosa.transpose %k {perms = array<i32: 0, 2, 1>, engine.kernel = #engine.kernel<4, single>} : (tensor<1x8x16xf16>) -> tensor<1x16x8xf16>
   %a = tosa.matmul %x, %t, %zp, %zp {engine.kernel = #engine.kernel<9, single>} : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf16>
   %b = tosa.matmul %y, %t, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf16>
   %e = tosa.exp %x : (tensor<1x4x16xf16>) -> tensor<1x4x16xf16>
   %s = tosa.add %e, %e : (tensor<1x4x16xf16>, tensor<1x4x16xf16>) -> tensor<1x4x16xf16>
   return %a, %b, %s : tensor<1x4x8xf16>, tensor<1x4x8xf16>, tensor<1x4x16xf16>
+}
+
+// -----
+
+// The exp is fused into the add, past the floor's kernel: it moves next to
+// the add, so that each kernel's ops are consecutive.
+// CHECK-LABEL: func.func @moved_to_launch
+// CHECK: tosa.floor {{.*}}#engine.kernel<0, single>
+// CHECK-NEXT: tosa.exp {{.*}}#engine.kernel<1, fused>
+// CHECK-NEXT: tosa.add {{.*}}#engine.kernel<1, fused>
+func.func @moved_to_launch(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %e = tosa.exp %x : (tensor<64xf32>) -> tensor<64xf32>
+  %f = tosa.floor %y : (tensor<64xf32>) -> tensor<64xf32>
+  %s = tosa.add %e, %f : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  return %s, %f : tensor<64xf32>, tensor<64xf32>
 }

@@ -110,3 +110,20 @@ func.func @width_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = tosa.abs %x {engine.index_bitwidth = 64 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @read_through
+// CHECK: tosa.transpose {{.*}}engine.read_through
+func.func @read_through(%x: tensor<2x4xf32>) -> tensor<4x2xf32> {
+  %y = tosa.transpose %x {perms = array<i32: 1, 0>, engine.read_through} : (tensor<2x4xf32>) -> tensor<4x2xf32>
+  return %y : tensor<4x2xf32>
+}
+
+// -----
+
+func.func @read_through_exp(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'engine.read_through' is a unit attribute of a tosa.transpose or tosa.cast}}
+  %y = tosa.exp %x {engine.read_through} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
