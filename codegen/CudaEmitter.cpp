@@ -565,6 +565,7 @@ void CudaEmitter::printEngine(llvm::raw_ostream &cu, llvm::StringRef batchCode,
   void *workspace = nullptr;
   cublasLtHandle_t lt = nullptr;
   prec_stream_guard guard;
+  prec_graph graph;
   float float_one = 1.0f, float_zero = 0.0f;
   int32_t int_one = 1, int_zero = 0;
   __half half_one = __float2half(1.0f), half_zero = __float2half(0.0f);
@@ -584,6 +585,7 @@ void CudaEmitter::printEngine(llvm::raw_ostream &cu, llvm::StringRef batchCode,
   if (status == 0) status = prec_device_alloc((void **)&e->arena, {3}ULL);
   if (status == 0) status = prec_device_alloc(&e->workspace, PREC_WORKSPACE);
   if (status == 0) status = prec_guard_create(&e->guard);
+  if (status == 0) status = prec_graph_create(&e->graph);
   if (status == 0) {{
     cublasStatus_t created = cublasLtCreate(&e->lt);
     if (created != CUBLAS_STATUS_SUCCESS) status = 10000 + (int)created;
@@ -599,13 +601,24 @@ void CudaEmitter::printEngine(llvm::raw_ostream &cu, llvm::StringRef batchCode,
   return 0;
 }
 
+static int {0}_enqueue({0}_engine *e, void *const *bindings, cudaStream_t stream) {{
+{5}  PREC_CHECK(cudaGetLastError());
+  return 0;
+}
+
 extern "C" int {0}_run({0}_engine *e, void *const *bindings, cudaStream_t stream) {{
   int status = prec_guard_enter(&e->guard, stream);
   if (status != 0) return status;
-  status = [&]() -> int {{
-{5}    PREC_CHECK(cudaGetLastError());
-    return 0;
-  }();
+  status = {0}_enqueue(e, bindings, stream);
+  int recorded = prec_guard_leave(&e->guard, stream);
+  return status != 0 ? status : recorded;
+}
+
+extern "C" int {0}_run_graph({0}_engine *e, void *const *bindings, cudaStream_t stream) {{
+  int status = prec_guard_enter(&e->guard, stream);
+  if (status != 0) return status;
+  status = prec_graph_run(&e->graph, bindings, {7}, {13}, stream,
+      [&](cudaStream_t capture) {{ return {0}_enqueue(e, bindings, capture); });
   int recorded = prec_guard_leave(&e->guard, stream);
   return status != 0 ? status : recorded;
 }
@@ -624,6 +637,7 @@ extern "C" void {0}_destroy({0}_engine *e) {{
   cudaFree(e->workspace);
   if (e->lt) cublasLtDestroy(e->lt);
   prec_guard_destroy(&e->guard);
+  prec_graph_destroy(&e->graph);
   delete e;
 }
 
@@ -647,7 +661,8 @@ extern "C" const long long *{0}_binding_shape(int i) {{ return {0}_bindings[i].s
           ? std::string()
           : "  if (status >= 40000 && status < 50000)\n"
             "    return cudnnGetErrorString((cudnnStatus_t)(status - "
-            "40000));\n");
+            "40000));\n",
+      batchRange ? "e->batch" : "0");
 }
 
 /// The engine's C header.
@@ -688,6 +703,12 @@ int {0}_create(const char *weights_path, {0}_engine **engine);
    the last run has finished, returns 30008 and does nothing. Create one
    engine per stream to run concurrently. */
 int {0}_run({0}_engine *engine, void *const *bindings, cudaStream_t stream);
+/* As run, replayed as one CUDA graph: the first call, and the first after
+   the bindings or the batch change, captures the run (on a stream of the
+   engine's own, so `stream` may be the default stream) and instantiates or
+   updates the graph, which allocates; later calls only launch it. The
+   outputs are those of run, bit for bit. */
+int {0}_run_graph({0}_engine *engine, void *const *bindings, cudaStream_t stream);
 /* What a status of create, run or set_batch means. */
 const char *{0}_status_message(int status);
 void {0}_destroy({0}_engine *engine);

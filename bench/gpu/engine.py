@@ -70,13 +70,15 @@ class Engine:
         """The engine's explanation of a status of create, run or set_batch."""
         return f"{status} ({self.explain(status).decode()})"
 
-    def runner(self, tensors):
-        """A function running the engine on `tensors` on the current stream.
-        The pointer array is built once, so that timing it times the engine."""
+    def runner(self, tensors, graph=False):
+        """A function running the engine on `tensors` on the current stream;
+        with `graph`, through run_graph (one CUDA graph launch once
+        captured). The pointer array is built once, so that timing it times
+        the engine."""
         pointers = (ctypes.c_void_p * len(tensors))(
             *[t.data_ptr() for t in tensors])
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
-        run = getattr(self.lib, self.stem + "_run")
+        run = getattr(self.lib, self.stem + ("_run_graph" if graph else "_run"))
 
         def run_engine():
             status = run(self.handle, pointers, stream)

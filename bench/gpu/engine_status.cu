@@ -7,7 +7,8 @@
 //   engine_status oom WEIGHTS        create with the device memory taken
 //   engine_status streams WEIGHTS    run on a second stream while the first
 //                                    is busy, then once it is done
-//   engine_status run WEIGHTS        create, run once on zeros, destroy (for
+//   engine_status run WEIGHTS        create, run once on zeros, run_graph
+//                                    twice (capture, replay), destroy (for
 //                                    compute-sanitizer)
 #include <cuda_runtime.h>
 
@@ -89,6 +90,12 @@ static int runOnce(const char *path) {
   std::vector<void *> bindings = allocateBindings();
   int status = ENGINE_API(_run)(engine, bindings.data(), nullptr);
   report("run", status);
+  // The first run_graph captures the run, the second replays it.
+  for (const char *what : {"run_graph, captured", "run_graph, replayed"}) {
+    int graphed = ENGINE_API(_run_graph)(engine, bindings.data(), nullptr);
+    report(what, graphed);
+    status = status != 0 ? status : graphed;
+  }
   int synchronized = (int)cudaDeviceSynchronize();
   report("synchronize", synchronized);
   for (void *binding : bindings)

@@ -7,7 +7,7 @@
 // RUN: FileCheck %s < %t/reuse.cu
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/reuse.json
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/reuse.cu -o %t/reuse.o %}
-// CHECK-LABEL: int reuse_run(
+// CHECK-LABEL: int reuse_enqueue(
 // CHECK: // tosa.transpose 'first'
 // CHECK-NEXT: k0_transpose<<<{{.*}}>>>(((float *)bindings[0]), ((float *)(e->arena + 0)));
 // CHECK: // tosa.transpose 'second'

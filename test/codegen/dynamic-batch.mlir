@@ -53,8 +53,7 @@
 // CHECK-NEXT: return e->configured_batch == batch ? 0 : dyn_resize(e);
 // CHECK-LABEL: extern "C" int dyn_create(
 // CHECK: if (int s_ = dyn_resize(e)) return s_;
-// CHECK-LABEL: extern "C" int dyn_run(
-// CHECK: status = [&]() -> int {
+// CHECK-LABEL: static int dyn_enqueue(
 // CHECK-NEXT: if (e->configured_batch != e->batch) {
 // CHECK-NEXT: if (int s_ = dyn_resize(e)) return s_;
 // The input's conversion: 192 elements a sample.
@@ -64,6 +63,9 @@
 // The softmax's row kernel: a block per sample.
 // CHECK: // row kernel ending at
 // CHECK-NEXT: <<<(int)(1LL * e->batch), 32, 0, stream>>>(
+// A graph captured at one batch is not replayed at another.
+// CHECK-LABEL: extern "C" int dyn_run_graph(
+// CHECK: status = prec_graph_run(&e->graph, bindings, 2, e->batch, stream,
 
 // HEADER: void dyn_batch_range(int *min, int *opt, int *max);
 // HEADER: int dyn_set_batch(dyn_engine *engine, int batch);

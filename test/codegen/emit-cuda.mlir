@@ -35,9 +35,7 @@
 // CU: cublasLtMatmulDescCreate(&e->desc1, CUBLAS_COMPUTE_32F, CUDA_R_32F)
 // CU: cublasLtMatrixLayoutCreate(&e->la1, CUDA_R_16F, 2, 2, 2)
 // CU: cublasLtMatrixLayoutCreate(&e->lc1, CUDA_R_32F, 2, 2, 2)
-// CU-LABEL: extern "C" int needs_constraints_run(
-// A run first claims the engine for its stream (engine-status.mlir).
-// CU-NEXT: int status = prec_guard_enter(&e->guard, stream);
+// CU-LABEL: static int needs_constraints_enqueue(
 // CU: // tosa.matmul 'MatMul': 2x2x2, batch 1
 // CU-NEXT: cublasLtMatmul(e->lt, e->desc1,
 // CU: // tosa.cast
@@ -46,6 +44,22 @@
 // CU-NEXT: cublasLtMatmul({{.*}}((float *)bindings[1]), e->lc{{[0-9]+}}, ((float *)bindings[1])
 // CU-NOT: cudaMemcpyAsync
 // CU-NOT: cudaMalloc
+// CU: PREC_CHECK(cudaGetLastError());
+// CU-NEXT: return 0;
+// A run first claims the engine for its stream (engine-status.mlir), then
+// enqueues its work there.
+// CU-LABEL: extern "C" int needs_constraints_run(
+// CU-NEXT: int status = prec_guard_enter(&e->guard, stream);
+// CU-NEXT: if (status != 0) return status;
+// CU-NEXT: status = needs_constraints_enqueue(e, bindings, stream);
+// CU-NEXT: int recorded = prec_guard_leave(&e->guard, stream);
+// run_graph captures the same work, on the graph's own stream, for its
+// two bindings and no dynamic batch.
+// CU-LABEL: extern "C" int needs_constraints_run_graph(
+// CU-NEXT: int status = prec_guard_enter(&e->guard, stream);
+// CU-NEXT: if (status != 0) return status;
+// CU-NEXT: status = prec_graph_run(&e->graph, bindings, 2, 0, stream,
+// CU-NEXT: [&](cudaStream_t capture) { return needs_constraints_enqueue(e, bindings, capture); });
 // CU: extern "C" void needs_constraints_destroy(
 // Destroying the engine releases both GEMMs' cuBLASLt descriptors and layouts.
 // CU-NEXT: if (!e) return;
@@ -57,6 +71,7 @@
 
 // HEADER: int needs_constraints_create(const char *weights_path, needs_constraints_engine **engine);
 // HEADER: int needs_constraints_run(needs_constraints_engine *engine, void *const *bindings, cudaStream_t stream);
+// HEADER: int needs_constraints_run_graph(needs_constraints_engine *engine, void *const *bindings, cudaStream_t stream);
 // HEADER: const char *needs_constraints_status_message(int status);
 // HEADER: void needs_constraints_destroy(needs_constraints_engine *engine);
 // HEADER: int needs_constraints_num_bindings(void);
@@ -128,8 +143,7 @@
 // CONV-NEXT: cudnnSetConvolutionMathType(e->cc[[C2]], CUDNN_TENSOR_OP_MATH)
 // The one workspace, as large as the largest algorithm's, made at creation.
 // CONV: cudaMalloc(&e->dnn_workspace, e->dnn_workspace_bytes)
-// CONV-LABEL: extern "C" int trtorch_run(
-// CONV: prec_guard_enter(&e->guard, stream)
+// CONV-LABEL: static int trtorch_enqueue(
 // CONV: cudnnSetStream(e->dnn, stream)
 // CONV: // tosa.conv2d 'conv1': 3x3, cuDNN with the bias in the same call
 // CONV-NEXT: cudnnConvolutionBiasActivationForward(e->dnn, &e->float_one, e->cx[[C1]],
@@ -154,7 +168,7 @@
 // IM2COL: cublasLtMatrixLayoutCreate(&e->la{{[0-9]+}}, CUDA_R_16F, 27, 3, 27)
 // IM2COL: cublasLtMatrixLayoutCreate(&e->lb{{[0-9]+}}, CUDA_R_16F, 27, 144, 27)
 // IM2COL: cublasLtMatrixLayoutCreate(&e->lc{{[0-9]+}}, CUDA_R_16F, 3, 144, 3)
-// IM2COL: extern "C" int trtorch_im2col_run(
+// IM2COL: static int trtorch_im2col_enqueue(
 // IM2COL: // tosa.conv2d 'conv2': im2col, then a GEMM 144x3x27 with the bias epilogue
 // RUN: %if nvcc %{ %nvcc -arch=sm_80 -c %t/trtorch.cu -o %t/trtorch80.o %}
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/trtorch.cu -o %t/trtorch90.o %}

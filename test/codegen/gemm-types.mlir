@@ -35,8 +35,7 @@
 // CHECK: CUBLASLT_MATMUL_DESC_TRANSA, &transpose
 // The i8 weight, stored transposed.
 // CHECK: cublasLtMatrixLayoutCreate(&e->la[[W:[0-9]+]], CUDA_R_8I, 16, 3, 16)
-// CHECK-LABEL: extern "C" int gemm_run(
-// CHECK: status = [&]() -> int {
+// CHECK-LABEL: static int gemm_enqueue(
 // CHECK-NEXT: // tosa.matmul 'i8': 64x48x32, batch 1, B transposed
 // CHECK-NEXT: cublasLtMatmul(e->lt, e->desc[[I8]], &e->int_one, ((int8_t *)bindings[1]), e->la[[I8]], ((int8_t *)bindings[0]), e->lb[[I8]], &e->int_zero,
 // CHECK-NEXT: // tosa.matmul 'f8': 64x48x32, batch 1, B transposed, alpha 0x1p-5f

@@ -52,8 +52,7 @@
 // the GEMM's sizes: B 48x48, A 8x48 and D 8x48 in f16, the bias 48 in f16.
 // CHECK-NEXT: prec_pick_algo(e, e->desc[[D:[0-9]+]], e->la[[D]], e->lb[[D]], e->lc[[D]], &e->float_one, &e->float_zero, 4608ULL, 768ULL, 768ULL, 96ULL, &e->algo[[D]])
 // Only the input's conversion to f16 runs before the GEMM.
-// CHECK-LABEL: extern "C" int ln_run(
-// CHECK: status = [&]() -> int {
+// CHECK-LABEL: static int ln_enqueue(
 // CHECK-NEXT: // tosa.cast
 // CHECK-NEXT: <<<
 // CHECK-NEXT: // tosa.matmul 'linear': 8x48x48, batch 1, bias epilogue
