@@ -138,7 +138,8 @@ def PrecTileContractions
                 "vectorize the register tiles";
   let description = [{
     On tensors, before bufferization: each statically shaped linalg matmul /
-    batch matmul is tiled into cache blocks, each block into register tiles
+    batch matmul that BLAS does not take (prec-blas-contractions) is tiled
+    into cache blocks, each block into register tiles
     of rows x columns outputs over one step of the reduction, and the
     register tile becomes a vector.contract (on operands extended to the
     accumulator type, where they are narrower). Tile sizes are the largest
@@ -183,6 +184,40 @@ def PrecTileContractions
                            "::mlir::affine::AffineDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def PrecBlasContractions
+    : Pass<"prec-blas-contractions", "::mlir::ModuleOp"> {
+  let summary = "Hand the batch matmuls that accumulate in f32 to BLAS";
+  let description = [{
+    On buffers: each linalg.batch_matmul with an f32 accumulator and f32,
+    f16 or bf16 operands (default indexing maps) becomes a call to
+    `prec_blas_batch_matmul_<f32|f16|bf16>(A, B, C)`, which adds A B to C,
+    on the operands cast to strided memrefs of any shape; the function is
+    declared with the C interface, and the JIT provides it (OpenBLAS sgemm,
+    f16 and bf16 operands widened to f32 exactly first). Only the summation
+    order differs from accumulating in program order, which the precision
+    semantics leave free. prec-tile-contractions leaves these matmuls alone.
+
+    Example:
+
+    ```mlir
+    // Input:
+    linalg.batch_matmul ins(%a, %b : memref<1x4x8xf16>, memref<1x8x16xf16>)
+                        outs(%c : memref<1x4x16xf32>)
+    // Output:
+    func.func private @prec_blas_batch_matmul_f16(
+        memref<?x?x?xf16, strided<[?, ?, ?], offset: ?>>, ...,
+        memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>)
+        attributes {llvm.emit_c_interface}
+    %ca = memref.cast %a : memref<1x4x8xf16> to memref<?x?x?xf16, strided<[?, ?, ?], offset: ?>>
+    ...
+    call @prec_blas_batch_matmul_f16(%ca, %cb, %cc) : (...) -> ()
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def PrecHoistVectorTransfers

@@ -98,6 +98,7 @@ void buildLowerToCpuPipeline(OpPassManager &pm) {
   addSharedLowering(pm);
   addTosaToLinalg(pm);
   addBufferization(pm);
+  pm.addPass(createPrecBlasContractions());
   addToLlvm(pm);
 }
 

@@ -2,6 +2,8 @@
 
 #include "lowering/Passes.h"
 
+#include "lowering/BlasContractions.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -52,7 +54,8 @@ public:
     SmallVector<linalg::LinalgOp> contractions;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
-          op.hasPureTensorSemantics() && !op.hasDynamicShape())
+          op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
+          !prec::getBlasFunction(op))
         contractions.push_back(op);
     });
     IRRewriter rewriter(&getContext());

@@ -2,6 +2,8 @@
 
 #include "runtime/JitRunner.h"
 
+#include "runtime/BlasContractions.h"
+
 #include "support/Errors.h"
 
 #include "dialects/Utils/OpNames.h"
@@ -167,6 +169,7 @@ CompiledFunction::compile(mlir::OwningOpRef<mlir::ModuleOp> module,
   if (!engine)
     return makeError("JIT compilation failed: " +
                      llvm::toString(engine.takeError()) + "\n" + diagnostics);
+  (*engine)->registerSymbols(getBlasContractionSymbols);
   compiled->engine = std::move(*engine);
   compiled->entryName = ("_mlir_ciface_" + functionName).str();
   return compiled;

@@ -17,14 +17,25 @@ func.func @matmul(%a: tensor<64x512xf32>, %b: tensor<512x128xf32>, %c: tensor<64
 // -----
 
 // Tiles divide the dimensions: 197 rows (prime) give 1-row register tiles,
-// 40 columns give 10; f16 operands are extended to the f32 accumulator.
+// 40 columns give 10; i8 operands are extended to the i32 accumulator.
 // CHECK-LABEL: func.func @batch_matmul_mixed
 // CHECK:       scf.for %{{.*}} = %c0 to %c197 step %c1
 // CHECK:         scf.for %{{.*}} = %c0 to %c40 step %c10
-// CHECK:           %[[L:.*]] = arith.extf %{{.*}} : vector<1x1x1xf16> to vector<1x1x1xf32>
-// CHECK:           %[[R:.*]] = arith.extf %{{.*}} : vector<1x1x10xf16> to vector<1x1x10xf32>
-// CHECK:           vector.contract {{.*}} %[[L]], %[[R]], %{{.*}} : vector<1x1x1xf32>, vector<1x1x10xf32> into vector<1x1x10xf32>
-func.func @batch_matmul_mixed(%a: tensor<1x197x40xf16>, %b: tensor<1x40x40xf16>, %c: tensor<1x197x40xf32>) -> tensor<1x197x40xf32> {
+// CHECK:           %[[L:.*]] = arith.extsi %{{.*}} : vector<1x1x1xi8> to vector<1x1x1xi32>
+// CHECK:           %[[R:.*]] = arith.extsi %{{.*}} : vector<1x1x10xi8> to vector<1x1x10xi32>
+// CHECK:           vector.contract {{.*}} %[[L]], %[[R]], %{{.*}} : vector<1x1x1xi32>, vector<1x1x10xi32> into vector<1x1x10xi32>
+func.func @batch_matmul_mixed(%a: tensor<1x197x40xi8>, %b: tensor<1x40x40xi8>, %c: tensor<1x197x40xi32>) -> tensor<1x197x40xi32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<1x197x40xi8>, tensor<1x40x40xi8>) outs(%c : tensor<1x197x40xi32>) -> tensor<1x197x40xi32>
+  return %r : tensor<1x197x40xi32>
+}
+
+// -----
+
+// A batch matmul accumulating in f32 is prec-blas-contractions' and stays.
+// CHECK-LABEL: func.func @batch_matmul_blas
+// CHECK: linalg.batch_matmul
+// CHECK-NOT: vector.contract
+func.func @batch_matmul_blas(%a: tensor<1x197x40xf16>, %b: tensor<1x40x40xf16>, %c: tensor<1x197x40xf32>) -> tensor<1x197x40xf32> {
   %r = linalg.batch_matmul ins(%a, %b : tensor<1x197x40xf16>, tensor<1x40x40xf16>) outs(%c : tensor<1x197x40xf32>) -> tensor<1x197x40xf32>
   return %r : tensor<1x197x40xf32>
 }

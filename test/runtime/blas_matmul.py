@@ -1,0 +1,62 @@
+"""Checks the CPU's BLAS-backed matmuls (prec-blas-contractions) against
+numpy in float64 on the same operand values: f32 through a slice, f16
+(subnormals, an infinity) with a bias, bf16 rounded to nearest even by hand.
+Only the summation order may differ: the error is bounded by depth * 2^-24
+* sum |a||b| per element, and infinities and NaNs land where numpy's do.
+"""
+import subprocess
+import sys
+
+import numpy as np
+
+model, tmp = sys.argv[1], sys.argv[2]
+rng = np.random.default_rng(7)
+
+
+def run(function, inputs):
+    np.savez(f"{tmp}.{function}.in.npz", **inputs)
+    subprocess.run(
+        ["prec-run", model, "--function", function,
+         "--load-inputs", f"{tmp}.{function}.in.npz",
+         "--save-outputs", f"{tmp}.{function}.out.npz"],
+        check=True, stdout=subprocess.DEVNULL)
+    return np.load(f"{tmp}.{function}.out.npz")["result0"]
+
+
+def bf16(values):
+    """float32 values rounded to nearest even bf16, as float64."""
+    bits = np.asarray(values, np.float32).view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+    return rounded.astype(np.uint32).view(np.float32).astype(np.float64)
+
+
+def report(name, got, a, b, bias=0.0):
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    exact = a @ b + bias
+    bound = a.shape[-1] * 2.0**-24 * (np.abs(a) @ np.abs(b) + np.abs(bias))
+    finite = np.isfinite(exact)
+    same_specials = np.array_equal(np.isnan(got), np.isnan(exact)) and \
+        np.array_equal(got[~finite & ~np.isnan(exact)],
+                       exact[~finite & ~np.isnan(exact)])
+    within = bool(np.all(np.abs(got[finite] - exact[finite]) <= bound[finite]))
+    print(f"{name}: {got.shape}, within the summation bound: {within}, "
+          f"non-finite as numpy: {same_specials}, max |error| "
+          f"{np.abs(got[finite] - exact[finite]).max():.3g}")
+
+
+a = rng.uniform(-1, 1, (2, 40, 80)).astype(np.float32)
+b = rng.uniform(-1, 1, (2, 70, 45)).astype(np.float32)
+report("f32 through a slice", run("f32_sliced", {"a": a, "b": b}),
+       a[:, 5:38, 3:73], b)
+
+a = rng.uniform(-4, 4, (3, 17, 64)).astype(np.float16)
+a[0, 0, :8] = np.float16(2.0**-20)  # subnormal
+a[1, 2, 3] = np.float16(np.inf)
+b = rng.uniform(-4, 4, (3, 64, 29)).astype(np.float16)
+bias = rng.uniform(-1, 1, (1, 1, 29)).astype(np.float32)
+report("f16 with a bias", run("f16_bias", {"a": a, "b": b, "bias": bias}),
+       a, b, bias.astype(np.float64))
+
+a = rng.uniform(-2, 2, (1, 9, 50)).astype(np.float32)
+b = rng.uniform(-2, 2, (1, 50, 12)).astype(np.float32)
+report("bf16", run("bf16", {"a": a, "b": b}), bf16(a), bf16(b))
