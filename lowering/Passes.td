@@ -188,16 +188,20 @@ def PrecTileContractions
 
 def PrecBlasContractions
     : Pass<"prec-blas-contractions", "::mlir::ModuleOp"> {
-  let summary = "Hand the batch matmuls that accumulate in f32 to BLAS";
+  let summary = "Hand the contractions that accumulate in f32 to BLAS";
   let description = [{
-    On buffers: each linalg.batch_matmul with an f32 accumulator and f32,
-    f16 or bf16 operands (default indexing maps) becomes a call to
-    `prec_blas_batch_matmul_<f32|f16|bf16>(A, B, C)`, which adds A B to C,
-    on the operands cast to strided memrefs of any shape; the function is
-    declared with the C interface, and the JIT provides it (OpenBLAS sgemm,
-    f16 and bf16 operands widened to f32 exactly first). Only the summation
+    On buffers: each linalg.batch_matmul (default indexing maps) and
+    linalg.conv_2d_nhwc_fhwc with an f32 accumulator and f32, f16 or bf16
+    operands becomes a call to `prec_blas_batch_matmul_<type>(A, B, C)`,
+    which adds A B to C, or `prec_blas_conv2d_nhwc_fhwc_<type>(X, W, Y,
+    stride h, stride w, dilation h, dilation w)`, which adds the convolution
+    of the padded X to Y, on the operands cast to strided memrefs of any
+    shape; the function is declared with the C interface, and the JIT
+    provides it (OpenBLAS sgemm, a convolution through im2col; f16 and bf16
+    operands widened to f32 exactly first). Only the summation
     order differs from accumulating in program order, which the precision
     semantics leave free. prec-tile-contractions leaves these matmuls alone.
+    Depthwise convolutions and f16 or integer accumulators stay.
 
     Example:
 

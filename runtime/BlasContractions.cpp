@@ -1,8 +1,9 @@
 //===- BlasContractions.cpp - BLAS for JIT-compiled contractions ----------===//
 //
-// C += A B for each batch, on memref descriptors as the C interface passes
-// them. f16 and bf16 operands are widened to f32, exactly, before sgemm;
-// operands whose rows are not contiguous are copied first.
+// C += A B for each batch, and Y += X (*) W through im2col, on memref
+// descriptors as the C interface passes them. f16 and bf16 operands are
+// widened to f32, exactly, before sgemm; operands whose rows are not
+// contiguous are copied first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,7 @@ namespace prec {
 namespace {
 
 template <typename T> using Matrices = StridedMemRefType<T, 3>;
+template <typename T> using Images = StridedMemRefType<T, 4>;
 
 /// IEEE half and bfloat16 bits, as uint16_t memref elements.
 struct HalfBits {
@@ -105,17 +107,73 @@ void batchMatmul(Matrices<T> *a, Matrices<T> *b, Matrices<float> *c) {
   }
 }
 
-void batchMatmulF32(Matrices<float> *a, Matrices<float> *b,
-                    Matrices<float> *c) {
+/// The window geometry of an NHWC convolution with FHWC filters.
+struct Window {
+  int64_t strideH, strideW, dilationH, dilationW;
+};
+
+/// y[n] += columns(x[n]) w^T for each image n: the columns hold each output
+/// position's receptive field as a row of kh * kw * c (the FHWC filter's
+/// order), so the filter as [f, kh * kw * c] is B transposed.
+template <typename T>
+void conv2d(Images<T> *x, Images<T> *w, Images<float> *y, Window window) {
+  int64_t outH = y->sizes[1], outW = y->sizes[2], filters = y->sizes[3];
+  int64_t kh = w->sizes[1], kw = w->sizes[2], channels = w->sizes[3];
+  int64_t depth = kh * kw * channels, positions = outH * outW;
+  if (positions == 0 || filters == 0)
+    return;
+  std::vector<float> filter(filters * depth), columns(positions * depth),
+      out(positions * filters);
+  const T *wBase = w->data + w->offset;
+  for (int64_t f = 0; f < filters; ++f)
+    for (int64_t i = 0; i < kh; ++i)
+      for (int64_t j = 0; j < kw; ++j)
+        for (int64_t c = 0; c < channels; ++c)
+          filter[f * depth + (i * kw + j) * channels + c] =
+              widen(wBase[f * w->strides[0] + i * w->strides[1] +
+                          j * w->strides[2] + c * w->strides[3]]);
+  for (int64_t n = 0; n < y->sizes[0]; ++n) {
+    const T *image = x->data + x->offset + n * x->strides[0];
+    for (int64_t oh = 0; oh < outH; ++oh)
+      for (int64_t ow = 0; ow < outW; ++ow)
+        for (int64_t i = 0; i < kh; ++i)
+          for (int64_t j = 0; j < kw; ++j) {
+            const T *pixel =
+                image +
+                (oh * window.strideH + i * window.dilationH) * x->strides[1] +
+                (ow * window.strideW + j * window.dilationW) * x->strides[2];
+            float *row =
+                &columns[(oh * outW + ow) * depth + (i * kw + j) * channels];
+            for (int64_t c = 0; c < channels; ++c)
+              row[c] = widen(pixel[c * x->strides[3]]);
+          }
+    float *yBase = y->data + y->offset + n * y->strides[0];
+    auto at = [&](int64_t p, int64_t f) -> float & {
+      return yBase[(p / outW) * y->strides[1] + (p % outW) * y->strides[2] +
+                   f * y->strides[3]];
+    };
+    for (int64_t p = 0; p < positions; ++p)
+      for (int64_t f = 0; f < filters; ++f)
+        out[p * filters + f] = at(p, f);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, positions, filters,
+                depth, 1.0f, columns.data(), std::max<int64_t>(depth, 1),
+                filter.data(), std::max<int64_t>(depth, 1), 1.0f, out.data(),
+                filters);
+    for (int64_t p = 0; p < positions; ++p)
+      for (int64_t f = 0; f < filters; ++f)
+        at(p, f) = out[p * filters + f];
+  }
+}
+
+template <typename T>
+void batchMatmulEntry(Matrices<T> *a, Matrices<T> *b, Matrices<float> *c) {
   batchMatmul(a, b, c);
 }
-void batchMatmulF16(Matrices<HalfBits> *a, Matrices<HalfBits> *b,
-                    Matrices<float> *c) {
-  batchMatmul(a, b, c);
-}
-void batchMatmulBF16(Matrices<BFloatBits> *a, Matrices<BFloatBits> *b,
-                     Matrices<float> *c) {
-  batchMatmul(a, b, c);
+
+template <typename T>
+void conv2dEntry(Images<T> *x, Images<T> *w, Images<float> *y, int64_t strideH,
+                 int64_t strideW, int64_t dilationH, int64_t dilationW) {
+  conv2d(x, w, y, Window{strideH, strideW, dilationH, dilationW});
 }
 
 } // namespace
@@ -123,14 +181,19 @@ void batchMatmulBF16(Matrices<BFloatBits> *a, Matrices<BFloatBits> *b,
 llvm::orc::SymbolMap
 getBlasContractionSymbols(llvm::orc::MangleAndInterner interner) {
   llvm::orc::SymbolMap symbols;
-  auto add = [&](llvm::StringRef name, auto *function) {
-    symbols[interner(("_mlir_ciface_" + name).str())] = {
+  auto add = [&](llvm::StringRef family, llvm::StringRef type, void *function) {
+    symbols[interner(("_mlir_ciface_" + family + "_" + type).str())] = {
         llvm::orc::ExecutorAddr::fromPtr(function),
         llvm::JITSymbolFlags::Exported};
   };
-  add(kBlasBatchMatmulF32, &batchMatmulF32);
-  add(kBlasBatchMatmulF16, &batchMatmulF16);
-  add(kBlasBatchMatmulBF16, &batchMatmulBF16);
+  auto addType = [&](llvm::StringRef type, auto element) {
+    using T = decltype(element);
+    add(kBlasBatchMatmul, type, reinterpret_cast<void *>(&batchMatmulEntry<T>));
+    add(kBlasConv2d, type, reinterpret_cast<void *>(&conv2dEntry<T>));
+  };
+  addType("f32", float());
+  addType("f16", HalfBits());
+  addType("bf16", BFloatBits());
   return symbols;
 }
 

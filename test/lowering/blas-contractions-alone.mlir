@@ -1,6 +1,6 @@
-// prec-blas-contractions on its own: on buffers, batch matmuls accumulating
-// in f32 over f32, f16 or bf16 operands become calls to the BLAS functions
-// the JIT provides; the others stay.
+// prec-blas-contractions on its own: on buffers, batch matmuls and NHWC
+// convolutions accumulating in f32 over f32, f16 or bf16 operands become
+// calls to the BLAS functions the JIT provides; the others stay.
 // RUN: prec-opt %s -split-input-file --prec-blas-contractions | FileCheck %s
 
 // Two f16 matmuls share one declaration, with the C interface; each operand
@@ -51,4 +51,24 @@ func.func @kept(%h: memref<1x4x8xf16>, %hb: memref<1x8x4xf16>, %hc: memref<1x4x4
   linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%f, %f : memref<1x4x8xf32>, memref<1x4x8xf32>) outs(%fc : memref<1x4x4xf32>)
   %r = linalg.batch_matmul ins(%t, %tb : tensor<1x4x8xf32>, tensor<1x8x4xf32>) outs(%tc : tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
   return %r : tensor<1x4x4xf32>
+}
+
+// -----
+
+// A convolution passes its strides and dilations after the memrefs.
+// CHECK: func.func private @prec_blas_conv2d_nhwc_fhwc_f32(memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
+// CHECK-LABEL: func.func @conv
+// CHECK: %[[SH:.*]] = arith.constant 2 : i64
+// CHECK: %[[SW:.*]] = arith.constant 3 : i64
+// CHECK: %[[DH:.*]] = arith.constant 1 : i64
+// CHECK: %[[DW:.*]] = arith.constant 1 : i64
+// CHECK: call @prec_blas_conv2d_nhwc_fhwc_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[SH]], %[[SW]], %[[DH]], %[[DW]])
+// A depthwise convolution and one accumulating in f16 stay.
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwcm
+// CHECK: linalg.conv_2d_nhwc_fhwc
+func.func @conv(%x: memref<1x9x10x4xf32>, %w: memref<8x3x3x4xf32>, %y: memref<1x4x3x8xf32>, %dw: memref<3x3x4x1xf32>, %dy: memref<1x7x8x4x1xf32>, %h: memref<1x9x10x4xf16>, %hw: memref<8x3x3x4xf16>, %hy: memref<1x7x8x8xf16>) {
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<[2, 3]> : tensor<2xi64>} ins(%x, %w : memref<1x9x10x4xf32>, memref<8x3x3x4xf32>) outs(%y : memref<1x4x3x8xf32>)
+  linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %dw : memref<1x9x10x4xf32>, memref<3x3x4x1xf32>) outs(%dy : memref<1x7x8x4x1xf32>)
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%h, %hw : memref<1x9x10x4xf16>, memref<8x3x3x4xf16>) outs(%hy : memref<1x7x8x8xf16>)
+  return
 }
