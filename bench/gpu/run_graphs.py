@@ -6,7 +6,8 @@ CNNs at batch 1 or 2.
   python3 run_graphs.py check WORK         # on the GPU machine
 
 `prepare` imports every export of test/models/manifest.json, legalizes it
-with enabled=f16 for sm_90 and emits its engine under WORK; and a ResNet
+with enabled=f16 for sm_90 and emits its engine under WORK; the ResNet
+export again with its convolutions on cuDNN (--conv=cudnn); and a ResNet
 engine with a dynamic batch (--batch=1:2:4, imported at batch 4).
 
 `check`, for each engine: the outputs of run and run_graph are
@@ -52,6 +53,20 @@ def prepare(bin_dir, work):
         for suffix in (".mlir", ".f16.mlir"):
             if os.path.exists(base + suffix):
                 os.remove(base + suffix)
+    # cuDNN's convolutions captured too.
+    stem = "resnet_legacy_cudnn"
+    base = os.path.join(work, stem)
+    subprocess.run([tool("prec-translate"), "--import-onnx",
+                    os.path.join(MODELS, "resnet-legacy.onnx"),
+                    "-o", base + ".mlir"], check=True)
+    subprocess.run([tool("prec-opt"), base + ".mlir",
+                    "--prec-legalize=enabled=f16 target=sm_90",
+                    "-o", base + ".f16.mlir"], check=True)
+    subprocess.run([tool("prec-translate"), "--emit-cuda", base + ".f16.mlir",
+                    "--output-dir=" + work, "--engine-name=" + stem,
+                    "--conv=cudnn"], check=True)
+    engines.append({"stem": stem, "family": "resnet",
+                    "inputs": "resnet.in.npz"})
     base = os.path.join(work, DYNAMIC)
     subprocess.run([tool("prec-translate"), "--import-onnx",
                     os.path.join(MODELS, "resnet-legacy.onnx"),
