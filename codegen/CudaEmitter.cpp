@@ -840,15 +840,15 @@ LogicalResult emitCudaEngine(ModuleOp module, llvm::StringRef directory,
                           : functions.size() == 1 ? functions[0]
                                                   : func::FuncOp();
   if (!function)
-    return module.emitError()
+    return emitError(module.getLoc())
            << "the CUDA emitter needs a function @main (or a single function)";
   if (module.walk([](precision::RegionOp) { return WalkResult::interrupt(); })
           .wasInterrupted())
-    return module.emitError()
+    return emitError(module.getLoc())
            << "precision.region must be legalized first: run prec-legalize";
   if (std::error_code error = llvm::sys::fs::create_directories(directory))
-    return module.emitError() << "cannot create the output directory '"
-                              << directory << "': " << error.message();
+    return emitError(module.getLoc()) << "cannot create the output directory '"
+                                      << directory << "': " << error.message();
   PassManager lowering(module.getContext());
   buildLowerToGpuPipeline(lowering);
   if (failed(lowering.run(module)))
@@ -864,7 +864,7 @@ LogicalResult emitCudaEngine(ModuleOp module, llvm::StringRef directory,
   std::error_code error;
   llvm::raw_fd_ostream cu(path, error);
   if (error)
-    return module.emitError()
+    return emitError(module.getLoc())
            << "cannot write '" << path << "': " << error.message();
   return cuda::CudaEmitter(function, stem, options).emit(cu, directory);
 }
@@ -925,11 +925,11 @@ void registerCudaEmitTranslation() {
           return failure();
         ModuleOp module = *parsed;
         if (outputDirectory.empty())
-          return module.emitError()
+          return emitError(module.getLoc())
                  << "--emit-cuda writes four files: name their directory "
                     "with --output-dir";
         if (!isIdentifier(engineName))
-          return module.emitError()
+          return emitError(module.getLoc())
                  << "--engine-name '" << engineName
                  << "' must be an identifier: it prefixes the engine's C "
                     "functions";
@@ -938,7 +938,7 @@ void registerCudaEmitTranslation() {
           std::string error;
           options.batch = parseBatchRange(batch, error);
           if (!options.batch)
-            return module.emitError() << error;
+            return emitError(module.getLoc()) << error;
         }
         options.batchInputs.assign(batchInputs.begin(), batchInputs.end());
         options.convolutions = convolutions;

@@ -178,7 +178,7 @@ BatchAnalysis::run(func::FuncOp function, ArrayRef<unsigned> batchedInputs,
     BlockArgument argument = function.getArgument(index);
     ArrayRef<int64_t> shape = shapeOf(argument);
     if (shape.empty() || shape[0] != maxBatch)
-      return function.emitError()
+      return emitError(function.getLoc())
              << "dynamic batch: input '" << getBindingName(argument)
              << "' must have the largest batch, " << maxBatch
              << ", as its dimension 0";

@@ -31,7 +31,7 @@ public:
 
   void runOnOperation() override {
     if (!batchError.empty()) {
-      getOperation().emitError() << batchError;
+      mlir::emitError(getOperation().getLoc()) << batchError;
       return signalPassFailure();
     }
     if (!getOperation().isExternal() &&

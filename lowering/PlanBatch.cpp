@@ -43,12 +43,12 @@ public:
     auto *dialect = getContext().getLoadedDialect<engine::EngineDialect>();
     clearPlan(function, *dialect);
     if (!batchError.empty()) {
-      function.emitError() << batchError;
+      mlir::emitError(function.getLoc()) << batchError;
       return signalPassFailure();
     }
     if (!batchRange) {
       if (!batchInputs.empty()) {
-        function.emitError() << "--batch-inputs needs --batch";
+        mlir::emitError(function.getLoc()) << "--batch-inputs needs --batch";
         return signalPassFailure();
       }
       return;
@@ -75,8 +75,9 @@ private:
                         [&](mlir::BlockArgument argument) {
                           return getBindingName(argument) == name;
                         }))
-        return function.emitError()
-               << "--batch-inputs names '" << name << "', which is not an input";
+        return mlir::emitError(function.getLoc())
+               << "--batch-inputs names '" << name
+               << "', which is not an input";
     llvm::SmallVector<unsigned> batched;
     for (mlir::BlockArgument argument : function.getArguments()) {
       auto type = llvm::cast<mlir::RankedTensorType>(argument.getType());
@@ -88,7 +89,7 @@ private:
         batched.push_back(argument.getArgNumber());
     }
     if (batched.empty())
-      return function.emitError()
+      return mlir::emitError(function.getLoc())
              << "dynamic batch: no input has the largest batch, "
              << batchRange->max << ", as its dimension 0";
     return batched;

@@ -54,7 +54,8 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto emitError = [&] { return module.emitError(); };
+    // Option errors point at the module without printing it.
+    auto emitError = [&] { return mlir::emitError(module.getLoc()); };
     FailureOr<PolicyAttr> policy = buildPolicy(emitError);
     if (failed(policy))
       return signalPassFailure();

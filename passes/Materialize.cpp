@@ -320,8 +320,9 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<std::vector<LayerPattern>> bindingTypes = parseLayerPatterns(
-        ioTypes, "io-types", &getContext(), [&] { return module.emitError(); });
+    FailureOr<std::vector<LayerPattern>> bindingTypes =
+        parseLayerPatterns(ioTypes, "io-types", &getContext(),
+                           [&] { return emitError(module.getLoc()); });
     if (failed(bindingTypes))
       return signalPassFailure();
 

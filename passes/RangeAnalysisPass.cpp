@@ -62,7 +62,7 @@ public:
     std::vector<NamedRange> inputRanges;
     for (const std::string &entry : valRanges) {
       FailureOr<NamedRange> parsed =
-          parseValRange(entry, [&] { return module.emitError(); });
+          parseValRange(entry, [&] { return emitError(module.getLoc()); });
       if (failed(parsed))
         return signalPassFailure();
       inputRanges.push_back(*parsed);
@@ -115,8 +115,8 @@ public:
       for (auto function : module.getOps<func::FuncOp>())
         for (BlockArgument argument : function.getArguments())
           known += (known.empty() ? "" : ", ") + getBindingName(argument);
-      module.emitError() << "val-range names input '" << input.name
-                         << "', but the inputs are: " << known;
+      emitError(module.getLoc()) << "val-range names input '" << input.name
+                                 << "', but the inputs are: " << known;
       return signalPassFailure();
     }
   }

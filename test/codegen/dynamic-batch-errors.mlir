@@ -8,10 +8,13 @@
 // RUN: not prec-translate --emit-cuda %s -split-input-file --batch=1:2:4 --batch-inputs=nope --output-dir=%t --engine-name=e 2>&1 | FileCheck %s --check-prefix=NAME
 // RUN: not prec-translate --emit-cuda %s -split-input-file --batch=1:2:8 --batch-inputs=x --output-dir=%t --engine-name=e 2>&1 | FileCheck %s --check-prefix=SIZE
 
+// Bad options name the location without printing the module.
 // ORDER: error: --batch '4:2:8' needs 1 <= MIN <= OPT <= MAX and MAX >= 2
+// ORDER-NOT: see current operation
 // SYNTAX: error: --batch 'two' is not MIN:OPT:MAX
 // INPUTS: error: --batch-inputs needs --batch
 // NAME: error: --batch-inputs names 'nope', which is not an input
+// NAME-NOT: see current operation
 // SIZE: error: dynamic batch: input 'x' must have the largest batch, 8, as its dimension 0
 
 // CHECK: error: {{.*}}dynamic batch: 'tosa.reduce_sum' cannot run at a smaller batch: it reduces along the batch dimension

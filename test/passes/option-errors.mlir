@@ -25,8 +25,10 @@ func.func @f(%x: tensor<4xf32> loc("x")) -> tensor<4xf32> {
 // RUN: not prec-opt %s --prec-legalize="constraints=strict" 2>&1 | FileCheck %s --check-prefix=MODE
 // MODE: for the --constraints option: Cannot find option named 'strict'!
 
+// An option error names the module's location without printing the module.
 // RUN: not prec-opt %s --prec-legalize="enabled=f16,fp4" 2>&1 | FileCheck %s --check-prefix=ENABLED
 // ENABLED: error: enabled names unknown precision 'fp4'
+// ENABLED-NOT: see current operation
 
 // RUN: not prec-opt %s --prec-legalize="target=sm_99" 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: error: unknown target 'sm_99'; expected cpu, sm_53
