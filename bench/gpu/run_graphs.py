@@ -32,54 +32,44 @@ COMPILED = {"bert", "gpt2", "llama", "vit", "resnet"}
 DYNAMIC = "resnet_legacy_dynamic"
 
 
+def build_engine(bin_dir, work, onnx, stem, import_flags=(), emit_flags=()):
+    """Imports test/models' `onnx`, legalizes it to f16 for sm_90 and emits
+    the engine WORK/STEM.cu; whether every step succeeded."""
+    tool = lambda name: os.path.join(bin_dir, name)
+    base = os.path.join(work, stem)
+    steps = [
+        [tool("prec-translate"), "--import-onnx", os.path.join(MODELS, onnx),
+         *import_flags, "-o", base + ".mlir"],
+        [tool("prec-opt"), base + ".mlir",
+         "--prec-legalize=enabled=f16 target=sm_90", "-o", base + ".f16.mlir"],
+        [tool("prec-translate"), "--emit-cuda", base + ".f16.mlir",
+         "--output-dir=" + work, "--engine-name=" + stem, *emit_flags]]
+    built = all(subprocess.run(step, capture_output=True).returncode == 0
+                for step in steps)
+    for suffix in (".mlir", ".f16.mlir"):
+        if os.path.exists(base + suffix):
+            os.remove(base + suffix)
+    return built
+
+
 def prepare(bin_dir, work):
     os.makedirs(work, exist_ok=True)
-    tool = lambda name: os.path.join(bin_dir, name)
     engines = []
     for entry in json.load(open(os.path.join(MODELS, "manifest.json"))):
         stem = entry["onnx"][:-5].replace("-", "_")
-        base = os.path.join(work, stem)
-        steps = [
-            [tool("prec-translate"), "--import-onnx",
-             os.path.join(MODELS, entry["onnx"]), "-o", base + ".mlir"],
-            [tool("prec-opt"), base + ".mlir",
-             "--prec-legalize=enabled=f16 target=sm_90", "-o", base + ".f16.mlir"],
-            [tool("prec-translate"), "--emit-cuda", base + ".f16.mlir",
-             "--output-dir=" + work, "--engine-name=" + stem]]
-        if all(subprocess.run(step, capture_output=True).returncode == 0
-               for step in steps):
+        if build_engine(bin_dir, work, entry["onnx"], stem):
             engines.append({"stem": stem, "family": entry["family"],
                             "inputs": entry["inputs"]})
-        for suffix in (".mlir", ".f16.mlir"):
-            if os.path.exists(base + suffix):
-                os.remove(base + suffix)
     # cuDNN's convolutions captured too.
-    stem = "resnet_legacy_cudnn"
-    base = os.path.join(work, stem)
-    subprocess.run([tool("prec-translate"), "--import-onnx",
-                    os.path.join(MODELS, "resnet-legacy.onnx"),
-                    "-o", base + ".mlir"], check=True)
-    subprocess.run([tool("prec-opt"), base + ".mlir",
-                    "--prec-legalize=enabled=f16 target=sm_90",
-                    "-o", base + ".f16.mlir"], check=True)
-    subprocess.run([tool("prec-translate"), "--emit-cuda", base + ".f16.mlir",
-                    "--output-dir=" + work, "--engine-name=" + stem,
-                    "--conv=cudnn"], check=True)
-    engines.append({"stem": stem, "family": "resnet",
+    if not build_engine(bin_dir, work, "resnet-legacy.onnx",
+                        "resnet_legacy_cudnn", emit_flags=["--conv=cudnn"]):
+        sys.exit("the cuDNN ResNet engine was not built")
+    engines.append({"stem": "resnet_legacy_cudnn", "family": "resnet",
                     "inputs": "resnet.in.npz"})
-    base = os.path.join(work, DYNAMIC)
-    subprocess.run([tool("prec-translate"), "--import-onnx",
-                    os.path.join(MODELS, "resnet-legacy.onnx"),
-                    "--input-shape", "input:4x3x64x64", "-o", base + ".mlir"],
-                   check=True)
-    subprocess.run([tool("prec-opt"), base + ".mlir",
-                    "--prec-legalize=enabled=f16 target=sm_90",
-                    "-o", base + ".f16.mlir"], check=True)
-    subprocess.run([tool("prec-translate"), "--emit-cuda", base + ".f16.mlir",
-                    "--output-dir=" + work, "--engine-name=" + DYNAMIC,
-                    "--batch=1:2:4"], check=True)
-    os.remove(base + ".mlir")
-    os.remove(base + ".f16.mlir")
+    if not build_engine(bin_dir, work, "resnet-legacy.onnx", DYNAMIC,
+                        import_flags=["--input-shape", "input:4x3x64x64"],
+                        emit_flags=["--batch=1:2:4"]):
+        sys.exit("the dynamic-batch ResNet engine was not built")
     json.dump(engines, open(os.path.join(work, "engines.json"), "w"), indent=1)
     print(f"{len(engines)} engines and {DYNAMIC} in {work}")
 

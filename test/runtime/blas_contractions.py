@@ -6,23 +6,18 @@ padding) and f16. Only the summation order may differ: the error is bounded
 by depth * 2^-24 * sum |a||b| per element, and infinities and NaNs land
 where numpy's do.
 """
-import subprocess
 import sys
 
 import numpy as np
+
+from prec_run import run_function
 
 model, tmp = sys.argv[1], sys.argv[2]
 rng = np.random.default_rng(7)
 
 
 def run(function, inputs):
-    np.savez(f"{tmp}.{function}.in.npz", **inputs)
-    subprocess.run(
-        ["prec-run", model, "--function", function,
-         "--load-inputs", f"{tmp}.{function}.in.npz",
-         "--save-outputs", f"{tmp}.{function}.out.npz"],
-        check=True, stdout=subprocess.DEVNULL)
-    return np.load(f"{tmp}.{function}.out.npz")["result0"]
+    return run_function(model, function, inputs, tmp)[0]
 
 
 def bf16(values):

@@ -4,25 +4,18 @@ numpy computes float16 operations in float32 and rounds the result, which is
 correctly rounded for + - * / and sqrt; bf16, which numpy lacks, is computed
 in float64 and rounded to nearest even by hand.
 """
-import subprocess
 import sys
 
 import numpy as np
 
 from f8 import f8_values, to_f8
+from prec_run import run_function
 
 model, tmp = sys.argv[1], sys.argv[2]
 
 
 def run(function, inputs):
-    np.savez(f"{tmp}.{function}.in.npz", **inputs)
-    subprocess.run(
-        ["prec-run", model, "--function", function,
-         "--load-inputs", f"{tmp}.{function}.in.npz",
-         "--save-outputs", f"{tmp}.{function}.out.npz"],
-        check=True, stdout=subprocess.DEVNULL)
-    data = np.load(f"{tmp}.{function}.out.npz")
-    return [data[f"result{i}"] for i in range(len(data.files))]
+    return run_function(model, function, inputs, tmp)
 
 
 def bf16_bits(values):
