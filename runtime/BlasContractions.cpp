@@ -112,56 +112,77 @@ struct Window {
   int64_t strideH, strideW, dilationH, dilationW;
 };
 
-/// y[n] += columns(x[n]) w^T for each image n: the columns hold each output
-/// position's receptive field as a row of kh * kw * c (the FHWC filter's
-/// order), so the filter as [f, kh * kw * c] is B transposed.
-template <typename T>
-void conv2d(Images<T> *x, Images<T> *w, Images<float> *y, Window window) {
-  int64_t outH = y->sizes[1], outW = y->sizes[2], filters = y->sizes[3];
-  int64_t kh = w->sizes[1], kw = w->sizes[2], channels = w->sizes[3];
-  int64_t depth = kh * kw * channels, positions = outH * outW;
-  if (positions == 0 || filters == 0)
-    return;
-  std::vector<float> filter(filters * depth), columns(positions * depth),
-      out(positions * filters);
-  const T *wBase = w->data + w->offset;
-  for (int64_t f = 0; f < filters; ++f)
+/// The FHWC filter as a row-major f32 [f, kh * kw * c] matrix.
+template <typename T> std::vector<float> getFilterRows(const Images<T> &w) {
+  int64_t kh = w.sizes[1], kw = w.sizes[2], channels = w.sizes[3];
+  std::vector<float> rows(w.sizes[0] * kh * kw * channels);
+  float *out = rows.data();
+  for (int64_t f = 0; f < w.sizes[0]; ++f)
     for (int64_t i = 0; i < kh; ++i)
       for (int64_t j = 0; j < kw; ++j)
         for (int64_t c = 0; c < channels; ++c)
-          filter[f * depth + (i * kw + j) * channels + c] =
-              widen(wBase[f * w->strides[0] + i * w->strides[1] +
-                          j * w->strides[2] + c * w->strides[3]]);
+          *out++ = widen(w.data[w.offset + f * w.strides[0] + i * w.strides[1] +
+                                j * w.strides[2] + c * w.strides[3]]);
+  return rows;
+}
+
+/// Image n of x laid out as im2col rows: each output position's receptive
+/// field, in the filter's (kh, kw, c) order.
+template <typename T>
+void getColumns(const Images<T> &x, int64_t n, const Images<float> &y,
+                int64_t kh, int64_t kw, Window window,
+                std::vector<float> &columns) {
+  int64_t channels = x.sizes[3];
+  const T *image = x.data + x.offset + n * x.strides[0];
+  float *row = columns.data();
+  for (int64_t oh = 0; oh < y.sizes[1]; ++oh)
+    for (int64_t ow = 0; ow < y.sizes[2]; ++ow)
+      for (int64_t i = 0; i < kh; ++i)
+        for (int64_t j = 0; j < kw; ++j) {
+          const T *pixel =
+              image +
+              (oh * window.strideH + i * window.dilationH) * x.strides[1] +
+              (ow * window.strideW + j * window.dilationW) * x.strides[2];
+          for (int64_t c = 0; c < channels; ++c)
+            *row++ = widen(pixel[c * x.strides[3]]);
+        }
+}
+
+/// y[n] += columns(x[n]) w^T for each image n: the filter as
+/// [f, kh * kw * c] is B transposed. An output image that is not one
+/// row-major [positions, f] matrix goes through a copy.
+template <typename T>
+void conv2d(Images<T> *x, Images<T> *w, Images<float> *y, Window window) {
+  int64_t outW = y->sizes[2], filters = y->sizes[3];
+  int64_t positions = y->sizes[1] * outW;
+  int64_t depth = w->sizes[1] * w->sizes[2] * w->sizes[3];
+  if (positions == 0 || filters == 0)
+    return;
+  std::vector<float> filter = getFilterRows(*w), columns(positions * depth),
+                     copy;
+  bool contiguous = y->strides[3] == 1 && y->strides[2] == filters &&
+                    y->strides[1] == outW * filters;
   for (int64_t n = 0; n < y->sizes[0]; ++n) {
-    const T *image = x->data + x->offset + n * x->strides[0];
-    for (int64_t oh = 0; oh < outH; ++oh)
-      for (int64_t ow = 0; ow < outW; ++ow)
-        for (int64_t i = 0; i < kh; ++i)
-          for (int64_t j = 0; j < kw; ++j) {
-            const T *pixel =
-                image +
-                (oh * window.strideH + i * window.dilationH) * x->strides[1] +
-                (ow * window.strideW + j * window.dilationW) * x->strides[2];
-            float *row =
-                &columns[(oh * outW + ow) * depth + (i * kw + j) * channels];
-            for (int64_t c = 0; c < channels; ++c)
-              row[c] = widen(pixel[c * x->strides[3]]);
-          }
-    float *yBase = y->data + y->offset + n * y->strides[0];
+    getColumns(*x, n, *y, w->sizes[1], w->sizes[2], window, columns);
+    float *image = y->data + y->offset + n * y->strides[0];
     auto at = [&](int64_t p, int64_t f) -> float & {
-      return yBase[(p / outW) * y->strides[1] + (p % outW) * y->strides[2] +
+      return image[(p / outW) * y->strides[1] + (p % outW) * y->strides[2] +
                    f * y->strides[3]];
     };
-    for (int64_t p = 0; p < positions; ++p)
-      for (int64_t f = 0; f < filters; ++f)
-        out[p * filters + f] = at(p, f);
+    if (!contiguous) {
+      copy.resize(positions * filters);
+      for (int64_t p = 0; p < positions; ++p)
+        for (int64_t f = 0; f < filters; ++f)
+          copy[p * filters + f] = at(p, f);
+    }
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, positions, filters,
                 depth, 1.0f, columns.data(), std::max<int64_t>(depth, 1),
-                filter.data(), std::max<int64_t>(depth, 1), 1.0f, out.data(),
-                filters);
-    for (int64_t p = 0; p < positions; ++p)
-      for (int64_t f = 0; f < filters; ++f)
-        at(p, f) = out[p * filters + f];
+                filter.data(), std::max<int64_t>(depth, 1), 1.0f,
+                contiguous ? image : copy.data(), filters);
+    if (!contiguous)
+      for (int64_t p = 0; p < positions; ++p)
+        for (int64_t f = 0; f < filters; ++f)
+          at(p, f) = copy[p * filters + f];
   }
 }
 
