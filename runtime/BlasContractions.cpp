@@ -83,27 +83,49 @@ const float *getRows(const Matrices<T> &m, int64_t n,
   return scratch.data();
 }
 
+/// Calls `gemm(data, leading)`, which adds into a row-major f32 [rows,
+/// columns] matrix whose element (r, c) is `at(r, c)`: on `inPlace`, with
+/// leading dimension `leading`, when the matrix's rows are contiguous there;
+/// else (null `inPlace`) on a copy in `scratch`, written back after.
+template <typename At, typename Gemm>
+void addIntoRows(int64_t rows, int64_t columns, float *inPlace, int64_t leading,
+                 At at, std::vector<float> &scratch, Gemm gemm) {
+  if (inPlace) {
+    gemm(inPlace, leading);
+    return;
+  }
+  scratch.resize(rows * columns);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < columns; ++c)
+      scratch[r * columns + c] = at(r, c);
+  gemm(scratch.data(), std::max<int64_t>(columns, 1));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < columns; ++c)
+      at(r, c) = scratch[r * columns + c];
+}
+
 template <typename T>
 void batchMatmul(Matrices<T> *a, Matrices<T> *b, Matrices<float> *c) {
   int64_t rows = c->sizes[1], columns = c->sizes[2], depth = a->sizes[2];
   if (rows == 0 || columns == 0)
     return;
+  bool contiguous =
+      c->strides[2] == 1 && c->strides[1] >= std::max<int64_t>(columns, 1);
   std::vector<float> aScratch, bScratch, cScratch;
   for (int64_t n = 0; n < c->sizes[0]; ++n) {
-    int64_t lda, ldb, ldc;
+    int64_t lda, ldb;
     const float *aRows = getRows(*a, n, aScratch, lda);
     const float *bRows = getRows(*b, n, bScratch, ldb);
-    float *cRows = const_cast<float *>(getRows(*c, n, cScratch, ldc));
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows, columns, depth,
-                1.0f, aRows, lda, bRows, ldb, 1.0f, cRows, ldc);
-    if (cRows != cScratch.data())
-      continue;
-    // C's rows were not contiguous: write the copy back.
     float *base = c->data + c->offset + n * c->strides[0];
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t col = 0; col < columns; ++col)
-        base[r * c->strides[1] + col * c->strides[2]] =
-            cScratch[r * columns + col];
+    auto at = [&](int64_t r, int64_t col) -> float & {
+      return base[r * c->strides[1] + col * c->strides[2]];
+    };
+    addIntoRows(rows, columns, contiguous ? base : nullptr, c->strides[1], at,
+                cScratch, [&](float *cRows, int64_t ldc) {
+                  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows,
+                              columns, depth, 1.0f, aRows, lda, bRows, ldb,
+                              1.0f, cRows, ldc);
+                });
   }
 }
 
@@ -149,13 +171,14 @@ void getColumns(const Images<T> &x, int64_t n, const Images<float> &y,
 }
 
 /// y[n] += columns(x[n]) w^T for each image n: the filter as
-/// [f, kh * kw * c] is B transposed. An output image that is not one
-/// row-major [positions, f] matrix goes through a copy.
+/// [f, kh * kw * c] is B transposed, and the output image a [positions, f]
+/// matrix.
 template <typename T>
 void conv2d(Images<T> *x, Images<T> *w, Images<float> *y, Window window) {
   int64_t outW = y->sizes[2], filters = y->sizes[3];
   int64_t positions = y->sizes[1] * outW;
   int64_t depth = w->sizes[1] * w->sizes[2] * w->sizes[3];
+  int64_t leading = std::max<int64_t>(depth, 1);
   if (positions == 0 || filters == 0)
     return;
   std::vector<float> filter = getFilterRows(*w), columns(positions * depth),
@@ -169,20 +192,12 @@ void conv2d(Images<T> *x, Images<T> *w, Images<float> *y, Window window) {
       return image[(p / outW) * y->strides[1] + (p % outW) * y->strides[2] +
                    f * y->strides[3]];
     };
-    if (!contiguous) {
-      copy.resize(positions * filters);
-      for (int64_t p = 0; p < positions; ++p)
-        for (int64_t f = 0; f < filters; ++f)
-          copy[p * filters + f] = at(p, f);
-    }
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, positions, filters,
-                depth, 1.0f, columns.data(), std::max<int64_t>(depth, 1),
-                filter.data(), std::max<int64_t>(depth, 1), 1.0f,
-                contiguous ? image : copy.data(), filters);
-    if (!contiguous)
-      for (int64_t p = 0; p < positions; ++p)
-        for (int64_t f = 0; f < filters; ++f)
-          at(p, f) = copy[p * filters + f];
+    addIntoRows(positions, filters, contiguous ? image : nullptr, filters, at,
+                copy, [&](float *out, int64_t ldc) {
+                  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans,
+                              positions, filters, depth, 1.0f, columns.data(),
+                              leading, filter.data(), leading, 1.0f, out, ldc);
+                });
   }
 }
 
