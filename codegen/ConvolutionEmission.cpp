@@ -60,7 +60,7 @@ CudaEmitter::emitConvColumns(tosa::Conv2DOp op, bool pointwise,
         llvm::formatv("(({0} *)(e->arena + {1}))", x.cType,
                       columnsOffset.getInt());
     std::string name = kernelName(op);
-    auto lit = [&](int64_t value) { return index.literal(value); };
+    auto lit = [&](int64_t value) { return indexSpelling.literal(value); };
     kernels += llvm::formatv(
         "// im2col for tosa.conv2d {0}\n__global__ void {1}(const {2} "
         "*__restrict__ in0, {2} *__restrict__ out{19}) {{\n"
@@ -92,7 +92,7 @@ CudaEmitter::emitConvColumns(tosa::Conv2DOp op, bool pointwise,
         elementwiseUnroll, lit(256 * elementwiseUnroll), countParameter(result),
         gemmDepth == depth ? std::string()
                            : llvm::formatv("k < {0} && ", lit(depth)).str(),
-        index.type(), lit(256));
+        indexSpelling.type(), lit(256));
     runCode += llvm::formatv("  // tosa.conv2d{0}: im2col, then a GEMM "
                              "{1}x{2}x{3} with the {4} epilogue\n",
                              layer.empty() ? "" : " '" + layer + "'", rows,

@@ -23,13 +23,13 @@ LogicalResult CudaEmitter::emitTranspose(tosa::TransposeOp op) {
   ArrayRef<int32_t> perms = op.getPerms();
   SmallVector<int64_t> inStrides = computeStrides(shapeOf(op.getInput1()));
   std::string offsets =
-      llvm::formatv("  {0} rem = i, o0 = 0;\n", index.type()).str();
+      llvm::formatv("  {0} rem = i, o0 = 0;\n", indexSpelling.type()).str();
   for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d)
     if (out[d] != 1)
       offsets += llvm::formatv(
           "  {{ {2} c = rem % {0}; rem /= {0}; o0 += c * {1}; }\n",
-          index.literal(out[d]), index.literal(inStrides[perms[d]]),
-          index.type());
+          indexSpelling.literal(out[d]),
+          indexSpelling.literal(inStrides[perms[d]]), indexSpelling.type());
   emitCopyKernel(op, op.getInput1(), offsets);
   return success();
 }
@@ -54,29 +54,30 @@ void CudaEmitter::emitCopyKernel(Operation *op, Value input,
       "threadIdx.x;\n  if (i >= {4}) return;\n{5}  {7};\n}\n\n",
       op->getName(), getLayerName(op), name, typeOf(result).cType,
       kernelBound(space, countOf(space)), offsets, countParameter(space),
-      statement, index.type());
+      statement, indexSpelling.type());
   launch(op, name, countOf(space), {input}, result);
 }
 
 /// A copy kernel whose source offset for output coordinate `c` along
 /// dimension d is `sourceCoordinate(d, "c")`.
 static std::string copyBody(
-    const IndexSpelling &index, ArrayRef<int64_t> out, ArrayRef<int64_t> in,
+    const IndexSpelling &indexSpelling, ArrayRef<int64_t> out,
+    ArrayRef<int64_t> in,
     llvm::function_ref<std::string(int64_t, std::string)> sourceCoordinate) {
   SmallVector<int64_t> inStrides = computeStrides(in);
   std::string body =
-      llvm::formatv("  {0} rem = i, o0 = 0;\n", index.type()).str();
+      llvm::formatv("  {0} rem = i, o0 = 0;\n", indexSpelling.type()).str();
   for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d) {
     if (out[d] == 1) {
       body += llvm::formatv("  o0 += ({0}) * {1};\n",
-                            sourceCoordinate(d, index.literal(0)),
-                            index.literal(inStrides[d]));
+                            sourceCoordinate(d, indexSpelling.literal(0)),
+                            indexSpelling.literal(inStrides[d]));
       continue;
     }
     body += llvm::formatv(
         "  {{ {3} c = rem % {0}; rem /= {0}; o0 += ({1}) * {2}; }\n",
-        index.literal(out[d]), sourceCoordinate(d, "c"),
-        index.literal(inStrides[d]), index.type());
+        indexSpelling.literal(out[d]), sourceCoordinate(d, "c"),
+        indexSpelling.literal(inStrides[d]), indexSpelling.type());
   }
   return body;
 }
@@ -86,10 +87,10 @@ LogicalResult CudaEmitter::emitSlice(tosa::SliceOp op) {
   if (!tosa::getConstShapeValues(op.getStart().getDefiningOp(), start))
     return unsupported(op, "its start is not a constant shape");
   emitCopyKernel(op, op.getInput1(),
-                 copyBody(index, shapeOf(op.getResult()),
+                 copyBody(indexSpelling, shapeOf(op.getResult()),
                           shapeOf(op.getInput1()),
                           [&](int64_t d, std::string c) {
-                            return c + " + " + index.literal(start[d]);
+                            return c + " + " + indexSpelling.literal(start[d]);
                           }));
   return success();
 }
@@ -97,9 +98,9 @@ LogicalResult CudaEmitter::emitSlice(tosa::SliceOp op) {
 LogicalResult CudaEmitter::emitTile(tosa::TileOp op) {
   ArrayRef<int64_t> in = shapeOf(op.getInput1());
   emitCopyKernel(op, op.getInput1(),
-                 copyBody(index, shapeOf(op.getResult()), in,
+                 copyBody(indexSpelling, shapeOf(op.getResult()), in,
                           [&](int64_t d, std::string c) {
-                            return c + " % " + index.literal(in[d]);
+                            return c + " % " + indexSpelling.literal(in[d]);
                           }));
   return success();
 }
@@ -108,11 +109,11 @@ LogicalResult CudaEmitter::emitReverse(tosa::ReverseOp op) {
   ArrayRef<int64_t> in = shapeOf(op.getInput1());
   int64_t axis = op.getAxis();
   emitCopyKernel(op, op.getInput1(),
-                 copyBody(index, shapeOf(op.getResult()), in,
+                 copyBody(indexSpelling, shapeOf(op.getResult()), in,
                           [&](int64_t d, std::string c) {
                             if (d != axis)
                               return c;
-                            return index.literal(in[d] - 1) + " - " + c;
+                            return indexSpelling.literal(in[d] - 1) + " - " + c;
                           }));
   return success();
 }
@@ -138,13 +139,14 @@ LogicalResult CudaEmitter::emitPad(tosa::PadOp op) {
   SmallVector<int64_t> inStrides = computeStrides(in);
   std::string body = llvm::formatv("  {0} rem = i, o0 = 0; bool inside = "
                                    "true;\n",
-                                   index.type());
+                                   indexSpelling.type());
   for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d)
     body += llvm::formatv(
         "  {{ {4} c = rem % {0}; rem /= {0}; {4} s = c - {1}; inside = inside "
         "&& s >= 0 && s < {2}; o0 += s * {3}; }\n",
-        index.literal(out[d]), index.literal(padding[2 * d]),
-        index.literal(in[d]), index.literal(inStrides[d]), index.type());
+        indexSpelling.literal(out[d]), indexSpelling.literal(padding[2 * d]),
+        indexSpelling.literal(in[d]), indexSpelling.literal(inStrides[d]),
+        indexSpelling.type());
   body += "  if (!inside) o0 = -1;\n";
   emitCopyKernel(op, op.getInput1(), body, /*scatter=*/false,
                  substitute(typeOf(op.getResult()).fromFloat, literal));
@@ -160,16 +162,16 @@ LogicalResult CudaEmitter::emitConcat(tosa::ConcatOp op) {
     ArrayRef<int64_t> in = shapeOf(input);
     // One thread per input element, written at its place in the output.
     std::string body =
-        llvm::formatv("  {0} rem = i, o0 = 0;\n", index.type()).str();
+        llvm::formatv("  {0} rem = i, o0 = 0;\n", indexSpelling.type()).str();
     for (int64_t d = int64_t(in.size()) - 1; d >= 0; --d) {
-      std::string shift = index.literal(d == axis ? offset : 0);
-      std::string stride = index.literal(outStrides[d]);
+      std::string shift = indexSpelling.literal(d == axis ? offset : 0);
+      std::string stride = indexSpelling.literal(outStrides[d]);
       if (in[d] == 1)
         body += llvm::formatv("  o0 += {0} * {1};\n", shift, stride);
       else
         body += llvm::formatv(
             "  {{ {3} c = rem % {0}; rem /= {0}; o0 += (c + {1}) * {2}; }\n",
-            index.literal(in[d]), shift, stride, index.type());
+            indexSpelling.literal(in[d]), shift, stride, indexSpelling.type());
     }
     emitCopyKernel(op, input, body, /*scatter=*/true);
     offset += in[axis];
@@ -197,8 +199,9 @@ __global__ void {1}(const {2} *__restrict__ in0, const {3} *__restrict__ in1, {2
 )",
       getLayerName(op), name, type.cType, indices.cType,
       kernelBound(op.getResult(), countOf(op.getResult())),
-      index.literal(out[2]), index.literal(out[1]), index.literal(values[1]),
-      countParameter(op.getResult()), index.type());
+      indexSpelling.literal(out[2]), indexSpelling.literal(out[1]),
+      indexSpelling.literal(values[1]), countParameter(op.getResult()),
+      indexSpelling.type());
   launch(op, name, countOf(op.getResult()), {op.getValues(), op.getIndices()},
          op.getResult());
   return success();

@@ -250,7 +250,7 @@ LogicalResult CudaEmitter::readKernelPlan() {
   if (!indexBits)
     return planMissing(function, "engine.index_bitwidth",
                        "prec-plan-index-width");
-  index.narrow = indexBits.getInt() == 32;
+  indexSpelling.narrow = indexBits.getInt() == 32;
   llvm::MapVector<int64_t, KernelGroup> kernels =
       getKernelGroups(function.getBody().front());
   rowGroups.reserve(kernels.size());

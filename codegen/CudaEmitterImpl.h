@@ -57,7 +57,7 @@ inline constexpr int64_t elementwiseUnroll = 4;
 
 /// `coordinate * stride` terms turning an output index into the offset of an
 /// operand of shape `operand` broadcast to `result`.
-std::string broadcastOffsets(const IndexSpelling &index,
+std::string broadcastOffsets(const IndexSpelling &indexSpelling,
                              ArrayRef<int64_t> result,
                              ArrayRef<ArrayRef<int64_t>> operands);
 /// A float literal for a constant whose elements are all one value.
@@ -193,19 +193,20 @@ private:
   /// A kernel's bound on its index space over `value`: a literal, or
   /// `extent`, a parameter (countParameter), when it scales with the batch.
   std::string kernelBound(Value value, int64_t count) const {
-    return isBatched(value) ? "extent" : index.literal(count);
+    return isBatched(value) ? "extent" : indexSpelling.literal(count);
   }
   /// The blocks of `perBlock` elements covering `count` elements of `value`
   /// (at the largest batch) when the engine runs.
   std::string blocksFor(Value value, int64_t count, int64_t perBlock) const;
   std::string countParameter(Value value) const {
-    return isBatched(value) ? (", " + index.type() + " extent").str() : "";
+    return isBatched(value) ? (", " + indexSpelling.type() + " extent").str()
+                            : "";
   }
 
   func::FuncOp function;
   std::string stem;
   CudaEngineOptions options;
-  IndexSpelling index;
+  IndexSpelling indexSpelling;
   /// Set for an engine with a dynamic batch (the module is at its largest).
   std::optional<BatchRange> batchRange;
   /// Per GEMM, run when the batch changes: its layouts' batch-dependent

@@ -22,7 +22,7 @@ namespace prec::cuda {
 
 /// `coordinate * stride` terms turning an output index into the offset of an
 /// operand of shape `operand` broadcast to `result`.
-std::string broadcastOffsets(const IndexSpelling &index,
+std::string broadcastOffsets(const IndexSpelling &indexSpelling,
                              ArrayRef<int64_t> result,
                              ArrayRef<ArrayRef<int64_t>> operands) {
   // An operand of the result's shape is read at `i`, one of a single element
@@ -32,13 +32,13 @@ std::string broadcastOffsets(const IndexSpelling &index,
   for (auto [n, shape] : llvm::enumerate(operands)) {
     bool single = llvm::all_of(shape, [](int64_t d) { return d == 1; });
     code += llvm::formatv("    {2} o{0} = {1};\n", n,
-                          shape == result ? "i" : "0", index.type());
+                          shape == result ? "i" : "0", indexSpelling.type());
     if (shape != result && !single)
       broadcast.push_back(n);
   }
   if (broadcast.empty())
     return code;
-  code += llvm::formatv("    {0} rem = i;\n", index.type());
+  code += llvm::formatv("    {0} rem = i;\n", indexSpelling.type());
   SmallVector<int64_t> strides(operands.size(), 1);
   auto isRead = [&](int64_t d) {
     return llvm::any_of(broadcast,
@@ -54,21 +54,23 @@ std::string broadcastOffsets(const IndexSpelling &index,
     if (!isRead(d)) {
       if (!outerRead)
         break;
-      code += llvm::formatv("    rem /= {0};\n", index.literal(result[d]));
+      code +=
+          llvm::formatv("    rem /= {0};\n", indexSpelling.literal(result[d]));
       continue;
     }
-    code += llvm::formatv("    {{ {1} c = rem % {0};", index.literal(result[d]),
-                          index.type());
+    code +=
+        llvm::formatv("    {{ {1} c = rem % {0};",
+                      indexSpelling.literal(result[d]), indexSpelling.type());
     for (size_t n : broadcast) {
       if (operands[n][d] != 1)
-        code +=
-            llvm::formatv(" o{0} += c * {1};", n, index.literal(strides[n]));
+        code += llvm::formatv(" o{0} += c * {1};", n,
+                              indexSpelling.literal(strides[n]));
       strides[n] *= operands[n][d];
     }
-    code +=
-        outerRead
-            ? llvm::formatv(" rem /= {0}; }\n", index.literal(result[d])).str()
-            : std::string(" }\n");
+    code += outerRead ? llvm::formatv(" rem /= {0}; }\n",
+                                      indexSpelling.literal(result[d]))
+                            .str()
+                      : std::string(" }\n");
   }
   return code;
 }
@@ -179,11 +181,11 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
       "#pragma unroll\n"
       "  for (int k = 0; k < {1}; ++k) {{\n"
       "    {3} i = base + k * {4};\n{2}",
-      index.literal(256 * elementwiseUnroll), elementwiseUnroll,
+      indexSpelling.literal(256 * elementwiseUnroll), elementwiseUnroll,
       overruns ? llvm::formatv("    if (i >= {0}) break;\n", bound).str()
                : std::string(),
-      index.type(), index.literal(256));
-  kernels += broadcastOffsets(index, shapeOf(result), shapes);
+      indexSpelling.type(), indexSpelling.literal(256));
+  kernels += broadcastOffsets(indexSpelling, shapeOf(result), shapes);
   for (auto [position, input] : llvm::enumerate(inputs))
     kernels +=
         llvm::formatv("    v{0}[k] = {1};\n", position,
@@ -199,7 +201,7 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
                                                     bound)
                                           .str()
                                     : std::string(),
-                           index.type(), index.literal(256));
+                           indexSpelling.type(), indexSpelling.literal(256));
   kernels += values;
   kernels += "    float r = " + expression + ";\n";
   kernels += "    out[i] = " + substitute(out.fromFloat, "r") + ";\n  }\n}\n\n";

@@ -48,10 +48,10 @@ LogicalResult CudaEmitter::emitReduce(Operation *op, bool isMax) {
         "  if (threadIdx.x == 0) {{ float r = partial[0]; out[blockIdx.x] = "
         "{9}; }\n}\n\n",
         op->getName(), getLayerName(op), name, in.cType, out.cType,
-        index.literal(shape[axis]), isMax ? "-INFINITY" : "0.0f",
+        indexSpelling.literal(shape[axis]), isMax ? "-INFINITY" : "0.0f",
         substitute(in.toFloat, "row[j]"),
         isMax ? "fmaxf(acc, x)" : "__fadd_rn(acc, x)",
-        substitute(out.fromFloat, "r"), index.type());
+        substitute(out.fromFloat, "r"), indexSpelling.type());
     std::string layer = getLayerName(op);
     runCode += llvm::formatv("  // {0}{1}\n", op->getName(),
                              layer.empty() ? "" : " '" + layer + "'");
@@ -78,12 +78,13 @@ __global__ void {2}(const {3} *__restrict__ in0, {4} *__restrict__ out{12}) {{
 
 )",
       op->getName(), getLayerName(op), name, in.cType, out.cType,
-      kernelBound(result, count), index.literal(inner),
-      index.literal(shape[axis]), isMax ? "-INFINITY" : "0.0f",
-      substitute(in.toFloat, "p[j * " + index.literal(inner) + "]"),
+      kernelBound(result, count), indexSpelling.literal(inner),
+      indexSpelling.literal(shape[axis]), isMax ? "-INFINITY" : "0.0f",
+      substitute(in.toFloat, "p[j * " + indexSpelling.literal(inner) + "]"),
       roundedTo(getElementTypeOrSelf(result.getType()),
                 isMax ? "fmaxf(acc, x)" : "__fadd_rn(acc, x)"),
-      substitute(out.fromFloat, "acc"), countParameter(result), index.type());
+      substitute(out.fromFloat, "acc"), countParameter(result),
+      indexSpelling.type());
   launch(op, name, count, {input}, result);
   return success();
 }
@@ -113,12 +114,13 @@ __device__ __forceinline__ float prec_row_reduce(float v, float *partial) {
 /// registers holding values of the group, the buffers it reads and writes,
 /// and its body.
 struct RowKernel {
-  RowKernel(const RowGroup &group, IndexSpelling index)
-      : group(group), index(index), outputs(getRowGroupOutputs(group.ops)),
-        width(group.width), threads(width >= 2048  ? 256
-                                    : width >= 512 ? 128
-                                    : width >= 128 ? 64
-                                                   : 32),
+  RowKernel(const RowGroup &group, IndexSpelling indexSpelling)
+      : group(group), indexSpelling(indexSpelling),
+        outputs(getRowGroupOutputs(group.ops)), width(group.width),
+        threads(width >= 2048  ? 256
+                : width >= 512 ? 128
+                : width >= 128 ? 64
+                               : 32),
         perThread((width + threads - 1) / threads) {}
 
   /// A loop over a thread's elements of the row running `statements`,
@@ -134,10 +136,10 @@ struct RowKernel {
                          perThread, threads,
                          overruns ? llvm::formatv("    if (j >= {0}) "
                                                   "break;\n",
-                                                  index.literal(width))
+                                                  indexSpelling.literal(width))
                                         .str()
                                   : std::string(),
-                         statements, index.type())
+                         statements, indexSpelling.type())
         .str();
   }
   bool inGroup(Operation *op) const {
@@ -158,11 +160,11 @@ struct RowKernel {
 
   /// The element at `j` of row `row`, an offset into a full row.
   std::string atRowElement() const {
-    return "row * " + index.literal(width) + " + j";
+    return "row * " + indexSpelling.literal(width) + " + j";
   }
 
   const RowGroup &group;
-  const IndexSpelling index;
+  const IndexSpelling indexSpelling;
   /// The values read after the group.
   SmallVector<Value> outputs;
   const int64_t width;
@@ -241,10 +243,10 @@ void CudaEmitter::addRowElementwise(RowKernel &kernel, Operation *op,
                       llvm::formatv("in{0}[{1}]", input, offset).str());
   });
   if (!loadedShapes.empty())
-    loads = llvm::formatv("    {0} i = {1};\n", index.type(),
+    loads = llvm::formatv("    {0} i = {1};\n", indexSpelling.type(),
                           full ? kernel.atRowElement() : "row")
                 .str() +
-            broadcastOffsets(index, shapeOf(result), loadedShapes);
+            broadcastOffsets(indexSpelling, shapeOf(result), loadedShapes);
   expression = roundedTo(getElementTypeOrSelf(result.getType()), expression);
   if (full)
     kernel.body +=
@@ -278,7 +280,7 @@ std::string CudaEmitter::writeRowOutputs(const RowKernel &kernel) {
 /// type as its own kernel would; only the summation order of a reduction
 /// differs from the CPU path, as in emitReduce.
 LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
-  RowKernel kernel(group, index);
+  RowKernel kernel(group, indexSpelling);
   for (Operation *op : group.ops) {
     if (isa<tosa::ReshapeOp>(op))
       continue;
@@ -321,7 +323,7 @@ LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
       "  __shared__ float partial[8];\n"
       "  const {8} row = blockIdx.x;\n{6}{7}}\n\n",
       group.rows, kernel.width, kernel.threads, kernel.layers, name, signature,
-      kernel.body, writeRowOutputs(kernel), index.type());
+      kernel.body, writeRowOutputs(kernel), indexSpelling.type());
   std::string layer = getLayerName(group.ops.back());
   runCode += llvm::formatv("  // row kernel ending at {0}{1}\n",
                            group.ops.back()->getName(),

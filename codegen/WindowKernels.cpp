@@ -37,21 +37,22 @@ LogicalResult CudaEmitter::emitConv(Operation *op, bool depthwise) {
   int64_t kh = depthwise ? w[0] : w[1], kw = depthwise ? w[1] : w[2];
   int64_t channels = in[3];
   int64_t multiplier = depthwise ? w[3] : 1;
-  auto lit = [&](int64_t value) { return index.literal(value); };
+  auto lit = [&](int64_t value) { return indexSpelling.literal(value); };
   std::string window = llvm::formatv(
       "  for (int y = 0; y < {0}; ++y) for (int z = 0; z < {1}; ++z) {{\n"
       "    {10} iy = oh * {2} - {3} + y * {4}, ix = ow * {5} - {6} + z * "
       "{7};\n"
       "    if (iy < 0 || iy >= {8} || ix < 0 || ix >= {9}) continue;\n",
       kh, kw, lit(stride[0]), lit(pad[0]), lit(dilation[0]), lit(stride[1]),
-      lit(pad[2]), lit(dilation[1]), lit(in[1]), lit(in[2]), index.type());
+      lit(pad[2]), lit(dilation[1]), lit(in[1]), lit(in[2]),
+      indexSpelling.type());
   std::string inputAt = llvm::formatv("((n * {0} + iy) * {1} + ix) * {2}",
                                       lit(in[1]), lit(in[2]), lit(channels));
   std::string loop;
   if (depthwise) {
     // HWCM weights: output channel oc is input channel c, multiplier m.
     loop = llvm::formatv("  {1} c = oc / {0}, m = oc % {0};\n", lit(multiplier),
-                         index.type());
+                         indexSpelling.type());
     loop += window;
     loop +=
         "    float xv = " + substitute(x.toFloat, "in0[" + inputAt + " + c]") +
@@ -72,7 +73,7 @@ LogicalResult CudaEmitter::emitConv(Operation *op, bool depthwise) {
         "    const {0} *wp = in1 + ((oc * {1} + y) * {2} + z) * {3};\n",
         k.cType, lit(kh), lit(kw), lit(channels));
     loop += llvm::formatv("    for ({1} c = 0; c < {0}; ++c) {{\n",
-                          lit(channels), index.type());
+                          lit(channels), indexSpelling.type());
     loop += "      float xv = " + substitute(x.toFloat, "xp[c]") +
             "; float wv = " + substitute(k.toFloat, "wp[c]") + ";\n";
     loop += "      acc = " + accumulateStep(accType, "__fmul_rn(xv, wv)") +
@@ -90,7 +91,7 @@ LogicalResult CudaEmitter::emitConv(Operation *op, bool depthwise) {
       "  float acc = 0.0f;\n",
       op->getName(), getLayerName(op), name, x.cType, k.cType, b.cType, o.cType,
       kernelBound(result, countOf(result)), lit(out[3]), lit(out[2]),
-      lit(out[1]), countParameter(result), index.type());
+      lit(out[1]), countParameter(result), indexSpelling.type());
   kernels += loop;
   kernels += "  float r = acc + " + substitute(b.toFloat, "in2[oc]") + ";\n";
   kernels += "  out[i] = " + substitute(o.fromFloat, "r") + ";\n}\n\n";
@@ -106,7 +107,7 @@ LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
   ArrayRef<int64_t> pad = op->getAttrOfType<DenseI64ArrayAttr>("pad");
   DeviceType x = typeOf(input), o = typeOf(result);
   std::string name = kernelName(op);
-  auto lit = [&](int64_t value) { return index.literal(value); };
+  auto lit = [&](int64_t value) { return indexSpelling.literal(value); };
   // Padding takes no part: max over, and average of, the elements inside.
   kernels += llvm::formatv(
       "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, {4} "
@@ -123,7 +124,7 @@ LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
       kernelBound(result, countOf(result)), lit(out[3]), lit(out[2]),
       lit(out[1]), isMax ? "-INFINITY" : "0.0f", kernel[0], kernel[1],
       lit(stride[0]), lit(pad[0]), lit(stride[1]), lit(pad[2]), lit(in[1]),
-      lit(in[2]), countParameter(result), index.type());
+      lit(in[2]), countParameter(result), indexSpelling.type());
   kernels +=
       "    float v = " +
       substitute(x.toFloat, llvm::formatv("in0[((n * {0} + iy) * {1} + ix) * "
