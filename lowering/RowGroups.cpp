@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <functional>
 #include <optional>
@@ -57,6 +58,7 @@ public:
         continue;
       if (current && joins(&op)) {
         current->ops.push_back(&op);
+        inCurrent.insert(&op);
         continue;
       }
       close();
@@ -93,7 +95,7 @@ private:
 
   bool producedInGroup(Value value) {
     Operation *def = value.getDefiningOp();
-    return def && llvm::is_contained(current->ops, def);
+    return def && inCurrent.contains(def);
   }
 
   bool joins(Operation *op) {
@@ -124,6 +126,7 @@ private:
     if (!space)
       return;
     current = RowGroup{{op}, space->first, space->second};
+    inCurrent.insert(op);
   }
 
   void close() {
@@ -135,20 +138,25 @@ private:
     if (llvm::any_of(current->ops, isLastAxisReduction))
       groups.push_back(std::move(*current));
     current.reset();
+    inCurrent.clear();
   }
 
   int64_t maxWidth;
   function_ref<bool(Operation *)> isElementwise, canReduce, isExcluded;
   std::optional<RowGroup> current;
+  /// The ops of `current`, to look them up in constant time: a long run of
+  /// elementwise ops would make a search of `current->ops` quadratic.
+  llvm::SmallPtrSet<Operation *, 16> inCurrent;
   std::vector<RowGroup> groups;
 };
 
 } // namespace
 
 SmallVector<Value> getRowGroupOutputs(ArrayRef<Operation *> ops) {
+  llvm::SmallPtrSet<Operation *, 16> inGroup(ops.begin(), ops.end());
   std::function<bool(Value)> isReadAfter = [&](Value value) {
     return llvm::any_of(value.getUsers(), [&](Operation *user) {
-      return !llvm::is_contained(ops, user) ||
+      return !inGroup.contains(user) ||
              (isa<tosa::ReshapeOp>(user) && isReadAfter(user->getResult(0)));
     });
   };
