@@ -60,9 +60,10 @@ public:
   /// Records each computing op's kernel: indices in launch order; and the
   /// ops GEMMs read through.
   void annotate(engine::EngineDialect &dialect) {
+    llvm::DenseMap<Operation *, Operation *> kernelOps = getKernelOps();
     llvm::DenseMap<Operation *, int64_t> indexOf;
     for (Operation &op : body)
-      if (isComputed(&op) && getKernelOp(&op) == &op)
+      if (isComputed(&op) && kernelOps.lookup(&op) == &op)
         indexOf[&op] = indexOf.size();
     auto kernelAttr = dialect.getKernelAttrHelper();
     auto readThroughAttr = dialect.getReadThroughAttrHelper();
@@ -75,26 +76,38 @@ public:
         op.removeAttr(kernelAttr.getName());
         continue;
       }
-      Operation *launch = getKernelOp(&op);
+      Operation *launch = kernelOps.lookup(&op);
       kernelAttr.setAttr(
           &op, engine::KernelAttr::get(op.getContext(), indexOf.lookup(launch),
                                        getKind(launch)));
     }
   }
 
-  /// Moves each kernel's ops, in order, to just before its launch.
+  /// Moves each kernel's ops, in order, to just before its launch. Launches
+  /// and ops outside kernels stay, so an op's place once all have moved is
+  /// its launch's (its own outside kernels), from one numbering of the block:
+  /// asking the block for the order while ops move would renumber it again
+  /// and again.
   LogicalResult schedule() {
-    for (auto &[index, kernel] : getKernelGroups(body)) {
-      Operation *launch = kernel.getLaunch();
-      for (Operation *op : ArrayRef(kernel.ops).drop_back()) {
+    llvm::MapVector<int64_t, KernelGroup> kernels = getKernelGroups(body);
+    llvm::DenseMap<Operation *, int64_t> position;
+    for (auto [index, op] : llvm::enumerate(body))
+      position[&op] = index;
+    llvm::DenseMap<Operation *, int64_t> scheduledPosition(position);
+    for (auto &[index, kernel] : kernels)
+      for (Operation *op : kernel.ops)
+        scheduledPosition[op] = position[kernel.getLaunch()];
+    for (auto &[index, kernel] : kernels) {
+      int64_t launch = position[kernel.getLaunch()];
+      for (Operation *op : ArrayRef(kernel.ops).drop_back())
         for (Operation *user : op->getUsers())
-          if (user->getBlock() == &body && user->isBeforeInBlock(launch) &&
-              !llvm::is_contained(kernel.ops, user))
+          if (user->getBlock() == &body && scheduledPosition[user] < launch)
             return user->emitError() << "reads a value of engine kernel "
                                      << index << " before the kernel runs";
-        op->moveBefore(launch);
-      }
     }
+    for (auto &[index, kernel] : kernels)
+      for (Operation *op : ArrayRef(kernel.ops).drop_back())
+        op->moveBefore(kernel.getLaunch());
     return success();
   }
 
@@ -174,15 +187,23 @@ private:
                type.getShape();
   }
 
-  /// The op whose kernel computes `op`'s result (itself unless grouped).
-  Operation *getKernelOp(Operation *op) const {
-    while (isFusedIntoUser(op))
-      op = *op->getResult(0).user_begin();
-    if (Operation *gemm = performedBy.lookup(op))
-      return gemm;
-    if (const RowGroup *group = rowGroupOf.lookup(op))
-      return group->ops.back();
-    return op;
+  /// Each op's kernel op, the one whose kernel computes its result (itself
+  /// unless grouped). From the last op back, an op fused into its user takes
+  /// the user's, already known, instead of walking the fused chain again:
+  /// long elementwise chains would make that quadratic.
+  llvm::DenseMap<Operation *, Operation *> getKernelOps() const {
+    llvm::DenseMap<Operation *, Operation *> kernelOps;
+    for (Operation &op : llvm::reverse(body)) {
+      Operation *kernel = &op;
+      if (isFusedIntoUser(&op))
+        kernel = kernelOps.lookup(*op.getResult(0).user_begin());
+      else if (Operation *gemm = performedBy.lookup(&op))
+        kernel = gemm;
+      else if (const RowGroup *group = rowGroupOf.lookup(&op))
+        kernel = group->ops.back();
+      kernelOps[&op] = kernel;
+    }
+    return kernelOps;
   }
 
   bool isComputed(Operation *op) const {
