@@ -338,6 +338,8 @@ LogicalResult CudaEmitter::emitOp(Operation *op) {
     return op == group->ops.back() ? emitRowGroup(*group) : success();
   if (auto matmul = dyn_cast<tosa::MatMulOp>(op))
     return emitMatmul(matmul);
+  if (auto attention = dyn_cast<engine::AttentionOp>(op))
+    return emitAttention(attention);
   if (failed(assignBuffer(op->getResult(0))))
     return failure();
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
@@ -557,6 +559,8 @@ void CudaEmitter::printEngine(llvm::raw_ostream &cu, llvm::StringRef batchCode,
   int numBindings = function.getNumArguments() + function.getNumResults();
   if (!rowGroups.empty())
     cu << rowReduceHelper;
+  if (hasAttention)
+    cu << attentionKernel;
   cu << kernels;
   cu << llvm::formatv(
       R"(struct {0}_engine {{

@@ -13,9 +13,9 @@
 #ifndef PREC_CODEGEN_CUDAEMITTERIMPL_H
 #define PREC_CODEGEN_CUDAEMITTERIMPL_H
 
-#include "lowering/BatchRange.h"
 #include "codegen/CudaEmitter.h"
-#include "lowering/RowGroups.h"
+#include "dialects/Engine/EngineDialect.h"
+#include "lowering/BatchRange.h"
 #include "lowering/BufferAliases.h"
 #include "lowering/ContractionEpilogues.h"
 #include "lowering/ConvolutionPlan.h"
@@ -74,6 +74,8 @@ std::string roundedTo(Type type, llvm::StringRef expression);
 /// Device code the engine includes when it has GEMMs / row kernels.
 extern const char *const matmulHelpers;
 extern const char *const rowReduceHelper;
+/// runtime/AttentionKernel.cuh, for engines with an engine.attention.
+extern const char *const attentionKernel;
 
 /// A device buffer: an engine input or output binding, a weight, or an
 /// activation in the arena.
@@ -134,6 +136,7 @@ private:
               int64_t elementsPerThread = 1);
   LogicalResult emitElementwise(Operation *op);
   LogicalResult emitMatmul(tosa::MatMulOp op);
+  LogicalResult emitAttention(engine::AttentionOp op);
   /// cuBLASLt's compute type and alpha/beta type for a GEMM.
   struct GemmComputeType {
     const char *compute, *scale;
@@ -245,6 +248,7 @@ private:
   std::string stateFields;
   bool hasGemms = false;
   bool usesCudnn = false;
+  bool hasAttention = false;
   llvm::json::Array opRecords;
   // The bindings, for the manifest and the engine's binding table.
   llvm::json::Array bindingRecords;

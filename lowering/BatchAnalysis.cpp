@@ -2,6 +2,8 @@
 
 #include "lowering/BatchAnalysis.h"
 
+#include "dialects/Engine/EngineDialect.h"
+
 #include "dialects/Utils/OpNames.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -43,6 +45,18 @@ public:
         .Case<tosa::ReshapeOp, tosa::IdentityOp>(
             [&](Operation *op) { return visitReshape(op); })
         .Case<tosa::MatMulOp>([&](auto op) { return visitMatmul(op); })
+        .Case<engine::AttentionOp>([&](engine::AttentionOp op) {
+          // N = batch x heads: the query, keys and values carry the batch
+          // in N; the mask in its leading dimension, or not at all.
+          if (llvm::any_of(
+                  ValueRange{op.getQuery(), op.getKeys(), op.getValues()},
+                  [&](Value v) { return batchDimOf(v) != 0; }) ||
+              (op.getMask() && batchDims.count(op.getMask()) &&
+               batchDimOf(op.getMask()) != 0))
+            return fail(op, "its query, keys and values must carry the "
+                            "batch in dimension 0, as its mask if any");
+          return setBatched(op, op.getResult(), 0);
+        })
         .Case<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::MaxPool2dOp,
               tosa::AvgPool2dOp>([&](Operation *op) {
           // NHWC: the batch is N, the weights and bias are shared.

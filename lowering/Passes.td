@@ -448,6 +448,54 @@ def PrecPlanBatch : Pass<"prec-plan-batch", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::prec::engine::EngineDialect"];
 }
 
+def PrecFuseAttention : Pass<"prec-fuse-attention", "::mlir::func::FuncOp"> {
+  let summary = "Replace scaled dot-product attention by one engine.attention";
+  let description = [{
+    The first decision of `prec-plan-engine`. From each batched matmul
+    P·V, it looks back through reshapes and casts for a softmax over the
+    last axis (`exp(x - max(x)) * reciprocal(sum)`, optionally followed by
+    the guard that makes NaN probabilities 0), then from its logits for at
+    most one scale by a constant and one added mask, in either order, down
+    to the matmul Q·Kᵀ. Both matmuls must accumulate in f32 and the
+    exponential run in f32; every value in between must be read only by
+    the attention, and be [N, Sq, Sk] or its per-head view [B, H, Sq, Sk].
+    What does not match stays as it is, and so does attention over more
+    than `max-keys` keys: measured on an H100 (bench/gpu/run_attention.py),
+    the kernel beats the unfused engine's cuBLASLt GEMMs and row kernel at
+    128 keys (0.94x its time) but not at 512 (1.63x) or 2048 (5.2x).
+
+    Each part's rounding comes with it (see `engine.attention`): the
+    narrowest type the scores, the scaled and the masked scores pass
+    through.
+
+    Example:
+
+    ```mlir
+    // Input (reshapes and zero points left out):
+    %s = tosa.matmul %q, %kt, ... -> tensor<8x16x16xf32>
+    %x = tosa.mul %s, %quarter, %shift ...
+    %y = tosa.add %x, %mask ...
+    %m = tosa.reduce_max %y {axis = 2 : i32} ...
+    %d = tosa.sub %y, %m ...
+    %e = tosa.exp %d ...
+    %l = tosa.reduce_sum %e {axis = 2 : i32} ...
+    %r = tosa.reciprocal %l ...
+    %p = tosa.mul %e, %r, %shift ...
+    %pv = tosa.cast %p ... -> tensor<8x16x16xf16>
+    %o = tosa.matmul %pv, %v, ... -> tensor<8x16x16xf32>
+    // Output:
+    %o = engine.attention %q, %kt, %v mask %mask4 {heads = 8 : i64,
+           scale = 2.500000e-01 : f64, score_type = f32, scaled_type = f32,
+           masked_type = f32} : (...) -> tensor<8x16x16xf32>
+    ```
+  }];
+  let options = [
+    Option<"maxKeys", "max-keys", "int64_t", /*default=*/"128",
+           "Attention over more keys than this stays unfused">,
+  ];
+  let dependentDialects = ["::prec::engine::EngineDialect"];
+}
+
 def PrecPlanIndexWidth
     : Pass<"prec-plan-index-width", "::mlir::func::FuncOp"> {
   let summary = "Choose 32- or 64-bit indices for an engine's kernels";

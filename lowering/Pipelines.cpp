@@ -108,6 +108,7 @@ void buildLowerToGpuPipeline(OpPassManager &pm) { addSharedLowering(pm); }
 static void addEnginePlanPasses(OpPassManager &pm,
                                 std::unique_ptr<Pass> batch,
                                 std::unique_ptr<Pass> convAlgorithms) {
+  pm.addPass(createPrecFuseAttention());
   pm.addPass(std::move(batch));
   pm.addPass(std::move(convAlgorithms));
   pm.addPass(createPrecPlanKernels());

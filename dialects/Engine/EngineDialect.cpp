@@ -3,6 +3,10 @@
 #include "dialects/Engine/EngineDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -14,11 +18,70 @@ using namespace prec::engine;
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Engine/EngineAttrs.cpp.inc"
 
+#define GET_OP_CLASSES
+#include "dialects/Engine/EngineOps.cpp.inc"
+
 void EngineDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "dialects/Engine/EngineAttrs.cpp.inc"
       >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/Engine/EngineOps.cpp.inc"
+      >();
+}
+
+/// Whether `type` is a float type the attention kernel computes with.
+static bool isAttentionFloat(Type type) {
+  return type.isF32() || type.isF16() || type.isBF16();
+}
+
+LogicalResult AttentionOp::verify() {
+  auto shapeOf = [](Value value) {
+    return cast<RankedTensorType>(value.getType()).getShape();
+  };
+  ArrayRef<int64_t> query = shapeOf(getQuery()), keys = shapeOf(getKeys()),
+                    values = shapeOf(getValues()),
+                    result = shapeOf(getResult());
+  if (query.size() != 3 || keys.size() != 3 || values.size() != 3 ||
+      result.size() != 3)
+    return emitOpError("needs rank-3 query [N, Sq, D], keys [N, D, Sk], "
+                       "values [N, Sk, Dv] and result [N, Sq, Dv]");
+  int64_t n = query[0], sq = query[1], d = query[2], sk = keys[2],
+          dv = values[2];
+  if (keys[0] != n || keys[1] != d || values[0] != n || values[1] != sk ||
+      result[0] != n || result[1] != sq || result[2] != dv)
+    return emitOpError("has inconsistent shapes: query [N, Sq, D], keys "
+                       "[N, D, Sk], values [N, Sk, Dv], result [N, Sq, Dv]");
+  if (getHeads() < 1 || n % getHeads() != 0)
+    return emitOpError("needs heads (")
+           << getHeads() << ") to divide N (" << n << ")";
+  if (Value mask = getMask()) {
+    ArrayRef<int64_t> shape = shapeOf(mask);
+    int64_t expected[] = {n / getHeads(), getHeads(), sq, sk};
+    if (shape.size() != 4 ||
+        llvm::any_of(llvm::seq<size_t>(0, 4), [&](size_t i) {
+          return shape[i] != 1 && shape[i] != expected[i];
+        }))
+      return emitOpError("needs a mask that broadcasts to [")
+             << expected[0] << ", " << expected[1] << ", " << sq << ", " << sk
+             << "]";
+  } else if (getMaskFirst()) {
+    return emitOpError("has mask_first without a mask");
+  }
+  Type element = getElementTypeOrSelf(getQuery().getType());
+  for (Type type :
+       {element, getElementTypeOrSelf(getKeys().getType()),
+        getElementTypeOrSelf(getValues().getType()),
+        getElementTypeOrSelf(getResult().getType()),
+        getMask() ? getElementTypeOrSelf(getMask().getType()) : element,
+        getScoreType(), getScaledType(), getMaskedType()})
+    if (!isAttentionFloat(type))
+      return emitOpError("computes in f32, f16 or bf16, not ") << type;
+  if (getElementTypeOrSelf(getKeys().getType()) != element)
+    return emitOpError("needs query and keys of one element type");
+  return success();
 }
 
 LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,

@@ -6,6 +6,7 @@
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Engine_Dialect : Dialect {
   let name = "engine";
@@ -31,6 +32,9 @@ def Engine_Dialect : Dialect {
       whose result scales with it.
     * `engine.index_bitwidth` on the function: 32 or 64, the width of the
       kernels' indices.
+
+    One op stands for a kernel whose ops the plan replaces: `engine.attention`
+    (prec-fuse-attention).
 
     ```mlir
     %y = tosa.conv2d %x, %w, %b, %zp, %zp {..., engine.conv_algorithm = #engine.conv_algorithm<cudnn>,
@@ -100,6 +104,58 @@ def Engine_KernelAttr : AttrDef<Engine_Dialect, "Kernel"> {
   let parameters = (ins "int64_t":$index,
                         "::prec::engine::KernelKind":$kind);
   let assemblyFormat = "`<` $index `,` $kind `>`";
+}
+
+def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
+  let summary = "Scaled dot-product attention, run as one kernel";
+  let description = [{
+    `softmax(mask(scale(Q·Kᵀ))) · V` over `N` = batch × `heads` matrices,
+    as prec-fuse-attention finds it in a lowered program: `query` is
+    `[N, Sq, D]`, `keys` is `[N, D, Sk]` (transposed, as the program's
+    Q·Kᵀ matmul reads it), `values` is `[N, Sk, Dv]` and the result
+    `[N, Sq, Dv]`. The optional `mask` is added to the scores, broadcast to
+    `[N / heads, heads, Sq, Sk]`; with `mask_first` before the scaling,
+    else after it.
+
+    The types of each part are the program's:
+    * Q·Kᵀ and P·V accumulate in f32 (the program's matmuls did).
+    * The scores are rounded to `score_type` (the first matmul's storage),
+      the scaled scores to `scaled_type`, the masked ones to `masked_type`,
+      as the program's ops rounded them.
+    * The softmax runs in f32 with a running maximum (FlashAttention): the
+      S×S matrix never reaches memory, and the division by the row sum
+      comes after ·V instead of before it; where the program's max and
+      subtraction ran in f16 the kernel is more accurate than the program.
+    * The probabilities are rounded to `values`' element type before ·V, as
+      the program's P·V matmul read them; the result to its element type.
+    * `zero_nan_rows`: the program replaced NaN probabilities by 0 (the
+      guard exporters write after a softmax whose row may be fully masked).
+
+    ```mlir
+    %o = engine.attention %q, %kt, %v mask %m {heads = 4 : i64, scale = 2.500000e-01 : f64,
+           score_type = f16, scaled_type = f16, masked_type = f32}
+         : (tensor<8x16x16xf16>, tensor<8x16x16xf16>, tensor<8x16x16xf16>,
+            tensor<2x1x1x16xf32>) -> tensor<8x16x16xf16>
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$query,
+    AnyRankedTensor:$keys,
+    AnyRankedTensor:$values,
+    Optional<AnyRankedTensor>:$mask,
+    I64Attr:$heads,
+    F64Attr:$scale,
+    TypeAttr:$score_type,
+    TypeAttr:$scaled_type,
+    TypeAttr:$masked_type,
+    UnitAttr:$mask_first,
+    UnitAttr:$zero_nan_rows);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $keys `,` $values (`mask` $mask^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // PREC_ENGINE_DIALECT_TD

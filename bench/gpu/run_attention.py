@@ -1,0 +1,160 @@
+"""engine.attention against the same program unfused and against PyTorch's
+scaled_dot_product_attention, at BERT-base and LLaMA-8B shapes.
+
+  python3 run_attention.py prepare BIN [BASELINE_BIN] WORK   # here
+  python3 run_attention.py check WORK                        # on the GPU
+
+`prepare` writes each shape's attention as an exporter writes it (Q·Kᵀ, a
+scale, an additive mask, softmax over the last axis, ·V, in TOSA with f16
+bindings), legalizes it with enabled=f16 for sm_90 and emits its engine
+with BIN; with BASELINE_BIN (prec tools from before prec-fuse-attention) it
+emits the unfused engine too. `check` runs each engine on random inputs
+(seeded), compares its output with an f32 reference computed by PyTorch
+from the same f16 inputs, and prints a markdown table: the largest absolute
+error of the engine and of SDPA in f16 against that reference, and the
+median times of the engine, the unfused engine, SDPA (f16, the same mask)
+and eager PyTorch (matmul, softmax, matmul) with ratios engine / peer.
+"""
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# name: batch, heads, sequence, head dim.
+SHAPES = {
+    "bert_base_32x128": (32, 12, 128, 64),
+    "bert_base_8x512": (8, 12, 512, 64),
+    "llama8b_prefill_2048": (1, 32, 2048, 128),
+}
+
+
+def attention_mlir(batch, heads, seq, dim):
+    n = batch * heads
+    h = "f16"
+    q = f"tensor<{n}x{seq}x{dim}x{h}>"
+    kt = f"tensor<{n}x{dim}x{seq}x{h}>"
+    s32 = f"tensor<{n}x{seq}x{seq}xf32>"
+    s16 = f"tensor<{n}x{seq}x{seq}x{h}>"
+    s4 = f"tensor<{batch}x{heads}x{seq}x{seq}x{h}>"
+    r4 = f"tensor<{batch}x{heads}x{seq}x1x{h}>"
+    e4 = f"tensor<{batch}x{heads}x{seq}x{seq}xf32>"
+    r4f = f"tensor<{batch}x{heads}x{seq}x1xf32>"
+    mask = f"tensor<{batch}x1x1x{seq}x{h}>"
+    scale = 1.0 / dim ** 0.5
+    return f"""func.func @main(%q: {q} loc("q"), %kt: {kt} loc("kt"), %v: {q} loc("v"),
+                 %mask: {mask} loc("mask")) -> {q} {{
+  %zp = "tosa.const"() <{{values = dense<0.0> : tensor<1x{h}>}}> : () -> tensor<1x{h}>
+  %shift = "tosa.const"() <{{values = dense<0> : tensor<1xi8>}}> : () -> tensor<1xi8>
+  %c = "tosa.const"() <{{values = dense<{scale}> : tensor<1x1x1x1x{h}>}}> : () -> tensor<1x1x1x1x{h}>
+  %s = tosa.matmul %q, %kt, %zp, %zp : ({q}, {kt}, tensor<1x{h}>, tensor<1x{h}>) -> {s32}
+  %s16 = tosa.cast %s : ({s32}) -> {s16}
+  %shape4 = tosa.const_shape {{values = dense<[{batch}, {heads}, {seq}, {seq}]> : tensor<4xindex>}} : () -> !tosa.shape<4>
+  %s4 = tosa.reshape %s16, %shape4 : ({s16}, !tosa.shape<4>) -> {s4}
+  %x = tosa.mul %s4, %c, %shift : ({s4}, tensor<1x1x1x1x{h}>, tensor<1xi8>) -> {s4}
+  %y = tosa.add %x, %mask : ({s4}, {mask}) -> {s4}
+  %m = tosa.reduce_max %y {{axis = 3 : i32}} : ({s4}) -> {r4}
+  %d = tosa.sub %y, %m : ({s4}, {r4}) -> {s4}
+  %d32 = tosa.cast %d : ({s4}) -> {e4}
+  %e = tosa.exp %d32 : ({e4}) -> {e4}
+  %l = tosa.reduce_sum %e {{axis = 3 : i32}} : ({e4}) -> {r4f}
+  %r = tosa.reciprocal %l : ({r4f}) -> {r4f}
+  %p = tosa.mul %e, %r, %shift : ({e4}, {r4f}, tensor<1xi8>) -> {e4}
+  %p16 = tosa.cast %p : ({e4}) -> {s4}
+  %shape3 = tosa.const_shape {{values = dense<[{n}, {seq}, {seq}]> : tensor<3xindex>}} : () -> !tosa.shape<3>
+  %p3 = tosa.reshape %p16, %shape3 : ({s4}, !tosa.shape<3>) -> {s16}
+  %o = tosa.matmul %p3, %v, %zp, %zp : ({s16}, {q}, tensor<1x{h}>, tensor<1x{h}>) -> {q}
+  return %o : {q}
+}}
+"""
+
+
+def emit(bin_dir, work, stem, source):
+    tool = lambda name: os.path.join(bin_dir, name)
+    base = os.path.join(work, stem)
+    with open(base + ".mlir", "w") as f:
+        f.write(source)
+    subprocess.run([tool("prec-opt"), base + ".mlir",
+                    "--prec-legalize=enabled=f16 target=sm_90",
+                    "-o", base + ".f16.mlir"], check=True)
+    subprocess.run([tool("prec-translate"), "--emit-cuda", base + ".f16.mlir",
+                    "--output-dir=" + work, "--engine-name=" + stem,
+                    "-o", "/dev/null"], check=True)
+    for suffix in (".mlir", ".f16.mlir"):
+        os.remove(base + suffix)
+
+
+def prepare(bin_dir, baseline_bin, work):
+    os.makedirs(work, exist_ok=True)
+    for name, shape in SHAPES.items():
+        emit(bin_dir, work, name, attention_mlir(*shape))
+        if baseline_bin:
+            emit(baseline_bin, work, name + "_unfused", attention_mlir(*shape))
+
+
+def check(work):
+    import torch
+    import torch.nn.functional as F
+    from engine import Engine, median_ms
+
+    print("| shape | engine error | SDPA f16 error | engine ms | unfused ms | "
+          "SDPA ms | eager ms | engine / SDPA | engine / unfused |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    ok = True
+    for name, (batch, heads, seq, dim) in SHAPES.items():
+        torch.manual_seed(0)
+        n = batch * heads
+        q = torch.randn(n, seq, dim, device="cuda").half()
+        k = torch.randn(n, seq, dim, device="cuda").half()
+        v = torch.randn(n, seq, dim, device="cuda").half()
+        keep = torch.rand(batch, 1, 1, seq, device="cuda") > 0.1
+        mask = torch.where(keep, 0.0, -10000.0).half()
+        inputs = {"q": q, "kt": k.transpose(1, 2).contiguous(), "v": v,
+                  "mask": mask}
+        mask4 = mask.expand(batch, heads, seq, seq)
+        q4, k4, v4 = (t.view(batch, heads, seq, dim) for t in (q, k, v))
+        reference = F.scaled_dot_product_attention(
+            q4.float(), k4.float(), v4.float(), attn_mask=mask4.float())
+        sdpa = lambda: F.scaled_dot_product_attention(q4, k4, v4,
+                                                      attn_mask=mask4)
+        scale = 1.0 / dim ** 0.5
+
+        def eager():
+            s = torch.matmul(q4, k4.transpose(-1, -2)) * scale + mask4
+            return torch.matmul(torch.softmax(s.float(), -1).half(), v4)
+
+        def time_engine(stem):
+            path = os.path.join(work, stem + ".cu")
+            if not os.path.exists(path):
+                return None, None
+            engine = Engine(path)
+            tensors, outputs = engine.bind(
+                {key: t.cpu().numpy() for key, t in inputs.items()})
+            runner = engine.runner(tensors)
+            runner()
+            torch.cuda.synchronize()
+            out = list(outputs.values())[0].float().view(batch, heads, seq,
+                                                         dim)
+            return out, median_ms(runner)
+
+        out, engine_ms = time_engine(name)
+        _, unfused_ms = time_engine(name + "_unfused")
+        error = (out - reference).abs().max().item()
+        sdpa_error = (sdpa().float() - reference).abs().max().item()
+        ok &= error <= 4 * max(sdpa_error, 1e-3)
+        sdpa_ms, eager_ms = median_ms(sdpa), median_ms(eager)
+        unfused = "-" if unfused_ms is None else f"{unfused_ms:.3f}"
+        versus = "-" if unfused_ms is None else f"{engine_ms / unfused_ms:.2f}"
+        print(f"| {name} | {error:.2e} | {sdpa_error:.2e} | {engine_ms:.3f} | "
+              f"{unfused} | {sdpa_ms:.3f} | {eager_ms:.3f} | "
+              f"{engine_ms / sdpa_ms:.2f} | {versus} |", flush=True)
+    return ok
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, HERE)
+    if sys.argv[1] == "prepare":
+        args = sys.argv[2:]
+        prepare(args[0], args[1] if len(args) == 3 else None, args[-1])
+    else:
+        sys.exit(0 if check(sys.argv[2]) else 1)

@@ -1,0 +1,423 @@
+//===- FuseAttention.cpp - scaled dot-product attention as one op ---------===//
+//
+// Exporters write attention as two batched matmuls around a softmax, with
+// the scale, the mask and casts in between, and the multi-head reshapes.
+// Run as written, the S×S scores make four round trips through memory; one
+// engine.attention op runs as one kernel that keeps them on chip.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lowering/Passes.h"
+
+#include "dialects/Engine/EngineDialect.h"
+#include "dialects/Precision/PrecisionDialect.h"
+#include "lowering/PlannableFunction.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <optional>
+
+using namespace mlir;
+
+namespace prec {
+
+#define GEN_PASS_DEF_PRECFUSEATTENTION
+#include "lowering/Passes.h.inc"
+
+namespace {
+
+/// The scores' rank-3 shape [N, Sq, Sk] or its rank-4 split [B, H, Sq, Sk].
+ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
+Type elementOf(Value value) { return getElementTypeOrSelf(value.getType()); }
+
+/// The one float value of a splat constant.
+std::optional<double> getSplatValue(Value value) {
+  DenseFPElementsAttr values;
+  if (!matchPattern(value, m_Constant(&values)) || !values.isSplat())
+    return std::nullopt;
+  return values.getSplatValue<APFloat>().convertToDouble();
+}
+
+/// Whether every value of `narrow` is one of `wide` (rounding to `wide`
+/// after `narrow` changes nothing).
+bool isWithin(Type narrow, Type wide) { return narrow == wide || wide.isF32(); }
+
+/// One attention as the program writes it, found from its P·V matmul.
+struct AttentionMatch {
+  tosa::MatMulOp scores, output;
+  /// The op whose result the attention op replaces: the P·V matmul or its
+  /// epilogue cast.
+  Operation *result = nullptr;
+  Value mask;
+  bool maskFirst = false, zeroNanRows = false;
+  double scale = 1;
+  Type scoreType, scaledType, maskedType;
+  int64_t heads = 0;
+  /// Every op the attention op replaces.
+  llvm::SetVector<Operation *> ops;
+};
+
+/// Finds attentions, one P·V matmul at a time. Each step looks through the
+/// reshapes and casts between the parts.
+class AttentionMatcher {
+public:
+  std::optional<AttentionMatch> match(tosa::MatMulOp output) {
+    match_ = AttentionMatch();
+    match_.output = output;
+    match_.ops.insert(output);
+    if (!elementOf(output.getResult()).isF32() ||
+        !isComputeType(elementOf(output.getA())))
+      return std::nullopt;
+    Value probabilities = lookThrough(output.getA());
+    if (Value guarded = matchNanGuard(probabilities)) {
+      match_.zeroNanRows = true;
+      probabilities = lookThrough(guarded);
+    }
+    Value logits = matchSoftmax(probabilities);
+    if (!logits || !matchScores(logits) || !isClosed())
+      return std::nullopt;
+    match_.result = output;
+    if (output->hasOneUse())
+      if (auto cast = dyn_cast<tosa::CastOp>(*output->user_begin());
+          cast &&
+          cast->hasAttr(precision::PrecisionDialect::getEpilogueAttrName())) {
+        match_.result = cast;
+        match_.ops.insert(cast);
+      }
+    return std::move(match_);
+  }
+
+private:
+  static bool isComputeType(Type type) {
+    return type.isF32() || type.isF16() || type.isBF16();
+  }
+
+  /// Collects `op` when it computes a float tensor of the attention.
+  bool take(Operation *op) {
+    if (!op)
+      return false;
+    match_.ops.insert(op);
+    return true;
+  }
+
+  /// The value under reshapes and float casts of `value`.
+  Value lookThrough(Value value) {
+    while (Operation *def = value.getDefiningOp()) {
+      if (!isa<tosa::ReshapeOp, tosa::CastOp>(def) ||
+          !isComputeType(elementOf(def->getOperand(0))))
+        break;
+      take(def);
+      value = def->getOperand(0);
+    }
+    return value;
+  }
+
+  /// `x` of `select(not(equal(x, x)), 0, x)`: NaN probabilities made 0.
+  Value matchNanGuard(Value value) {
+    auto select = value.getDefiningOp<tosa::SelectOp>();
+    if (!select || getSplatValue(select.getOnTrue()) != 0.0)
+      return {};
+    Value x = select.getOnFalse();
+    auto isNan = select.getInput1().getDefiningOp<tosa::LogicalNotOp>();
+    auto equal =
+        isNan ? isNan.getInput1().getDefiningOp<tosa::EqualOp>() : nullptr;
+    if (!equal || equal.getInput1() != x || equal.getInput2() != x)
+      return {};
+    take(select);
+    take(isNan);
+    take(equal);
+    return x;
+  }
+
+  /// The logits of `exp(x - max(x)) * reciprocal(sum(...))` over the last
+  /// axis, whose exponential runs in f32.
+  Value matchSoftmax(Value probabilities) {
+    auto normalize = probabilities.getDefiningOp<tosa::MulOp>();
+    if (!normalize)
+      return {};
+    Value exp = normalize.getInput1(), inverse = normalize.getInput2();
+    if (!inverse.getDefiningOp<tosa::ReciprocalOp>())
+      std::swap(exp, inverse);
+    auto reciprocal = inverse.getDefiningOp<tosa::ReciprocalOp>();
+    auto sum = reciprocal
+                   ? reciprocal.getInput1().getDefiningOp<tosa::ReduceSumOp>()
+                   : nullptr;
+    auto expOp = exp.getDefiningOp<tosa::ExpOp>();
+    if (!sum || !expOp || sum.getInput() != exp || !isLastAxis(sum) ||
+        !elementOf(exp).isF32())
+      return {};
+    Value shifted = lookThrough(expOp.getInput1());
+    auto sub = shifted.getDefiningOp<tosa::SubOp>();
+    auto max =
+        sub ? sub.getInput2().getDefiningOp<tosa::ReduceMaxOp>() : nullptr;
+    if (!max || max.getInput() != sub.getInput1() || !isLastAxis(max))
+      return {};
+    for (Operation *op : {normalize.getOperation(), reciprocal.getOperation(),
+                          sum.getOperation(), expOp.getOperation(),
+                          sub.getOperation(), max.getOperation()})
+      take(op);
+    return sub.getInput1();
+  }
+
+  static bool isLastAxis(Operation *reduction) {
+    auto axis = reduction->getAttrOfType<IntegerAttr>("axis");
+    return axis && axis.getInt() + 1 ==
+                       int64_t(shapeOf(reduction->getResult(0)).size());
+  }
+
+  /// Walks from the logits back to the Q·Kᵀ matmul through at most one
+  /// scale by a constant and one added mask, recording the type each part
+  /// rounds to (the narrowest on its way).
+  bool matchScores(Value logits) {
+    SmallVector<Operation *> steps;
+    Type rounding = elementOf(logits);
+    SmallVector<Type> roundings;
+    Value value = logits;
+    while (Operation *def = value.getDefiningOp()) {
+      if (auto matmul = dyn_cast<tosa::MatMulOp>(def)) {
+        match_.scores = matmul;
+        break;
+      }
+      if (!isComputeType(elementOf(def->getResult(0))))
+        return false;
+      rounding = narrower(rounding, elementOf(def->getResult(0)));
+      if (!rounding)
+        return false;
+      take(def);
+      if (isa<tosa::ReshapeOp>(def) || isa<tosa::CastOp>(def)) {
+        if (isa<tosa::ReshapeOp>(def))
+          recordHeads(def->getResult(0));
+        value = def->getOperand(0);
+        continue;
+      }
+      std::optional<Value> next = matchStep(def);
+      if (!next)
+        return false;
+      steps.push_back(def);
+      roundings.push_back(rounding);
+      rounding = elementOf(*next);
+      value = *next;
+    }
+    if (!match_.scores || steps.size() > 2 ||
+        !elementOf(match_.scores.getResult()).isF32() ||
+        !isComputeType(elementOf(match_.scores.getA())))
+      return false;
+    take(match_.scores);
+    // From the matmul on: the scores, then each step's result.
+    std::optional<Type> scaled, masked;
+    for (auto [step, type] :
+         llvm::zip(llvm::reverse(steps), llvm::reverse(roundings))) {
+      if (isa<tosa::MulOp>(step)) {
+        if (scaled)
+          return false;
+        scaled = type;
+      } else {
+        masked = type;
+        match_.maskFirst = !scaled;
+      }
+    }
+    // A missing part rounds to the type before it: no rounding at all.
+    match_.scoreType = rounding;
+    match_.scaledType = scaled ? *scaled : masked ? *masked : rounding;
+    match_.maskedType = masked ? *masked : match_.scaledType;
+    return finishHeads();
+  }
+
+  /// The narrower of two types of which one holds the other, or null.
+  static Type narrower(Type a, Type b) {
+    if (isWithin(a, b))
+      return a;
+    if (isWithin(b, a))
+      return b;
+    return {};
+  }
+
+  /// For a scale (a multiplication by a constant) or a mask (an addition of
+  /// a value computed without the scores): the scores' operand.
+  std::optional<Value> matchStep(Operation *op) {
+    if (auto mul = dyn_cast<tosa::MulOp>(op)) {
+      for (auto [scores, factor] :
+           {std::pair(mul.getInput1(), mul.getInput2()),
+            std::pair(mul.getInput2(), mul.getInput1())})
+        if (std::optional<double> scale = getSplatValue(factor)) {
+          match_.scale = *scale;
+          return scores;
+        }
+      return std::nullopt;
+    }
+    auto add = dyn_cast<tosa::AddOp>(op);
+    if (!add || match_.mask)
+      return std::nullopt;
+    // The mask is the operand computed without the scores.
+    Value scores = add.getInput1(), mask = add.getInput2();
+    if (dependsOnMatmul(mask))
+      std::swap(scores, mask);
+    if (dependsOnMatmul(mask) || !dependsOnMatmul(scores))
+      return std::nullopt;
+    match_.mask = mask;
+    maskShape = shapeOf(add.getResult());
+    return scores;
+  }
+
+  /// Whether `value` comes from a matmul through the ops a score chain
+  /// has.
+  static bool dependsOnMatmul(Value value, int depth = 0) {
+    Operation *def = value.getDefiningOp();
+    if (!def || depth > 8)
+      return false;
+    if (isa<tosa::MatMulOp>(def))
+      return true;
+    if (!isa<tosa::ReshapeOp, tosa::CastOp, tosa::MulOp, tosa::AddOp>(def))
+      return false;
+    return llvm::any_of(def->getOperands(), [&](Value operand) {
+      return dependsOnMatmul(operand, depth + 1);
+    });
+  }
+
+  /// A rank-4 [B, H, Sq, Sk] view of the scores names the heads.
+  void recordHeads(Value scores) {
+    if (shapeOf(scores).size() == 4)
+      match_.heads = shapeOf(scores)[1];
+  }
+
+  /// Checks the heads against the scores and the mask's space, and makes
+  /// a rank-3 mask's space [1, N, Sq, Sk].
+  bool finishHeads() {
+    ArrayRef<int64_t> scores = shapeOf(match_.scores.getResult());
+    int64_t n = scores[0];
+    if (match_.mask && maskShape.size() == 3)
+      match_.heads = n;
+    if (match_.mask && maskShape.size() == 4)
+      match_.heads = maskShape[1];
+    if (!match_.heads)
+      match_.heads = n;
+    if (n % match_.heads != 0)
+      return false;
+    if (match_.mask && maskShape.size() == 4 &&
+        (maskShape[0] * maskShape[1] != n || maskShape[2] != scores[1] ||
+         maskShape[3] != scores[2]))
+      return false;
+    if (match_.mask && maskShape.size() != 3 && maskShape.size() != 4)
+      return false;
+    return llvm::all_of(match_.ops, [&](Operation *op) {
+      return isa<tosa::MatMulOp>(op) ||
+             llvm::all_of(op->getResults(), [&](Value result) {
+               return isScoresShape(shapeOf(result));
+             });
+    });
+  }
+
+  /// [N, Sq, Sk] or [N / heads, heads, Sq, Sk], or either reduced over its
+  /// last axis.
+  bool isScoresShape(ArrayRef<int64_t> shape) {
+    ArrayRef<int64_t> scores = shapeOf(match_.scores.getResult());
+    int64_t n = scores[0], sq = scores[1], sk = scores[2];
+    if (shape.empty() || (shape.back() != sk && shape.back() != 1))
+      return false;
+    if (shape.size() == 3)
+      return shape[0] == n && shape[1] == sq;
+    return shape.size() == 4 && shape[0] * shape[1] == n &&
+           shape[1] == match_.heads && shape[2] == sq;
+  }
+
+  /// Whether nothing outside the attention reads a value it replaces.
+  bool isClosed() {
+    return llvm::all_of(match_.ops, [&](Operation *op) {
+      if (op == match_.output.getOperation())
+        return true;
+      return llvm::all_of(op->getUsers(), [&](Operation *user) {
+        return match_.ops.contains(user);
+      });
+    });
+  }
+
+  AttentionMatch match_;
+  ArrayRef<int64_t> maskShape;
+};
+
+/// The mask in the attention's [B, H, Sq, Sk] space: a rank-3 one gains a
+/// leading 1.
+Value getRank4Mask(OpBuilder &builder, Value mask) {
+  auto type = cast<RankedTensorType>(mask.getType());
+  if (type.getRank() == 4)
+    return mask;
+  SmallVector<int64_t> shape{1};
+  llvm::append_range(shape, type.getShape());
+  ImplicitLocOpBuilder at(mask.getLoc(), builder);
+  Value newShape = tosa::getTosaConstShape(at, shape);
+  return tosa::ReshapeOp::create(at, type.clone(shape), mask, newShape);
+}
+
+void replace(AttentionMatch &match) {
+  OpBuilder builder(match.result);
+  Value mask = match.mask ? getRank4Mask(builder, match.mask) : Value();
+  auto attention = engine::AttentionOp::create(
+      builder, match.result->getLoc(), match.result->getResult(0).getType(),
+      match.scores.getA(), match.scores.getB(), match.output.getB(), mask,
+      match.heads, APFloat(match.scale), match.scoreType, match.scaledType,
+      match.maskedType, match.maskFirst, match.zeroNanRows);
+  if (auto layer = match.output->getAttr(
+          precision::PrecisionDialect::getLayerAttrName()))
+    attention->setAttr(precision::PrecisionDialect::getLayerAttrName(), layer);
+  match.result->getResult(0).replaceAllUsesWith(attention.getResult());
+  // Users before producers; what other attentions or ops still read stays.
+  SmallVector<Operation *> ops = match.ops.takeVector();
+  llvm::sort(ops,
+             [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
+  for (Operation *op : ops) {
+    if (!op->use_empty())
+      continue;
+    llvm::SetVector<Operation *> constants;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && def->hasTrait<OpTrait::ConstantLike>())
+        constants.insert(def);
+    op->erase();
+    // Shift, zero-point and shape constants only these ops read.
+    for (Operation *constant : constants)
+      if (constant->use_empty())
+        constant->erase();
+  }
+}
+
+class FuseAttentionPass
+    : public impl::PrecFuseAttentionBase<FuseAttentionPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp function = getOperation();
+    if (function.isExternal())
+      return;
+    if (failed(checkPlannable(function)))
+      return signalPassFailure();
+    SmallVector<tosa::MatMulOp> matmuls;
+    function.walk([&](tosa::MatMulOp matmul) { matmuls.push_back(matmul); });
+    AttentionMatcher matcher;
+    SmallVector<AttentionMatch> matches;
+    llvm::DenseSet<Operation *> fused;
+    for (tosa::MatMulOp matmul : matmuls) {
+      if (fused.contains(matmul) ||
+          cast<RankedTensorType>(matmul.getA().getType()).getShape()[2] >
+              maxKeys)
+        continue;
+      if (std::optional<AttentionMatch> match = matcher.match(matmul)) {
+        fused.insert(match->ops.begin(), match->ops.end());
+        matches.push_back(std::move(*match));
+      }
+    }
+    for (AttentionMatch &match : matches)
+      replace(match);
+  }
+};
+
+} // namespace
+
+} // namespace prec

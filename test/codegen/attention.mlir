@@ -1,0 +1,49 @@
+// engine.attention as CUDA: the logit functor rounds each part to its type
+// in the op's order, then the tensor-core kernel (f16, head size 16) runs
+// over 64-row blocks and the heads; the manifest reports each part's type.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=attn
+// RUN: FileCheck %s < %t/attn.cu
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/attn.json
+
+// CHECK: __global__ void __launch_bounds__(128)
+// CHECK-NEXT: prec_attention(
+// CHECK: prec_attention_mma(
+// CHECK: struct k0_attention_logit {
+// CHECK-NEXT: return __half2float((__float2half_rn((__half2float((__float2half_rn((__half2float((__float2half_rn(s)))) * 0.25f)))) + m))); }
+// CHECK: // engine.attention, on tensor cores
+// CHECK-NEXT: prec_attention_mma<16, 16, false, k0_attention_logit><<<dim3(1, (unsigned)(4LL)), 128, 0, stream>>>(prec_attention_args<__half, __half, __half, __half, int>{((__half *)bindings[0]), ((__half *)bindings[1]), ((__half *)bindings[2]), ((__half *)bindings[3]), ((__half *)bindings[4]), (int)(4LL), 8, 8, 16, 16, 2, {8, 0, 0, 1}}, k0_attention_logit());
+// CHECK-NOT: <<<
+
+// MANIFEST: "op": "engine.attention",
+// MANIFEST-NEXT: "parts": {
+// MANIFEST-NEXT: "masked": "f16",
+// MANIFEST-NEXT: "probabilities": "f16",
+// MANIFEST-NEXT: "scaled": "f16",
+// MANIFEST-NEXT: "scores": "f16",
+// MANIFEST-NEXT: "softmax": "f32"
+
+func.func @main(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %mask: tensor<2x1x1x8xf16>) -> (tensor<4x8x16xf16>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %c = "tosa.const"() <{values = dense<0.25> : tensor<1x1x1x1xf16>}> : () -> tensor<1x1x1x1xf16>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x8x8xf32>
+  %s16 = tosa.cast %s {precision.epilogue} : (tensor<4x8x8xf32>) -> tensor<4x8x8xf16>
+  %shape4 = tosa.const_shape {values = dense<[2, 2, 8, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s4 = tosa.reshape %s16, %shape4 : (tensor<4x8x8xf16>, !tosa.shape<4>) -> tensor<2x2x8x8xf16>
+  %x = tosa.mul %s4, %c, %shift : (tensor<2x2x8x8xf16>, tensor<1x1x1x1xf16>, tensor<1xi8>) -> tensor<2x2x8x8xf16>
+  %y = tosa.add %x, %mask : (tensor<2x2x8x8xf16>, tensor<2x1x1x8xf16>) -> tensor<2x2x8x8xf16>
+  %m = tosa.reduce_max %y {axis = 3 : i32} : (tensor<2x2x8x8xf16>) -> tensor<2x2x8x1xf16>
+  %d = tosa.sub %y, %m : (tensor<2x2x8x8xf16>, tensor<2x2x8x1xf16>) -> tensor<2x2x8x8xf16>
+  %d32 = tosa.cast %d : (tensor<2x2x8x8xf16>) -> tensor<2x2x8x8xf32>
+  %e = tosa.exp %d32 : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %l = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x1xf32>
+  %r = tosa.reciprocal %l : (tensor<2x2x8x1xf32>) -> tensor<2x2x8x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x2x8x8xf32>, tensor<2x2x8x1xf32>, tensor<1xi8>) -> tensor<2x2x8x8xf32>
+  %p16 = tosa.cast %p : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf16>
+  %shape3 = tosa.const_shape {values = dense<[4, 8, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %p3 = tosa.reshape %p16, %shape3 : (tensor<2x2x8x8xf16>, !tosa.shape<3>) -> tensor<4x8x8xf16>
+  %o = tosa.matmul %p3, %v, %zp, %zp : (tensor<4x8x8xf16>, tensor<4x8x16xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x8x16xf32>
+  %o16 = tosa.cast %o {precision.epilogue} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf16>
+  return %o16 : tensor<4x8x16xf16>
+}
