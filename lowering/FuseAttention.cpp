@@ -11,11 +11,11 @@
 
 #include "dialects/Engine/EngineDialect.h"
 #include "dialects/Precision/PrecisionDialect.h"
+#include "dialects/Utils/Constants.h"
 #include "lowering/PlannableFunction.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -30,20 +30,11 @@ namespace prec {
 
 namespace {
 
-/// The scores' rank-3 shape [N, Sq, Sk] or its rank-4 split [B, H, Sq, Sk].
 ArrayRef<int64_t> shapeOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getShape();
 }
 
 Type elementOf(Value value) { return getElementTypeOrSelf(value.getType()); }
-
-/// The one float value of a splat constant.
-std::optional<double> getSplatValue(Value value) {
-  DenseFPElementsAttr values;
-  if (!matchPattern(value, m_Constant(&values)) || !values.isSplat())
-    return std::nullopt;
-  return values.getSplatValue<APFloat>().convertToDouble();
-}
 
 /// Whether every value of `narrow` is one of `wide` (rounding to `wide`
 /// after `narrow` changes nothing).
@@ -96,16 +87,11 @@ public:
 
 private:
   static bool isComputeType(Type type) {
-    return type.isF32() || type.isF16() || type.isBF16();
+    return engine::AttentionOp::isComputeType(type);
   }
 
-  /// Collects `op` when it computes a float tensor of the attention.
-  bool take(Operation *op) {
-    if (!op)
-      return false;
-    match_.ops.insert(op);
-    return true;
-  }
+  /// Records that the attention op replaces `op`.
+  void take(Operation *op) { match_.ops.insert(op); }
 
   /// The value under reshapes and float casts of `value`.
   Value lookThrough(Value value) {
@@ -122,7 +108,7 @@ private:
   /// `x` of `select(not(equal(x, x)), 0, x)`: NaN probabilities made 0.
   Value matchNanGuard(Value value) {
     auto select = value.getDefiningOp<tosa::SelectOp>();
-    if (!select || getSplatValue(select.getOnTrue()) != 0.0)
+    if (!select || !isZeroConstant(select.getOnTrue()))
       return {};
     Value x = select.getOnFalse();
     auto isNan = select.getInput1().getDefiningOp<tosa::LogicalNotOp>();
@@ -191,7 +177,7 @@ private:
       if (!rounding)
         return false;
       take(def);
-      if (isa<tosa::ReshapeOp>(def) || isa<tosa::CastOp>(def)) {
+      if (isa<tosa::ReshapeOp, tosa::CastOp>(def)) {
         if (isa<tosa::ReshapeOp>(def))
           recordHeads(def->getResult(0));
         value = def->getOperand(0);
@@ -246,8 +232,8 @@ private:
       for (auto [scores, factor] :
            {std::pair(mul.getInput1(), mul.getInput2()),
             std::pair(mul.getInput2(), mul.getInput1())})
-        if (std::optional<double> scale = getSplatValue(factor)) {
-          match_.scale = *scale;
+        if (std::optional<APFloat> scale = getFloatSplat(factor)) {
+          match_.scale = scale->convertToDouble();
           return scores;
         }
       return std::nullopt;

@@ -32,11 +32,6 @@ void EngineDialect::initialize() {
       >();
 }
 
-/// Whether `type` is a float type the attention kernel computes with.
-static bool isAttentionFloat(Type type) {
-  return type.isF32() || type.isF16() || type.isBF16();
-}
-
 LogicalResult AttentionOp::verify() {
   auto shapeOf = [](Value value) {
     return cast<RankedTensorType>(value.getType()).getShape();
@@ -77,7 +72,7 @@ LogicalResult AttentionOp::verify() {
         getElementTypeOrSelf(getResult().getType()),
         getMask() ? getElementTypeOrSelf(getMask().getType()) : element,
         getScoreType(), getScaledType(), getMaskedType()})
-    if (!isAttentionFloat(type))
+    if (!isComputeType(type))
       return emitOpError("computes in f32, f16 or bf16, not ") << type;
   if (getElementTypeOrSelf(getKeys().getType()) != element)
     return emitOpError("needs query and keys of one element type");

@@ -155,6 +155,12 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     $query `,` $keys `,` $values (`mask` $mask^)? attr-dict `:`
     functional-type(operands, results)
   }];
+  let extraClassDeclaration = [{
+    /// Whether the kernels compute with elements of `type`.
+    static bool isComputeType(::mlir::Type type) {
+      return type.isF32() || type.isF16() || type.isBF16();
+    }
+  }];
   let hasVerifier = 1;
 }
 
