@@ -73,12 +73,6 @@ bool runsOnTensorCores(engine::AttentionOp op) {
          fits(query[2]) && fits(values[2]);
 }
 
-std::string typeName(Type type) {
-  std::string text;
-  llvm::raw_string_ostream(text) << type;
-  return text;
-}
-
 } // namespace
 
 LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {

@@ -289,14 +289,15 @@ LogicalResult CudaEmitter::readKernelPlan() {
   return success();
 }
 
+std::string typeName(Type type) {
+  std::string text;
+  llvm::raw_string_ostream(text) << type;
+  return text;
+}
+
 LogicalResult CudaEmitter::emitOp(Operation *op) {
   if (auto assignment = op->getAttrOfType<precision::AssignmentAttr>(
           precision::PrecisionDialect::getAssignmentAttrName())) {
-    auto typeName = [](Type type) {
-      std::string text;
-      llvm::raw_string_ostream(text) << type;
-      return text;
-    };
     opRecords.push_back(
         llvm::json::Object{{"name", getLayerName(op)},
                            {"op", op->getName().getStringRef()},
