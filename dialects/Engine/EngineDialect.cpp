@@ -49,12 +49,15 @@ LogicalResult AttentionOp::verify() {
       result[0] != n || result[1] != sq || result[2] != dv)
     return emitOpError("has inconsistent shapes: query [N, Sq, D], keys "
                        "[N, D, Sk], values [N, Sk, Dv], result [N, Sq, Dv]");
-  if (getHeads() < 1 || n % getHeads() != 0)
+  // The attribute is signless; a value past INT64_MAX reads as negative.
+  auto heads = static_cast<int64_t>(getHeads());
+  if (heads < 1 || (!ShapedType::isDynamic(n) && n % heads != 0))
     return emitOpError("needs heads (")
-           << getHeads() << ") to divide N (" << n << ")";
+           << heads << ") to divide N (" << n << ")";
   if (Value mask = getMask()) {
     ArrayRef<int64_t> shape = shapeOf(mask);
-    int64_t expected[] = {n / getHeads(), getHeads(), sq, sk};
+    int64_t batch = ShapedType::isDynamic(n) ? n : n / heads;
+    int64_t expected[] = {batch, heads, sq, sk};
     if (shape.size() != 4 ||
         llvm::any_of(llvm::seq<size_t>(0, 4), [&](size_t i) {
           return shape[i] != 1 && shape[i] != expected[i];

@@ -140,6 +140,16 @@ func.func @attention(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor
 
 // -----
 
+// A dynamic N (the batch times the heads) verifies for any head count.
+// CHECK-LABEL: func.func @attention_dynamic_batch
+// CHECK: engine.attention {{.*}}heads = 12 : i64
+func.func @attention_dynamic_batch(%q: tensor<?x8x16xf16>, %kt: tensor<?x16x8xf16>, %v: tensor<?x8x16xf16>, %m: tensor<?x1x1x8xf32>) -> tensor<?x8x16xf16> {
+  %o = engine.attention %q, %kt, %v mask %m {heads = 12 : i64, masked_type = f32, scale = 1.250000e-01 : f64, scaled_type = f32, score_type = f32} : (tensor<?x8x16xf16>, tensor<?x16x8xf16>, tensor<?x8x16xf16>, tensor<?x1x1x8xf32>) -> tensor<?x8x16xf16>
+  return %o : tensor<?x8x16xf16>
+}
+
+// -----
+
 func.func @attention_keys_mismatch(%q: tensor<4x8x16xf16>, %kt: tensor<4x8x8xf16>, %v: tensor<4x8x16xf16>) -> tensor<4x8x16xf16> {
   // expected-error @+1 {{has inconsistent shapes}}
   %o = engine.attention %q, %kt, %v {heads = 2 : i64, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf16>, tensor<4x8x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
