@@ -59,20 +59,6 @@ SmallVector<int64_t> getMaskStrides(Value mask) {
   return strides;
 }
 
-/// Whether the tensor-core kernel computes `op`: query, keys and values of
-/// one 16-bit float type, head sizes that are multiples of 16 up to 128.
-bool runsOnTensorCores(engine::AttentionOp op) {
-  Type element = getElementTypeOrSelf(op.getQuery().getType());
-  auto fits = [](int64_t size) { return size % 16 == 0 && size <= 128; };
-  ArrayRef<int64_t> query =
-      cast<RankedTensorType>(op.getQuery().getType()).getShape();
-  ArrayRef<int64_t> values =
-      cast<RankedTensorType>(op.getValues().getType()).getShape();
-  return (element.isF16() || element.isBF16()) &&
-         getElementTypeOrSelf(op.getValues().getType()) == element &&
-         fits(query[2]) && fits(values[2]);
-}
-
 } // namespace
 
 LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
@@ -107,7 +93,7 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   std::string where = layer.empty() ? "" : " '" + layer + "'";
   std::string heads = runtimeCount(op.getResult(), n);
   const char *zeroNanRows = op.getZeroNanRows() ? "true" : "false";
-  if (runsOnTensorCores(op)) {
+  if (op.getKernel() == engine::AttentionKernel::TensorCores) {
     runCode += llvm::formatv(
         "  // engine.attention{0}, on tensor cores\n"
         "  prec_attention_mma<{1}, {2}, {3}, {4}_logit><<<dim3({5}, "

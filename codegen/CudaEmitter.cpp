@@ -881,7 +881,7 @@ static bool isIdentifier(llvm::StringRef name) {
 }
 
 void registerCudaEmitTranslation() {
-  static llvm::cl::opt<std::string> batch(
+  static llvm::cl::opt<std::optional<BatchRange>> batch(
       "batch",
       llvm::cl::desc("--emit-cuda: a dynamic batch MIN:OPT:MAX; the module is "
                      "at MAX"));
@@ -939,12 +939,7 @@ void registerCudaEmitTranslation() {
                  << "' must be an identifier: it prefixes the engine's C "
                     "functions";
         CudaEngineOptions options;
-        if (!batch.empty()) {
-          std::string error;
-          options.batch = parseBatchRange(batch, error);
-          if (!options.batch)
-            return emitError(module.getLoc()) << error;
-        }
+        options.batch = batch.getValue();
         options.batchInputs.assign(batchInputs.begin(), batchInputs.end());
         options.convolutions = convolutions;
         return emitCudaEngine(module, outputDirectory, engineName, options);

@@ -341,14 +341,27 @@ Value getRank4Mask(OpBuilder &builder, Value mask) {
   return tosa::ReshapeOp::create(at, type.clone(shape), mask, newShape);
 }
 
+/// Tensor cores where the mma kernel takes the shape and types, else a warp
+/// per query row.
+engine::AttentionKernel chooseKernel(Value query, Value values) {
+  auto queryType = cast<RankedTensorType>(query.getType());
+  auto valuesType = cast<RankedTensorType>(values.getType());
+  return engine::AttentionOp::fitsTensorCores(
+             queryType.getElementType(), valuesType.getElementType(),
+             queryType.getDimSize(2), valuesType.getDimSize(2))
+             ? engine::AttentionKernel::TensorCores
+             : engine::AttentionKernel::WarpPerRow;
+}
+
 void replace(AttentionMatch &match) {
   OpBuilder builder(match.result);
   Value mask = match.mask ? getRank4Mask(builder, match.mask) : Value();
+  Value query = match.scores.getA(), values = match.output.getB();
   auto attention = engine::AttentionOp::create(
       builder, match.result->getLoc(), match.result->getResult(0).getType(),
-      match.scores.getA(), match.scores.getB(), match.output.getB(), mask,
-      match.heads, APFloat(match.scale), match.scoreType, match.scaledType,
-      match.maskedType, match.maskFirst, match.zeroNanRows);
+      query, match.scores.getB(), values, mask, match.heads,
+      chooseKernel(query, values), APFloat(match.scale), match.scoreType,
+      match.scaledType, match.maskedType, match.maskFirst, match.zeroNanRows);
   if (auto layer = match.output->getAttr(
           precision::PrecisionDialect::getLayerAttrName()))
     attention->setAttr(precision::PrecisionDialect::getLayerAttrName(), layer);
@@ -374,16 +387,11 @@ void replace(AttentionMatch &match) {
 }
 
 class FuseAttentionPass
-    : public impl::PrecFuseAttentionBase<FuseAttentionPass> {
+    : public PlanPass<FuseAttentionPass, impl::PrecFuseAttentionBase> {
 public:
-  using Base::Base;
+  using PlanPass::PlanPass;
 
-  void runOnOperation() override {
-    func::FuncOp function = getOperation();
-    if (function.isExternal())
-      return;
-    if (failed(checkPlannable(function)))
-      return signalPassFailure();
+  LogicalResult plan(func::FuncOp function) {
     SmallVector<tosa::MatMulOp> matmuls;
     function.walk([&](tosa::MatMulOp matmul) { matmuls.push_back(matmul); });
     AttentionMatcher matcher;
@@ -401,6 +409,7 @@ public:
     }
     for (AttentionMatch &match : matches)
       replace(match);
+    return success();
   }
 };
 

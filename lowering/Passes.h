@@ -22,16 +22,6 @@ namespace prec {
 #define GEN_PASS_DECL
 #include "lowering/Passes.h.inc"
 
-/// prec-choose-conv-algorithms with a typed batch range.
-std::unique_ptr<mlir::Pass>
-createPrecChooseConvAlgorithms(ConvolutionPreference preference,
-                               std::optional<BatchRange> batch);
-
-/// prec-plan-batch with a typed batch range.
-std::unique_ptr<mlir::Pass>
-createPrecPlanBatch(std::optional<BatchRange> batch,
-                    llvm::ArrayRef<std::string> batchInputs);
-
 #define GEN_PASS_REGISTRATION
 #include "lowering/Passes.h.inc"
 

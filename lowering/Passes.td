@@ -320,7 +320,8 @@ def PrecChooseConvAlgorithms
            "::prec::ConvolutionPreference::Auto",
            "Which of cuDNN and im2col the convolutions that can take either take",
            [{PREC_CONVOLUTION_PREFERENCE_VALUES}]>,
-    Option<"batch", "batch", "std::string", /*default=*/"",
+    Option<"batch", "batch", "std::optional<::prec::BatchRange>",
+           /*default=*/"",
            "A dynamic batch MIN:OPT:MAX (the module is at MAX): sizes are "
            "judged at OPT">,
   ];
@@ -439,7 +440,8 @@ def PrecPlanBatch : Pass<"prec-plan-batch", "::mlir::func::FuncOp"> {
     ```
   }];
   let options = [
-    Option<"batch", "batch", "std::string", /*default=*/"",
+    Option<"batch", "batch", "std::optional<::prec::BatchRange>",
+           /*default=*/"",
            "A dynamic batch MIN:OPT:MAX; the module is at MAX">,
     ListOption<"batchInputs", "batch-inputs", "std::string",
                "The inputs whose dimension 0 is the batch (default: those of "

@@ -119,8 +119,10 @@ static void addEnginePlanPasses(OpPassManager &pm,
 void buildEnginePlanPipeline(OpPassManager &pm,
                              const EnginePlanOptions &options) {
   addEnginePlanPasses(
-      pm, createPrecPlanBatch(options.batch, options.batchInputs),
-      createPrecChooseConvAlgorithms(options.convolutions, options.batch));
+      pm,
+      createPrecPlanBatch(
+          {options.batch, llvm::to_vector(options.batchInputs)}),
+      createPrecChooseConvAlgorithms({options.convolutions, options.batch}));
 }
 
 namespace {
@@ -134,7 +136,7 @@ struct EnginePlanPipelineOptions
       llvm::cl::desc("how convolutions other than unit-stride 1x1 ones run"),
       llvm::cl::init(ConvolutionPreference::Auto),
       PREC_CONVOLUTION_PREFERENCE_VALUES};
-  Option<std::string> batch{
+  Option<std::optional<BatchRange>> batch{
       *this, "batch",
       llvm::cl::desc("a dynamic batch MIN:OPT:MAX (the module is at MAX)")};
   ListOption<std::string> batchInputs{

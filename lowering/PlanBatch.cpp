@@ -21,40 +21,19 @@ namespace prec {
 
 namespace {
 
-class PlanBatchPass : public impl::PrecPlanBatchBase<PlanBatchPass> {
+class PlanBatchPass : public PlanPass<PlanBatchPass, impl::PrecPlanBatchBase> {
 public:
-  using Base::Base;
-  PlanBatchPass(std::optional<BatchRange> batch,
-                llvm::ArrayRef<std::string> batchInputs)
-      : batchRange(batch) {
-    this->batchInputs = batchInputs;
-  }
+  using PlanPass::PlanPass;
 
-  mlir::LogicalResult initialize(mlir::MLIRContext *) override {
-    if (!batch.empty())
-      batchRange = parseBatchRange(batch, batchError);
+  mlir::LogicalResult plan(mlir::func::FuncOp function) {
+    auto &dialect = *getContext().getLoadedDialect<engine::EngineDialect>();
+    clearPlan(function, dialect);
+    if (batch.getValue())
+      return planBatch(function, dialect);
+    if (!batchInputs.empty())
+      return mlir::emitError(function.getLoc())
+             << "--batch-inputs needs --batch";
     return mlir::success();
-  }
-
-  void runOnOperation() override {
-    mlir::func::FuncOp function = getOperation();
-    if (function.isExternal())
-      return;
-    auto *dialect = getContext().getLoadedDialect<engine::EngineDialect>();
-    clearPlan(function, *dialect);
-    if (!batchError.empty()) {
-      mlir::emitError(function.getLoc()) << batchError;
-      return signalPassFailure();
-    }
-    if (!batchRange) {
-      if (!batchInputs.empty()) {
-        mlir::emitError(function.getLoc()) << "--batch-inputs needs --batch";
-        return signalPassFailure();
-      }
-      return;
-    }
-    if (failed(checkPlannable(function)) || failed(plan(function, *dialect)))
-      return signalPassFailure();
   }
 
 private:
@@ -83,7 +62,7 @@ private:
       auto type = llvm::cast<mlir::RankedTensorType>(argument.getType());
       bool isBatched =
           batchInputs.empty()
-              ? type.getRank() > 0 && type.getDimSize(0) == batchRange->max
+              ? type.getRank() > 0 && type.getDimSize(0) == largestBatch()
               : llvm::is_contained(batchInputs, getBindingName(argument));
       if (isBatched)
         batched.push_back(argument.getArgNumber());
@@ -91,18 +70,18 @@ private:
     if (batched.empty())
       return mlir::emitError(function.getLoc())
              << "dynamic batch: no input has the largest batch, "
-             << batchRange->max << ", as its dimension 0";
+             << largestBatch() << ", as its dimension 0";
     return batched;
   }
 
-  mlir::LogicalResult plan(mlir::func::FuncOp function,
-                           engine::EngineDialect &dialect) {
+  mlir::LogicalResult planBatch(mlir::func::FuncOp function,
+                                engine::EngineDialect &dialect) {
     mlir::FailureOr<llvm::SmallVector<unsigned>> inputs =
         getBatchedInputs(function);
     if (failed(inputs))
       return mlir::failure();
-    mlir::FailureOr<BatchAnalysis> analysis = BatchAnalysis::run(
-        function, *inputs, batchRange->max, isElementwise);
+    mlir::FailureOr<BatchAnalysis> analysis =
+        BatchAnalysis::run(function, *inputs, largestBatch(), isElementwise);
     if (failed(analysis))
       return mlir::failure();
     mlir::Builder builder(&getContext());
@@ -118,16 +97,9 @@ private:
     return mlir::success();
   }
 
-  std::optional<BatchRange> batchRange;
-  std::string batchError;
+  int64_t largestBatch() { return batch.getValue()->max; }
 };
 
 } // namespace
-
-std::unique_ptr<mlir::Pass>
-createPrecPlanBatch(std::optional<BatchRange> batch,
-                    llvm::ArrayRef<std::string> batchInputs) {
-  return std::make_unique<PlanBatchPass>(batch, batchInputs);
-}
 
 } // namespace prec

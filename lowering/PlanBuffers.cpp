@@ -193,20 +193,18 @@ LogicalResult checkConsecutiveKernels(func::FuncOp function) {
   return success();
 }
 
-class PlanBuffersPass : public impl::PrecPlanBuffersBase<PlanBuffersPass> {
+class PlanBuffersPass
+    : public PlanPass<PlanBuffersPass, impl::PrecPlanBuffersBase> {
 public:
-  using Base::Base;
+  using PlanPass::PlanPass;
 
-  void runOnOperation() override {
-    func::FuncOp function = getOperation();
-    if (function.isExternal())
-      return;
-    if (failed(checkPlannable(function)) ||
-        failed(checkConsecutiveKernels(function)))
-      return signalPassFailure();
+  LogicalResult plan(func::FuncOp function) {
+    if (failed(checkConsecutiveKernels(function)))
+      return failure();
     BufferPlanner(function,
                   *getContext().getLoadedDialect<engine::EngineDialect>())
         .plan();
+    return success();
   }
 };
 

@@ -49,21 +49,17 @@ int64_t getLargestIndexSpace(func::FuncOp function,
 }
 
 class PlanIndexWidthPass
-    : public impl::PrecPlanIndexWidthBase<PlanIndexWidthPass> {
+    : public PlanPass<PlanIndexWidthPass, impl::PrecPlanIndexWidthBase> {
 public:
-  using Base::Base;
+  using PlanPass::PlanPass;
 
-  void runOnOperation() override {
-    func::FuncOp function = getOperation();
-    if (function.isExternal())
-      return;
-    if (failed(checkPlannable(function)))
-      return signalPassFailure();
+  LogicalResult plan(func::FuncOp function) {
     auto &dialect = *getContext().getLoadedDialect<engine::EngineDialect>();
     int64_t bits =
         getLargestIndexSpace(function, dialect) < narrowIndexLimit ? 32 : 64;
     dialect.getIndexBitwidthAttrHelper().setAttr(
         function, IntegerAttr::get(IntegerType::get(&getContext(), 64), bits));
+    return success();
   }
 };
 

@@ -238,21 +238,16 @@ private:
   llvm::DenseMap<Operation *, const RowGroup *> rowGroupOf;
 };
 
-class PlanKernelsPass : public impl::PrecPlanKernelsBase<PlanKernelsPass> {
+class PlanKernelsPass
+    : public PlanPass<PlanKernelsPass, impl::PrecPlanKernelsBase> {
 public:
-  using Base::Base;
+  using PlanPass::PlanPass;
 
-  void runOnOperation() override {
-    func::FuncOp function = getOperation();
-    if (function.isExternal())
-      return;
-    if (failed(checkPlannable(function)))
-      return signalPassFailure();
+  LogicalResult plan(func::FuncOp function) {
     KernelPlanner planner(function.getBody().front());
     planner.plan();
     planner.annotate(*getContext().getLoadedDialect<engine::EngineDialect>());
-    if (failed(planner.schedule()))
-      signalPassFailure();
+    return planner.schedule();
   }
 };
 

@@ -79,6 +79,12 @@ LogicalResult AttentionOp::verify() {
       return emitOpError("computes in f32, f16 or bf16, not ") << type;
   if (getElementTypeOrSelf(getKeys().getType()) != element)
     return emitOpError("needs query and keys of one element type");
+  if (getKernel() == AttentionKernel::TensorCores &&
+      !fitsTensorCores(element, getElementTypeOrSelf(getValues().getType()), d,
+                       dv))
+    return emitOpError("cannot run on tensor cores: needs f16 or bf16 "
+                       "query, keys and values, and head sizes that are "
+                       "multiples of 16 up to 128");
   return success();
 }
 

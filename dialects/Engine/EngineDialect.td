@@ -106,6 +106,26 @@ def Engine_KernelAttr : AttrDef<Engine_Dialect, "Kernel"> {
   let assemblyFormat = "`<` $index `,` $kind `>`";
 }
 
+def Engine_AttentionKernel : I32EnumAttr<"AttentionKernel",
+    "which kernel runs an attention", [
+  I32EnumAttrCase<"TensorCores", 0, "tensor_cores">,
+  I32EnumAttrCase<"WarpPerRow", 1, "warp_per_row">
+]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::prec::engine";
+  let description = [{
+    `tensor_cores`: FlashAttention-2 on `mma.sync`, 64 query rows per block
+    over 64-key tiles; f16 or bf16 query, keys and values with head sizes
+    that are multiples of 16 up to 128. `warp_per_row`: one warp per query
+    row on the CUDA cores, for every other shape and type.
+  }];
+}
+
+def Engine_AttentionKernelAttr
+    : EnumAttr<Engine_Dialect, Engine_AttentionKernel, "attention_kernel"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
   let summary = "Scaled dot-product attention, run as one kernel";
   let description = [{
@@ -131,8 +151,13 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     * `zero_nan_rows`: the program replaced NaN probabilities by 0 (the
       guard exporters write after a softmax whose row may be fully masked).
 
+    `kernel` is the kernel that runs it; the verifier checks that
+    `tensor_cores` fits the types and head sizes.
+
     ```mlir
-    %o = engine.attention %q, %kt, %v mask %m {heads = 4 : i64, scale = 2.500000e-01 : f64,
+    %o = engine.attention %q, %kt, %v mask %m {heads = 4 : i64,
+           kernel = #engine.attention_kernel<tensor_cores>,
+           scale = 2.500000e-01 : f64,
            score_type = f16, scaled_type = f16, masked_type = f32}
          : (tensor<8x16x16xf16>, tensor<8x16x16xf16>, tensor<8x16x16xf16>,
             tensor<2x1x1x16xf32>) -> tensor<8x16x16xf16>
@@ -144,6 +169,7 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     AnyRankedTensor:$values,
     Optional<AnyRankedTensor>:$mask,
     I64Attr:$heads,
+    Engine_AttentionKernelAttr:$kernel,
     F64Attr:$scale,
     TypeAttr:$score_type,
     TypeAttr:$scaled_type,
@@ -159,6 +185,14 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     /// Whether the kernels compute with elements of `type`.
     static bool isComputeType(::mlir::Type type) {
       return type.isF32() || type.isF16() || type.isBF16();
+    }
+    /// Whether the tensor-core kernel can run an attention of these
+    /// query/keys and values element types and head sizes D and Dv.
+    static bool fitsTensorCores(::mlir::Type element, ::mlir::Type values,
+                                int64_t d, int64_t dv) {
+      auto fits = [](int64_t size) { return size % 16 == 0 && size <= 128; };
+      return (element.isF16() || element.isBF16()) && values == element &&
+             fits(d) && fits(dv);
     }
   }];
   let hasVerifier = 1;

@@ -8,10 +8,11 @@
 // RUN: not prec-translate --emit-cuda %s -split-input-file --batch=1:2:4 --batch-inputs=nope --output-dir=%t --engine-name=e 2>&1 | FileCheck %s --check-prefix=NAME
 // RUN: not prec-translate --emit-cuda %s -split-input-file --batch=1:2:8 --batch-inputs=x --output-dir=%t --engine-name=e 2>&1 | FileCheck %s --check-prefix=SIZE
 
-// Bad options name the location without printing the module.
-// ORDER: error: --batch '4:2:8' needs 1 <= MIN <= OPT <= MAX and MAX >= 2
+// A malformed --batch is an error of the command line, before the module is
+// read; the others are errors at the module.
+// ORDER: prec-translate: for the --batch option: '4:2:8' needs 1 <= MIN <= OPT <= MAX and MAX >= 2
 // ORDER-NOT: see current operation
-// SYNTAX: error: --batch 'two' is not MIN:OPT:MAX
+// SYNTAX: prec-translate: for the --batch option: 'two' is not MIN:OPT:MAX
 // INPUTS: error: --batch-inputs needs --batch
 // NAME: error: --batch-inputs names 'nope', which is not an input
 // NAME-NOT: see current operation

@@ -125,7 +125,7 @@
 // PLAN-CUDNN: func.func @forward{{.*}}engine.arena_bytes = 4608 : i64
 // PLAN-CUDNN-COUNT-2: engine.conv_algorithm = #engine.conv_algorithm<cudnn>
 // RUN: not prec-opt %t/conv.mlir --prec-lower-to-gpu --prec-plan-engine="batch=4:2:8" 2>&1 | FileCheck %s --check-prefix=PLAN-BATCH
-// PLAN-BATCH: error: --batch '4:2:8' needs 1 <= MIN <= OPT <= MAX and MAX >= 2
+// PLAN-BATCH: for the --batch option: '4:2:8' needs 1 <= MIN <= OPT <= MAX and MAX >= 2
 // With --conv=cudnn the 3x3 convolutions run through cuDNN, conv1 in f32 without
 // tensor cores (they would round its operands to TF32), conv2 on f16 with an
 // f32 accumulator; a max pool sits between each and the ReLU, so the bias

@@ -26,7 +26,7 @@
 // OPT8: #engine.conv_algorithm<cudnn>{{.*}} loc("large")
 // OPT4-LABEL: func.func @sizes
 // OPT4: #engine.conv_algorithm<im2col>{{.*}} loc("large")
-// BAD-BATCH: error: --batch '8:4:64' needs 1 <= MIN <= OPT <= MAX and MAX >= 2
+// BAD-BATCH: for the --batch option: '8:4:64' needs 1 <= MIN <= OPT <= MAX and MAX >= 2
 // BAD-CONV: for the --conv option: Cannot find option named 'winograd'!
 func.func @sizes(%x: tensor<64x56x56x64xf16>, %s: tensor<1x8x8x64xf16>)
     -> (tensor<64x56x56x64xf16>, tensor<1x8x8x64xf16>, tensor<1x8x8x64xf16>) {

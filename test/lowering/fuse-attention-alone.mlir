@@ -6,7 +6,7 @@
 // The scale, then the mask; the scores, scaled and masked scores round to f16
 // as the program's epilogue cast, mul and add stored them. Nothing else is left.
 // CHECK-LABEL: func.func @scale_then_mask
-// CHECK-NEXT: %[[O:.*]] = engine.attention %arg0, %arg1, %arg2 mask %arg3 {heads = 2 : i64, masked_type = f16, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x1x8xf16>) -> tensor<4x8x16xf16>
+// CHECK-NEXT: %[[O:.*]] = engine.attention %arg0, %arg1, %arg2 mask %arg3 {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x1x8xf16>) -> tensor<4x8x16xf16>
 // CHECK-NEXT: return %[[O]]
 func.func @scale_then_mask(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %mask: tensor<2x1x1x8xf16>) -> (tensor<4x8x16xf16>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
@@ -36,7 +36,7 @@ func.func @scale_then_mask(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: 
 // -----
 
 // CHECK-LABEL: func.func @mask_then_scale
-// CHECK-NEXT: engine.attention {{.*}} {heads = 2 : i64, mask_first,
+// CHECK-NEXT: engine.attention {{.*}} {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, mask_first,
 func.func @mask_then_scale(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %mask: tensor<2x1x1x8xf16>) -> (tensor<4x8x16xf16>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -60,6 +60,27 @@ func.func @mask_then_scale(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: 
   %o = tosa.matmul %p3, %v, %zp, %zp : (tensor<4x8x8xf16>, tensor<4x8x16xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x8x16xf32>
   %o16 = tosa.cast %o {precision.epilogue} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf16>
   return %o16 : tensor<4x8x16xf16>
+}
+
+// -----
+
+// f32 (or a head size the tensor-core kernel does not take) runs a warp per
+// query row; a rank-3 softmax is one head per matrix.
+// CHECK-LABEL: func.func @f32_rows
+// CHECK-NEXT: engine.attention %arg0, %arg1, %arg2 {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.000000e+00 : f64, scaled_type = f32, score_type = f32}
+// CHECK-NEXT: return
+func.func @f32_rows(%q: tensor<2x8x8xf32>, %kt: tensor<2x8x8xf32>, %v: tensor<2x8x8xf32>) -> (tensor<2x8x8xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8xf32>
+  %m = tosa.reduce_max %s {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
+  %d = tosa.sub %s, %m : (tensor<2x8x8xf32>, tensor<2x8x1xf32>) -> tensor<2x8x8xf32>
+  %e = tosa.exp %d : (tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
+  %r = tosa.reciprocal %l : (tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x8x8xf32>, tensor<2x8x1xf32>, tensor<1xi8>) -> tensor<2x8x8xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8xf32>
+  return %o : tensor<2x8x8xf32>
 }
 
 // -----

@@ -132,9 +132,9 @@ func.func @read_through_exp(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // engine.attention round-trips, and its verifier checks shapes and types.
 // CHECK-LABEL: func.func @attention
-// CHECK: engine.attention %arg0, %arg1, %arg2 mask %arg3 {heads = 2 : i64, mask_first, masked_type = f32, scale = 1.250000e-01 : f64, scaled_type = f32, score_type = f16}
+// CHECK: engine.attention %arg0, %arg1, %arg2 mask %arg3 {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, mask_first, masked_type = f32, scale = 1.250000e-01 : f64, scaled_type = f32, score_type = f16}
 func.func @attention(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %m: tensor<2x1x8x8xf32>) -> tensor<4x8x16xf16> {
-  %o = engine.attention %q, %kt, %v mask %m {heads = 2 : i64, mask_first, masked_type = f32, scale = 1.250000e-01 : f64, scaled_type = f32, score_type = f16} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x8x8xf32>) -> tensor<4x8x16xf16>
+  %o = engine.attention %q, %kt, %v mask %m {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, mask_first, masked_type = f32, scale = 1.250000e-01 : f64, scaled_type = f32, score_type = f16} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x8x8xf32>) -> tensor<4x8x16xf16>
   return %o : tensor<4x8x16xf16>
 }
 
@@ -142,9 +142,9 @@ func.func @attention(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor
 
 // A dynamic N (the batch times the heads) verifies for any head count.
 // CHECK-LABEL: func.func @attention_dynamic_batch
-// CHECK: engine.attention {{.*}}heads = 12 : i64
+// CHECK: engine.attention {{.*}}heads = 12 : i64, kernel = #engine.attention_kernel<warp_per_row>
 func.func @attention_dynamic_batch(%q: tensor<?x8x16xf16>, %kt: tensor<?x16x8xf16>, %v: tensor<?x8x16xf16>, %m: tensor<?x1x1x8xf32>) -> tensor<?x8x16xf16> {
-  %o = engine.attention %q, %kt, %v mask %m {heads = 12 : i64, masked_type = f32, scale = 1.250000e-01 : f64, scaled_type = f32, score_type = f32} : (tensor<?x8x16xf16>, tensor<?x16x8xf16>, tensor<?x8x16xf16>, tensor<?x1x1x8xf32>) -> tensor<?x8x16xf16>
+  %o = engine.attention %q, %kt, %v mask %m {heads = 12 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.250000e-01 : f64, scaled_type = f32, score_type = f32} : (tensor<?x8x16xf16>, tensor<?x16x8xf16>, tensor<?x8x16xf16>, tensor<?x1x1x8xf32>) -> tensor<?x8x16xf16>
   return %o : tensor<?x8x16xf16>
 }
 
@@ -152,7 +152,7 @@ func.func @attention_dynamic_batch(%q: tensor<?x8x16xf16>, %kt: tensor<?x16x8xf1
 
 func.func @attention_keys_mismatch(%q: tensor<4x8x16xf16>, %kt: tensor<4x8x8xf16>, %v: tensor<4x8x16xf16>) -> tensor<4x8x16xf16> {
   // expected-error @+1 {{has inconsistent shapes}}
-  %o = engine.attention %q, %kt, %v {heads = 2 : i64, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf16>, tensor<4x8x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf16>, tensor<4x8x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
   return %o : tensor<4x8x16xf16>
 }
 
@@ -160,7 +160,7 @@ func.func @attention_keys_mismatch(%q: tensor<4x8x16xf16>, %kt: tensor<4x8x8xf16
 
 func.func @attention_heads(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>) -> tensor<4x8x16xf16> {
   // expected-error @+1 {{needs heads (3) to divide N (4)}}
-  %o = engine.attention %q, %kt, %v {heads = 3 : i64, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
+  %o = engine.attention %q, %kt, %v {heads = 3 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
   return %o : tensor<4x8x16xf16>
 }
 
@@ -168,7 +168,7 @@ func.func @attention_heads(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: 
 
 func.func @attention_mask_shape(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %m: tensor<4x1x8x8xf32>) -> tensor<4x8x16xf16> {
   // expected-error @+1 {{needs a mask that broadcasts to [2, 2, 8, 8]}}
-  %o = engine.attention %q, %kt, %v mask %m {heads = 2 : i64, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<4x1x8x8xf32>) -> tensor<4x8x16xf16>
+  %o = engine.attention %q, %kt, %v mask %m {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<4x1x8x8xf32>) -> tensor<4x8x16xf16>
   return %o : tensor<4x8x16xf16>
 }
 
@@ -176,6 +176,14 @@ func.func @attention_mask_shape(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>,
 
 func.func @attention_type(%q: tensor<4x8x16xi8>, %kt: tensor<4x16x8xi8>, %v: tensor<4x8x16xf16>) -> tensor<4x8x16xf16> {
   // expected-error @+1 {{computes in f32, f16 or bf16, not 'i8'}}
-  %o = engine.attention %q, %kt, %v {heads = 2 : i64, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xi8>, tensor<4x16x8xi8>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xi8>, tensor<4x16x8xi8>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
+  return %o : tensor<4x8x16xf16>
+}
+
+// -----
+
+func.func @attention_tensor_cores(%q: tensor<4x8x24xf16>, %kt: tensor<4x24x8xf16>, %v: tensor<4x8x16xf16>) -> tensor<4x8x16xf16> {
+  // expected-error @+1 {{'engine.attention' op cannot run on tensor cores: needs f16 or bf16 query, keys and values, and head sizes that are multiples of 16 up to 128}}
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x24xf16>, tensor<4x24x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
   return %o : tensor<4x8x16xf16>
 }
