@@ -142,8 +142,11 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   bool addsBias = !prec::isZeroConstant(bias);
   const char *epilogueKind =
       addsBias ? "CUBLASLT_EPILOGUE_BIAS" : "CUBLASLT_EPILOGUE_DEFAULT";
-  if (Operation *relu = getReluEpilogue(op)) {
-    destination = relu->getResult(0);
+  FailureOr<Operation *> relu = getPlannedReluEpilogue(op);
+  if (failed(relu))
+    return failure();
+  if (*relu) {
+    destination = (*relu)->getResult(0);
     if (failed(assignBuffer(destination)))
       return failure();
     epilogueKind =

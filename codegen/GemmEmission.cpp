@@ -190,9 +190,12 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
     return unsupported(op, "cuBLASLt's i8 and f8 GEMMs need B transposed: a "
                            "tosa.transpose (perms 0, 2, 1) of a [batch, N, "
                            "K] tensor, or a constant");
-  // The epilogue adds the bias and writes the storage type (cuBLASLt's D
-  // type) when the program converts the accumulator.
-  MatmulEpilogue epilogue = getMatmulEpilogue(op);
+  // The epilogue (as planned) adds the bias and writes the storage type
+  // (cuBLASLt's D type) when the program converts the accumulator.
+  FailureOr<MatmulEpilogue> planned = getPlannedEpilogue(op);
+  if (failed(planned))
+    return failure();
+  MatmulEpilogue &epilogue = *planned;
   std::string alpha =
       epilogue.scale ? *getSplatLiteral(epilogue.alpha) : std::string();
   Value destination = epilogue.result;

@@ -70,6 +70,42 @@ MatmulEpilogue getMatmulEpilogue(tosa::MatMulOp op) {
   return epilogue;
 }
 
+engine::Epilogue MatmulEpilogue::getSteps() const {
+  engine::Epilogue steps{};
+  if (scale)
+    steps = steps | engine::Epilogue::Scale;
+  if (biasAdd)
+    steps = steps | engine::Epilogue::Bias;
+  if (cast)
+    steps = steps | engine::Epilogue::Convert;
+  return steps;
+}
+
+/// The steps recorded on `op`, none without engine.epilogue.
+static engine::Epilogue getRecordedSteps(Operation *op) {
+  auto recorded = op->getAttrOfType<engine::EpilogueAttr>(
+      engine::EngineDialect::EpilogueAttrHelper::getNameStr());
+  return recorded ? recorded.getValue() : engine::Epilogue{};
+}
+
+/// The error of an epilogue record the program no longer matches.
+static LogicalResult mismatch(Operation *op, engine::Epilogue recorded,
+                              engine::Epilogue found) {
+  return op->emitError() << "engine.epilogue records {"
+                         << engine::stringifyEpilogue(recorded)
+                         << "}, but the ops after it compute {"
+                         << engine::stringifyEpilogue(found)
+                         << "}: run prec-plan-kernels again";
+}
+
+FailureOr<MatmulEpilogue> getPlannedEpilogue(tosa::MatMulOp op) {
+  MatmulEpilogue epilogue = getMatmulEpilogue(op);
+  engine::Epilogue recorded = getRecordedSteps(op);
+  if (epilogue.getSteps() != recorded)
+    return mismatch(op, recorded, epilogue.getSteps());
+  return epilogue;
+}
+
 Value getTransposedB(tosa::MatMulOp op) {
   auto transpose = op.getB().getDefiningOp<tosa::TransposeOp>();
   if (!transpose || transpose.getPerms() != ArrayRef<int32_t>{0, 2, 1})
@@ -96,6 +132,15 @@ Operation *getReluEpilogue(tosa::Conv2DOp op) {
   return std::isinf(top) || top >= std::numeric_limits<float>::max()
              ? clamp.getOperation()
              : nullptr;
+}
+
+FailureOr<Operation *> getPlannedReluEpilogue(tosa::Conv2DOp op) {
+  Operation *relu = getReluEpilogue(op);
+  engine::Epilogue found = relu ? engine::Epilogue::Relu : engine::Epilogue{};
+  engine::Epilogue recorded = getRecordedSteps(op);
+  if (found != recorded)
+    return mismatch(op, recorded, found);
+  return relu;
 }
 
 } // namespace prec

@@ -10,6 +10,8 @@
 #ifndef PREC_LOWERING_CONTRACTIONEPILOGUES_H
 #define PREC_LOWERING_CONTRACTIONEPILOGUES_H
 
+#include "dialects/Engine/EngineDialect.h"
+
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 
 namespace prec {
@@ -24,6 +26,9 @@ struct MatmulEpilogue {
   mlir::Operation *biasWidening = nullptr; // the bias's widening, looked through
   mlir::Operation *cast = nullptr;         // converts the accumulator to the D type
   mlir::Value result;                      // what the GEMM writes
+
+  /// The steps these ops are, as engine.epilogue records them.
+  engine::Epilogue getSteps() const;
 };
 
 /// The epilogue of `op`, in cuBLASLt's order D = alpha * (A B) + bias: a
@@ -33,6 +38,11 @@ struct MatmulEpilogue {
 /// (cuBLASLt does both in f32). The bias is read in the D type: an f16 bias
 /// widened for the f32 add is read before its widening, which is exact.
 MatmulEpilogue getMatmulEpilogue(mlir::tosa::MatMulOp op);
+
+/// The epilogue prec-plan-kernels recorded on `op` (engine.epilogue, none
+/// if absent), as the ops after it compute it; an error at `op` where those
+/// ops no longer match the record.
+mlir::FailureOr<MatmulEpilogue> getPlannedEpilogue(mlir::tosa::MatMulOp op);
 
 /// The tensor whose transpose (batch kept, the two others swapped) is
 /// `op`'s B operand: cuBLASLt reads it as it is with op T.
@@ -46,6 +56,11 @@ bool needsTransposedB(mlir::tosa::MatMulOp op);
 /// convolution's only result, which cuBLASLt's RELU_BIAS epilogue and cuDNN
 /// can apply; null for a convolution that runs a direct kernel.
 mlir::Operation *getReluEpilogue(mlir::tosa::Conv2DOp op);
+
+/// The ReLU prec-plan-kernels recorded on `op` (engine.epilogue), or null;
+/// an error at `op` where the program no longer has it.
+mlir::FailureOr<mlir::Operation *>
+getPlannedReluEpilogue(mlir::tosa::Conv2DOp op);
 
 } // namespace prec
 

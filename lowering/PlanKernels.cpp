@@ -67,11 +67,16 @@ public:
         indexOf[&op] = indexOf.size();
     auto kernelAttr = dialect.getKernelAttrHelper();
     auto readThroughAttr = dialect.getReadThroughAttrHelper();
+    auto epilogueAttr = dialect.getEpilogueAttrHelper();
     for (Operation &op : body) {
       // A plan already there (the pass ran before) is replaced.
       op.removeAttr(readThroughAttr.getName());
       if (readThrough.contains(&op))
         readThroughAttr.setAttr(&op, UnitAttr::get(op.getContext()));
+      op.removeAttr(epilogueAttr.getName());
+      if (auto steps = epilogues.find(&op); steps != epilogues.end())
+        epilogueAttr.setAttr(
+            &op, engine::EpilogueAttr::get(op.getContext(), steps->second));
       if (!isComputed(&op)) {
         op.removeAttr(kernelAttr.getName());
         continue;
@@ -117,18 +122,20 @@ private:
   /// epilogue, a bias, exists by then). The transposes and bias widenings
   /// that only GEMMs read need no kernel: the GEMMs read their operand.
   void planContractions() {
-    auto fuse = [&](Operation *gemm, ArrayRef<Operation *> epilogueOps) {
+    auto fuse = [&](Operation *gemm, ArrayRef<Operation *> epilogueOps,
+                    engine::Epilogue steps) {
       Operation *last = epilogueOps.back();
       gemmAt[last] = gemm;
       performedBy[gemm] = last;
       for (Operation *covered : epilogueOps.drop_back())
         performedBy[covered] = last;
+      epilogues[gemm] = steps;
     };
     llvm::SetVector<Operation *> biasWidenings, transposesRead;
     for (Operation &op : body) {
       if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
         if (Operation *relu = getReluEpilogue(conv))
-          fuse(conv, {relu});
+          fuse(conv, {relu}, engine::Epilogue::Relu);
       auto matmul = dyn_cast<tosa::MatMulOp>(op);
       if (!matmul)
         continue;
@@ -139,7 +146,7 @@ private:
         if (covered)
           epilogueOps.push_back(covered);
       if (!epilogueOps.empty())
-        fuse(matmul, epilogueOps);
+        fuse(matmul, epilogueOps, epilogue.getSteps());
       if (epilogue.biasWidening)
         biasWidenings.insert(epilogue.biasWidening);
       if (getTransposedB(matmul))
@@ -232,6 +239,8 @@ private:
   /// The GEMM and its other epilogue ops, mapped to the op at which the
   /// GEMM runs.
   llvm::DenseMap<Operation *, Operation *> performedBy;
+  /// What each GEMM with an epilogue computes after its product.
+  llvm::DenseMap<Operation *, engine::Epilogue> epilogues;
   /// Transposes and bias widenings that GEMMs read through.
   llvm::SmallPtrSet<Operation *, 8> readThrough;
   std::vector<RowGroup> rowGroups;

@@ -7,6 +7,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -88,6 +89,26 @@ LogicalResult AttentionOp::verify() {
   return success();
 }
 
+/// engine.epilogue: a matmul's steps (scale, bias, convert) or a
+/// convolution's ReLU.
+static LogicalResult verifyEpilogue(Operation *op, StringRef name,
+                                    Attribute value) {
+  auto epilogue = dyn_cast<EpilogueAttr>(value);
+  if (!epilogue)
+    return op->emitError() << "'" << name
+                           << "' must be a #engine.epilogue, got " << value;
+  StringRef opName = op->getName().getStringRef();
+  if (opName == "tosa.matmul" &&
+      !bitEnumContainsAny(epilogue.getValue(), Epilogue::Relu))
+    return success();
+  if (opName == "tosa.conv2d" && epilogue.getValue() == Epilogue::Relu)
+    return success();
+  return op->emitError() << "'" << name
+                         << "' is scale, bias and convert on a tosa.matmul, or "
+                            "relu on a tosa.conv2d, not "
+                         << value << " on '" << op->getName() << "'";
+}
+
 LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -111,6 +132,8 @@ LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' has a negative index";
     return success();
   }
+  if (name == EpilogueAttrHelper::getNameStr())
+    return verifyEpilogue(op, name, attr.getValue());
   if (name == BatchedInputsAttrHelper::getNameStr()) {
     if (!isa<DenseI64ArrayAttr>(attr.getValue()) ||
         op->getName().getStringRef() != "func.func")

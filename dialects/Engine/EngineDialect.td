@@ -21,6 +21,9 @@ def Engine_Dialect : Dialect {
     * `engine.kernel` on every op that computes something: the kernel (or
       library call) that computes it. Ops with one kernel index are
       consecutive and run in one launch, at the last of them.
+    * `engine.epilogue` on a `tosa.matmul` or `tosa.conv2d` whose kernel is
+      a contraction: what the library computes after the product, each step
+      being the only user of the value before it.
     * `engine.read_through` on a transpose of B or a bias widening that only
       GEMMs read: no kernel computes it, the GEMMs read its operand.
     * `engine.arena_offset` on an op whose result lives in the activation
@@ -38,6 +41,7 @@ def Engine_Dialect : Dialect {
 
     ```mlir
     %y = tosa.conv2d %x, %w, %b, %zp, %zp {..., engine.conv_algorithm = #engine.conv_algorithm<cudnn>,
+                                                engine.epilogue = #engine.epilogue<relu>,
                                                 engine.kernel = #engine.kernel<0, contraction>}
     %r = tosa.clamp %y {..., engine.kernel = #engine.kernel<0, contraction>}
     ```
@@ -47,6 +51,7 @@ def Engine_Dialect : Dialect {
   let discardableAttrs = (ins
     "::prec::engine::ConvAlgorithmAttr":$conv_algorithm,
     "::prec::engine::KernelAttr":$kernel,
+    "::prec::engine::EpilogueAttr":$epilogue,
     "::mlir::IntegerAttr":$arena_offset,
     "::mlir::IntegerAttr":$columns_offset,
     "::mlir::IntegerAttr":$arena_bytes,
@@ -76,6 +81,29 @@ def Engine_ConvAlgorithm : I32EnumAttr<"ConvAlgorithm",
 
 def Engine_ConvAlgorithmAttr
     : EnumAttr<Engine_Dialect, Engine_ConvAlgorithm, "conv_algorithm"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Engine_Epilogue : I32BitEnumAttr<"Epilogue",
+    "what cuBLASLt or cuDNN computes after a contraction's product", [
+  I32BitEnumAttrCaseBit<"Scale", 0, "scale">,
+  I32BitEnumAttrCaseBit<"Bias", 1, "bias">,
+  I32BitEnumAttrCaseBit<"Relu", 2, "relu">,
+  I32BitEnumAttrCaseBit<"Convert", 3, "convert">
+]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::prec::engine";
+  let separator = ", ";
+  let description = [{
+    In the libraries' order D = convert(relu(alpha · (A B) + bias)):
+    `scale`, a multiply by a constant (alpha); `bias`, a row bias added in
+    the accumulator type; `relu`, a clamp to [0, +inf) (convolutions);
+    `convert`, the conversion to f16 or bf16 (matmuls).
+  }];
+}
+
+def Engine_EpilogueAttr
+    : EnumAttr<Engine_Dialect, Engine_Epilogue, "epilogue"> {
   let assemblyFormat = "`<` $value `>`";
 }
 

@@ -11,7 +11,7 @@
 // CHECK: "tosa.const"
 // CHECK-NOT: engine.kernel
 // CHECK: tosa.cast %arg1 {engine.read_through}
-// CHECK-NEXT: tosa.matmul {{.*}}engine.kernel = #engine.kernel<0, contraction>
+// CHECK-NEXT: tosa.matmul {{.*}}{engine.epilogue = #engine.epilogue<bias, convert>, engine.kernel = #engine.kernel<0, contraction>}
 // CHECK-NEXT: tosa.add {{.*}}engine.kernel = #engine.kernel<0, contraction>
 // CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, contraction>
 // CHECK-NEXT: tosa.exp {{.*}}engine.kernel = #engine.kernel<1, fused>
@@ -67,8 +67,9 @@ func.func @softmax(%x: tensor<4x64xf32>) -> tensor<1x4x64xf32> {
 // A convolution cuBLASLt or cuDNN runs applies its ReLU; an i16 one runs a
 // direct kernel of its own.
 // CHECK-LABEL: func.func @convolutions
-// CHECK: tosa.conv2d {{.*}}#engine.kernel<0, contraction>
+// CHECK: tosa.conv2d {{.*}}engine.epilogue = #engine.epilogue<relu>, engine.kernel = #engine.kernel<0, contraction>
 // CHECK-NEXT: tosa.clamp {{.*}}#engine.kernel<0, contraction>
+// CHECK-NOT: engine.epilogue
 // CHECK: tosa.conv2d {{.*}}#engine.kernel<1, single>
 func.func @convolutions(%x: tensor<1x8x8x4xf16>, %q: tensor<1x8x8x3xi16>) -> (tensor<1x8x8x4xf16>, tensor<1x8x8x4xi48>) {
   %w = "tosa.const"() <{values = dense<0.01> : tensor<4x3x3x4xf16>}> : () -> tensor<4x3x3x4xf16>
@@ -93,8 +94,8 @@ func.func @convolutions(%x: tensor<1x8x8x4xf16>, %q: tensor<1x8x8x3xi16>) -> (te
 // CHECK: "tosa.const"
 // CHECK-NOT: engine.kernel
 // CHECK: tosa.transpose %arg2 {engine.read_through, perms = array<i32: 0, 2, 1>}
-// CHECK-NEXT: tosa.matmul {{.*}}#engine.kernel<0, contraction>
-// CHECK-NEXT: tosa.matmul {{.*}}#engine.kernel<1, contraction>
+// CHECK-NEXT: tosa.matmul {{.*}}{engine.kernel = #engine.kernel<0, contraction>}
+// CHECK-NEXT: tosa.matmul {{.*}}{engine.kernel = #engine.kernel<1, contraction>}
 // CHECK-NEXT: tosa.exp {{.*}}#engine.kernel<2, single>
 // CHECK-NEXT: tosa.add {{.*}}#engine.kernel<3, single>
 func.func @shared(%x: tensor<1x4x16xf16>, %y: tensor<1x4x16xf16>, %k: tensor<1x8x16xf16>) -> (tensor<1x4x8xf16>, tensor<1x4x8xf16>, tensor<1x4x16xf16>) {
@@ -120,4 +121,22 @@ func.func @moved_to_launch(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<64
   %f = tosa.floor %y : (tensor<64xf32>) -> tensor<64xf32>
   %s = tosa.add %e, %f : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
   return %s, %f : tensor<64xf32>, tensor<64xf32>
+}
+
+// -----
+
+// A dequantization scale is cuBLASLt's alpha; a record already there (here
+// a stale bias) is replaced.
+// CHECK-LABEL: func.func @scaled
+// CHECK: tosa.matmul {{.*}}{engine.epilogue = #engine.epilogue<scale, convert>, engine.kernel = #engine.kernel<0, contraction>}
+// CHECK-NEXT: tosa.mul {{.*}}engine.kernel = #engine.kernel<0, contraction>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, contraction>
+func.func @scaled(%x: tensor<1x4x16xf16>, %w: tensor<1x16x8xf16>) -> tensor<1x4x8xf16> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %alpha = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %p = tosa.matmul %x, %w, %zp, %zp {engine.epilogue = #engine.epilogue<bias>} : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf32>
+  %s = tosa.mul %p, %alpha, %shift : (tensor<1x4x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x4x8xf32>
+  %y = tosa.cast %s {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
+  return %y : tensor<1x4x8xf16>
 }

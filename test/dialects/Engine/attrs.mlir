@@ -187,3 +187,27 @@ func.func @attention_tensor_cores(%q: tensor<4x8x24xf16>, %kt: tensor<4x24x8xf16
   %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x24xf16>, tensor<4x24x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
   return %o : tensor<4x8x16xf16>
 }
+
+// -----
+
+func.func @relu_on_matmul(%a: tensor<1x4x8xf16>, %b: tensor<1x8x4xf16>, %zp: tensor<1xf16>) -> tensor<1x4x4xf32> {
+  // expected-error @+1 {{'engine.epilogue' is scale, bias and convert on a tosa.matmul, or relu on a tosa.conv2d, not #engine.epilogue<bias, relu> on 'tosa.matmul'}}
+  %y = tosa.matmul %a, %b, %zp, %zp {engine.epilogue = #engine.epilogue<bias, relu>} : (tensor<1x4x8xf16>, tensor<1x8x4xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x4xf32>
+  return %y : tensor<1x4x4xf32>
+}
+
+// -----
+
+func.func @epilogue_elsewhere(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'engine.epilogue' is scale, bias and convert on a tosa.matmul, or relu on a tosa.conv2d, not #engine.epilogue<relu> on 'tosa.abs'}}
+  %y = tosa.abs %x {engine.epilogue = #engine.epilogue<relu>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @epilogue_not_enum(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'engine.epilogue' must be a #engine.epilogue, got 3 : i64}}
+  %y = tosa.abs %x {engine.epilogue = 3} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
