@@ -1,5 +1,6 @@
 """engine.attention against the same program unfused and against PyTorch's
-scaled_dot_product_attention, at BERT-base and LLaMA-8B shapes.
+scaled_dot_product_attention, at Swin-T (one stage-1 window per matrix, 8
+images), ViT-B, BERT-base and LLaMA-8B shapes.
 
   python3 run_attention.py prepare BIN [BASELINE_BIN] WORK   # here
   python3 run_attention.py check WORK                        # on the GPU
@@ -23,8 +24,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # name: batch, heads, sequence, head dim.
 SHAPES = {
+    "swin_t_window_8x49": (512, 3, 49, 32),
+    "vit_base_32x197": (32, 12, 197, 64),
     "bert_base_32x128": (32, 12, 128, 64),
     "bert_base_8x512": (8, 12, 512, 64),
+    "gpt2_4x1024": (4, 12, 1024, 64),
     "llama8b_prefill_2048": (1, 32, 2048, 128),
 }
 

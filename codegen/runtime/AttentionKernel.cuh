@@ -146,18 +146,51 @@ template <> struct prec_mma<__nv_bfloat16> {
   }
 };
 
-template <typename T>
-__device__ inline uint32_t prec_pack_pair(const T *p, int stride) {
-  return prec_mma<T>::pack(prec_to_float(p[0]), prec_to_float(p[stride]));
+// Shared-memory addresses, async copies and fragment loads for the kernel
+// below (sm_80 and up).
+__device__ inline uint32_t prec_shared_address(const void *p) {
+  return (uint32_t)__cvta_generic_to_shared(p);
+}
+// Copies 16 bytes, or zeros where `bytes` is 0 (a row past the end).
+__device__ inline void prec_copy16_async(void *to, const void *from,
+                                         int bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(
+                   prec_shared_address(to)),
+               "l"(from), "r"(bytes));
+}
+__device__ inline void prec_commit_copies() {
+  asm volatile("cp.async.commit_group;\n" ::);
+}
+// Waits until all but the latest group of copies have landed.
+__device__ inline void prec_wait_copies_but_one() {
+  asm volatile("cp.async.wait_group 1;\n" ::);
+}
+// Four 8x8 tiles of a [K][N] row-major (N contiguous) shared array as mma's
+// B fragments: rows k..k+15 of columns n..n+7 in b[0], b[1] and of columns
+// n+8..n+15 in b[2], b[3].
+template <typename T, int STRIDE>
+__device__ inline void prec_load_b_fragments(uint32_t b[4], const T *tile,
+                                             int k, int n, int lane) {
+  const int matrix = lane >> 3, row = lane & 7;
+  const T *p =
+      tile + (k + row + (matrix & 1) * 8) * STRIDE + n + (matrix >> 1) * 8;
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 "
+               "{%0,%1,%2,%3}, [%4];\n"
+               : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
+               : "r"(prec_shared_address(p)));
 }
 
 template <int D, int DV, bool ZERO_NAN_ROWS, typename Scores, typename T,
           typename M, typename O, typename I>
 __global__ void __launch_bounds__(128)
     prec_attention_mma(prec_attention_args<T, T, M, O, I> a, Scores scores) {
-  constexpr int KEYS = 64;
-  __shared__ T keys_tile[D][KEYS];
-  __shared__ T values_tile[KEYS][DV];
+  // Rows padded by 16 bytes: the 8 row addresses of an ldmatrix fall in
+  // distinct banks.
+  constexpr int KEYS = 64, KEY_STRIDE = KEYS + 8, VALUE_STRIDE = DV + 8;
+  // exp(x) as exp2(x log2 e): one multiply-add and the hardware's exp2.
+  constexpr float LOG2E = 1.4426950408889634f;
+  __shared__ __align__(16) T keys_tile[D][KEY_STRIDE];
+  __shared__ __align__(16) T values_tile[KEYS][VALUE_STRIDE];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int g = lane >> 2, t = lane & 3;
   const I head = blockIdx.y;
@@ -165,42 +198,85 @@ __global__ void __launch_bounds__(128)
   const T *query = a.query + head * a.sq * D;
   // Q's fragments, rows past the end as zeros.
   uint32_t q[D / 16][4];
+  auto pair = [&](I row, int c) {
+    return row < a.sq ? *reinterpret_cast<const uint32_t *>(query + row * D + c)
+                      : 0u;
+  };
   for (int k = 0; k < D / 16; ++k) {
     const int c = k * 16 + 2 * t;
-    q[k][0] = row0 < a.sq ? prec_pack_pair(query + row0 * D + c, 1) : 0u;
-    q[k][1] = row1 < a.sq ? prec_pack_pair(query + row1 * D + c, 1) : 0u;
-    q[k][2] = row0 < a.sq ? prec_pack_pair(query + row0 * D + c + 8, 1) : 0u;
-    q[k][3] = row1 < a.sq ? prec_pack_pair(query + row1 * D + c + 8, 1) : 0u;
+    q[k][0] = pair(row0, c);
+    q[k][1] = pair(row1, c);
+    q[k][2] = pair(row0, c + 8);
+    q[k][3] = pair(row1, c + 8);
   }
   const T *keys = a.keys + head * D * a.sk;
   const T *values = a.values + head * a.sk * DV;
   const M *mask = a.mask ? a.mask + (head / a.heads) * a.mask_stride[0] +
                                (head % a.heads) * a.mask_stride[1]
                          : nullptr;
+  // Tiles load by 16-byte copies where rows are 16-byte aligned: Kᵀ rows
+  // are a.sk keys apart.
+  const bool copy_keys =
+      a.sk % 8 == 0 && reinterpret_cast<uintptr_t>(a.keys) % 16 == 0;
+  const bool copy_values = reinterpret_cast<uintptr_t>(a.values) % 16 == 0;
+  auto load_keys = [&](I first) {
+    if (copy_keys) {
+      for (int i = threadIdx.x; i < D * KEYS / 8; i += 128) {
+        const int d = i / (KEYS / 8), k = i % (KEYS / 8) * 8;
+        const bool in = first + k < a.sk;
+        prec_copy16_async(&keys_tile[d][k],
+                          in ? keys + d * a.sk + first + k : keys, in ? 16 : 0);
+      }
+    } else {
+      for (int i = threadIdx.x; i < D * KEYS; i += 128) {
+        const int d = i / KEYS, k = i % KEYS;
+        keys_tile[d][k] = first + k < a.sk ? keys[d * a.sk + first + k]
+                                           : prec_from_float<T>(0.0f);
+      }
+    }
+  };
+  auto load_values = [&](I first) {
+    if (copy_values) {
+      for (int i = threadIdx.x; i < KEYS * DV / 8; i += 128) {
+        const int k = i / (DV / 8), d = i % (DV / 8) * 8;
+        const bool in = first + k < a.sk;
+        prec_copy16_async(&values_tile[k][d],
+                          in ? values + (first + k) * DV + d : values,
+                          in ? 16 : 0);
+      }
+    } else {
+      for (int i = threadIdx.x; i < KEYS * DV; i += 128) {
+        const int k = i / DV, d = i % DV;
+        values_tile[k][d] = first + k < a.sk ? values[(first + k) * DV + d]
+                                             : prec_from_float<T>(0.0f);
+      }
+    }
+  };
   float out[DV / 8][4] = {};
   float running_max[2] = {-INFINITY, -INFINITY}, sum[2] = {0.0f, 0.0f};
+  // A tile's values load while its scores are computed, the next tile's
+  // keys while its P.V is.
+  load_keys(0);
+  prec_commit_copies();
   for (I first = 0; first < a.sk; first += KEYS) {
-    __syncthreads();
-    for (int i = threadIdx.x; i < D * KEYS; i += 128) {
-      const int d = i / KEYS, k = i % KEYS;
-      keys_tile[d][k] = first + k < a.sk ? keys[d * a.sk + first + k]
-                                         : prec_from_float<T>(0.0f);
-    }
-    for (int i = threadIdx.x; i < KEYS * DV; i += 128) {
-      const int k = i / DV, d = i % DV;
-      values_tile[k][d] = first + k < a.sk ? values[(first + k) * DV + d]
-                                           : prec_from_float<T>(0.0f);
-    }
+    load_values(first);
+    prec_commit_copies();
+    prec_wait_copies_but_one();
     __syncthreads();
     // S = Q.K^T for this warp's 16 rows and 64 keys: 8 tiles of 16 x 8.
     float s[KEYS / 8][4] = {};
-    for (int j = 0; j < KEYS / 8; ++j)
-      for (int k = 0; k < D / 16; ++k) {
-        const uint32_t b[2] = {
-            prec_pack_pair(&keys_tile[k * 16 + 2 * t][j * 8 + g], KEYS),
-            prec_pack_pair(&keys_tile[k * 16 + 2 * t + 8][j * 8 + g], KEYS)};
+    for (int k = 0; k < D / 16; ++k)
+      for (int j = 0; j < KEYS / 8; j += 2) {
+        uint32_t b[4];
+        prec_load_b_fragments<T, KEY_STRIDE>(b, &keys_tile[0][0], k * 16, j * 8,
+                                             lane);
         prec_mma<T>::mma(s[j], q[k], b);
+        prec_mma<T>::mma(s[j + 1], q[k], b + 2);
       }
+    __syncthreads();
+    if (first + KEYS < a.sk)
+      load_keys(first + KEYS);
+    prec_commit_copies();
     // Logits, the tile's maximum per row (a row's 64 keys are spread over
     // the 4 threads of a quad).
     float tile_max[2] = {-INFINITY, -INFINITY};
@@ -227,7 +303,8 @@ __global__ void __launch_bounds__(128)
           fmaxf(tile_max[r], __shfl_xor_sync(0xffffffffu, tile_max[r], 2));
       const float new_max = fmaxf(running_max[r], tile_max[r]);
       base[r] = new_max == -INFINITY ? 0.0f : new_max;
-      rescale[r] = expf(running_max[r] - base[r]);
+      rescale[r] = exp2f((running_max[r] - base[r]) * LOG2E);
+      base[r] *= LOG2E;
       running_max[r] = new_max;
       sum[r] *= rescale[r];
     }
@@ -237,22 +314,26 @@ __global__ void __launch_bounds__(128)
     // P = exp(logit - max), summed in f32, rounded to T for P.V.
     for (int j = 0; j < KEYS / 8; ++j)
       for (int e = 0; e < 4; ++e) {
-        s[j][e] = expf(s[j][e] - base[e >> 1]);
+        s[j][e] = exp2f(fmaf(s[j][e], LOG2E, -base[e >> 1]));
         sum[e >> 1] += s[j][e];
       }
+    prec_wait_copies_but_one();
+    __syncthreads();
     for (int k = 0; k < KEYS / 16; ++k) {
       const uint32_t p[4] = {
           prec_mma<T>::pack(s[2 * k][0], s[2 * k][1]),
           prec_mma<T>::pack(s[2 * k][2], s[2 * k][3]),
           prec_mma<T>::pack(s[2 * k + 1][0], s[2 * k + 1][1]),
           prec_mma<T>::pack(s[2 * k + 1][2], s[2 * k + 1][3])};
-      for (int j = 0; j < DV / 8; ++j) {
-        const uint32_t b[2] = {
-            prec_pack_pair(&values_tile[k * 16 + 2 * t][j * 8 + g], DV),
-            prec_pack_pair(&values_tile[k * 16 + 2 * t + 8][j * 8 + g], DV)};
+      for (int j = 0; j < DV / 8; j += 2) {
+        uint32_t b[4];
+        prec_load_b_fragments<T, VALUE_STRIDE>(b, &values_tile[0][0], k * 16,
+                                               j * 8, lane);
         prec_mma<T>::mma(out[j], p, b);
+        prec_mma<T>::mma(out[j + 1], p, b + 2);
       }
     }
+    __syncthreads();
   }
   for (int r = 0; r < 2; ++r) {
     sum[r] += __shfl_xor_sync(0xffffffffu, sum[r], 1);

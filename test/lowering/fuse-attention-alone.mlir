@@ -2,6 +2,7 @@
 // epilogue cast, the per-head view, scale and mask, softmax, ·V) becomes one
 // engine.attention; what else reads a part of it keeps it unfused.
 // RUN: prec-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(prec-fuse-attention))' | FileCheck %s
+// RUN: prec-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(prec-fuse-attention{max-keys=128}))' | FileCheck %s --check-prefix=MAX128
 
 // The scale, then the mask; the scores, scaled and masked scores round to f16
 // as the program's epilogue cast, mul and add stored them. Nothing else is left.
@@ -151,10 +152,12 @@ func.func @scores_read_outside(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, 
 
 // -----
 
-// More keys than max-keys (128 by default): nothing fuses.
+// More keys than max-keys (1024 by default, here 128): nothing fuses.
 // CHECK-LABEL: func.func @too_many_keys
-// CHECK-NOT: engine.attention
-// CHECK: tosa.reduce_max
+// CHECK-NEXT: engine.attention
+// MAX128-LABEL: func.func @too_many_keys
+// MAX128-NOT: engine.attention
+// MAX128: tosa.reduce_max
 func.func @too_many_keys(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x160xf16>, %v: tensor<4x160x16xf16>, %mask: tensor<2x1x1x160xf16>) -> (tensor<4x8x16xf16>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
