@@ -11,6 +11,7 @@
 #include "dialects/Engine/EngineDialect.h"
 #include "dialects/Utils/OpNames.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstdio>
@@ -50,12 +51,10 @@ std::string getLogitExpression(engine::AttentionOp op) {
 /// broadcasts.
 SmallVector<int64_t> getMaskStrides(Value mask) {
   ArrayRef<int64_t> shape = cast<RankedTensorType>(mask.getType()).getShape();
-  SmallVector<int64_t> strides(4, 0);
-  int64_t stride = 1;
-  for (int d = 3; d >= 0; --d) {
-    strides[d] = shape[d] == 1 ? 0 : stride;
-    stride *= shape[d];
-  }
+  SmallVector<int64_t> strides = computeStrides(shape);
+  for (auto [stride, size] : llvm::zip_equal(strides, shape))
+    if (size == 1)
+      stride = 0;
   return strides;
 }
 
@@ -80,6 +79,8 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   SmallVector<int64_t> strides =
       mask ? getMaskStrides(mask) : SmallVector<int64_t>(4, 0);
   std::string index = indexSpelling.type().str();
+  // N, the batch times the heads: the grid runs a column of blocks per matrix.
+  std::string matrices = runtimeCount(op.getResult(), n);
   const char *maskType = mask ? typeOf(mask).cType : "float";
   std::string args = llvm::formatv(
       "prec_attention_args<{0}, {1}, {2}, {3}, {4}>{{{5}, {6}, {7}, {8}, {9}, "
@@ -87,24 +88,22 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
       typeOf(op.getQuery()).cType, typeOf(op.getValues()).cType, maskType,
       typeOf(op.getResult()).cType, index, pointer(op.getQuery()),
       pointer(op.getKeys()), pointer(op.getValues()),
-      mask ? pointer(mask) : "nullptr", pointer(op.getResult()),
-      runtimeCount(op.getResult(), n), sq, sk, d, dv, op.getHeads(), strides[0],
-      strides[1], strides[2], strides[3]);
+      mask ? pointer(mask) : "nullptr", pointer(op.getResult()), matrices, sq,
+      sk, d, dv, op.getHeads(), strides[0], strides[1], strides[2], strides[3]);
   std::string where = layer.empty() ? "" : " '" + layer + "'";
-  std::string heads = runtimeCount(op.getResult(), n);
   const char *zeroNanRows = op.getZeroNanRows() ? "true" : "false";
   if (op.getKernel() == engine::AttentionKernel::TensorCores) {
     runCode += llvm::formatv(
         "  // engine.attention{0}, on tensor cores\n"
         "  prec_attention_mma<{1}, {2}, {3}, {4}_logit><<<dim3({5}, "
         "(unsigned)({6})), 128, 0, stream>>>({7}, {4}_logit());\n",
-        where, d, dv, zeroNanRows, name, (sq + 63) / 64, heads, args);
+        where, d, dv, zeroNanRows, name, (sq + 63) / 64, matrices, args);
   } else {
     runCode += llvm::formatv(
         "  // engine.attention{0}\n  prec_attention<{1}, {2}, {3}_logit>"
         "<<<dim3({4}, (unsigned)({5})), 128, {6}, stream>>>({7}, "
         "{3}_logit());\n",
-        where, (dv + 31) / 32, zeroNanRows, name, (sq + 3) / 4, heads,
+        where, (dv + 31) / 32, zeroNanRows, name, (sq + 3) / 4, matrices,
         4 * d * sizeof(float), args);
   }
 

@@ -344,11 +344,9 @@ Value getRank4Mask(OpBuilder &builder, Value mask) {
 /// Tensor cores where the mma kernel takes the shape and types, else a warp
 /// per query row.
 engine::AttentionKernel chooseKernel(Value query, Value values) {
-  auto queryType = cast<RankedTensorType>(query.getType());
-  auto valuesType = cast<RankedTensorType>(values.getType());
   return engine::AttentionOp::fitsTensorCores(
-             queryType.getElementType(), valuesType.getElementType(),
-             queryType.getDimSize(2), valuesType.getDimSize(2))
+             elementOf(query), elementOf(values), shapeOf(query)[2],
+             shapeOf(values)[2])
              ? engine::AttentionKernel::TensorCores
              : engine::AttentionKernel::WarpPerRow;
 }
@@ -398,9 +396,7 @@ public:
     SmallVector<AttentionMatch> matches;
     llvm::DenseSet<Operation *> fused;
     for (tosa::MatMulOp matmul : matmuls) {
-      if (fused.contains(matmul) ||
-          cast<RankedTensorType>(matmul.getA().getType()).getShape()[2] >
-              maxKeys)
+      if (fused.contains(matmul) || shapeOf(matmul.getA())[2] > maxKeys)
         continue;
       if (std::optional<AttentionMatch> match = matcher.match(matmul)) {
         fused.insert(match->ops.begin(), match->ops.end());

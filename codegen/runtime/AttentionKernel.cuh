@@ -180,6 +180,31 @@ __device__ inline void prec_load_b_fragments(uint32_t b[4], const T *tile,
                : "r"(prec_shared_address(p)));
 }
 
+// Loads a ROWS x COLUMNS tile of `source` (rows `row_stride` apart) into
+// `tile` (rows COLUMNS + 8 apart) with the block's 128 threads, zeros from
+// row `rows` and column `columns` on: by 16-byte async copies with `copy`
+// (aligned rows, `columns` a multiple of 8), else element by element.
+template <int ROWS, int COLUMNS, typename T, typename I>
+__device__ inline void prec_load_tile(T *tile, const T *source, I row_stride,
+                                      I rows, I columns, bool copy) {
+  constexpr int STRIDE = COLUMNS + 8;
+  if (copy) {
+    for (int i = threadIdx.x; i < ROWS * COLUMNS / 8; i += 128) {
+      const int r = i / (COLUMNS / 8), c = i % (COLUMNS / 8) * 8;
+      const bool in = r < rows && c < columns;
+      prec_copy16_async(tile + r * STRIDE + c,
+                        in ? source + r * row_stride + c : source, in ? 16 : 0);
+    }
+  } else {
+    for (int i = threadIdx.x; i < ROWS * COLUMNS; i += 128) {
+      const int r = i / COLUMNS, c = i % COLUMNS;
+      tile[r * STRIDE + c] = r < rows && c < columns
+                                 ? source[r * row_stride + c]
+                                 : prec_from_float<T>(0.0f);
+    }
+  }
+}
+
 template <int D, int DV, bool ZERO_NAN_ROWS, typename Scores, typename T,
           typename M, typename O, typename I>
 __global__ void __launch_bounds__(128)
@@ -220,37 +245,12 @@ __global__ void __launch_bounds__(128)
       a.sk % 8 == 0 && reinterpret_cast<uintptr_t>(a.keys) % 16 == 0;
   const bool copy_values = reinterpret_cast<uintptr_t>(a.values) % 16 == 0;
   auto load_keys = [&](I first) {
-    if (copy_keys) {
-      for (int i = threadIdx.x; i < D * KEYS / 8; i += 128) {
-        const int d = i / (KEYS / 8), k = i % (KEYS / 8) * 8;
-        const bool in = first + k < a.sk;
-        prec_copy16_async(&keys_tile[d][k],
-                          in ? keys + d * a.sk + first + k : keys, in ? 16 : 0);
-      }
-    } else {
-      for (int i = threadIdx.x; i < D * KEYS; i += 128) {
-        const int d = i / KEYS, k = i % KEYS;
-        keys_tile[d][k] = first + k < a.sk ? keys[d * a.sk + first + k]
-                                           : prec_from_float<T>(0.0f);
-      }
-    }
+    prec_load_tile<D, KEYS>(&keys_tile[0][0], keys + first, a.sk, (I)D,
+                            a.sk - first, copy_keys);
   };
   auto load_values = [&](I first) {
-    if (copy_values) {
-      for (int i = threadIdx.x; i < KEYS * DV / 8; i += 128) {
-        const int k = i / (DV / 8), d = i % (DV / 8) * 8;
-        const bool in = first + k < a.sk;
-        prec_copy16_async(&values_tile[k][d],
-                          in ? values + (first + k) * DV + d : values,
-                          in ? 16 : 0);
-      }
-    } else {
-      for (int i = threadIdx.x; i < KEYS * DV; i += 128) {
-        const int k = i / DV, d = i % DV;
-        values_tile[k][d] = first + k < a.sk ? values[(first + k) * DV + d]
-                                             : prec_from_float<T>(0.0f);
-      }
-    }
+    prec_load_tile<KEYS, DV>(&values_tile[0][0], values + first * DV, (I)DV,
+                             a.sk - first, (I)DV, copy_values);
   };
   float out[DV / 8][4] = {};
   float running_max[2] = {-INFINITY, -INFINITY}, sum[2] = {0.0f, 0.0f};
