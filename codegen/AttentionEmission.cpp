@@ -47,6 +47,55 @@ std::string getLogitExpression(engine::AttentionOp op) {
   return op.getMaskFirst() ? scale(mask(scores)) : mask(scale(scores));
 }
 
+/// The 16-bit type every part of `op` rounds to, and its mask holds, if
+/// there is one and the scale is exact in it: then a pair of logits is
+/// computed in packed 16-bit arithmetic, bit for bit what rounding each
+/// step's f32 result computes (f32 holds the exact product of two such
+/// values, and rounding their f32 sum once more gives the rounded exact sum;
+/// bench/gpu/check_packed_logits.cu checks it). The multiply is
+/// `__hmul2_rn`, which the compiler may not fuse with the add.
+std::optional<Type> getPackedLogitType(engine::AttentionOp op) {
+  Type type = op.getScoreType();
+  if (!type.isF16() && !type.isBF16())
+    return std::nullopt;
+  if (op.getScale().convertToDouble() != 1.0) {
+    llvm::APFloat scale = op.getScale();
+    bool losesInfo = false;
+    scale.convert(cast<FloatType>(type).getFloatSemantics(),
+                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    if (op.getScaledType() != type || losesInfo)
+      return std::nullopt;
+  }
+  if (op.getMask() && (op.getMaskedType() != type ||
+                       getElementTypeOrSelf(op.getMask().getType()) != type))
+    return std::nullopt;
+  return type;
+}
+
+/// The logits of dot products `s` (float2) with mask values `m` (a pair of
+/// the mask's type), as the tensor-core kernel takes them.
+std::string getPairLogitExpression(engine::AttentionOp op) {
+  std::optional<Type> packed = getPackedLogitType(op);
+  if (!packed)
+    return "make_float2((*this)(s.x, prec_to_float(m.x)), "
+           "(*this)(s.y, prec_to_float(m.y)))";
+  std::string pair =
+      llvm::formatv("prec_pair<{0}>", getDeviceType(*packed)->cType).str();
+  auto scale = [&](const std::string &x) {
+    double value = op.getScale().convertToDouble();
+    if (value == 1.0)
+      return x;
+    return "__hmul2_rn(" + x + ", " + pair + "::splat(" + floatLiteral(value) +
+           "))";
+  };
+  auto mask = [&](const std::string &x) {
+    return op.getMask() ? "__hadd2(" + x + ", m)" : x;
+  };
+  std::string scores = pair + "::round(s)";
+  return pair + "::to_float(" +
+         (op.getMaskFirst() ? scale(mask(scores)) : mask(scale(scores))) + ")";
+}
+
 /// Row-major strides of the mask over [B, H, Sq, Sk], 0 where it
 /// broadcasts.
 SmallVector<int64_t> getMaskStrides(Value mask) {
@@ -69,19 +118,22 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   int64_t sk = shapeOf(op.getKeys())[2], dv = shapeOf(op.getValues())[2];
   std::string name = kernelName(op);
   std::string layer = getLayerName(op);
+  Value mask = op.getMask();
+  const char *maskType = mask ? typeOf(mask).cType : "float";
   kernels += llvm::formatv(
       "// engine.attention {0}\nstruct {1}_logit {{\n"
       "  __device__ float operator()(float s, float m) const {{ return {2}; "
-      "}\n};\n\n",
-      layer, name, getLogitExpression(op));
+      "}\n"
+      "  __device__ float2 operator()(float2 s, prec_pair<{3}>::type m) const "
+      "{{\n    return {4};\n  }\n};\n\n",
+      layer, name, getLogitExpression(op), maskType,
+      getPairLogitExpression(op));
 
-  Value mask = op.getMask();
   SmallVector<int64_t> strides =
       mask ? getMaskStrides(mask) : SmallVector<int64_t>(4, 0);
   std::string index = indexSpelling.type().str();
   // N, the batch times the heads: the grid runs a column of blocks per matrix.
   std::string matrices = runtimeCount(op.getResult(), n);
-  const char *maskType = mask ? typeOf(mask).cType : "float";
   std::string args = llvm::formatv(
       "prec_attention_args<{0}, {1}, {2}, {3}, {4}>{{{5}, {6}, {7}, {8}, {9}, "
       "({4})({10}), {11}, {12}, {13}, {14}, {15}, {{{16}, {17}, {18}, {19}}}",
@@ -93,11 +145,25 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   std::string where = layer.empty() ? "" : " '" + layer + "'";
   const char *zeroNanRows = op.getZeroNanRows() ? "true" : "false";
   if (op.getKernel() == engine::AttentionKernel::TensorCores) {
+    // Tiles of 16 query rows a warp of 4 takes.
+    int64_t tiles = *op.getQueryRows() / 64;
+    std::string kernel = llvm::formatv(
+        "prec_attention_mma<{0}, {1}, {2}, {3}, {4}_logit, {5}, {6}, {7}, {8}>",
+        tiles, d, dv, zeroNanRows, name, typeOf(op.getQuery()).cType, maskType,
+        typeOf(op.getResult()).cType, index);
+    std::string bytes =
+        llvm::formatv("prec_attention_tiles<{0}, {1}, {2}, {3}>::BYTES", tiles,
+                      d, dv, typeOf(op.getQuery()).cType);
+    createCode +=
+        llvm::formatv("    PREC_CHECK(cudaFuncSetAttribute({0}, "
+                      "cudaFuncAttributeMaxDynamicSharedMemorySize, {1}));\n",
+                      kernel, bytes);
     runCode += llvm::formatv(
         "  // engine.attention{0}, on tensor cores\n"
-        "  prec_attention_mma<{1}, {2}, {3}, {4}_logit><<<dim3({5}, "
-        "(unsigned)({6})), 128, 0, stream>>>({7}, {4}_logit());\n",
-        where, d, dv, zeroNanRows, name, (sq + 63) / 64, matrices, args);
+        "  {1}<<<dim3({2}, (unsigned)({3})), 128, {4}, stream>>>({5}, "
+        "{6}_logit());\n",
+        where, kernel, llvm::divideCeil(sq, *op.getQueryRows()), matrices,
+        bytes, args, name);
   } else {
     runCode += llvm::formatv(
         "  // engine.attention{0}\n  prec_attention<{1}, {2}, {3}_logit>"

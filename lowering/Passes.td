@@ -461,11 +461,10 @@ def PrecFuseAttention : Pass<"prec-fuse-attention", "::mlir::func::FuncOp"> {
     to the matmul Q·Kᵀ. Both matmuls must accumulate in f32 and the
     exponential run in f32; every value in between must be read only by
     the attention, and be [N, Sq, Sk] or its per-head view [B, H, Sq, Sk].
-    What does not match stays as it is, and so does attention over more
-    than `max-keys` keys: measured on an H100 (bench/gpu/run_attention.py),
-    the tensor-core kernel takes 0.36-0.81x the time of the unfused
-    engine's cuBLASLt GEMMs and row kernel from 49 to 1024 keys, but 1.36x
-    at 2048 (LLaMA-8B's head size 128).
+    What does not match stays as it is. Every length of keys is fused:
+    measured on an H100 (bench/gpu/run_attention.py), the tensor-core
+    kernel takes less time than the unfused engine's cuBLASLt GEMMs and
+    row kernel from 49 to 8192 keys.
 
     Each part's rounding comes with it (see `engine.attention`): the
     narrowest type the scores, the scaled and the masked scores pass
@@ -492,10 +491,6 @@ def PrecFuseAttention : Pass<"prec-fuse-attention", "::mlir::func::FuncOp"> {
            masked_type = f32} : (...) -> tensor<8x16x16xf32>
     ```
   }];
-  let options = [
-    Option<"maxKeys", "max-keys", "int64_t", /*default=*/"1024",
-           "Attention over more keys than this stays unfused">,
-  ];
   let dependentDialects = ["::prec::engine::EngineDialect"];
 }
 

@@ -1,20 +1,22 @@
 """engine.attention against the same program unfused and against PyTorch's
 scaled_dot_product_attention, at Swin-T (one stage-1 window per matrix, 8
-images), ViT-B, BERT-base and LLaMA-8B shapes.
+images), ViT-B, BERT-base and LLaMA-8B shapes with a padding mask, and
+without a mask at 512, 2048 and 8192 keys against SDPA's flash backend.
 
   python3 run_attention.py prepare BIN [BASELINE_BIN] WORK   # here
   python3 run_attention.py check WORK                        # on the GPU
 
 `prepare` writes each shape's attention as an exporter writes it (Q·Kᵀ, a
-scale, an additive mask, softmax over the last axis, ·V, in TOSA with f16
+scale, an additive mask where the shape has one, softmax over the last
+axis, ·V, in TOSA with f16
 bindings), legalizes it with enabled=f16 for sm_90 and emits its engine
 with BIN; with BASELINE_BIN (prec tools from before prec-fuse-attention) it
 emits the unfused engine too. `check` runs each engine on random inputs
 (seeded), compares its output with an f32 reference computed by PyTorch
 from the same f16 inputs, and prints a markdown table: the largest absolute
 error of the engine and of SDPA in f16 against that reference, and the
-median times of the engine, the unfused engine, SDPA (f16, the same mask)
-and eager PyTorch (matmul, softmax, matmul) with ratios engine / peer.
+median times of the engine, the unfused engine, SDPA (f16, the same mask;
+the flash backend where there is none) and eager PyTorch (matmul, softmax, matmul) with ratios engine / peer.
 """
 import os
 import subprocess
@@ -22,18 +24,21 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# name: batch, heads, sequence, head dim.
+# name: batch, heads, sequence, head dim, whether a padding mask is added.
 SHAPES = {
-    "swin_t_window_8x49": (512, 3, 49, 32),
-    "vit_base_32x197": (32, 12, 197, 64),
-    "bert_base_32x128": (32, 12, 128, 64),
-    "bert_base_8x512": (8, 12, 512, 64),
-    "gpt2_4x1024": (4, 12, 1024, 64),
-    "llama8b_prefill_2048": (1, 32, 2048, 128),
+    "swin_t_window_8x49": (512, 3, 49, 32, True),
+    "vit_base_32x197": (32, 12, 197, 64, True),
+    "bert_base_32x128": (32, 12, 128, 64, True),
+    "bert_base_8x512": (8, 12, 512, 64, True),
+    "gpt2_4x1024": (4, 12, 1024, 64, True),
+    "llama8b_prefill_2048": (1, 32, 2048, 128, True),
+    "unmasked_16x512": (16, 32, 512, 128, False),
+    "unmasked_4x2048": (4, 32, 2048, 128, False),
+    "unmasked_1x8192": (1, 32, 8192, 128, False),
 }
 
 
-def attention_mlir(batch, heads, seq, dim):
+def attention_mlir(batch, heads, seq, dim, masked):
     n = batch * heads
     h = "f16"
     q = f"tensor<{n}x{seq}x{dim}x{h}>"
@@ -46,8 +51,12 @@ def attention_mlir(batch, heads, seq, dim):
     r4f = f"tensor<{batch}x{heads}x{seq}x1xf32>"
     mask = f"tensor<{batch}x1x1x{seq}x{h}>"
     scale = 1.0 / dim ** 0.5
-    return f"""func.func @main(%q: {q} loc("q"), %kt: {kt} loc("kt"), %v: {q} loc("v"),
-                 %mask: {mask} loc("mask")) -> {q} {{
+    mask_argument = f""",
+                 %mask: {mask} loc("mask")""" if masked else ""
+    y = "%y" if masked else "%x"
+    add_mask = (f"  %y = tosa.add %x, %mask : ({s4}, {mask}) -> {s4}\n"
+                if masked else "")
+    return f"""func.func @main(%q: {q} loc("q"), %kt: {kt} loc("kt"), %v: {q} loc("v"){mask_argument}) -> {q} {{
   %zp = "tosa.const"() <{{values = dense<0.0> : tensor<1x{h}>}}> : () -> tensor<1x{h}>
   %shift = "tosa.const"() <{{values = dense<0> : tensor<1xi8>}}> : () -> tensor<1xi8>
   %c = "tosa.const"() <{{values = dense<{scale}> : tensor<1x1x1x1x{h}>}}> : () -> tensor<1x1x1x1x{h}>
@@ -56,9 +65,8 @@ def attention_mlir(batch, heads, seq, dim):
   %shape4 = tosa.const_shape {{values = dense<[{batch}, {heads}, {seq}, {seq}]> : tensor<4xindex>}} : () -> !tosa.shape<4>
   %s4 = tosa.reshape %s16, %shape4 : ({s16}, !tosa.shape<4>) -> {s4}
   %x = tosa.mul %s4, %c, %shift : ({s4}, tensor<1x1x1x1x{h}>, tensor<1xi8>) -> {s4}
-  %y = tosa.add %x, %mask : ({s4}, {mask}) -> {s4}
-  %m = tosa.reduce_max %y {{axis = 3 : i32}} : ({s4}) -> {r4}
-  %d = tosa.sub %y, %m : ({s4}, {r4}) -> {s4}
+{add_mask}  %m = tosa.reduce_max {y} {{axis = 3 : i32}} : ({s4}) -> {r4}
+  %d = tosa.sub {y}, %m : ({s4}, {r4}) -> {s4}
   %d32 = tosa.cast %d : ({s4}) -> {e4}
   %e = tosa.exp %d32 : ({e4}) -> {e4}
   %l = tosa.reduce_sum %e {{axis = 3 : i32}} : ({e4}) -> {r4f}
@@ -99,32 +107,45 @@ def prepare(bin_dir, baseline_bin, work):
 def check(work):
     import torch
     import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
     from engine import Engine, median_ms
 
     print("| shape | engine error | SDPA f16 error | engine ms | unfused ms | "
           "SDPA ms | eager ms | engine / SDPA | engine / unfused |")
     print("|---|---|---|---|---|---|---|---|---|")
     ok = True
-    for name, (batch, heads, seq, dim) in SHAPES.items():
+    for name, (batch, heads, seq, dim, masked) in SHAPES.items():
         torch.manual_seed(0)
         n = batch * heads
         q = torch.randn(n, seq, dim, device="cuda").half()
         k = torch.randn(n, seq, dim, device="cuda").half()
         v = torch.randn(n, seq, dim, device="cuda").half()
-        keep = torch.rand(batch, 1, 1, seq, device="cuda") > 0.1
-        mask = torch.where(keep, 0.0, -10000.0).half()
-        inputs = {"q": q, "kt": k.transpose(1, 2).contiguous(), "v": v,
-                  "mask": mask}
-        mask4 = mask.expand(batch, heads, seq, seq)
+        inputs = {"q": q, "kt": k.transpose(1, 2).contiguous(), "v": v}
         q4, k4, v4 = (t.view(batch, heads, seq, dim) for t in (q, k, v))
-        reference = F.scaled_dot_product_attention(
-            q4.float(), k4.float(), v4.float(), attn_mask=mask4.float())
-        sdpa = lambda: F.scaled_dot_product_attention(q4, k4, v4,
+        mask4, backends = None, [SDPBackend.FLASH_ATTENTION]
+        if masked:
+            keep = torch.rand(batch, 1, 1, seq, device="cuda") > 0.1
+            mask = torch.where(keep, 0.0, -10000.0).half()
+            inputs["mask"] = mask
+            mask4 = mask.expand(batch, heads, seq, seq)
+            backends = [SDPBackend.EFFICIENT_ATTENTION,
+                        SDPBackend.CUDNN_ATTENTION, SDPBackend.MATH]
+        with sdpa_kernel([SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]):
+            reference = F.scaled_dot_product_attention(
+                q4.float(), k4.float(), v4.float(),
+                attn_mask=None if mask4 is None else mask4.float())
+
+        def sdpa():
+            with sdpa_kernel(backends):
+                return F.scaled_dot_product_attention(q4, k4, v4,
                                                       attn_mask=mask4)
+
         scale = 1.0 / dim ** 0.5
 
         def eager():
-            s = torch.matmul(q4, k4.transpose(-1, -2)) * scale + mask4
+            s = torch.matmul(q4, k4.transpose(-1, -2)) * scale
+            if mask4 is not None:
+                s = s + mask4
             return torch.matmul(torch.softmax(s.float(), -1).half(), v4)
 
         def time_engine(stem):

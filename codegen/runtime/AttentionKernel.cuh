@@ -113,9 +113,10 @@ __global__ void __launch_bounds__(128)
 
 // The same attention on tensor cores, for f16 or bf16 query, keys and values
 // with head sizes D and DV that are multiples of 16 up to 128
-// (FlashAttention-2's layout): a block of 4 warps takes 64 query rows, each
-// warp 16 of them; the block stages 64 keys and their values at a time in
-// shared memory; mma.sync m16n8k16 computes Q.K^T and P.V into f32.
+// (FlashAttention-2's layout): a block of 4 warps takes 64 or 128 query
+// rows, each warp 16 or 32 of them; the block stages its queries, and 64
+// keys and their values at a time, in shared memory; mma.sync m16n8k16
+// computes Q.K^T and P.V into f32.
 template <typename T> struct prec_mma;
 template <> struct prec_mma<__half> {
   static __device__ inline uint32_t pack(float lo, float hi) {
@@ -180,17 +181,77 @@ __device__ inline void prec_load_b_fragments(uint32_t b[4], const T *tile,
                : "r"(prec_shared_address(p)));
 }
 
+// Four 8x8 tiles of a [M][K] row-major shared array as mma's A fragments:
+// rows m..m+15 of columns k..k+15.
+template <typename T, int STRIDE>
+__device__ inline void prec_load_a_fragments(uint32_t a[4], const T *tile,
+                                             int m, int k, int lane) {
+  const T *p = tile + (m + (lane & 15)) * STRIDE + k + (lane >> 4) * 8;
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+               : "r"(prec_shared_address(p)));
+}
+
+// Two adjacent elements of T as one value, the way the tensor-core kernel
+// reads the mask and rounds a pair of logits: packed 16-bit arithmetic
+// where T is f16 or bf16.
+template <typename T> struct prec_pair;
+template <> struct prec_pair<float> {
+  using type = float2;
+  static __device__ inline type make(float a, float b) {
+    return make_float2(a, b);
+  }
+};
+template <> struct prec_pair<__half> {
+  using type = __half2;
+  static __device__ inline type make(__half a, __half b) {
+    return __halves2half2(a, b);
+  }
+  static __device__ inline type round(float2 x) { return __float22half2_rn(x); }
+  static __device__ inline type splat(float x) { return __float2half2_rn(x); }
+  static __device__ inline float2 to_float(type x) { return __half22float2(x); }
+};
+template <> struct prec_pair<__nv_bfloat16> {
+  using type = __nv_bfloat162;
+  static __device__ inline type make(__nv_bfloat16 a, __nv_bfloat16 b) {
+    return __halves2bfloat162(a, b);
+  }
+  static __device__ inline type round(float2 x) {
+    return __float22bfloat162_rn(x);
+  }
+  static __device__ inline type splat(float x) {
+    return __float2bfloat162_rn(x);
+  }
+  static __device__ inline float2 to_float(type x) {
+    return __bfloat1622float2(x);
+  }
+};
+
+// A compile-time choice passed to a generic lambda.
+template <int VALUE> struct prec_int { static constexpr int value = VALUE; };
+
 // Loads a ROWS x COLUMNS tile of `source` (rows `row_stride` apart) into
 // `tile` (rows COLUMNS + 8 apart) with the block's 128 threads, zeros from
 // row `rows` and column `columns` on: by 16-byte async copies with `copy`
-// (aligned rows, `columns` a multiple of 8), else element by element.
+// (aligned rows, `columns` a multiple of 8), else element by element. A
+// whole tile skips the bounds checks.
 template <int ROWS, int COLUMNS, typename T, typename I>
 __device__ inline void prec_load_tile(T *tile, const T *source, I row_stride,
                                       I rows, I columns, bool copy) {
-  constexpr int STRIDE = COLUMNS + 8;
-  if (copy) {
-    for (int i = threadIdx.x; i < ROWS * COLUMNS / 8; i += 128) {
-      const int r = i / (COLUMNS / 8), c = i % (COLUMNS / 8) * 8;
+  constexpr int STRIDE = COLUMNS + 8, CHUNKS = COLUMNS / 8;
+  static_assert(ROWS * CHUNKS % 128 == 0, "whole chunks per thread");
+  if (copy && rows >= ROWS && columns >= COLUMNS) {
+#pragma unroll
+    for (int k = 0; k < ROWS * CHUNKS / 128; ++k) {
+      const unsigned i = threadIdx.x + k * 128;
+      const unsigned r = i / CHUNKS, c = i % CHUNKS * 8;
+      prec_copy16_async(tile + r * STRIDE + c, source + r * row_stride + c, 16);
+    }
+  } else if (copy) {
+#pragma unroll
+    for (int k = 0; k < ROWS * CHUNKS / 128; ++k) {
+      const unsigned i = threadIdx.x + k * 128;
+      const unsigned r = i / CHUNKS, c = i % CHUNKS * 8;
       const bool in = r < rows && c < columns;
       prec_copy16_async(tile + r * STRIDE + c,
                         in ? source + r * row_stride + c : source, in ? 16 : 0);
@@ -205,57 +266,135 @@ __device__ inline void prec_load_tile(T *tile, const T *source, I row_stride,
   }
 }
 
-template <int D, int DV, bool ZERO_NAN_ROWS, typename Scores, typename T,
-          typename M, typename O, typename I>
+// The dynamic shared memory of prec_attention_mma<MT, D, DV, ...>: the
+// block's query rows, a tile of keys and one of values, each row padded by
+// 16 bytes so that the 8 row addresses of an ldmatrix fall in distinct
+// banks.
+template <int MT, int D, int DV, typename T> struct prec_attention_tiles {
+  static constexpr int QUERIES = 64 * MT, KEYS = 64;
+  static constexpr int QUERY_STRIDE = D + 8, KEY_STRIDE = KEYS + 8,
+                       VALUE_STRIDE = DV + 8;
+  static constexpr int BYTES =
+      (QUERIES * QUERY_STRIDE + D * KEY_STRIDE + KEYS * VALUE_STRIDE) *
+      sizeof(T);
+};
+
+// `Logits` turns a pair of adjacent dot products and their mask values
+// (prec_pair<M>) into logits, rounding as the program did. Each warp takes
+// MT tiles of 16 query rows; launched with prec_attention_tiles' BYTES of
+// dynamic shared memory.
+template <int MT, int D, int DV, bool ZERO_NAN_ROWS, typename Logits,
+          typename T, typename M, typename O, typename I>
 __global__ void __launch_bounds__(128)
-    prec_attention_mma(prec_attention_args<T, T, M, O, I> a, Scores scores) {
-  // Rows padded by 16 bytes: the 8 row addresses of an ldmatrix fall in
-  // distinct banks.
-  constexpr int KEYS = 64, KEY_STRIDE = KEYS + 8, VALUE_STRIDE = DV + 8;
+    prec_attention_mma(prec_attention_args<T, T, M, O, I> a, Logits logits) {
+  using Tiles = prec_attention_tiles<MT, D, DV, T>;
+  using MaskPair = typename prec_pair<M>::type;
+  constexpr int QUERIES = Tiles::QUERIES, KEYS = Tiles::KEYS;
+  constexpr int QUERY_STRIDE = Tiles::QUERY_STRIDE,
+                KEY_STRIDE = Tiles::KEY_STRIDE,
+                VALUE_STRIDE = Tiles::VALUE_STRIDE;
   // exp(x) as exp2(x log2 e): one multiply-add and the hardware's exp2.
   constexpr float LOG2E = 1.4426950408889634f;
-  __shared__ __align__(16) T keys_tile[D][KEY_STRIDE];
-  __shared__ __align__(16) T values_tile[KEYS][VALUE_STRIDE];
+  extern __shared__ __align__(16) unsigned char prec_attention_shared[];
+  T *queries_tile = reinterpret_cast<T *>(prec_attention_shared);
+  T *keys_tile = queries_tile + QUERIES * QUERY_STRIDE;
+  T *values_tile = keys_tile + D * KEY_STRIDE;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int g = lane >> 2, t = lane & 3;
-  const I head = blockIdx.y;
-  const I row0 = (I)blockIdx.x * 64 + warp * 16 + g, row1 = row0 + 8;
-  const T *query = a.query + head * a.sq * D;
-  // Q's fragments, rows past the end as zeros.
-  uint32_t q[D / 16][4];
-  auto pair = [&](I row, int c) {
-    return row < a.sq ? *reinterpret_cast<const uint32_t *>(query + row * D + c)
-                      : 0u;
+  const I head = blockIdx.y, block_row = (I)blockIdx.x * QUERIES;
+  // This thread's rows: m-th tile of the warp, r-th half of the tile.
+  auto row_of = [&](int m, int r) {
+    return block_row + warp * 16 * MT + m * 16 + r * 8 + g;
   };
-  for (int k = 0; k < D / 16; ++k) {
-    const int c = k * 16 + 2 * t;
-    q[k][0] = pair(row0, c);
-    q[k][1] = pair(row1, c);
-    q[k][2] = pair(row0, c + 8);
-    q[k][3] = pair(row1, c + 8);
-  }
   const T *keys = a.keys + head * D * a.sk;
   const T *values = a.values + head * a.sk * DV;
-  const M *mask = a.mask ? a.mask + (head / a.heads) * a.mask_stride[0] +
-                               (head % a.heads) * a.mask_stride[1]
-                         : nullptr;
+  // Each thread's mask rows (rows past the end read row 0). How the mask is
+  // read: NO_MASK, MASK_PAIRS (a pair as one value, where keys are adjacent
+  // and pairs aligned) or MASK_ELEMENTS.
+  enum { NO_MASK, MASK_PAIRS, MASK_ELEMENTS };
+  const M *mask_rows[MT][2];
+  bool pairs_aligned = true;
+#pragma unroll
+  for (int m = 0; m < MT; ++m)
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      const I row = row_of(m, r);
+      mask_rows[m][r] = a.mask;
+      if (a.mask)
+        mask_rows[m][r] += (head / a.heads) * a.mask_stride[0] +
+                           (head % a.heads) * a.mask_stride[1] +
+                           (row < a.sq ? row : 0) * a.mask_stride[2];
+      pairs_aligned &=
+          reinterpret_cast<uintptr_t>(mask_rows[m][r]) % sizeof(MaskPair) == 0;
+    }
+  const int mask_mode =
+      !a.mask                                                   ? NO_MASK
+      : a.mask_stride[3] == 1 && a.sk % 2 == 0 && pairs_aligned ? MASK_PAIRS
+                                                                : MASK_ELEMENTS;
   // Tiles load by 16-byte copies where rows are 16-byte aligned: Kᵀ rows
   // are a.sk keys apart.
   const bool copy_keys =
       a.sk % 8 == 0 && reinterpret_cast<uintptr_t>(a.keys) % 16 == 0;
   const bool copy_values = reinterpret_cast<uintptr_t>(a.values) % 16 == 0;
+  const bool copy_queries = reinterpret_cast<uintptr_t>(a.query) % 16 == 0;
   auto load_keys = [&](I first) {
-    prec_load_tile<D, KEYS>(&keys_tile[0][0], keys + first, a.sk, (I)D,
-                            a.sk - first, copy_keys);
+    prec_load_tile<D, KEYS>(keys_tile, keys + first, a.sk, (I)D, a.sk - first,
+                            copy_keys);
   };
   auto load_values = [&](I first) {
-    prec_load_tile<KEYS, DV>(&values_tile[0][0], values + first * DV, (I)DV,
+    prec_load_tile<KEYS, DV>(values_tile, values + first * DV, (I)DV,
                              a.sk - first, (I)DV, copy_values);
   };
-  float out[DV / 8][4] = {};
-  float running_max[2] = {-INFINITY, -INFINITY}, sum[2] = {0.0f, 0.0f};
-  // A tile's values load while its scores are computed, the next tile's
-  // keys while its P.V is.
+  // The mask values of keys `key` and `key` + 1 in row (m, r).
+  auto mask_pair = [&](auto mode, int m, int r, I key) {
+    if (decltype(mode)::value == NO_MASK)
+      return prec_pair<M>::make(M(), M());
+    const M *row = mask_rows[m][r];
+    if (decltype(mode)::value == MASK_PAIRS)
+      return *reinterpret_cast<const MaskPair *>(row + key);
+    const I stride = a.mask_stride[3];
+    return prec_pair<M>::make(row[key * stride],
+                              key + 1 < a.sk ? row[(key + 1) * stride] : M());
+  };
+  float out[MT][DV / 8][4] = {};
+  float running_max[MT][2], sum[MT][2];
+#pragma unroll
+  for (int m = 0; m < MT; ++m)
+    for (int r = 0; r < 2; ++r) {
+      running_max[m][r] = -INFINITY;
+      sum[m][r] = 0.0f;
+    }
+  float s[MT][KEYS / 8][4];
+  // The logits of the tile's scores in s, and each row's maximum in
+  // tile_max (a row's keys are spread over the 4 threads of a quad). In a
+  // partial tile, keys from a.sk on are -inf.
+  auto take_logits = [&](I first, float tile_max[MT][2], auto partial,
+                         auto mask_read) {
+#pragma unroll
+    for (int m = 0; m < MT; ++m)
+#pragma unroll
+      for (int j = 0; j < KEYS / 8; ++j)
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+          const I key = first + j * 8 + 2 * t;
+          float2 logit = make_float2(-INFINITY, -INFINITY);
+          if (!decltype(partial)::value || key < a.sk) {
+            logit = logits(make_float2(s[m][j][2 * r], s[m][j][2 * r + 1]),
+                           mask_pair(mask_read, m, r, key));
+            if (decltype(partial)::value && key + 1 >= a.sk)
+              logit.y = -INFINITY;
+          }
+          s[m][j][2 * r] = logit.x;
+          s[m][j][2 * r + 1] = logit.y;
+          tile_max[m][r] = fmaxf(tile_max[m][r], fmaxf(logit.x, logit.y));
+        }
+  };
+  // The block's queries and first keys arrive together; a tile's values
+  // load while its scores are computed, the next tile's keys while its P.V
+  // is.
+  prec_load_tile<QUERIES, D>(queries_tile,
+                             a.query + (head * a.sq + block_row) * D, (I)D,
+                             a.sq - block_row, (I)D, copy_queries);
   load_keys(0);
   prec_commit_copies();
   for (I first = 0; first < a.sk; first += KEYS) {
@@ -263,89 +402,128 @@ __global__ void __launch_bounds__(128)
     prec_commit_copies();
     prec_wait_copies_but_one();
     __syncthreads();
-    // S = Q.K^T for this warp's 16 rows and 64 keys: 8 tiles of 16 x 8.
-    float s[KEYS / 8][4] = {};
-    for (int k = 0; k < D / 16; ++k)
+    // S = Q.K^T for this warp's rows and 64 keys: tiles of 16 x 8.
+#pragma unroll
+    for (int m = 0; m < MT; ++m)
+#pragma unroll
+      for (int j = 0; j < KEYS / 8; ++j)
+        s[m][j][0] = s[m][j][1] = s[m][j][2] = s[m][j][3] = 0.0f;
+#pragma unroll
+    for (int k = 0; k < D / 16; ++k) {
+      uint32_t q[MT][4];
+#pragma unroll
+      for (int m = 0; m < MT; ++m)
+        prec_load_a_fragments<T, QUERY_STRIDE>(
+            q[m], queries_tile, warp * 16 * MT + m * 16, k * 16, lane);
+#pragma unroll
       for (int j = 0; j < KEYS / 8; j += 2) {
         uint32_t b[4];
-        prec_load_b_fragments<T, KEY_STRIDE>(b, &keys_tile[0][0], k * 16, j * 8,
-                                             lane);
-        prec_mma<T>::mma(s[j], q[k], b);
-        prec_mma<T>::mma(s[j + 1], q[k], b + 2);
+        prec_load_b_fragments<T, KEY_STRIDE>(b, keys_tile, k * 16, j * 8, lane);
+#pragma unroll
+        for (int m = 0; m < MT; ++m) {
+          prec_mma<T>::mma(s[m][j], q[m], b);
+          prec_mma<T>::mma(s[m][j + 1], q[m], b + 2);
+        }
       }
+    }
     __syncthreads();
     if (first + KEYS < a.sk)
       load_keys(first + KEYS);
     prec_commit_copies();
-    // Logits, the tile's maximum per row (a row's 64 keys are spread over
-    // the 4 threads of a quad).
-    float tile_max[2] = {-INFINITY, -INFINITY};
-    for (int j = 0; j < KEYS / 8; ++j)
-      for (int e = 0; e < 4; ++e) {
-        const I key = first + j * 8 + 2 * t + (e & 1);
-        const I row = e < 2 ? row0 : row1;
-        float logit = -INFINITY;
-        if (key < a.sk) {
-          float m = 0.0f;
-          if (mask && row < a.sq)
-            m = prec_to_float(
-                mask[row * a.mask_stride[2] + key * a.mask_stride[3]]);
-          logit = scores(s[j][e], m);
+    float tile_max[MT][2];
+#pragma unroll
+    for (int m = 0; m < MT; ++m)
+      tile_max[m][0] = tile_max[m][1] = -INFINITY;
+    auto for_mask_mode = [&](auto partial) {
+      if (mask_mode == MASK_PAIRS)
+        take_logits(first, tile_max, partial, prec_int<MASK_PAIRS>());
+      else if (mask_mode == MASK_ELEMENTS)
+        take_logits(first, tile_max, partial, prec_int<MASK_ELEMENTS>());
+      else
+        take_logits(first, tile_max, partial, prec_int<NO_MASK>());
+    };
+    if (a.sk - first < KEYS)
+      for_mask_mode(prec_int<1>());
+    else
+      for_mask_mode(prec_int<0>());
+    float base[MT][2];
+#pragma unroll
+    for (int m = 0; m < MT; ++m)
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {
+        float &tile = tile_max[m][r];
+        tile = fmaxf(tile, __shfl_xor_sync(0xffffffffu, tile, 1));
+        tile = fmaxf(tile, __shfl_xor_sync(0xffffffffu, tile, 2));
+        const float new_max = fmaxf(running_max[m][r], tile);
+        // Until a finite logit arrives, exponents are taken from 0 so that
+        // -inf logits give 0, not NaN.
+        const float from = new_max == -INFINITY ? 0.0f : new_max;
+        const float rescale = exp2f((running_max[m][r] - from) * LOG2E);
+        base[m][r] = from * LOG2E;
+        running_max[m][r] = new_max;
+        sum[m][r] *= rescale;
+#pragma unroll
+        for (int j = 0; j < DV / 8; ++j) {
+          out[m][j][2 * r] *= rescale;
+          out[m][j][2 * r + 1] *= rescale;
         }
-        s[j][e] = logit;
-        tile_max[e >> 1] = fmaxf(tile_max[e >> 1], logit);
       }
-    float rescale[2], base[2];
-    for (int r = 0; r < 2; ++r) {
-      tile_max[r] =
-          fmaxf(tile_max[r], __shfl_xor_sync(0xffffffffu, tile_max[r], 1));
-      tile_max[r] =
-          fmaxf(tile_max[r], __shfl_xor_sync(0xffffffffu, tile_max[r], 2));
-      const float new_max = fmaxf(running_max[r], tile_max[r]);
-      base[r] = new_max == -INFINITY ? 0.0f : new_max;
-      rescale[r] = exp2f((running_max[r] - base[r]) * LOG2E);
-      base[r] *= LOG2E;
-      running_max[r] = new_max;
-      sum[r] *= rescale[r];
-    }
-    for (int j = 0; j < DV / 8; ++j)
-      for (int e = 0; e < 4; ++e)
-        out[j][e] *= rescale[e >> 1];
-    // P = exp(logit - max), summed in f32, rounded to T for P.V.
-    for (int j = 0; j < KEYS / 8; ++j)
-      for (int e = 0; e < 4; ++e) {
-        s[j][e] = exp2f(fmaf(s[j][e], LOG2E, -base[e >> 1]));
-        sum[e >> 1] += s[j][e];
-      }
+      // P = exp(logit - max), summed in f32, rounded to T for P.V.
+#pragma unroll
+    for (int m = 0; m < MT; ++m)
+#pragma unroll
+      for (int j = 0; j < KEYS / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          s[m][j][e] = exp2f(fmaf(s[m][j][e], LOG2E, -base[m][e >> 1]));
+          sum[m][e >> 1] += s[m][j][e];
+        }
     prec_wait_copies_but_one();
     __syncthreads();
+#pragma unroll
     for (int k = 0; k < KEYS / 16; ++k) {
-      const uint32_t p[4] = {
-          prec_mma<T>::pack(s[2 * k][0], s[2 * k][1]),
-          prec_mma<T>::pack(s[2 * k][2], s[2 * k][3]),
-          prec_mma<T>::pack(s[2 * k + 1][0], s[2 * k + 1][1]),
-          prec_mma<T>::pack(s[2 * k + 1][2], s[2 * k + 1][3])};
+      uint32_t p[MT][4];
+#pragma unroll
+      for (int m = 0; m < MT; ++m) {
+        p[m][0] = prec_mma<T>::pack(s[m][2 * k][0], s[m][2 * k][1]);
+        p[m][1] = prec_mma<T>::pack(s[m][2 * k][2], s[m][2 * k][3]);
+        p[m][2] = prec_mma<T>::pack(s[m][2 * k + 1][0], s[m][2 * k + 1][1]);
+        p[m][3] = prec_mma<T>::pack(s[m][2 * k + 1][2], s[m][2 * k + 1][3]);
+      }
+#pragma unroll
       for (int j = 0; j < DV / 8; j += 2) {
         uint32_t b[4];
-        prec_load_b_fragments<T, VALUE_STRIDE>(b, &values_tile[0][0], k * 16,
-                                               j * 8, lane);
-        prec_mma<T>::mma(out[j], p, b);
-        prec_mma<T>::mma(out[j + 1], p, b + 2);
+        prec_load_b_fragments<T, VALUE_STRIDE>(b, values_tile, k * 16, j * 8,
+                                               lane);
+#pragma unroll
+        for (int m = 0; m < MT; ++m) {
+          prec_mma<T>::mma(out[m][j], p[m], b);
+          prec_mma<T>::mma(out[m][j + 1], p[m], b + 2);
+        }
       }
     }
     __syncthreads();
   }
-  for (int r = 0; r < 2; ++r) {
-    sum[r] += __shfl_xor_sync(0xffffffffu, sum[r], 1);
-    sum[r] += __shfl_xor_sync(0xffffffffu, sum[r], 2);
-  }
-  for (int j = 0; j < DV / 8; ++j)
-    for (int e = 0; e < 4; ++e) {
-      const I row = e < 2 ? row0 : row1;
-      const float total = sum[e >> 1];
-      if (row < a.sq)
-        a.out[(head * a.sq + row) * DV + j * 8 + 2 * t + (e & 1)] =
-            prec_from_float<O>(total == 0.0f ? (ZERO_NAN_ROWS ? 0.0f : NAN)
-                                             : out[j][e] / total);
+#pragma unroll
+  for (int m = 0; m < MT; ++m)
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      float total = sum[m][r];
+      total += __shfl_xor_sync(0xffffffffu, total, 1);
+      total += __shfl_xor_sync(0xffffffffu, total, 2);
+      const I row = row_of(m, r);
+      if (row >= a.sq)
+        continue;
+      // One reciprocal per row: the output is within an f32 rounding of
+      // the quotient before its own rounding.
+      const float inverse =
+          total == 0.0f ? (ZERO_NAN_ROWS ? 0.0f : NAN) : 1.0f / total;
+      O *out_row = a.out + (head * a.sq + row) * DV;
+#pragma unroll
+      for (int j = 0; j < DV / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e)
+          out_row[j * 8 + 2 * t + e] =
+              prec_from_float<O>(out[m][j][2 * r + e] * inverse);
     }
 }

@@ -86,6 +86,12 @@ LogicalResult AttentionOp::verify() {
     return emitOpError("cannot run on tensor cores: needs f16 or bf16 "
                        "query, keys and values, and head sizes that are "
                        "multiples of 16 up to 128");
+  std::optional<uint64_t> queryRows = getQueryRows();
+  if (getKernel() == AttentionKernel::TensorCores &&
+      (!queryRows || (*queryRows != 64 && *queryRows != 128)))
+    return emitOpError("needs query_rows of 64 or 128 on tensor cores");
+  if (getKernel() == AttentionKernel::WarpPerRow && queryRows)
+    return emitOpError("takes query_rows only on tensor cores");
   return success();
 }
 

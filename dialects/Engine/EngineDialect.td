@@ -142,10 +142,11 @@ def Engine_AttentionKernel : I32EnumAttr<"AttentionKernel",
   let genSpecializedAttr = 0;
   let cppNamespace = "::prec::engine";
   let description = [{
-    `tensor_cores`: FlashAttention-2 on `mma.sync`, 64 query rows per block
-    over 64-key tiles; f16 or bf16 query, keys and values with head sizes
-    that are multiples of 16 up to 128. `warp_per_row`: one warp per query
-    row on the CUDA cores, for every other shape and type.
+    `tensor_cores`: FlashAttention-2 on `mma.sync`, `query_rows` query rows
+    per block of 4 warps over 64-key tiles; f16 or bf16 query, keys and
+    values with head sizes that are multiples of 16 up to 128.
+    `warp_per_row`: one warp per query row on the CUDA cores, for every
+    other shape and type.
   }];
 }
 
@@ -180,12 +181,15 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
       guard exporters write after a softmax whose row may be fully masked).
 
     `kernel` is the kernel that runs it; the verifier checks that
-    `tensor_cores` fits the types and head sizes.
+    `tensor_cores` fits the types and head sizes. `query_rows`, the query
+    rows a block of the tensor-core kernel takes, is 64 (16 a warp) or 128
+    (32 a warp: each fragment of keys and values read from shared memory
+    feeds twice the mma instructions).
 
     ```mlir
     %o = engine.attention %q, %kt, %v mask %m {heads = 4 : i64,
            kernel = #engine.attention_kernel<tensor_cores>,
-           scale = 2.500000e-01 : f64,
+           query_rows = 64 : i64, scale = 2.500000e-01 : f64,
            score_type = f16, scaled_type = f16, masked_type = f32}
          : (tensor<8x16x16xf16>, tensor<8x16x16xf16>, tensor<8x16x16xf16>,
             tensor<2x1x1x16xf32>) -> tensor<8x16x16xf16>
@@ -198,6 +202,7 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     Optional<AnyRankedTensor>:$mask,
     I64Attr:$heads,
     Engine_AttentionKernelAttr:$kernel,
+    OptionalAttr<I64Attr>:$query_rows,
     F64Attr:$scale,
     TypeAttr:$score_type,
     TypeAttr:$scaled_type,

@@ -1,6 +1,8 @@
 // engine.attention as CUDA: the logit functor rounds each part to its type
-// in the op's order, then the tensor-core kernel (f16, head size 16) runs
-// over 64-row blocks and the heads; the manifest reports each part's type.
+// in the op's order (a pair of logits in packed f16, every part being f16),
+// then the tensor-core kernel (f16, head size 16) runs over 64-row blocks
+// and the heads, with its tiles in dynamic shared memory that create allows;
+// the manifest reports each part's type.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=attn
 // RUN: FileCheck %s < %t/attn.cu
@@ -11,8 +13,11 @@
 // CHECK: prec_attention_mma(
 // CHECK: struct k0_attention_logit {
 // CHECK-NEXT: return __half2float((__float2half_rn((__half2float((__float2half_rn((__half2float((__float2half_rn(s)))) * 0.25f)))) + m))); }
+// CHECK-NEXT: __device__ float2 operator()(float2 s, prec_pair<__half>::type m) const {
+// CHECK-NEXT: return prec_pair<__half>::to_float(__hadd2(__hmul2_rn(prec_pair<__half>::round(s), prec_pair<__half>::splat(0.25f)), m));
+// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_attention_mma<1, 16, 16, false, k0_attention_logit, __half, __half, __half, int>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_attention_tiles<1, 16, 16, __half>::BYTES));
 // CHECK: // engine.attention, on tensor cores
-// CHECK-NEXT: prec_attention_mma<16, 16, false, k0_attention_logit><<<dim3(1, (unsigned)(4LL)), 128, 0, stream>>>(prec_attention_args<__half, __half, __half, __half, int>{((__half *)bindings[0]), ((__half *)bindings[1]), ((__half *)bindings[2]), ((__half *)bindings[3]), ((__half *)bindings[4]), (int)(4LL), 8, 8, 16, 16, 2, {8, 0, 0, 1}}, k0_attention_logit());
+// CHECK-NEXT: prec_attention_mma<1, 16, 16, false, k0_attention_logit, __half, __half, __half, int><<<dim3(1, (unsigned)(4LL)), 128, prec_attention_tiles<1, 16, 16, __half>::BYTES, stream>>>(prec_attention_args<__half, __half, __half, __half, int>{((__half *)bindings[0]), ((__half *)bindings[1]), ((__half *)bindings[2]), ((__half *)bindings[3]), ((__half *)bindings[4]), (int)(4LL), 8, 8, 16, 16, 2, {8, 0, 0, 1}}, k0_attention_logit());
 // CHECK-NOT: <<<
 
 // MANIFEST: "op": "engine.attention",

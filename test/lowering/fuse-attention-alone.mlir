@@ -2,12 +2,11 @@
 // epilogue cast, the per-head view, scale and mask, softmax, ·V) becomes one
 // engine.attention; what else reads a part of it keeps it unfused.
 // RUN: prec-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(prec-fuse-attention))' | FileCheck %s
-// RUN: prec-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(prec-fuse-attention{max-keys=128}))' | FileCheck %s --check-prefix=MAX128
 
 // The scale, then the mask; the scores, scaled and masked scores round to f16
 // as the program's epilogue cast, mul and add stored them. Nothing else is left.
 // CHECK-LABEL: func.func @scale_then_mask
-// CHECK-NEXT: %[[O:.*]] = engine.attention %arg0, %arg1, %arg2 mask %arg3 {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x1x8xf16>) -> tensor<4x8x16xf16>
+// CHECK-NEXT: %[[O:.*]] = engine.attention %arg0, %arg1, %arg2 mask %arg3 {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x1x8xf16>) -> tensor<4x8x16xf16>
 // CHECK-NEXT: return %[[O]]
 func.func @scale_then_mask(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %mask: tensor<2x1x1x8xf16>) -> (tensor<4x8x16xf16>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
@@ -152,33 +151,31 @@ func.func @scores_read_outside(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, 
 
 // -----
 
-// More keys than max-keys (1024 by default, here 128): nothing fuses.
-// CHECK-LABEL: func.func @too_many_keys
-// CHECK-NEXT: engine.attention
-// MAX128-LABEL: func.func @too_many_keys
-// MAX128-NOT: engine.attention
-// MAX128: tosa.reduce_max
-func.func @too_many_keys(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x160xf16>, %v: tensor<4x160x16xf16>, %mask: tensor<2x1x1x160xf16>) -> (tensor<4x8x16xf16>) {
+// More than 64 queries: blocks of 128 query rows, 32 a warp. Any number of
+// keys fuses.
+// CHECK-LABEL: func.func @query_rows_128
+// CHECK-NEXT: engine.attention {{.*}} kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 128 : i64,
+func.func @query_rows_128(%q: tensor<4x96x16xf16>, %kt: tensor<4x16x160xf16>, %v: tensor<4x160x16xf16>, %mask: tensor<2x1x1x160xf16>) -> (tensor<4x96x16xf16>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %c = "tosa.const"() <{values = dense<0.25> : tensor<1x1x1x1xf16>}> : () -> tensor<1x1x1x1xf16>
-  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x8x16xf16>, tensor<4x16x160xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x8x160xf32>
-  %s16 = tosa.cast %s {precision.epilogue} : (tensor<4x8x160xf32>) -> tensor<4x8x160xf16>
-  %shape4 = tosa.const_shape {values = dense<[2, 2, 8, 160]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %s4 = tosa.reshape %s16, %shape4 : (tensor<4x8x160xf16>, !tosa.shape<4>) -> tensor<2x2x8x160xf16>
-  %x = tosa.mul %s4, %c, %shift : (tensor<2x2x8x160xf16>, tensor<1x1x1x1xf16>, tensor<1xi8>) -> tensor<2x2x8x160xf16>
-  %y = tosa.add %x, %mask : (tensor<2x2x8x160xf16>, tensor<2x1x1x160xf16>) -> tensor<2x2x8x160xf16>
-  %m = tosa.reduce_max %y {axis = 3 : i32} : (tensor<2x2x8x160xf16>) -> tensor<2x2x8x1xf16>
-  %d = tosa.sub %y, %m : (tensor<2x2x8x160xf16>, tensor<2x2x8x1xf16>) -> tensor<2x2x8x160xf16>
-  %d32 = tosa.cast %d : (tensor<2x2x8x160xf16>) -> tensor<2x2x8x160xf32>
-  %e = tosa.exp %d32 : (tensor<2x2x8x160xf32>) -> tensor<2x2x8x160xf32>
-  %l = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<2x2x8x160xf32>) -> tensor<2x2x8x1xf32>
-  %r = tosa.reciprocal %l : (tensor<2x2x8x1xf32>) -> tensor<2x2x8x1xf32>
-  %p = tosa.mul %e, %r, %shift : (tensor<2x2x8x160xf32>, tensor<2x2x8x1xf32>, tensor<1xi8>) -> tensor<2x2x8x160xf32>
-  %p16 = tosa.cast %p : (tensor<2x2x8x160xf32>) -> tensor<2x2x8x160xf16>
-  %shape3 = tosa.const_shape {values = dense<[4, 8, 160]> : tensor<3xindex>} : () -> !tosa.shape<3>
-  %p3 = tosa.reshape %p16, %shape3 : (tensor<2x2x8x160xf16>, !tosa.shape<3>) -> tensor<4x8x160xf16>
-  %o = tosa.matmul %p3, %v, %zp, %zp : (tensor<4x8x160xf16>, tensor<4x160x16xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x8x16xf32>
-  %o16 = tosa.cast %o {precision.epilogue} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf16>
-  return %o16 : tensor<4x8x16xf16>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x96x16xf16>, tensor<4x16x160xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x96x160xf32>
+  %s16 = tosa.cast %s {precision.epilogue} : (tensor<4x96x160xf32>) -> tensor<4x96x160xf16>
+  %shape4 = tosa.const_shape {values = dense<[2, 2, 96, 160]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s4 = tosa.reshape %s16, %shape4 : (tensor<4x96x160xf16>, !tosa.shape<4>) -> tensor<2x2x96x160xf16>
+  %x = tosa.mul %s4, %c, %shift : (tensor<2x2x96x160xf16>, tensor<1x1x1x1xf16>, tensor<1xi8>) -> tensor<2x2x96x160xf16>
+  %y = tosa.add %x, %mask : (tensor<2x2x96x160xf16>, tensor<2x1x1x160xf16>) -> tensor<2x2x96x160xf16>
+  %m = tosa.reduce_max %y {axis = 3 : i32} : (tensor<2x2x96x160xf16>) -> tensor<2x2x96x1xf16>
+  %d = tosa.sub %y, %m : (tensor<2x2x96x160xf16>, tensor<2x2x96x1xf16>) -> tensor<2x2x96x160xf16>
+  %d32 = tosa.cast %d : (tensor<2x2x96x160xf16>) -> tensor<2x2x96x160xf32>
+  %e = tosa.exp %d32 : (tensor<2x2x96x160xf32>) -> tensor<2x2x96x160xf32>
+  %l = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<2x2x96x160xf32>) -> tensor<2x2x96x1xf32>
+  %r = tosa.reciprocal %l : (tensor<2x2x96x1xf32>) -> tensor<2x2x96x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x2x96x160xf32>, tensor<2x2x96x1xf32>, tensor<1xi8>) -> tensor<2x2x96x160xf32>
+  %p16 = tosa.cast %p : (tensor<2x2x96x160xf32>) -> tensor<2x2x96x160xf16>
+  %shape3 = tosa.const_shape {values = dense<[4, 96, 160]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %p3 = tosa.reshape %p16, %shape3 : (tensor<2x2x96x160xf16>, !tosa.shape<3>) -> tensor<4x96x160xf16>
+  %o = tosa.matmul %p3, %v, %zp, %zp : (tensor<4x96x160xf16>, tensor<4x160x16xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x96x16xf32>
+  %o16 = tosa.cast %o {precision.epilogue} : (tensor<4x96x16xf32>) -> tensor<4x96x16xf16>
+  return %o16 : tensor<4x96x16xf16>
 }

@@ -132,9 +132,9 @@ func.func @read_through_exp(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // engine.attention round-trips, and its verifier checks shapes and types.
 // CHECK-LABEL: func.func @attention
-// CHECK: engine.attention %arg0, %arg1, %arg2 mask %arg3 {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, mask_first, masked_type = f32, scale = 1.250000e-01 : f64, scaled_type = f32, score_type = f16}
+// CHECK: engine.attention %arg0, %arg1, %arg2 mask %arg3 {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, mask_first, masked_type = f32, query_rows = 64 : i64, scale = 1.250000e-01 : f64, scaled_type = f32, score_type = f16}
 func.func @attention(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %m: tensor<2x1x8x8xf32>) -> tensor<4x8x16xf16> {
-  %o = engine.attention %q, %kt, %v mask %m {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, mask_first, masked_type = f32, scale = 1.250000e-01 : f64, scaled_type = f32, score_type = f16} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x8x8xf32>) -> tensor<4x8x16xf16>
+  %o = engine.attention %q, %kt, %v mask %m {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, mask_first, masked_type = f32, query_rows = 64 : i64, scale = 1.250000e-01 : f64, scaled_type = f32, score_type = f16} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x8x8xf32>) -> tensor<4x8x16xf16>
   return %o : tensor<4x8x16xf16>
 }
 
@@ -184,7 +184,31 @@ func.func @attention_type(%q: tensor<4x8x16xi8>, %kt: tensor<4x16x8xi8>, %v: ten
 
 func.func @attention_tensor_cores(%q: tensor<4x8x24xf16>, %kt: tensor<4x24x8xf16>, %v: tensor<4x8x16xf16>) -> tensor<4x8x16xf16> {
   // expected-error @+1 {{'engine.attention' op cannot run on tensor cores: needs f16 or bf16 query, keys and values, and head sizes that are multiples of 16 up to 128}}
-  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x24xf16>, tensor<4x24x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f32, query_rows = 64 : i64, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x24xf16>, tensor<4x24x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
+  return %o : tensor<4x8x16xf16>
+}
+
+// -----
+
+func.func @attention_query_rows(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>) -> tensor<4x8x16xf16> {
+  // expected-error @+1 {{'engine.attention' op needs query_rows of 64 or 128 on tensor cores}}
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f32, query_rows = 96 : i64, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
+  return %o : tensor<4x8x16xf16>
+}
+
+// -----
+
+func.func @attention_no_query_rows(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>) -> tensor<4x8x16xf16> {
+  // expected-error @+1 {{'engine.attention' op needs query_rows of 64 or 128 on tensor cores}}
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
+  return %o : tensor<4x8x16xf16>
+}
+
+// -----
+
+func.func @attention_rows_of_warps(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>) -> tensor<4x8x16xf16> {
+  // expected-error @+1 {{'engine.attention' op takes query_rows only on tensor cores}}
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, query_rows = 64 : i64, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
   return %o : tensor<4x8x16xf16>
 }
 
