@@ -96,6 +96,39 @@ std::string getPairLogitExpression(engine::AttentionOp op) {
          (op.getMaskFirst() ? scale(mask(scores)) : mask(scale(scores))) + ")";
 }
 
+/// The functor `<name>_logit` of the attention kernels: a logit from a dot
+/// product and a mask value, and a pair of them from a pair.
+std::string getLogitFunctor(engine::AttentionOp op, StringRef name,
+                            StringRef layer, StringRef maskType) {
+  return llvm::formatv(
+      "// engine.attention {0}\nstruct {1}_logit {{\n"
+      "  __device__ float operator()(float s, float m) const {{ return {2}; "
+      "}\n"
+      "  __device__ float2 operator()(float2 s, prec_pair<{3}>::type m) const "
+      "{{\n    return {4};\n  }\n};\n\n",
+      layer, name, getLogitExpression(op), maskType,
+      getPairLogitExpression(op));
+}
+
+/// The report's record of what each part of `op` computes in.
+llvm::json::Object getAttentionRecord(engine::AttentionOp op, StringRef layer) {
+  auto elementName = [](Value value) {
+    return typeName(getElementTypeOrSelf(value.getType()));
+  };
+  return llvm::json::Object{
+      {"name", layer},
+      {"op", "engine.attention"},
+      {"compute", elementName(op.getQuery())},
+      {"accumulate", "f32"},
+      {"storage", elementName(op.getResult())},
+      {"parts",
+       llvm::json::Object{{"scores", typeName(op.getScoreType())},
+                          {"scaled", typeName(op.getScaledType())},
+                          {"masked", typeName(op.getMaskedType())},
+                          {"softmax", "f32"},
+                          {"probabilities", elementName(op.getValues())}}}};
+}
+
 /// Row-major strides of the mask over [B, H, Sq, Sk], 0 where it
 /// broadcasts.
 SmallVector<int64_t> getMaskStrides(Value mask) {
@@ -120,14 +153,7 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   std::string layer = getLayerName(op);
   Value mask = op.getMask();
   const char *maskType = mask ? typeOf(mask).cType : "float";
-  kernels += llvm::formatv(
-      "// engine.attention {0}\nstruct {1}_logit {{\n"
-      "  __device__ float operator()(float s, float m) const {{ return {2}; "
-      "}\n"
-      "  __device__ float2 operator()(float2 s, prec_pair<{3}>::type m) const "
-      "{{\n    return {4};\n  }\n};\n\n",
-      layer, name, getLogitExpression(op), maskType,
-      getPairLogitExpression(op));
+  kernels += getLogitFunctor(op, name, layer, maskType);
 
   SmallVector<int64_t> strides =
       mask ? getMaskStrides(mask) : SmallVector<int64_t>(4, 0);
@@ -173,21 +199,7 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
         4 * d * sizeof(float), args);
   }
 
-  // The report of what each part computes in.
-  Type element = getElementTypeOrSelf(op.getQuery().getType());
-  opRecords.push_back(llvm::json::Object{
-      {"name", layer},
-      {"op", "engine.attention"},
-      {"compute", typeName(element)},
-      {"accumulate", "f32"},
-      {"storage", typeName(getElementTypeOrSelf(op.getResult().getType()))},
-      {"parts",
-       llvm::json::Object{{"scores", typeName(op.getScoreType())},
-                          {"scaled", typeName(op.getScaledType())},
-                          {"masked", typeName(op.getMaskedType())},
-                          {"softmax", "f32"},
-                          {"probabilities", typeName(getElementTypeOrSelf(
-                                                op.getValues().getType()))}}}});
+  opRecords.push_back(getAttentionRecord(op, layer));
   return success();
 }
 

@@ -201,6 +201,7 @@ template <> struct prec_pair<float> {
   static __device__ inline type make(float a, float b) {
     return make_float2(a, b);
   }
+  static __device__ inline type round(float2 x) { return x; }
 };
 template <> struct prec_pair<__half> {
   using type = __half2;
@@ -504,6 +505,11 @@ __global__ void __launch_bounds__(128)
     }
     __syncthreads();
   }
+  // Output pairs store as one value where the output is aligned for them
+  // (rows hold DV, an even count).
+  using OutPair = typename prec_pair<O>::type;
+  const bool pair_stores =
+      reinterpret_cast<uintptr_t>(a.out) % sizeof(OutPair) == 0;
 #pragma unroll
   for (int m = 0; m < MT; ++m)
 #pragma unroll
@@ -520,10 +526,16 @@ __global__ void __launch_bounds__(128)
           total == 0.0f ? (ZERO_NAN_ROWS ? 0.0f : NAN) : 1.0f / total;
       O *out_row = a.out + (head * a.sq + row) * DV;
 #pragma unroll
-      for (int j = 0; j < DV / 8; ++j)
-#pragma unroll
-        for (int e = 0; e < 2; ++e)
-          out_row[j * 8 + 2 * t + e] =
-              prec_from_float<O>(out[m][j][2 * r + e] * inverse);
+      for (int j = 0; j < DV / 8; ++j) {
+        const float2 pair = make_float2(out[m][j][2 * r] * inverse,
+                                        out[m][j][2 * r + 1] * inverse);
+        O *to = out_row + j * 8 + 2 * t;
+        if (pair_stores) {
+          *reinterpret_cast<OutPair *>(to) = prec_pair<O>::round(pair);
+        } else {
+          to[0] = prec_from_float<O>(pair.x);
+          to[1] = prec_from_float<O>(pair.y);
+        }
+      }
     }
 }
