@@ -15,6 +15,7 @@
 
 #include "codegen/CudaEmitter.h"
 #include "dialects/Engine/EngineDialect.h"
+#include "dialects/Utils/Shapes.h"
 #include "lowering/BatchRange.h"
 #include "lowering/BufferAliases.h"
 #include "lowering/ContractionEpilogues.h"
@@ -176,9 +177,6 @@ private:
   /// How `op` runs, as prec-choose-conv-algorithms decided.
   FailureOr<engine::ConvAlgorithm> getConvAlgorithm(tosa::Conv2DOp op);
 
-  static ArrayRef<int64_t> shapeOf(Value value) {
-    return cast<RankedTensorType>(value.getType()).getShape();
-  }
   static int64_t countOf(Value value) {
     ArrayRef<int64_t> shape = shapeOf(value);
     return std::accumulate(shape.begin(), shape.end(), int64_t(1),

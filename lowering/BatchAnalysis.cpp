@@ -5,6 +5,7 @@
 #include "dialects/Engine/EngineDialect.h"
 
 #include "dialects/Utils/OpNames.h"
+#include "dialects/Utils/Shapes.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
@@ -23,10 +24,6 @@ std::optional<int64_t> getOutermostDim(ArrayRef<int64_t> shape) {
     if (size != 1)
       return int64_t(d);
   return std::nullopt;
-}
-
-ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<RankedTensorType>(value.getType()).getShape();
 }
 
 class Propagation {

@@ -5,15 +5,13 @@
 #include "lowering/BufferAliases.h"
 #include "lowering/DeviceTypes.h"
 
+#include "dialects/Utils/Shapes.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 
 namespace prec {
-
-static ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<RankedTensorType>(value.getType()).getShape();
-}
 
 ConvGeometry::ConvGeometry(tosa::Conv2DOp op)
     : input(op.getInput()), weight(op.getWeight()), bias(op.getBias()),

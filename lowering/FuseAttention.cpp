@@ -12,6 +12,7 @@
 #include "dialects/Engine/EngineDialect.h"
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Utils/Constants.h"
+#include "dialects/Utils/Shapes.h"
 #include "lowering/PlannableFunction.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -29,12 +30,6 @@ namespace prec {
 #include "lowering/Passes.h.inc"
 
 namespace {
-
-ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<RankedTensorType>(value.getType()).getShape();
-}
-
-Type elementOf(Value value) { return getElementTypeOrSelf(value.getType()); }
 
 /// Whether every value of `narrow` is one of `wide` (rounding to `wide`
 /// after `narrow` changes nothing).
