@@ -311,8 +311,10 @@ __global__ void __launch_bounds__(128)
   const T *values = a.values + head * a.sk * DV;
   // Each thread's mask rows (rows past the end read row 0). How the mask is
   // read: NO_MASK, MASK_PAIRS (a pair as one value, where keys are adjacent
-  // and pairs aligned) or MASK_ELEMENTS.
-  enum { NO_MASK, MASK_PAIRS, MASK_ELEMENTS };
+  // and pairs aligned), MASK_ROW_PAIRS (the same, from the one row every
+  // query shares: a padding mask, one load for all of a thread's rows) or
+  // MASK_ELEMENTS.
+  enum { NO_MASK, MASK_PAIRS, MASK_ROW_PAIRS, MASK_ELEMENTS };
   const M *mask_rows[MT][2];
   bool pairs_aligned = true;
 #pragma unroll
@@ -328,10 +330,11 @@ __global__ void __launch_bounds__(128)
       pairs_aligned &=
           reinterpret_cast<uintptr_t>(mask_rows[m][r]) % sizeof(MaskPair) == 0;
     }
-  const int mask_mode =
-      !a.mask                                                   ? NO_MASK
-      : a.mask_stride[3] == 1 && a.sk % 2 == 0 && pairs_aligned ? MASK_PAIRS
-                                                                : MASK_ELEMENTS;
+  const bool pairs = a.mask_stride[3] == 1 && a.sk % 2 == 0 && pairs_aligned;
+  const int mask_mode = !a.mask                 ? NO_MASK
+                        : !pairs                ? MASK_ELEMENTS
+                        : a.mask_stride[2] == 0 ? MASK_ROW_PAIRS
+                                                : MASK_PAIRS;
   // Tiles load by 16-byte copies where rows are 16-byte aligned: Kᵀ rows
   // are a.sk keys apart.
   const bool copy_keys =
@@ -350,6 +353,8 @@ __global__ void __launch_bounds__(128)
   auto mask_pair = [&](auto mode, int m, int r, I key) {
     if (decltype(mode)::value == NO_MASK)
       return prec_pair<M>::make(M(), M());
+    if (decltype(mode)::value == MASK_ROW_PAIRS)
+      return *reinterpret_cast<const MaskPair *>(mask_rows[0][0] + key);
     const M *row = mask_rows[m][r];
     if (decltype(mode)::value == MASK_PAIRS)
       return *reinterpret_cast<const MaskPair *>(row + key);
@@ -438,6 +443,8 @@ __global__ void __launch_bounds__(128)
     auto for_mask_mode = [&](auto partial) {
       if (mask_mode == MASK_PAIRS)
         take_logits(first, tile_max, partial, prec_int<MASK_PAIRS>());
+      else if (mask_mode == MASK_ROW_PAIRS)
+        take_logits(first, tile_max, partial, prec_int<MASK_ROW_PAIRS>());
       else if (mask_mode == MASK_ELEMENTS)
         take_logits(first, tile_max, partial, prec_int<MASK_ELEMENTS>());
       else
