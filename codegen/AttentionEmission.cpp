@@ -30,21 +30,35 @@ std::string floatLiteral(double value) {
   return text;
 }
 
-/// The logit of dot product `s` and mask value `m`: the scale and the mask
-/// in the op's order, each part rounded to its type.
-std::string getLogitExpression(engine::AttentionOp op) {
+/// The logit of `scores` with the op's scale (`scaled(x, scale)`, left out
+/// where the scale is 1) and mask (`masked(x)`, left out without a mask),
+/// in the op's order.
+std::string composeLogit(
+    engine::AttentionOp op, const std::string &scores,
+    llvm::function_ref<std::string(const std::string &, const std::string &)>
+        scaled,
+    llvm::function_ref<std::string(const std::string &)> masked) {
+  double value = op.getScale().convertToDouble();
   auto scale = [&](const std::string &x) {
-    if (op.getScale().convertToDouble() == 1.0)
-      return x;
-    return roundedTo(op.getScaledType(),
-                     "(" + x + ") * " +
-                         floatLiteral(op.getScale().convertToDouble()));
+    return value == 1.0 ? x : scaled(x, floatLiteral(value));
   };
   auto mask = [&](const std::string &x) {
-    return op.getMask() ? roundedTo(op.getMaskedType(), "(" + x + ") + m") : x;
+    return op.getMask() ? masked(x) : x;
   };
-  std::string scores = roundedTo(op.getScoreType(), "s");
   return op.getMaskFirst() ? scale(mask(scores)) : mask(scale(scores));
+}
+
+/// The logit of dot product `s` and mask value `m`: each part rounded to
+/// its type.
+std::string getLogitExpression(engine::AttentionOp op) {
+  return composeLogit(
+      op, roundedTo(op.getScoreType(), "s"),
+      [&](const std::string &x, const std::string &scale) {
+        return roundedTo(op.getScaledType(), "(" + x + ") * " + scale);
+      },
+      [&](const std::string &x) {
+        return roundedTo(op.getMaskedType(), "(" + x + ") + m");
+      });
 }
 
 /// The 16-bit type every part of `op` rounds to, and its mask holds, if
@@ -66,8 +80,8 @@ std::optional<Type> getPackedLogitType(engine::AttentionOp op) {
     if (op.getScaledType() != type || losesInfo)
       return std::nullopt;
   }
-  if (op.getMask() && (op.getMaskedType() != type ||
-                       getElementTypeOrSelf(op.getMask().getType()) != type))
+  if (op.getMask() &&
+      (op.getMaskedType() != type || elementOf(op.getMask()) != type))
     return std::nullopt;
   return type;
 }
@@ -81,19 +95,13 @@ std::string getPairLogitExpression(engine::AttentionOp op) {
            "(*this)(s.y, prec_to_float(m.y)))";
   std::string pair =
       llvm::formatv("prec_pair<{0}>", getDeviceType(*packed)->cType).str();
-  auto scale = [&](const std::string &x) {
-    double value = op.getScale().convertToDouble();
-    if (value == 1.0)
-      return x;
-    return "__hmul2_rn(" + x + ", " + pair + "::splat(" + floatLiteral(value) +
-           "))";
-  };
-  auto mask = [&](const std::string &x) {
-    return op.getMask() ? "__hadd2(" + x + ", m)" : x;
-  };
-  std::string scores = pair + "::round(s)";
-  return pair + "::to_float(" +
-         (op.getMaskFirst() ? scale(mask(scores)) : mask(scale(scores))) + ")";
+  std::string logit = composeLogit(
+      op, pair + "::round(s)",
+      [&](const std::string &x, const std::string &scale) {
+        return "__hmul2_rn(" + x + ", " + pair + "::splat(" + scale + "))";
+      },
+      [&](const std::string &x) { return "__hadd2(" + x + ", m)"; });
+  return pair + "::to_float(" + logit + ")";
 }
 
 /// The functor `<name>_logit` of the attention kernels: a logit from a dot
@@ -112,9 +120,7 @@ std::string getLogitFunctor(engine::AttentionOp op, StringRef name,
 
 /// The report's record of what each part of `op` computes in.
 llvm::json::Object getAttentionRecord(engine::AttentionOp op, StringRef layer) {
-  auto elementName = [](Value value) {
-    return typeName(getElementTypeOrSelf(value.getType()));
-  };
+  auto elementName = [](Value value) { return typeName(elementOf(value)); };
   return llvm::json::Object{
       {"name", layer},
       {"op", "engine.attention"},
