@@ -122,7 +122,7 @@ std::string getLogitFunctor(engine::AttentionOp op, StringRef name,
 llvm::json::Object getAttentionRecord(engine::AttentionOp op, StringRef layer) {
   auto elementName = [](Value value) { return typeName(elementOf(value)); };
   return llvm::json::Object{
-      {"name", layer},
+      {"name", layer.str()},
       {"op", "engine.attention"},
       {"compute", elementName(op.getQuery())},
       {"accumulate", "f32"},

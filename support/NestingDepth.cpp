@@ -2,9 +2,15 @@
 
 #include "support/NestingDepth.h"
 
+#include "mlir/Bytecode/BytecodeReader.h"
+#include "llvm/Support/MemoryBufferRef.h"
+
 namespace prec {
 
 llvm::Error checkNestingDepth(llvm::StringRef text, llvm::StringRef name) {
+  // Bytecode has no brackets: its bytes are counts and indices.
+  if (mlir::isBytecode(llvm::MemoryBufferRef(text, name)))
+    return llvm::Error::success();
   unsigned depth = 0, line = 1;
   size_t lineStart = 0;
   for (size_t i = 0, e = text.size(); i < e; ++i) {

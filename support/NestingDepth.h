@@ -20,7 +20,8 @@ constexpr unsigned kMaxNestingDepth = 256;
 /// An error "NAME:LINE:COL: brackets nest more than 256 deep" (with no
 /// name, "line LINE, column COL: ...") where `text` (MLIR or JSON) first
 /// nests deeper than kMaxNestingDepth. Brackets in string literals and
-/// comments do not count, nor the > of `->` and `>=`.
+/// comments do not count, nor the > of `->` and `>=`. MLIR bytecode is not
+/// text and passes.
 llvm::Error checkNestingDepth(llvm::StringRef text, llvm::StringRef name);
 
 } // namespace prec

@@ -2,7 +2,8 @@
 // in the op's order (a pair of logits in packed f16, every part being f16),
 // then the tensor-core kernel (f16, head size 16) runs over 64-row blocks
 // and the heads, with its tiles in dynamic shared memory that create allows;
-// the manifest reports each part's type.
+// the manifest reports each part's type under the layer's name (one longer
+// than a string stored inline, which the record once borrowed).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=attn
 // RUN: FileCheck %s < %t/attn.cu
@@ -16,11 +17,12 @@
 // CHECK-NEXT: __device__ float2 operator()(float2 s, prec_pair<__half>::type m) const {
 // CHECK-NEXT: return prec_pair<__half>::to_float(__hadd2(__hmul2_rn(prec_pair<__half>::round(s), prec_pair<__half>::splat(0.25f)), m));
 // CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_attention_mma<1, 16, 16, false, k0_attention_logit, __half, __half, __half, int>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_attention_tiles<1, 16, 16, __half>::BYTES));
-// CHECK: // engine.attention, on tensor cores
+// CHECK: // engine.attention '/encoder/layer.0/attention/self/MatMul_1', on tensor cores
 // CHECK-NEXT: prec_attention_mma<1, 16, 16, false, k0_attention_logit, __half, __half, __half, int><<<dim3(1, (unsigned)(4LL)), 128, prec_attention_tiles<1, 16, 16, __half>::BYTES, stream>>>(prec_attention_args<__half, __half, __half, __half, int>{((__half *)bindings[0]), ((__half *)bindings[1]), ((__half *)bindings[2]), ((__half *)bindings[3]), ((__half *)bindings[4]), (int)(4LL), 8, 8, 16, 16, 2, {8, 0, 0, 1}}, k0_attention_logit());
 // CHECK-NOT: <<<
 
-// MANIFEST: "op": "engine.attention",
+// MANIFEST: "name": "/encoder/layer.0/attention/self/MatMul_1",
+// MANIFEST-NEXT: "op": "engine.attention",
 // MANIFEST-NEXT: "parts": {
 // MANIFEST-NEXT: "masked": "f16",
 // MANIFEST-NEXT: "probabilities": "f16",
@@ -48,7 +50,7 @@ func.func @main(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x
   %p16 = tosa.cast %p : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf16>
   %shape3 = tosa.const_shape {values = dense<[4, 8, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
   %p3 = tosa.reshape %p16, %shape3 : (tensor<2x2x8x8xf16>, !tosa.shape<3>) -> tensor<4x8x8xf16>
-  %o = tosa.matmul %p3, %v, %zp, %zp : (tensor<4x8x8xf16>, tensor<4x8x16xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x8x16xf32>
+  %o = tosa.matmul %p3, %v, %zp, %zp {precision.layer = "/encoder/layer.0/attention/self/MatMul_1"} : (tensor<4x8x8xf16>, tensor<4x8x16xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x8x16xf32>
   %o16 = tosa.cast %o {precision.epilogue} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf16>
   return %o16 : tensor<4x8x16xf16>
 }

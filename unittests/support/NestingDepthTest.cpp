@@ -54,4 +54,10 @@ TEST(NestingDepthTest, IgnoresStringsCommentsArrowsAndComparisons) {
   EXPECT_NE(errorOf("\"//\"" + std::string(300, '[')), "");
 }
 
+TEST(NestingDepthTest, PassesBytecode) {
+  // Bytecode's magic, then bytes that would be brackets in text.
+  EXPECT_EQ(errorOf("ML\xEFR" + std::string(300, '[')), "");
+  EXPECT_NE(errorOf("ML\xEFX" + std::string(300, '[')), "");
+}
+
 } // namespace
