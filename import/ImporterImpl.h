@@ -304,6 +304,9 @@ private:
   std::string nodeName;
   int64_t opset = 0;
   llvm::StringMap<Value> values;
+  /// Reshapes built, by their input and shape: readers of one value in one
+  /// shape (the Q, K and V Linears of one activation) share one.
+  std::map<std::pair<const void *, std::vector<int64_t>>, Value> reshapes;
   /// Tensors known at import, each held once as its constant's data.
   llvm::StringMap<ElementsAttr> known;
 };

@@ -169,8 +169,12 @@ Value Importer::reshape(Value value, ArrayRef<int64_t> shape) {
     return value;
   if (ElementsAttr elements = constantElements(value))
     return constant(reshapeElements(elements, shape));
-  return build<tosa::ReshapeOp>(tensorOf(shape, elementOf(value)), value,
-                                constShape(shape));
+  Value &built = reshapes[{value.getAsOpaquePointer(),
+                           std::vector<int64_t>(shape.begin(), shape.end())}];
+  if (!built || built.getParentBlock() != builder.getInsertionBlock())
+    built = build<tosa::ReshapeOp>(tensorOf(shape, elementOf(value)), value,
+                                   constShape(shape));
+  return built;
 }
 
 Value Importer::transpose(Value value, ArrayRef<int32_t> permutation) {

@@ -9,10 +9,8 @@ import sys
 import torch
 from torch.profiler import ProfilerActivity, profile
 
-from engine import Engine
+from engine import DTYPES, Engine
 
-DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
-          "i8": torch.int8, "i32": torch.int32, "i1": torch.uint8}
 
 engine = Engine(sys.argv[1])
 torch.manual_seed(0)

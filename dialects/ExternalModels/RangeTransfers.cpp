@@ -179,6 +179,18 @@ Interval reciprocalRange(Operation *, ArrayRef<Interval> operands,
   return {1 / in.hi, 1 / in.lo};
 }
 
+Interval quotientRange(Operation *op, ArrayRef<Interval> operands,
+                       ConstantValues &constants) {
+  return operands[0] * reciprocalRange(op, operands.drop_front(), constants);
+}
+
+Interval sqrtRange(Operation *, ArrayRef<Interval> operands, ConstantValues &) {
+  const Interval &in = operands[0];
+  if (in.hi < 0)
+    return Interval::unknown();
+  return {std::sqrt(std::max(in.lo, 0.0)), std::sqrt(in.hi)};
+}
+
 Interval rsqrtRange(Operation *, ArrayRef<Interval> operands,
                     ConstantValues &) {
   const Interval &in = operands[0];

@@ -60,6 +60,9 @@ PREC_RANGE_TRANSFER(clampRange);
 /// [-1, 1]: sine and cosine.
 PREC_RANGE_TRANSFER(unitRange);
 PREC_RANGE_TRANSFER(reciprocalRange);
+/// x / y: x times the reciprocal of y.
+PREC_RANGE_TRANSFER(quotientRange);
+PREC_RANGE_TRANSFER(sqrtRange);
 PREC_RANGE_TRANSFER(rsqrtRange);
 PREC_RANGE_TRANSFER(powerRange);
 /// The join of the two selected operands.

@@ -11,6 +11,7 @@
 #include "dialects/Precision/PrecisionOpInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -155,9 +156,18 @@ void registerPrecisionExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, tosa::TosaDialect *) {
     attachTosaModels(context);
   });
+  // The importer's float division and square root (TOSA has neither
+  // correctly rounded): elementwise like TensorRT's kDIV and kSQRT, in the
+  // enabled precision unless their range does not fit it.
   registry.addExtension(+[](MLIRContext *context, arith::ArithDialect *) {
     arith::ConstantOp::attachInterface<
         Unassigned<arith::ConstantOp, constantRange>>(*context);
+    arith::DivFOp::attachInterface<Elementwise<arith::DivFOp, quotientRange>>(
+        *context);
+  });
+  registry.addExtension(+[](MLIRContext *context, math::MathDialect *) {
+    math::SqrtOp::attachInterface<Elementwise<math::SqrtOp, sqrtRange>>(
+        *context);
   });
 }
 

@@ -45,15 +45,26 @@ LogicalResult Importer::importMatMul() {
     }
     return reshape(value, {batchSize, rows, columns});
   };
-  Type element = elementOf(lhs);
-  Value product3 = build<tosa::MatMulOp>(
-      tensorOf({batchSize, m, n}, element), toBatch(lhs, m, k),
-      toBatch(rhs, k, n), zeroPoint(element), zeroPoint(elementOf(rhs)));
   SmallVector<int64_t> resultShape(batch->begin(), batch->end());
   if (!vectorA)
     resultShape.push_back(m);
   if (!vectorB)
     resultShape.push_back(n);
+  Type element = elementOf(lhs);
+  Value zeroA = zeroPoint(element), zeroB = zeroPoint(elementOf(rhs));
+  // A batch of A times one matrix B (a Linear on [batch, tokens, features])
+  // is one product of all of A's rows with B: the same dot products,
+  // without B copied once per batch element.
+  if (batchSize > 1 && product(bShape.drop_back(2)) == 1) {
+    Value rows = build<tosa::MatMulOp>(tensorOf({1, batchSize * m, n}, element),
+                                       reshape(lhs, {1, batchSize * m, k}),
+                                       reshape(rhs, {1, k, n}), zeroA, zeroB);
+    setOutput(0, reshape(rows, resultShape));
+    return success();
+  }
+  Value product3 = build<tosa::MatMulOp>(tensorOf({batchSize, m, n}, element),
+                                         toBatch(lhs, m, k), toBatch(rhs, k, n),
+                                         zeroA, zeroB);
   setOutput(0, reshape(product3, resultShape));
   return success();
 }

@@ -293,6 +293,10 @@ Value Importer::tile(Value value, ArrayRef<int64_t> multiples) {
   SmallVector<int64_t> shape;
   for (auto [dim, multiple] : llvm::zip(shapeOf(value), multiples))
     shape.push_back(dim * multiple);
+  // A splat stays one: the engine writes it as a literal, not a tile kernel.
+  SplatElementsAttr splat;
+  if (matchPattern(value, m_Constant(&splat)))
+    return constant(splat.resizeSplat(tensorOf(shape, elementOf(value))));
   return build<tosa::TileOp>(tensorOf(shape, elementOf(value)), value,
                              constShape(multiples));
 }

@@ -79,9 +79,11 @@ func.func @decomposed_layernorm(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
   %var = tosa.mul %v2, %inv_n, %shift : (tensor<2x1x1xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x1x1xf32>
   // CHECK: tosa.add {{.*}}reason = normalization
   %ve = tosa.add %var, %eps : (tensor<2x1x1xf32>, tensor<1x1x1xf32>) -> tensor<2x1x1xf32>
+  // CHECK: math.sqrt {{.*}}compute = f32, accumulate = f32, storage = f32, reason = normalization
   %std = math.sqrt %ve : tensor<2x1x1xf32>
   // CHECK: tosa.tile {{.*}}compute = f32, accumulate = f32, storage = f32, reason = normalization
   %tiled = tosa.tile %std, %multiples : (tensor<2x1x1xf32>, !tosa.shape<3>) -> tensor<2x4x8xf32>
+  // CHECK: arith.divf {{.*}}compute = f32, accumulate = f32, storage = f16, reason = normalization
   %y = arith.divf %c, %tiled : tensor<2x4x8xf32>
   return %y : tensor<2x4x8xf32>
 }

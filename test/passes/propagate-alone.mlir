@@ -4,12 +4,15 @@
 // RUN: prec-opt %s -split-input-file --prec-propagate | FileCheck %s
 
 // Weak typing, f16 enabled: the matmul takes the lowest enabled precision
-// and accumulates in f32, abs follows it, exp is sensitive and stays f32,
+// and accumulates in f32, abs, the division and the square root follow it,
+// exp is sensitive and stays f32,
 // the model's cast keeps its type, and a request decides compute and
 // storage.
 // CHECK-LABEL: func.func @weak
 // CHECK: tosa.matmul {{.*}}precision.assigned = #precision.assignment<compute = f16, accumulate = f32, storage = f16, reason = class_rule>}
 // CHECK: tosa.abs {{.*}}precision.assigned = #precision.assignment<compute = f16, accumulate = f16, storage = f16, reason = follow>}
+// CHECK: arith.divf {{.*}}precision.assigned = #precision.assignment<compute = f16, accumulate = f16, storage = f16, reason = follow>}
+// CHECK: math.sqrt {{.*}}precision.assigned = #precision.assignment<compute = f16, accumulate = f16, storage = f16, reason = follow>}
 // CHECK: tosa.exp {{.*}}precision.assigned = #precision.assignment<compute = f32, accumulate = f32, storage = f32, reason = class_rule>}
 // CHECK: tosa.cast {{.*}}precision.assigned = #precision.assignment<compute = f16, accumulate = f16, storage = f16, reason = user_cast>}
 // CHECK: tosa.negate {{.*}}precision.assigned = #precision.assignment<compute = f32, accumulate = f32, storage = f16, reason = pattern>, precision.request
@@ -18,7 +21,9 @@ module attributes {precision.policy = #precision.policy<typing = weak, enabled =
   func.func @weak(%x: tensor<1x2x2xf32>, %y: tensor<4xf32>) -> (tensor<1x2x2xf32>, tensor<4xf16>, tensor<4xf32>) {
     %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
     %m = tosa.matmul %x, %x, %zp, %zp : (tensor<1x2x2xf32>, tensor<1x2x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2xf32>
-    %a = tosa.abs %m : (tensor<1x2x2xf32>) -> tensor<1x2x2xf32>
+    %a0 = tosa.abs %m : (tensor<1x2x2xf32>) -> tensor<1x2x2xf32>
+    %q = arith.divf %a0, %m : tensor<1x2x2xf32>
+    %a = math.sqrt %q : tensor<1x2x2xf32>
     %e = tosa.exp %a : (tensor<1x2x2xf32>) -> tensor<1x2x2xf32>
     %c = tosa.cast %y : (tensor<4xf32>) -> tensor<4xf16>
     %n = tosa.negate %y, %zp, %zp {precision.request = #precision.request<compute = f32, output = f16, mode = obey, origin = pattern>} : (tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4xf32>

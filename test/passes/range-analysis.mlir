@@ -44,6 +44,16 @@ func.func @elementwise(%x: tensor<4xf32> loc("x"), %y: tensor<4xf32> loc("y"), %
   // CHECK: tosa.pow {{.*}}precision.range = array<f64: 0.000000e+00, 2.025000e+01>
   %two = "tosa.const"() <{values = dense<2.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %sq = tosa.pow %y, %two : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
+  // Division is the product with the divisor's reciprocal; by a range
+  // holding zero, unbounded.
+  // CHECK: arith.divf {{.*}}precision.range = array<f64: -3.000000e+00, 4.500000e+00>
+  %div = arith.divf %y, %x : tensor<4xf32>
+  // CHECK: arith.divf
+  // CHECK-NOT: precision.range
+  // CHECK-SAME: : tensor<4xf32>
+  %divy = arith.divf %x, %y : tensor<4xf32>
+  // CHECK: math.sqrt {{.*}}precision.range = array<f64: 1.000000e+00, 1.41421{{[0-9]+}}>
+  %sqrt = math.sqrt %x : tensor<4xf32>
   // An argument named by position.
   // CHECK: tosa.add %arg2, %arg2 {{.*}}precision.range = array<f64: -2.000000e+00, 2.000000e+00>
   %zz = tosa.add %z, %z : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>

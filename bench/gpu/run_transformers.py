@@ -1,0 +1,232 @@
+"""Full-size transformers as prec f16 engines against PyTorch eager (SDPA)
+and torch.compile, timed in the same process.
+
+  python3 run_transformers.py export WORK [MODEL...]       # GPU machine: ONNX
+  python3 run_transformers.py prepare BIN WORK [MODEL...]  # here: engines
+  python3 run_transformers.py check WORK [MODEL...]        # GPU machine: times
+
+MODEL picks among MODELS (all by default).
+
+Weights come from ffn_weights' integer formula (`fill`), so the GPU machine
+rebuilds the very model the export came from. Those weights compress about
+1000x, which is how a 440 MB export and its engines' weights travel: `export`
+leaves WORK/<model>.onnx.xz, `prepare` imports it once per shape, emits the
+f16 engine and leaves its weights as .weights.xz. `check` prints, per shape,
+the times of the engine (`run` and `run_graph`), of PyTorch f16 eager and of
+torch.compile (each the best median of three interleaved rounds), the ratio
+of torch.compile's time to the engine graph's, and the largest absolute
+error of the engine and of PyTorch f16 against PyTorch f32, relative to the
+output's largest magnitude.
+"""
+import lzma
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+def bert_base():
+    from transformers import BertConfig, BertModel
+    return BertModel(BertConfig(), add_pooling_layer=False)
+
+
+def llama_2layer():
+    """LLaMA-8B's decoder layers (hidden 4096, 32 heads, 8 KV heads, MLP
+    14336), two of them, under LLaMA-2's vocabulary."""
+    from transformers import LlamaConfig, LlamaModel
+    return LlamaModel(LlamaConfig(
+        vocab_size=32000, hidden_size=4096, intermediate_size=14336,
+        num_hidden_layers=2, num_attention_heads=32, num_key_value_heads=8,
+        max_position_embeddings=4096, use_cache=False))
+
+
+# model: its builder, the (batch, sequence) shapes timed, and whether it is
+# exported in f16 (an f32 export of LLaMA's layers would pass ONNX's 2 GB).
+MODELS = {"bert_base": (bert_base, [(1, 128), (32, 128), (8, 512)], False),
+          "llama_2layer": (llama_2layer, [(1, 2048)], True)}
+
+
+def fill(module):
+    """Every parameter and buffer of floating type from ffn_weights' formula
+    (as [first dimension, the rest]), salted by its position; norm scales
+    are 1 + the formula."""
+    import torch
+    from ffn_weights import weight
+    state = module.state_dict()
+    with torch.no_grad():
+        for salt, (name, tensor) in enumerate(state.items()):
+            if not tensor.is_floating_point():
+                continue
+            rows = tensor.shape[0] if tensor.dim() > 1 else 1
+            values = weight(rows, tensor.numel() // rows, salt * 101)
+            values = torch.from_numpy(values).to(tensor.dtype)
+            if tensor.dim() == 1 and "norm" in name.lower() and \
+                    name.endswith("weight"):
+                values += 1
+            tensor.copy_(values.reshape(tensor.shape))
+    return module
+
+
+def build(name):
+    """The model with formula weights, returning its last hidden state alone
+    (the export's one output)."""
+    import torch
+
+    class LastHidden(torch.nn.Module):
+        def __init__(self, model):
+            super().__init__()
+            self.model = model
+
+        def forward(self, input_ids, attention_mask):
+            return self.model(input_ids=input_ids,
+                              attention_mask=attention_mask)[0]
+    return LastHidden(fill(MODELS[name][0]())).eval()
+
+
+def inputs(batch, sequence):
+    """Token ids and a padding mask: every other sample loses its last
+    quarter."""
+    rng = np.random.default_rng(batch * 1000 + sequence)
+    ids = rng.integers(3, 30000, size=(batch, sequence), dtype=np.int64)
+    mask = np.ones((batch, sequence), dtype=np.int64)
+    mask[1::2, sequence - sequence // 4:] = 0
+    return {"input_ids": ids, "attention_mask": mask}
+
+
+def compress(path):
+    with open(path, "rb") as source, lzma.open(path + ".xz", "wb",
+                                               preset=1) as target:
+        shutil.copyfileobj(source, target, 1 << 24)
+    os.remove(path)
+
+
+def decompress(path):
+    with lzma.open(path + ".xz", "rb") as source, open(path, "wb") as target:
+        shutil.copyfileobj(source, target, 1 << 24)
+
+
+def export(work, names):
+    import torch
+    os.makedirs(work, exist_ok=True)
+    for name in names:
+        half = MODELS[name][2]
+        model = build(name)
+        if half:
+            model = model.half().cuda()
+        example = inputs(2, 16)
+        path = os.path.join(work, name + ".onnx")
+        dynamic = {"input_ids": {0: "batch", 1: "sequence"},
+                   "attention_mask": {0: "batch", 1: "sequence"}}
+        device = next(model.parameters()).device
+        torch.onnx.export(model, tuple(torch.from_numpy(v).to(device)
+                                       for v in example.values()), path,
+                          input_names=list(example), output_names=["hidden"],
+                          dynamic_axes=dynamic, opset_version=17,
+                          dynamo=False)
+        compress(path)
+        print(name, os.path.getsize(path + ".xz"), "bytes", flush=True)
+
+
+def best_medians(functions, rounds=3):
+    """Each function's median time, the best of `rounds` rounds that take
+    the functions in turn, so that a slow spell of the GPU falls on all."""
+    from engine import median_ms
+    best = [float("inf")] * len(functions)
+    for _ in range(rounds):
+        best = [min(b, median_ms(f)) for b, f in zip(best, functions)]
+    return best
+
+
+def engine_stem(name, batch, sequence):
+    return f"{name}_{batch}x{sequence}"
+
+
+def prepare(bin_dir, work, names):
+    tool = lambda name: os.path.join(bin_dir, name)
+    for name in names:
+        shapes = MODELS[name][1]
+        onnx = os.path.join(work, name + ".onnx")
+        decompress(onnx)
+        for batch, sequence in shapes:
+            stem = engine_stem(name, batch, sequence)
+            base = os.path.join(work, stem)
+            shape = f"{batch}x{sequence}"
+            subprocess.run([tool("prec-translate"), "--import-onnx", onnx,
+                            f"--input-shape=input_ids:{shape}",
+                            f"--input-shape=attention_mask:{shape}",
+                            "-o", base + ".mlir"], check=True)
+            subprocess.run([tool("prec-opt"), base + ".mlir",
+                            "--prec-legalize=enabled=f16 target=sm_90",
+                            "--emit-bytecode", "-o", base + ".f16.mlirbc"],
+                           check=True)
+            subprocess.run([tool("prec-translate"), "--emit-cuda",
+                            base + ".f16.mlirbc", "--output-dir=" + work,
+                            "--engine-name=" + stem], check=True)
+            os.remove(base + ".mlir")
+            os.remove(base + ".f16.mlirbc")
+            compress(base + ".weights")
+            print(stem, flush=True)
+        os.remove(onnx)
+
+
+def check(work, names):
+    from concurrent.futures import ThreadPoolExecutor
+
+    import torch
+    from engine import Engine, build_library
+    with ThreadPoolExecutor() as pool:  # nvcc takes a minute an engine
+        list(pool.map(build_library, [
+            os.path.join(work, engine_stem(name, *shape) + ".cu")
+            for name in names for shape in MODELS[name][1]]))
+    print("| model | batch x sequence | engine ms | engine graph ms | "
+          "eager ms | torch.compile ms | torch.compile / engine graph | "
+          "engine error | PyTorch f16 error |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name in names:
+        shapes = MODELS[name][1]
+        reference = build(name).cuda()
+        half = build(name).half().cuda()
+        compiled = torch.compile(half)
+        for batch, sequence in shapes:
+            stem = engine_stem(name, batch, sequence)
+            base = os.path.join(work, stem)
+            decompress(base + ".weights")
+            feed = inputs(batch, sequence)
+            args = [torch.from_numpy(v).cuda() for v in feed.values()]
+            engine = Engine(base + ".cu")
+            tensors, outputs = engine.bind(feed)
+            run, graph = engine.runner(tensors), engine.runner(tensors, True)
+            with torch.no_grad():
+                expected = reference(*args).double()
+                eager = half(*args)
+                compiled(*args)
+                graph()
+                torch.cuda.synchronize()
+                actual = next(iter(outputs.values())).double()
+                scale = expected.abs().max().item()
+                error = lambda out: (out.double() - expected).abs().max() \
+                    .item() / scale
+                times = best_medians((run, graph, lambda: half(*args),
+                                      lambda: compiled(*args)))
+            engine.destroy()
+            print(f"| {name} | {batch} x {sequence} | "
+                  + " | ".join(f"{t:.3f}" for t in times)
+                  + f" | {times[3] / times[1]:.2f} | {error(actual):.1e} | "
+                  f"{error(eager):.1e} |", flush=True)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, HERE)
+    command, arguments = sys.argv[1], sys.argv[2:]
+    if command == "prepare":
+        bin_dir, arguments = arguments[0], arguments[1:]
+    work, names = arguments[0], arguments[1:] or list(MODELS)
+    if command == "export":
+        export(work, names)
+    elif command == "prepare":
+        prepare(bin_dir, work, names)
+    else:
+        check(work, names)
