@@ -72,18 +72,10 @@ def fill(module):
 
 def build(name):
     """The model with formula weights, returning its last hidden state alone
-    (the export's one output)."""
-    import torch
-
-    class LastHidden(torch.nn.Module):
-        def __init__(self, model):
-            super().__init__()
-            self.model = model
-
-        def forward(self, input_ids, attention_mask):
-            return self.model(input_ids=input_ids,
-                              attention_mask=attention_mask)[0]
-    return LastHidden(fill(MODELS[name][0]())).eval()
+    (the export's one output), as test/models' exports do."""
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "test", "models"))
+    from make_models import TextLastHidden
+    return TextLastHidden(fill(MODELS[name][0]())).eval()
 
 
 def inputs(batch, sequence):
