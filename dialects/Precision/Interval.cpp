@@ -71,6 +71,12 @@ double getLargestFinite(Type type) {
 
 bool overflows(const Interval &range, Type type) {
   double largest = getLargestFinite(type);
+  // An infinity itself (a mask's -inf) is no overflow in a type that holds
+  // infinities (f16, bf16, f32; not f8 E4M3FN or an integer).
+  auto floatType = dyn_cast<FloatType>(type);
+  if (range.lo == range.hi && std::isinf(range.lo) && floatType &&
+      llvm::APFloat::semanticsHasInf(floatType.getFloatSemantics()))
+    return false;
   // Every value beyond the largest finite one: a certain overflow, even when
   // the other end is unbounded.
   if (range.lo > largest || range.hi < -largest)

@@ -51,7 +51,9 @@ double boundedProduct(double a, double b);
 
 /// Whether values in `range` overflow `type`'s largest finite value. An
 /// unbounded end is no evidence of overflow (the analysis knows no bound)
-/// unless the whole range lies beyond the largest finite value.
+/// unless the whole range lies beyond the largest finite value. An infinity
+/// ([-inf, -inf]: the value is that infinity) overflows only a type without
+/// infinities.
 bool overflows(const Interval &range, mlir::Type type);
 
 /// Whether every non-zero value in `range` lies below `type`'s smallest

@@ -84,3 +84,22 @@ module attributes {precision.policy = #precision.policy<typing = weak, enabled =
     return %a : tensor<4xf32>
   }
 }
+
+// -----
+
+// An attention mask of 0 and -inf stays in f16: an infinity is a value
+// f16 holds, not an overflow. finfo(f32).min does overflow f16.
+// CHECK-LABEL: func.func @infinite_mask
+// CHECK: tosa.select {{.*}}precision.assigned = #precision.assignment<compute = f16, accumulate = f16, storage = f16, reason = inputs>
+// CHECK: tosa.select {{.*}}precision.assigned = #precision.assignment<compute = f32, accumulate = f32, storage = f32, reason = range
+module attributes {precision.policy = #precision.policy<typing = weak, enabled = [f16], constraints = prefer, target = "cpu">} {
+  func.func @infinite_mask(%keep: tensor<4xi1>) -> (tensor<4xf32>, tensor<4xf32>) {
+    %zero = "tosa.const"() <{values = dense<0.0> : tensor<4xf32>}> {precision.range = array<f64: 0.0, 0.0>} : () -> tensor<4xf32>
+    %inf = "tosa.const"() <{values = dense<0xFF800000> : tensor<4xf32>}> {precision.range = array<f64: 0xFFF0000000000000, 0xFFF0000000000000>} : () -> tensor<4xf32>
+    %min = "tosa.const"() <{values = dense<-3.40282347E+38> : tensor<4xf32>}> {precision.range = array<f64: -3.40282347E+38, -3.40282347E+38>} : () -> tensor<4xf32>
+    %a = tosa.select %keep, %zero, %inf {precision.assigned = #precision.assignment<compute = f16, accumulate = f16, storage = f16, reason = inputs>, precision.range = array<f64: 0xFFF0000000000000, 0.0>} : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    // expected-remark @+1 {{tosa.select promoted from 'f16' to 'f32': its operand #2 range [-3.40282e+38, -3.40282e+38] exceeds f16's largest finite value 65504}}
+    %b = tosa.select %keep, %zero, %min {precision.assigned = #precision.assignment<compute = f16, accumulate = f16, storage = f16, reason = inputs>, precision.range = array<f64: -3.40282347E+38, 0.0>} : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    return %a, %b : tensor<4xf32>, tensor<4xf32>
+  }
+}

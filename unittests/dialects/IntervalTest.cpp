@@ -3,6 +3,7 @@
 #include "dialects/Precision/Interval.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
 
 #include <gtest/gtest.h>
@@ -55,6 +56,12 @@ TEST(IntervalTest, OverflowFactsNeedKnownBounds) {
   EXPECT_FALSE(overflows(Interval::unknown(), f16));
   // ...unless every value lies beyond the largest finite one.
   EXPECT_TRUE(overflows({70000, kInf}, f16));
+  // An infinity is a value f16 and bf16 hold; f8 E4M3FN and i8 do not.
+  EXPECT_FALSE(overflows(Interval::point(-kInf), f16));
+  EXPECT_FALSE(overflows(Interval::point(kInf), bf16));
+  EXPECT_TRUE(
+      overflows(Interval::point(-kInf), mlir::Float8E4M3FNType::get(&context)));
+  EXPECT_TRUE(overflows(Interval::point(-kInf), builder.getI8Type()));
 }
 
 TEST(IntervalTest, UnderflowMeansBelowTheSmallestNormal) {
