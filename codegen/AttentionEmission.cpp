@@ -176,26 +176,47 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
       sk, d, dv, op.getHeads(), strides[0], strides[1], strides[2], strides[3]);
   std::string where = layer.empty() ? "" : " '" + layer + "'";
   const char *zeroNanRows = op.getZeroNanRows() ? "true" : "false";
-  if (op.getKernel() == engine::AttentionKernel::TensorCores) {
-    // Tiles of 16 query rows a warp of 4 takes.
-    int64_t tiles = *op.getQueryRows() / 64;
-    std::string kernel = llvm::formatv(
-        "prec_attention_mma<{0}, {1}, {2}, {3}, {4}_logit, {5}, {6}, {7}, {8}>",
-        tiles, d, dv, zeroNanRows, name, typeOf(op.getQuery()).cType, maskType,
-        typeOf(op.getResult()).cType, index);
-    std::string bytes =
-        llvm::formatv("prec_attention_tiles<{0}, {1}, {2}, {3}>::BYTES", tiles,
-                      d, dv, typeOf(op.getQuery()).cType);
+  // The tiled kernels' shared memory exceeds the default 48 KB at large
+  // head sizes: the engine's create raises their limit.
+  auto launchTiled = [&](StringRef kernel, StringRef bytes, int64_t rows,
+                         int64_t threads, StringRef on) {
     createCode +=
         llvm::formatv("    PREC_CHECK(cudaFuncSetAttribute({0}, "
                       "cudaFuncAttributeMaxDynamicSharedMemorySize, {1}));\n",
                       kernel, bytes);
     runCode += llvm::formatv(
-        "  // engine.attention{0}, on tensor cores\n"
-        "  {1}<<<dim3({2}, (unsigned)({3})), 128, {4}, stream>>>({5}, "
-        "{6}_logit());\n",
-        where, kernel, llvm::divideCeil(sq, *op.getQueryRows()), matrices,
-        bytes, args, name);
+        "  // engine.attention{0}, on {1}\n"
+        "  {2}<<<dim3({3}, (unsigned)({4})), {5}, {6}, stream>>>({7}, "
+        "{8}_logit());\n",
+        where, on, kernel, llvm::divideCeil(sq, rows), matrices, threads, bytes,
+        args, name);
+  };
+  const char *queryType = typeOf(op.getQuery()).cType;
+  const char *valueType = typeOf(op.getValues()).cType;
+  const char *outType = typeOf(op.getResult()).cType;
+  if (op.getKernel() == engine::AttentionKernel::TensorCores) {
+    // Tiles of 16 query rows a warp of 4 takes.
+    int64_t tiles = *op.getQueryRows() / 64;
+    launchTiled(
+        llvm::formatv("prec_attention_mma<{0}, {1}, {2}, {3}, {4}_logit, {5}, "
+                      "{6}, {7}, {8}>",
+                      tiles, d, dv, zeroNanRows, name, queryType, maskType,
+                      outType, index)
+            .str(),
+        llvm::formatv("prec_attention_tiles<{0}, {1}, {2}, {3}>::BYTES", tiles,
+                      d, dv, queryType)
+            .str(),
+        *op.getQueryRows(), 128, "tensor cores");
+  } else if (op.getKernel() == engine::AttentionKernel::CudaCores) {
+    launchTiled(
+        llvm::formatv("prec_attention_cuda_cores<{0}, {1}, {2}, "
+                      "{3}_logit, {4}, {5}, {6}, {7}, {8}>",
+                      d, dv, zeroNanRows, name, queryType, valueType, maskType,
+                      outType, index)
+            .str(),
+        llvm::formatv("prec_attention_cuda_tiles<{0}, {1}>::BYTES", d, dv)
+            .str(),
+        64, 256, "CUDA-core tiles");
   } else {
     runCode += llvm::formatv(
         "  // engine.attention{0}\n  prec_attention<{1}, {2}, {3}_logit>"

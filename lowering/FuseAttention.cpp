@@ -336,14 +336,18 @@ Value getRank4Mask(OpBuilder &builder, Value mask) {
   return tosa::ReshapeOp::create(at, type.clone(shape), mask, newShape);
 }
 
-/// Tensor cores where the mma kernel takes the shape and types, else a warp
-/// per query row.
+/// Tensor cores where the mma kernel takes the shape and types, else tiles
+/// on the CUDA cores where the head sizes fit them, else a warp per query
+/// row. Measured on an H100 in f32: tiles take 0.23x a warp per row's time
+/// at BERT-base's 8 x 512, 0.13x at LLaMA-8B's 2048 tokens.
 engine::AttentionKernel chooseKernel(Value query, Value values) {
-  return engine::AttentionOp::fitsTensorCores(
-             elementOf(query), elementOf(values), shapeOf(query)[2],
-             shapeOf(values)[2])
-             ? engine::AttentionKernel::TensorCores
-             : engine::AttentionKernel::WarpPerRow;
+  int64_t d = shapeOf(query)[2], dv = shapeOf(values)[2];
+  if (engine::AttentionOp::fitsTensorCores(elementOf(query), elementOf(values),
+                                           d, dv))
+    return engine::AttentionKernel::TensorCores;
+  if (engine::AttentionOp::fitsCudaCoreTiles(d, dv))
+    return engine::AttentionKernel::CudaCores;
+  return engine::AttentionKernel::WarpPerRow;
 }
 
 /// The query rows a block of the tensor-core kernel takes: 128 (32 a warp,

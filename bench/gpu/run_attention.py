@@ -1,22 +1,25 @@
 """engine.attention against the same program unfused and against PyTorch's
 scaled_dot_product_attention, at Swin-T (one stage-1 window per matrix, 8
 images), ViT-B, BERT-base and LLaMA-8B shapes with a padding mask, and
-without a mask at 512, 2048 and 8192 keys against SDPA's flash backend.
+without a mask at 512, 2048 and 8192 keys against SDPA's flash backend; and
+in f32 (the CUDA-core kernel) at four of the masked shapes.
 
   python3 run_attention.py prepare BIN [BASELINE_BIN] WORK   # here
   python3 run_attention.py check WORK                        # on the GPU
 
 `prepare` writes each shape's attention as an exporter writes it (Q·Kᵀ, a
 scale, an additive mask where the shape has one, softmax over the last
-axis, ·V, in TOSA with f16
-bindings), legalizes it with enabled=f16 for sm_90 and emits its engine
-with BIN; with BASELINE_BIN (prec tools from before prec-fuse-attention) it
-emits the unfused engine too. `check` runs each engine on random inputs
-(seeded), compares its output with an f32 reference computed by PyTorch
-from the same f16 inputs, and prints a markdown table: the largest absolute
-error of the engine and of SDPA in f16 against that reference, and the
-median times of the engine, the unfused engine, SDPA (f16, the same mask;
-the flash backend where there is none) and eager PyTorch (matmul, softmax, matmul) with ratios engine / peer.
+axis in f32, ·V, in TOSA with f16 or f32 bindings), legalizes it with
+enabled= that type for sm_90 and emits its engine with BIN; with
+BASELINE_BIN (prec tools from before prec-fuse-attention) it emits the
+unfused engine too. `check` runs each engine on random inputs (seeded),
+compares its output with a reference computed by PyTorch from the same
+inputs (in f32 for f16 rows, in f64 for f32 rows), and prints a markdown
+table: the largest absolute error of the engine and of SDPA in the row's
+type against that reference, and the median times of the engine, the
+unfused engine, SDPA (the row's type, the same mask; the flash backend
+where there is none) and eager PyTorch (matmul, softmax, matmul) with
+ratios engine / peer.
 """
 import os
 import subprocess
@@ -24,23 +27,29 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# name: batch, heads, sequence, head dim, whether a padding mask is added.
+# name: batch, heads, sequence, head dim, whether a padding mask is added,
+# the element type (f32: attention kept in f32, on the CUDA cores).
 SHAPES = {
-    "swin_t_window_8x49": (512, 3, 49, 32, True),
-    "vit_base_32x197": (32, 12, 197, 64, True),
-    "bert_base_32x128": (32, 12, 128, 64, True),
-    "bert_base_8x512": (8, 12, 512, 64, True),
-    "gpt2_4x1024": (4, 12, 1024, 64, True),
-    "llama8b_prefill_2048": (1, 32, 2048, 128, True),
-    "unmasked_16x512": (16, 32, 512, 128, False),
-    "unmasked_4x2048": (4, 32, 2048, 128, False),
-    "unmasked_1x8192": (1, 32, 8192, 128, False),
+    "swin_t_window_8x49": (512, 3, 49, 32, True, "f16"),
+    "vit_base_32x197": (32, 12, 197, 64, True, "f16"),
+    "bert_base_32x128": (32, 12, 128, 64, True, "f16"),
+    "bert_base_8x512": (8, 12, 512, 64, True, "f16"),
+    "gpt2_4x1024": (4, 12, 1024, 64, True, "f16"),
+    "llama8b_prefill_2048": (1, 32, 2048, 128, True, "f16"),
+    "unmasked_16x512": (16, 32, 512, 128, False, "f16"),
+    "unmasked_4x2048": (4, 32, 2048, 128, False, "f16"),
+    "unmasked_1x8192": (1, 32, 8192, 128, False, "f16"),
+    "f32_swin_t_window_8x49": (512, 3, 49, 32, True, "f32"),
+    "f32_vit_base_32x197": (32, 12, 197, 64, True, "f32"),
+    "f32_bert_base_8x512": (8, 12, 512, 64, True, "f32"),
+    "f32_llama8b_prefill_2048": (1, 32, 2048, 128, True, "f32"),
 }
 
 
-def attention_mlir(batch, heads, seq, dim, masked):
+def attention_mlir(batch, heads, seq, dim, masked, h):
+    """The attention as an exporter writes it, with bindings of element type
+    `h` (f16 or f32); the softmax runs in f32."""
     n = batch * heads
-    h = "f16"
     q = f"tensor<{n}x{seq}x{dim}x{h}>"
     kt = f"tensor<{n}x{dim}x{seq}x{h}>"
     s32 = f"tensor<{n}x{seq}x{seq}xf32>"
@@ -56,38 +65,46 @@ def attention_mlir(batch, heads, seq, dim, masked):
     y = "%y" if masked else "%x"
     add_mask = (f"  %y = tosa.add %x, %mask : ({s4}, {mask}) -> {s4}\n"
                 if masked else "")
+
+    def cast(result, value, source, target):
+        """The program's conversion, where the types differ; the value
+        under its new name."""
+        if source == target:
+            return "", value
+        return f"  {result} = tosa.cast {value} : ({source}) -> {target}\n", result
+
+    scores_cast, scores = cast("%s16", "%s", s32, s16)
+    exp_cast, exponents = cast("%d32", "%d", s4, e4)
+    probs_cast, probs = cast("%p16", "%p", e4, s4)
     return f"""func.func @main(%q: {q} loc("q"), %kt: {kt} loc("kt"), %v: {q} loc("v"){mask_argument}) -> {q} {{
   %zp = "tosa.const"() <{{values = dense<0.0> : tensor<1x{h}>}}> : () -> tensor<1x{h}>
   %shift = "tosa.const"() <{{values = dense<0> : tensor<1xi8>}}> : () -> tensor<1xi8>
   %c = "tosa.const"() <{{values = dense<{scale}> : tensor<1x1x1x1x{h}>}}> : () -> tensor<1x1x1x1x{h}>
   %s = tosa.matmul %q, %kt, %zp, %zp : ({q}, {kt}, tensor<1x{h}>, tensor<1x{h}>) -> {s32}
-  %s16 = tosa.cast %s : ({s32}) -> {s16}
-  %shape4 = tosa.const_shape {{values = dense<[{batch}, {heads}, {seq}, {seq}]> : tensor<4xindex>}} : () -> !tosa.shape<4>
-  %s4 = tosa.reshape %s16, %shape4 : ({s16}, !tosa.shape<4>) -> {s4}
+{scores_cast}  %shape4 = tosa.const_shape {{values = dense<[{batch}, {heads}, {seq}, {seq}]> : tensor<4xindex>}} : () -> !tosa.shape<4>
+  %s4 = tosa.reshape {scores}, %shape4 : ({s16}, !tosa.shape<4>) -> {s4}
   %x = tosa.mul %s4, %c, %shift : ({s4}, tensor<1x1x1x1x{h}>, tensor<1xi8>) -> {s4}
 {add_mask}  %m = tosa.reduce_max {y} {{axis = 3 : i32}} : ({s4}) -> {r4}
   %d = tosa.sub {y}, %m : ({s4}, {r4}) -> {s4}
-  %d32 = tosa.cast %d : ({s4}) -> {e4}
-  %e = tosa.exp %d32 : ({e4}) -> {e4}
+{exp_cast}  %e = tosa.exp {exponents} : ({e4}) -> {e4}
   %l = tosa.reduce_sum %e {{axis = 3 : i32}} : ({e4}) -> {r4f}
   %r = tosa.reciprocal %l : ({r4f}) -> {r4f}
   %p = tosa.mul %e, %r, %shift : ({e4}, {r4f}, tensor<1xi8>) -> {e4}
-  %p16 = tosa.cast %p : ({e4}) -> {s4}
-  %shape3 = tosa.const_shape {{values = dense<[{n}, {seq}, {seq}]> : tensor<3xindex>}} : () -> !tosa.shape<3>
-  %p3 = tosa.reshape %p16, %shape3 : ({s4}, !tosa.shape<3>) -> {s16}
+{probs_cast}  %shape3 = tosa.const_shape {{values = dense<[{n}, {seq}, {seq}]> : tensor<3xindex>}} : () -> !tosa.shape<3>
+  %p3 = tosa.reshape {probs}, %shape3 : ({s4}, !tosa.shape<3>) -> {s16}
   %o = tosa.matmul %p3, %v, %zp, %zp : ({s16}, {q}, tensor<1x{h}>, tensor<1x{h}>) -> {q}
   return %o : {q}
 }}
 """
 
 
-def emit(bin_dir, work, stem, source):
+def emit(bin_dir, work, stem, source, element):
     tool = lambda name: os.path.join(bin_dir, name)
     base = os.path.join(work, stem)
     with open(base + ".mlir", "w") as f:
         f.write(source)
     subprocess.run([tool("prec-opt"), base + ".mlir",
-                    "--prec-legalize=enabled=f16 target=sm_90",
+                    f"--prec-legalize=enabled={element} target=sm_90",
                     "-o", base + ".f16.mlir"], check=True)
     subprocess.run([tool("prec-translate"), "--emit-cuda", base + ".f16.mlir",
                     "--output-dir=" + work, "--engine-name=" + stem,
@@ -99,9 +116,10 @@ def emit(bin_dir, work, stem, source):
 def prepare(bin_dir, baseline_bin, work):
     os.makedirs(work, exist_ok=True)
     for name, shape in SHAPES.items():
-        emit(bin_dir, work, name, attention_mlir(*shape))
+        emit(bin_dir, work, name, attention_mlir(*shape), shape[-1])
         if baseline_bin:
-            emit(baseline_bin, work, name + "_unfused", attention_mlir(*shape))
+            emit(baseline_bin, work, name + "_unfused", attention_mlir(*shape),
+                 shape[-1])
 
 
 def check(work):
@@ -110,30 +128,34 @@ def check(work):
     from torch.nn.attention import SDPBackend, sdpa_kernel
     from engine import Engine, median_ms
 
-    print("| shape | engine error | SDPA f16 error | engine ms | unfused ms | "
+    print("| shape | engine error | SDPA error | engine ms | unfused ms | "
           "SDPA ms | eager ms | engine / SDPA | engine / unfused |")
     print("|---|---|---|---|---|---|---|---|---|")
     ok = True
-    for name, (batch, heads, seq, dim, masked) in SHAPES.items():
+    for name, (batch, heads, seq, dim, masked, element) in SHAPES.items():
         torch.manual_seed(0)
         n = batch * heads
-        q = torch.randn(n, seq, dim, device="cuda").half()
-        k = torch.randn(n, seq, dim, device="cuda").half()
-        v = torch.randn(n, seq, dim, device="cuda").half()
+        dtype = torch.half if element == "f16" else torch.float
+        q = torch.randn(n, seq, dim, device="cuda").to(dtype)
+        k = torch.randn(n, seq, dim, device="cuda").to(dtype)
+        v = torch.randn(n, seq, dim, device="cuda").to(dtype)
         inputs = {"q": q, "kt": k.transpose(1, 2).contiguous(), "v": v}
         q4, k4, v4 = (t.view(batch, heads, seq, dim) for t in (q, k, v))
         mask4, backends = None, [SDPBackend.FLASH_ATTENTION]
         if masked:
             keep = torch.rand(batch, 1, 1, seq, device="cuda") > 0.1
-            mask = torch.where(keep, 0.0, -10000.0).half()
+            mask = torch.where(keep, 0.0, -10000.0).to(dtype)
             inputs["mask"] = mask
             mask4 = mask.expand(batch, heads, seq, seq)
             backends = [SDPBackend.EFFICIENT_ATTENTION,
                         SDPBackend.CUDNN_ATTENTION, SDPBackend.MATH]
+        # The reference is one precision above the row's, so that SDPA's
+        # error is measured too.
+        wide = torch.float if element == "f16" else torch.double
         with sdpa_kernel([SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]):
             reference = F.scaled_dot_product_attention(
-                q4.float(), k4.float(), v4.float(),
-                attn_mask=None if mask4 is None else mask4.float())
+                q4.to(wide), k4.to(wide), v4.to(wide),
+                attn_mask=None if mask4 is None else mask4.to(wide))
 
         def sdpa():
             with sdpa_kernel(backends):
@@ -146,7 +168,7 @@ def check(work):
             s = torch.matmul(q4, k4.transpose(-1, -2)) * scale
             if mask4 is not None:
                 s = s + mask4
-            return torch.matmul(torch.softmax(s.float(), -1).half(), v4)
+            return torch.matmul(torch.softmax(s.float(), -1).to(dtype), v4)
 
         def time_engine(stem):
             path = os.path.join(work, stem + ".cu")
@@ -158,15 +180,15 @@ def check(work):
             runner = engine.runner(tensors)
             runner()
             torch.cuda.synchronize()
-            out = list(outputs.values())[0].float().view(batch, heads, seq,
-                                                         dim)
+            out = list(outputs.values())[0].to(wide).view(batch, heads, seq,
+                                                          dim)
             return out, median_ms(runner)
 
         out, engine_ms = time_engine(name)
         _, unfused_ms = time_engine(name + "_unfused")
         error = (out - reference).abs().max().item()
-        sdpa_error = (sdpa().float() - reference).abs().max().item()
-        ok &= error <= 4 * max(sdpa_error, 1e-3)
+        sdpa_error = (sdpa().to(wide) - reference).abs().max().item()
+        ok &= error <= 4 * max(sdpa_error, 1e-3 if element == "f16" else 1e-5)
         sdpa_ms, eager_ms = median_ms(sdpa), median_ms(eager)
         unfused = "-" if unfused_ms is None else f"{unfused_ms:.3f}"
         versus = "-" if unfused_ms is None else f"{engine_ms / unfused_ms:.2f}"

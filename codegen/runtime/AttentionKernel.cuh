@@ -111,6 +111,198 @@ __global__ void __launch_bounds__(128)
   }
 }
 
+// The same attention on the CUDA cores, tiled for f32 (and any query, key
+// and value types the tensor cores do not take), for head sizes D up to 128
+// and DV a multiple of 16 up to 128: a block of 256 threads takes 64 query
+// rows over tiles of 64 keys, staging queries, keys, values and
+// probabilities in shared memory as f32. Thread (ty, tx) of a 16 x 16 grid
+// computes the scores of rows 4ty..4ty+3 and keys 4tx..4tx+3 (each dot
+// product in f32, in the order of the kernel above) and DV / 16 output
+// columns of those rows; a row's statistics are reduced over the 16 threads
+// of a half warp. Launched with prec_attention_cuda_tiles' BYTES of dynamic
+// shared memory.
+template <int D, int DV> struct prec_attention_cuda_tiles {
+  static constexpr int ROWS = 64, KEYS = 64;
+  // Probability rows padded so that a thread's four stores spread over banks.
+  static constexpr int PROB_STRIDE = ROWS + 4;
+  static constexpr int BYTES =
+      (D * ROWS + D * KEYS + KEYS * DV + KEYS * PROB_STRIDE) * sizeof(float);
+};
+
+// DV / 16 columns of a value row for thread tx: 4tx.. of each 64 where DV is
+// a multiple of 64 (one 16-byte load each), else tx + 16c.
+template <int DV>
+__device__ inline void prec_value_columns(const float *row, int tx,
+                                          float (&v)[DV / 16]) {
+  if constexpr (DV % 64 == 0) {
+#pragma unroll
+    for (int g = 0; g < DV / 64; ++g) {
+      const float4 four =
+          *reinterpret_cast<const float4 *>(row + g * 64 + 4 * tx);
+      v[4 * g] = four.x, v[4 * g + 1] = four.y, v[4 * g + 2] = four.z,
+            v[4 * g + 3] = four.w;
+    }
+  } else {
+#pragma unroll
+    for (int c = 0; c < DV / 16; ++c)
+      v[c] = row[tx + 16 * c];
+  }
+}
+
+template <int DV> __device__ inline int prec_value_column(int tx, int c) {
+  if constexpr (DV % 64 == 0)
+    return (c / 4) * 64 + 4 * tx + c % 4;
+  else
+    return tx + 16 * c;
+}
+
+template <int D, int DV, bool ZERO_NAN_ROWS, typename Scores, typename Q,
+          typename V, typename M, typename O, typename I>
+__global__ void __launch_bounds__(256)
+    prec_attention_cuda_cores(prec_attention_args<Q, V, M, O, I> a,
+                              Scores scores) {
+  using Tiles = prec_attention_cuda_tiles<D, DV>;
+  constexpr int ROWS = Tiles::ROWS, KEYS = Tiles::KEYS;
+  constexpr int PROB_STRIDE = Tiles::PROB_STRIDE, COLUMNS = DV / 16;
+  constexpr float LOG2E = 1.4426950408889634f;
+  extern __shared__ __align__(16) float prec_attention_cuda_shared[];
+  float *queries_tile = prec_attention_cuda_shared; // [D][ROWS]: transposed
+  float *keys_tile = queries_tile + D * ROWS;       // [D][KEYS]
+  float *values_tile = keys_tile + D * KEYS;        // [KEYS][DV]
+  float *probs_tile = values_tile + KEYS * DV;      // [KEYS][PROB_STRIDE]
+  const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4;
+  const I head = blockIdx.y, block_row = (I)blockIdx.x * ROWS;
+  const Q *keys = a.keys + head * D * a.sk;
+  const V *values = a.values + head * a.sk * DV;
+  for (int e = threadIdx.x; e < ROWS * D; e += 256) {
+    const int r = e / D, i = e % D;
+    queries_tile[i * ROWS + r] =
+        block_row + r < a.sq
+            ? prec_to_float(a.query[(head * a.sq + block_row + r) * D + i])
+            : 0.0f;
+  }
+  const M *mask_rows[4];
+  float running_max[4], sum[4], acc[4][COLUMNS];
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    const I row = block_row + 4 * ty + r;
+    mask_rows[r] = a.mask ? a.mask + (head / a.heads) * a.mask_stride[0] +
+                                (head % a.heads) * a.mask_stride[1] +
+                                (row < a.sq ? row : 0) * a.mask_stride[2]
+                          : nullptr;
+    running_max[r] = -INFINITY;
+    sum[r] = 0.0f;
+#pragma unroll
+    for (int c = 0; c < COLUMNS; ++c)
+      acc[r][c] = 0.0f;
+  }
+  for (I first = 0; first < a.sk; first += KEYS) {
+    // Keys and values past the end are zeros: their probabilities are 0.
+    for (int e = threadIdx.x; e < D * KEYS; e += 256) {
+      const int i = e / KEYS, k = e % KEYS;
+      keys_tile[e] =
+          first + k < a.sk ? prec_to_float(keys[i * a.sk + first + k]) : 0.0f;
+    }
+    for (int e = threadIdx.x; e < KEYS * DV; e += 256) {
+      const int k = e / DV, column = e % DV;
+      values_tile[e] = first + k < a.sk
+                           ? prec_to_float(values[(first + k) * DV + column])
+                           : 0.0f;
+    }
+    __syncthreads();
+    float s[4][4] = {};
+#pragma unroll 8
+    for (int i = 0; i < D; ++i) {
+      const float4 q =
+          *reinterpret_cast<const float4 *>(queries_tile + i * ROWS + 4 * ty);
+      const float4 k =
+          *reinterpret_cast<const float4 *>(keys_tile + i * KEYS + 4 * tx);
+      const float qs[4] = {q.x, q.y, q.z, q.w}, ks[4] = {k.x, k.y, k.z, k.w};
+#pragma unroll
+      for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+          s[r][j] = fmaf(qs[r], ks[j], s[r][j]);
+    }
+    float rescale[4], p[4][4];
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      const bool row_here = block_row + 4 * ty + r < a.sq;
+      float tile_max = -INFINITY;
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const I key = first + 4 * tx + j;
+        s[r][j] = row_here && key < a.sk
+                      ? scores(s[r][j],
+                               mask_rows[r]
+                                   ? prec_to_float(
+                                         mask_rows[r][key * a.mask_stride[3]])
+                                   : 0.0f)
+                      : -INFINITY;
+        tile_max = fmaxf(tile_max, s[r][j]);
+      }
+#pragma unroll
+      for (int offset = 8; offset > 0; offset >>= 1)
+        tile_max =
+            fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, offset));
+      const float new_max = fmaxf(running_max[r], tile_max);
+      // Until a finite logit arrives, exponents are taken from 0 so that
+      // -inf logits give 0, not NaN.
+      const float from = new_max == -INFINITY ? 0.0f : new_max;
+      rescale[r] = exp2f((running_max[r] - from) * LOG2E);
+      float tile_sum = 0.0f;
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const float e = exp2f(fmaf(s[r][j], LOG2E, -from * LOG2E));
+        tile_sum += e;
+        p[r][j] = prec_to_float(prec_from_float<V>(e));
+      }
+#pragma unroll
+      for (int offset = 8; offset > 0; offset >>= 1)
+        tile_sum += __shfl_xor_sync(0xffffffffu, tile_sum, offset);
+      sum[r] = sum[r] * rescale[r] + tile_sum;
+      running_max[r] = new_max;
+    }
+    // Each key's probabilities for this thread's 4 rows, as one store.
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      *reinterpret_cast<float4 *>(probs_tile + (4 * tx + j) * PROB_STRIDE +
+                                  4 * ty) =
+          make_float4(p[0][j], p[1][j], p[2][j], p[3][j]);
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+      for (int c = 0; c < COLUMNS; ++c)
+        acc[r][c] *= rescale[r];
+#pragma unroll 4
+    for (int k = 0; k < KEYS; ++k) {
+      const float4 pk = *reinterpret_cast<const float4 *>(
+          probs_tile + k * PROB_STRIDE + 4 * ty);
+      const float ps[4] = {pk.x, pk.y, pk.z, pk.w};
+      float v[COLUMNS];
+      prec_value_columns<DV>(values_tile + k * DV, tx, v);
+#pragma unroll
+      for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int c = 0; c < COLUMNS; ++c)
+          acc[r][c] = fmaf(ps[r], v[c], acc[r][c]);
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    const I row = block_row + 4 * ty + r;
+    if (row >= a.sq)
+      continue;
+    O *out = a.out + (head * a.sq + row) * DV;
+#pragma unroll
+    for (int c = 0; c < COLUMNS; ++c)
+      out[prec_value_column<DV>(tx, c)] = prec_from_float<O>(
+          sum[r] == 0.0f ? (ZERO_NAN_ROWS ? 0.0f : NAN) : acc[r][c] / sum[r]);
+  }
+}
+
 // The same attention on tensor cores, for f16 or bf16 query, keys and values
 // with head sizes D and DV that are multiples of 16 up to 128
 // (FlashAttention-2's layout): a block of 4 warps takes 64 or 128 query

@@ -86,11 +86,15 @@ LogicalResult AttentionOp::verify() {
     return emitOpError("cannot run on tensor cores: needs f16 or bf16 "
                        "query, keys and values, and head sizes that are "
                        "multiples of 16 up to 128");
+  if (getKernel() == AttentionKernel::CudaCores && !fitsCudaCoreTiles(d, dv))
+    return emitOpError("cannot run on tiled CUDA cores: needs a head size "
+                       "up to 128 and a value head size that is a multiple "
+                       "of 16 up to 128");
   std::optional<uint64_t> queryRows = getQueryRows();
   if (getKernel() == AttentionKernel::TensorCores &&
       (!queryRows || (*queryRows != 64 && *queryRows != 128)))
     return emitOpError("needs query_rows of 64 or 128 on tensor cores");
-  if (getKernel() == AttentionKernel::WarpPerRow && queryRows)
+  if (getKernel() != AttentionKernel::TensorCores && queryRows)
     return emitOpError("takes query_rows only on tensor cores");
   return success();
 }

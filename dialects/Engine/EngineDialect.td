@@ -137,7 +137,8 @@ def Engine_KernelAttr : AttrDef<Engine_Dialect, "Kernel"> {
 def Engine_AttentionKernel : I32EnumAttr<"AttentionKernel",
     "which kernel runs an attention", [
   I32EnumAttrCase<"TensorCores", 0, "tensor_cores">,
-  I32EnumAttrCase<"WarpPerRow", 1, "warp_per_row">
+  I32EnumAttrCase<"WarpPerRow", 1, "warp_per_row">,
+  I32EnumAttrCase<"CudaCores", 2, "cuda_cores">
 ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::prec::engine";
@@ -145,8 +146,12 @@ def Engine_AttentionKernel : I32EnumAttr<"AttentionKernel",
     `tensor_cores`: FlashAttention-2 on `mma.sync`, `query_rows` query rows
     per block of 4 warps over 64-key tiles; f16 or bf16 query, keys and
     values with head sizes that are multiples of 16 up to 128.
+    `cuda_cores`: the CUDA cores, tiled: 64 query rows per block of 256
+    threads over 64-key tiles staged in shared memory as f32, each thread
+    a 4×4 block of scores; for the types the tensor cores do not take (f32
+    above all), head size D up to 128 and Dv a multiple of 16 up to 128.
     `warp_per_row`: one warp per query row on the CUDA cores, for every
-    other shape and type.
+    other shape.
   }];
 }
 
@@ -226,6 +231,11 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
       auto fits = [](int64_t size) { return size % 16 == 0 && size <= 128; };
       return (element.isF16() || element.isBF16()) && values == element &&
              fits(d) && fits(dv);
+    }
+    /// Whether the tiled CUDA-core kernel can run an attention of head
+    /// sizes D and Dv (its shared memory holds f32 tiles of both).
+    static bool fitsCudaCoreTiles(int64_t d, int64_t dv) {
+      return d <= 128 && dv % 16 == 0 && dv <= 128;
     }
   }];
   let hasVerifier = 1;

@@ -64,8 +64,29 @@ func.func @mask_then_scale(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: 
 
 // -----
 
-// f32 (or a head size the tensor-core kernel does not take) runs a warp per
-// query row; a rank-3 softmax is one head per matrix.
+// f32 with a value head size of 16 runs on tiles of the CUDA cores; a
+// rank-3 softmax is one head per matrix.
+// CHECK-LABEL: func.func @f32_tiles
+// CHECK-NEXT: engine.attention %arg0, %arg1, %arg2 {heads = 2 : i64, kernel = #engine.attention_kernel<cuda_cores>, masked_type = f32, scale = 1.000000e+00 : f64, scaled_type = f32, score_type = f32}
+// CHECK-NEXT: return
+func.func @f32_tiles(%q: tensor<2x8x8xf32>, %kt: tensor<2x8x8xf32>, %v: tensor<2x8x16xf32>) -> (tensor<2x8x16xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x8xf32>
+  %m = tosa.reduce_max %s {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
+  %d = tosa.sub %s, %m : (tensor<2x8x8xf32>, tensor<2x8x1xf32>) -> tensor<2x8x8xf32>
+  %e = tosa.exp %d : (tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x8x8xf32>) -> tensor<2x8x1xf32>
+  %r = tosa.reciprocal %l : (tensor<2x8x1xf32>) -> tensor<2x8x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x8x8xf32>, tensor<2x8x1xf32>, tensor<1xi8>) -> tensor<2x8x8xf32>
+  %o = tosa.matmul %p, %v, %zp, %zp : (tensor<2x8x8xf32>, tensor<2x8x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x8x16xf32>
+  return %o : tensor<2x8x16xf32>
+}
+
+// -----
+
+// A value head size that is no multiple of 16 (or one above 128, or a
+// query head size above 128) runs a warp per query row.
 // CHECK-LABEL: func.func @f32_rows
 // CHECK-NEXT: engine.attention %arg0, %arg1, %arg2 {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.000000e+00 : f64, scaled_type = f32, score_type = f32}
 // CHECK-NEXT: return

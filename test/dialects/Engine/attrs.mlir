@@ -190,6 +190,39 @@ func.func @attention_tensor_cores(%q: tensor<4x8x24xf16>, %kt: tensor<4x24x8xf16
 
 // -----
 
+// CHECK-LABEL: func.func @attention_cuda_cores
+// CHECK: engine.attention {{.*}}kernel = #engine.attention_kernel<cuda_cores>
+func.func @attention_cuda_cores(%q: tensor<4x8x24xf32>, %kt: tensor<4x24x8xf32>, %v: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<cuda_cores>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x24xf32>, tensor<4x24x8xf32>, tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  return %o : tensor<4x8x16xf32>
+}
+
+// -----
+
+func.func @attention_cuda_core_values(%q: tensor<4x8x16xf32>, %kt: tensor<4x16x8xf32>, %v: tensor<4x8x24xf32>) -> tensor<4x8x24xf32> {
+  // expected-error @+1 {{'engine.attention' op cannot run on tiled CUDA cores: needs a head size up to 128 and a value head size that is a multiple of 16 up to 128}}
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<cuda_cores>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf32>, tensor<4x16x8xf32>, tensor<4x8x24xf32>) -> tensor<4x8x24xf32>
+  return %o : tensor<4x8x24xf32>
+}
+
+// -----
+
+func.func @attention_cuda_core_head(%q: tensor<4x8x144xf32>, %kt: tensor<4x144x8xf32>, %v: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
+  // expected-error @+1 {{'engine.attention' op cannot run on tiled CUDA cores}}
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<cuda_cores>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x144xf32>, tensor<4x144x8xf32>, tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  return %o : tensor<4x8x16xf32>
+}
+
+// -----
+
+func.func @attention_cuda_core_rows(%q: tensor<4x8x16xf32>, %kt: tensor<4x16x8xf32>, %v: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
+  // expected-error @+1 {{'engine.attention' op takes query_rows only on tensor cores}}
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<cuda_cores>, masked_type = f32, query_rows = 64 : i64, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf32>, tensor<4x16x8xf32>, tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  return %o : tensor<4x8x16xf32>
+}
+
+// -----
+
 func.func @attention_query_rows(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>) -> tensor<4x8x16xf16> {
   // expected-error @+1 {{'engine.attention' op needs query_rows of 64 or 128 on tensor cores}}
   %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f32, query_rows = 96 : i64, scale = 1.0 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
