@@ -198,10 +198,13 @@ private:
                           << (problem->overflow ? "overflow" : "underflow");
       } else {
         Type promoted = Float32Type::get(op->getContext());
+        // Where the compute type is f32 already, what widens is the storage.
+        bool storageOnly = compute == promoted;
         // The compiler's own choice changing is a remark; a request that
         // is not honoured, a warning.
         (pinned ? op->emitWarning() : op->emitRemark())
-            << describe(op) << " promoted from " << compute << " to "
+            << describe(op) << (storageOnly ? " storage" : "")
+            << " promoted from " << (storageOnly ? storage : compute) << " to "
             << promoted << ": " << problem->describe();
         detail = problem->describe();
         if (storageRequested && findRangeProblem(op, promoted, storage))

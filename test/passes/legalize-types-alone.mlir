@@ -103,3 +103,19 @@ module attributes {precision.policy = #precision.policy<typing = weak, enabled =
     return %a, %b : tensor<4xf32>, tensor<4xf32>
   }
 }
+
+// -----
+
+// An op computing in f32 already whose result overflows its f16 storage:
+// what is promoted is the storage, and the remark says so.
+// CHECK-LABEL: func.func @storage_promotes
+// CHECK: tosa.mul {{.*}}precision.assigned = #precision.assignment<compute = f32, accumulate = f32, storage = f32, reason = range
+module attributes {precision.policy = #precision.policy<typing = weak, enabled = [f16], constraints = prefer, target = "cpu">} {
+  func.func @storage_promotes(%x: tensor<4xf32> {precision.range = array<f64: 1.0, 2.0>}) -> tensor<4xf32> {
+    %big = "tosa.const"() <{values = dense<60000.0> : tensor<4xf32>}> {precision.range = array<f64: 60000.0, 60000.0>} : () -> tensor<4xf32>
+    %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+    // expected-remark @+1 {{tosa.mul storage promoted from 'f16' to 'f32': its result range [60000, 120000] exceeds f16's largest finite value 65504}}
+    %y = tosa.mul %x, %big, %shift {precision.assigned = #precision.assignment<compute = f32, accumulate = f32, storage = f16, reason = class_rule>, precision.range = array<f64: 60000.0, 120000.0>} : (tensor<4xf32>, tensor<4xf32>, tensor<1xi8>) -> tensor<4xf32>
+    return %y : tensor<4xf32>
+  }
+}
