@@ -66,6 +66,39 @@ def PrecFuseBias : Pass<"prec-fuse-bias", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
 
+def PrecShrinkBroadcasts
+    : Pass<"prec-shrink-broadcasts", "::mlir::func::FuncOp"> {
+  let summary = "Compute elementwise ops at the shape their operands vary "
+                "over";
+  let description = [{
+    A splat constant varies along no axis, yet under broadcasting it can
+    give an elementwise op its shape: exporters build an attention mask as
+    `and(splat true [1, 1, S, 1], padding [B, 1, 1, S])`, computed and
+    stored at [B, 1, S, S] though it varies over the batch and the keys
+    only. Each elementwise TOSA op (and cast) whose readers are all
+    elementwise is computed at the shape its operands span, reading splats
+    of one element; its readers broadcast the smaller result. The values
+    are the same: only what is computed and stored shrinks. An op read by
+    anything else (a matmul, a reshape, a return), or whose operands would
+    no longer span the shape it keeps, keeps its shape.
+
+    Example:
+
+    ```mlir
+    // Input:
+    %t = "tosa.const"() <{values = dense<true> : tensor<1x1x4x1xi1>}> ...
+    %k = tosa.logical_and %t, %pad : (..., tensor<2x1x1x4xi1>) -> tensor<2x1x4x4xi1>
+    %m = tosa.select %k, %zero, %ninf : (...) -> tensor<2x1x4x4xf32>
+    %y = tosa.add %scores, %m : (tensor<2x3x4x4xf32>, ...) -> tensor<2x3x4x4xf32>
+    // Output:
+    %t = "tosa.const"() <{values = dense<true> : tensor<1x1x1x1xi1>}> ...
+    %k = tosa.logical_and %t, %pad : (..., tensor<2x1x1x4xi1>) -> tensor<2x1x1x4xi1>
+    %m = tosa.select %k, %zero, %ninf : (...) -> tensor<2x1x1x4xf32>
+    %y = tosa.add %scores, %m : (tensor<2x3x4x4xf32>, ...) -> tensor<2x3x4x4xf32>
+    ```
+  }];
+}
+
 def PrecFuseElementwise
     : Pass<"prec-fuse-elementwise", "::mlir::func::FuncOp"> {
   let summary = "Fuse elementwise linalg ops, in bodies of bounded size";

@@ -92,6 +92,7 @@ static void addToLlvm(OpPassManager &pm) {
 static void addSharedLowering(OpPassManager &pm) {
   pm.addPass(createPrecLowerPrecisionCasts());
   pm.addNestedPass<func::FuncOp>(createPrecFuseBias());
+  pm.addNestedPass<func::FuncOp>(createPrecShrinkBroadcasts());
 }
 
 void buildLowerToCpuPipeline(OpPassManager &pm) {
