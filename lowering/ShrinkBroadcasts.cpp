@@ -15,7 +15,6 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -52,9 +51,12 @@ SmallVector<OpOperand *> broadcastOperands(Operation *op) {
   return operands;
 }
 
-bool isSplatConstant(Value value) {
-  DenseElementsAttr elements;
-  return matchPattern(value, m_Constant(&elements)) && elements.isSplat();
+/// The splat tosa.const `value` is, if it is one.
+tosa::ConstOp getSplatConstant(Value value) {
+  auto constant = value.getDefiningOp<tosa::ConstOp>();
+  auto elements =
+      constant ? dyn_cast<DenseElementsAttr>(constant.getValues()) : nullptr;
+  return elements && elements.isSplat() ? constant : nullptr;
 }
 
 class ShrinkBroadcasts {
@@ -83,7 +85,7 @@ private:
   /// The shape `value` has once the ops before it have shrunk: a splat that
   /// a shrinking op reads spans nothing.
   SmallVector<int64_t> finalShape(Value value, bool readerShrinks) {
-    if (readerShrinks && isSplatConstant(value))
+    if (readerShrinks && getSplatConstant(value))
       return SmallVector<int64_t>(shapeOf(value).size(), 1);
     Operation *def = value.getDefiningOp();
     if (def && shapes.count(def))
@@ -131,17 +133,16 @@ private:
       return;
     OpBuilder builder(op);
     for (OpOperand *operand : broadcastOperands(op)) {
-      if (!isSplatConstant(operand->get()))
+      tosa::ConstOp constant = getSplatConstant(operand->get());
+      auto type = constant ? cast<RankedTensorType>(constant.getType())
+                           : RankedTensorType();
+      if (!type || type.getNumElements() == 1)
         continue;
-      Operation *constant = operand->get().getDefiningOp();
-      auto elements =
-          cast<DenseElementsAttr>(cast<tosa::ConstOp>(constant).getValues());
-      auto type =
-          cast<RankedTensorType>(elements.getType())
-              .clone(SmallVector<int64_t>(elements.getType().getRank(), 1));
       auto one = cast<tosa::ConstOp>(builder.clone(*constant));
-      one.setValuesAttr(elements.resizeSplat(type));
-      one.getResult().setType(type);
+      auto oneType = type.clone(SmallVector<int64_t>(type.getRank(), 1));
+      one.setValuesAttr(
+          cast<DenseElementsAttr>(constant.getValues()).resizeSplat(oneType));
+      one.getResult().setType(oneType);
       operand->set(one.getResult());
       if (constant->use_empty())
         constant->erase();
