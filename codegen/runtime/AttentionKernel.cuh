@@ -33,6 +33,15 @@ struct prec_attention_args {
   O *out;
   I n, sq, sk, d, dv, heads;
   I mask_stride[4];
+
+  // The mask's row for query `row` of matrix `head` (its first row past the
+  // end, which no logit reads); null without a mask.
+  __device__ const M *mask_row(I head, I row) const {
+    return mask ? mask + (head / heads) * mask_stride[0] +
+                      (head % heads) * mask_stride[1] +
+                      (row < sq ? row : 0) * mask_stride[2]
+                : nullptr;
+  }
 };
 
 // One warp per query row, 4 rows a block. The lanes split a chunk of 32 keys
@@ -56,10 +65,7 @@ __global__ void __launch_bounds__(128)
   __syncwarp();
   const Q *keys = a.keys + head * a.d * a.sk;
   const V *values = a.values + head * a.sk * a.dv;
-  const M *mask = a.mask ? a.mask + (head / a.heads) * a.mask_stride[0] +
-                               (head % a.heads) * a.mask_stride[1] +
-                               row * a.mask_stride[2]
-                         : nullptr;
+  const M *mask = a.mask_row(head, row);
   float running_max = -INFINITY, sum = 0.0f, acc[COLUMNS];
   for (int c = 0; c < COLUMNS; ++c)
     acc[c] = 0.0f;
@@ -185,11 +191,7 @@ __global__ void __launch_bounds__(256)
   float running_max[4], sum[4], acc[4][COLUMNS];
 #pragma unroll
   for (int r = 0; r < 4; ++r) {
-    const I row = block_row + 4 * ty + r;
-    mask_rows[r] = a.mask ? a.mask + (head / a.heads) * a.mask_stride[0] +
-                                (head % a.heads) * a.mask_stride[1] +
-                                (row < a.sq ? row : 0) * a.mask_stride[2]
-                          : nullptr;
+    mask_rows[r] = a.mask_row(head, block_row + 4 * ty + r);
     running_max[r] = -INFINITY;
     sum[r] = 0.0f;
 #pragma unroll
@@ -513,12 +515,7 @@ __global__ void __launch_bounds__(128)
   for (int m = 0; m < MT; ++m)
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-      const I row = row_of(m, r);
-      mask_rows[m][r] = a.mask;
-      if (a.mask)
-        mask_rows[m][r] += (head / a.heads) * a.mask_stride[0] +
-                           (head % a.heads) * a.mask_stride[1] +
-                           (row < a.sq ? row : 0) * a.mask_stride[2];
+      mask_rows[m][r] = a.mask_row(head, row_of(m, r));
       pairs_aligned &=
           reinterpret_cast<uintptr_t>(mask_rows[m][r]) % sizeof(MaskPair) == 0;
     }
