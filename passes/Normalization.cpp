@@ -47,28 +47,32 @@ std::optional<double> getSplatValue(Value value) {
   return splat.convertToDouble();
 }
 
-/// The operand `op` multiplies or divides by a constant, else null.
-Value getScaledOperand(Operation *op) {
+/// The operand `op` multiplies or divides by a constant, and the factor it
+/// scales it by (none unless the constant is a splat); null if neither.
+std::pair<Value, std::optional<double>> getScaledOperand(Operation *op) {
   if (isa<tosa::MulOp>(op)) {
-    if (isConstantLike(op->getOperand(1)))
-      return op->getOperand(0);
-    if (isConstantLike(op->getOperand(0)))
-      return op->getOperand(1);
+    for (unsigned i : {1u, 0u})
+      if (isConstantLike(op->getOperand(i)))
+        return {op->getOperand(1 - i), getSplatValue(op->getOperand(i))};
   }
-  if (isa<arith::DivFOp>(op) && isConstantLike(op->getOperand(1)))
-    return op->getOperand(0);
-  return Value();
+  if (isa<arith::DivFOp>(op) && isConstantLike(op->getOperand(1))) {
+    std::optional<double> divisor = getSplatValue(op->getOperand(1));
+    if (divisor && *divisor == 0)
+      divisor.reset();
+    return {op->getOperand(0),
+            divisor ? std::optional<double>(1 / *divisor) : std::nullopt};
+  }
+  return {Value(), std::nullopt};
 }
 
-/// The operand `op` adds a constant (epsilon) to, else null.
-Value getShiftedOperand(Operation *op) {
-  if (!isa<tosa::AddOp>(op))
-    return Value();
-  if (isConstantLike(op->getOperand(1)))
-    return op->getOperand(0);
-  if (isConstantLike(op->getOperand(0)))
-    return op->getOperand(1);
-  return Value();
+/// The operand `op` adds a constant (epsilon) to, and that constant if it is
+/// a splat; null if none.
+std::pair<Value, std::optional<double>> getShiftedOperand(Operation *op) {
+  if (isa<tosa::AddOp>(op))
+    for (unsigned i : {1u, 0u})
+      if (isConstantLike(op->getOperand(i)))
+        return {op->getOperand(1 - i), getSplatValue(op->getOperand(i))};
+  return {Value(), std::nullopt};
 }
 
 /// The operand `op` squares: mul(c, c) or pow(c, 2); else null.
@@ -80,32 +84,50 @@ Value getSquaredOperand(Operation *op) {
   return Value();
 }
 
-/// The operand `op` takes a square root of (rsqrt, sqrt, a power of 0.5 or
-/// -0.5); else null.
-Value getRootOperand(Operation *op) {
+/// A factor derived from the root of the variance: `scale` times the
+/// deviation, or `scale` times its reciprocal (`inverse`). The scale is
+/// unknown where a constant in the chain is not a splat.
+struct Factor {
+  Value value;
+  bool inverse;
+  std::optional<double> scale;
+};
+
+/// The root `op` takes of its operand (rsqrt, sqrt, a power of 0.5 or
+/// -0.5) as a factor; none if `op` takes no root.
+std::optional<Factor> matchRootFactor(Operation *op) {
   if (isa<tosa::RsqrtOp, math::SqrtOp>(op))
-    return op->getOperand(0);
+    return Factor{op->getResult(0), isa<tosa::RsqrtOp>(op), 1.0};
   if (isa<tosa::PowOp>(op)) {
     std::optional<double> exponent = getSplatValue(op->getOperand(1));
     if (exponent && std::abs(*exponent) == 0.5)
-      return op->getOperand(0);
+      return Factor{op->getResult(0), *exponent < 0, 1.0};
   }
-  return Value();
+  return std::nullopt;
 }
 
 /// A sum or mean over some axes: reduce_sums, then optionally a scaling by a
-/// constant.
+/// constant. `count` is the number of elements summed and `scale` the
+/// constant, where both are known.
 struct Mean {
   Value input;
   SmallVector<int64_t> axes;
   SmallVector<Operation *> ops;
+  std::optional<int64_t> count;
+  std::optional<double> scale = 1.0;
+
+  /// Whether the scale is the reciprocal of the count: a true mean.
+  bool isExactMean() const {
+    return count && scale && std::abs(*scale * *count - 1) < 1e-6;
+  }
 };
 
 std::optional<Mean> matchMean(Value value) {
   Mean mean;
   if (Operation *def = value.getDefiningOp())
-    if (Value scaled = getScaledOperand(def)) {
+    if (auto [scaled, scale] = getScaledOperand(def); scaled) {
       mean.ops.push_back(def);
+      mean.scale = scale;
       value = scaled;
     }
   while (auto sum = value.getDefiningOp<tosa::ReduceSumOp>()) {
@@ -117,28 +139,60 @@ std::optional<Mean> matchMean(Value value) {
     return std::nullopt;
   llvm::sort(mean.axes);
   mean.input = value;
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (type && llvm::all_of(mean.axes, [&](int64_t axis) {
+        return !type.isDynamicDim(axis);
+      })) {
+    mean.count = 1;
+    for (int64_t axis : mean.axes)
+      *mean.count *= type.getDimSize(axis);
+  }
   return mean;
 }
 
-/// Whether `op` turns the factor `factor` into another factor: the
-/// reciprocal of the root, 1/root as a division, a broadcast of it.
-bool derivesFactor(Operation *op, Value factor) {
-  if (isa<tosa::ReciprocalOp, tosa::TileOp, tosa::ReshapeOp>(op))
-    return op->getOperand(0) == factor;
-  if (isa<arith::DivFOp>(op))
-    return op->getOperand(1) == factor && isConstantLike(op->getOperand(0));
+/// The factor `op` derives from `factor`: its reciprocal, 1/root as a
+/// division by a constant, a broadcast of it; none if it derives none.
+std::optional<Factor> deriveFactor(Operation *op, const Factor &factor) {
+  auto scaled = [&](bool flip, std::optional<double> by) {
+    std::optional<double> scale;
+    if (factor.scale && by)
+      scale = flip ? *by / *factor.scale : *by * *factor.scale;
+    return Factor{op->getResult(0), factor.inverse != flip, scale};
+  };
+  if (isa<tosa::TileOp, tosa::ReshapeOp>(op) &&
+      op->getOperand(0) == factor.value)
+    return scaled(false, 1.0);
+  if (isa<tosa::ReciprocalOp>(op) && op->getOperand(0) == factor.value)
+    return scaled(true, 1.0);
+  if (isa<arith::DivFOp>(op) && op->getOperand(1) == factor.value &&
+      isConstantLike(op->getOperand(0)))
+    return scaled(true, getSplatValue(op->getOperand(0)));
+  return std::nullopt;
+}
+
+/// Whether `op` normalizes `centered` with `factor`: the product with the
+/// reciprocal deviation, or the quotient by the deviation.
+bool appliesFactor(Operation *op, Value centered, const Factor &factor) {
+  if (isa<tosa::MulOp>(op) && factor.inverse)
+    return (op->getOperand(0) == centered &&
+            op->getOperand(1) == factor.value) ||
+           (op->getOperand(1) == centered && op->getOperand(0) == factor.value);
+  if (isa<arith::DivFOp>(op) && !factor.inverse)
+    return op->getOperand(0) == centered && op->getOperand(1) == factor.value;
   return false;
 }
 
-/// Whether `op` normalizes `centered` with `factor`: their product, or their
-/// quotient.
-bool appliesFactor(Operation *op, Value centered, Value factor) {
-  if (isa<tosa::MulOp>(op))
-    return (op->getOperand(0) == centered && op->getOperand(1) == factor) ||
-           (op->getOperand(1) == centered && op->getOperand(0) == factor);
-  if (isa<arith::DivFOp>(op))
-    return op->getOperand(0) == centered && op->getOperand(1) == factor;
-  return false;
+/// The largest magnitude of c_i / sqrt(scale * sum_j c_j^2 + eps), eps >= 0,
+/// over rows of `count`: at most 1/sqrt(scale), as c_i^2 <= sum_j c_j^2. For
+/// values centred on their true mean, Samuelson's inequality bounds c_i^2 by
+/// (count - 1)/count of the sum: sqrt(count - 1) for a LayerNorm.
+std::optional<double> getDeviationBound(const Mean &variance, bool centered) {
+  if (!variance.scale || *variance.scale <= 0)
+    return std::nullopt;
+  double share = 1;
+  if (centered && variance.count && *variance.count > 0)
+    share = double(*variance.count - 1) / *variance.count;
+  return std::sqrt(share / *variance.scale);
 }
 
 } // namespace
@@ -148,14 +202,17 @@ NormalizationAnalysis::NormalizationAnalysis(Operation *root) {
 }
 
 void NormalizationAnalysis::matchRoot(Operation *rootOp) {
-  Value value = getRootOperand(rootOp);
-  if (!value)
+  std::optional<Factor> root = matchRootFactor(rootOp);
+  if (!root)
     return;
+  Value value = rootOp->getOperand(0);
   SmallVector<Operation *> statistics = {rootOp};
+  std::optional<double> epsilon = 0.0;
   if (Operation *def = value.getDefiningOp())
-    if (Value shifted = getShiftedOperand(def)) {
+    if (auto [shifted, shift] = getShiftedOperand(def); shifted) {
       statistics.push_back(def);
       value = shifted;
+      epsilon = shift;
     }
   std::optional<Mean> variance = matchMean(value);
   if (!variance)
@@ -169,25 +226,36 @@ void NormalizationAnalysis::matchRoot(Operation *rootOp) {
 
   // LayerNorm and its kin centre the input first; RMSNorm does not.
   Value input = centered;
+  bool onTrueMean = false;
   if (auto sub = centered.getDefiningOp<tosa::SubOp>()) {
     std::optional<Mean> mean = matchMean(sub.getInput2());
     if (mean && mean->input == sub.getInput1() &&
         mean->axes == variance->axes) {
       input = sub.getInput1();
+      onTrueMean = mean->isExactMean();
       statistics.append(mean->ops);
       statistics.push_back(sub);
     }
   }
 
-  SmallVector<Value> factors = {rootOp->getResult(0)};
-  SmallVector<Operation *> outputs;
+  // A negative epsilon could bring the root below the deviation.
+  std::optional<double> deviationBound;
+  if (epsilon && *epsilon >= 0)
+    deviationBound = getDeviationBound(*variance, onTrueMean);
+
+  SmallVector<Factor> factors = {*root};
+  SmallVector<std::pair<Operation *, std::optional<double>>> outputs;
   for (size_t i = 0; i < factors.size(); ++i) {
-    for (Operation *user : factors[i].getUsers()) {
-      if (derivesFactor(user, factors[i])) {
+    for (Operation *user : factors[i].value.getUsers()) {
+      if (std::optional<Factor> derived = deriveFactor(user, factors[i])) {
         statistics.push_back(user);
-        factors.push_back(user->getResult(0));
+        factors.push_back(*derived);
       } else if (appliesFactor(user, centered, factors[i])) {
-        outputs.push_back(user);
+        std::optional<double> bound;
+        if (deviationBound && factors[i].scale)
+          bound = factors[i].inverse ? *deviationBound * *factors[i].scale
+                                     : *deviationBound / *factors[i].scale;
+        outputs.emplace_back(user, bound);
       }
     }
   }
@@ -195,9 +263,11 @@ void NormalizationAnalysis::matchRoot(Operation *rootOp) {
     return;
   for (Operation *op : statistics)
     roles[op] = NormalizationRole::Statistic;
-  for (Operation *op : outputs) {
+  for (auto [op, bound] : outputs) {
     roles[op] = NormalizationRole::Output;
     normalizedInputs[op] = input;
+    if (bound)
+      outputBounds[op] = std::abs(*bound);
   }
 }
 
@@ -211,6 +281,14 @@ NormalizationAnalysis::getRole(Operation *op) const {
 
 Value NormalizationAnalysis::getNormalizedInput(Operation *op) const {
   return normalizedInputs.lookup(op);
+}
+
+std::optional<double>
+NormalizationAnalysis::getOutputBound(Operation *op) const {
+  auto it = outputBounds.find(op);
+  if (it == outputBounds.end())
+    return std::nullopt;
+  return it->second;
 }
 
 } // namespace prec

@@ -40,11 +40,18 @@ public:
   /// For an output op: the value being normalized.
   mlir::Value getNormalizedInput(mlir::Operation *op) const;
 
+  /// For an output op: the largest magnitude its elements can take,
+  /// whatever the input (sqrt(N - 1) for a LayerNorm over N elements,
+  /// sqrt(N) for an RMSNorm), in exact arithmetic; none where a constant of
+  /// the pattern is not a splat or a reduced size is dynamic.
+  std::optional<double> getOutputBound(mlir::Operation *op) const;
+
 private:
   void matchRoot(mlir::Operation *rootOp);
 
   llvm::DenseMap<mlir::Operation *, NormalizationRole> roles;
   llvm::DenseMap<mlir::Operation *, mlir::Value> normalizedInputs;
+  llvm::DenseMap<mlir::Operation *, double> outputBounds;
 };
 
 } // namespace prec

@@ -100,10 +100,11 @@ class BoundAnalysis
 public:
   BoundAnalysis(DataFlowSolver &solver,
                 DenseMap<Value, Interval> argumentRanges,
-                ConstantValues &constants)
+                ConstantValues &constants,
+                const NormalizationAnalysis &normalizations)
       : SparseForwardDataFlowAnalysis(solver),
-        argumentRanges(std::move(argumentRanges)),
-        constants(constants) {}
+        argumentRanges(std::move(argumentRanges)), constants(constants),
+        normalizations(normalizations) {}
 
   LogicalResult visitOperation(Operation *op,
                                ArrayRef<const BoundLattice *> operands,
@@ -122,6 +123,10 @@ public:
       }
       range = known.inferResultRange(operandRanges, constants);
     }
+    // A normalized value is bounded whatever its input: the interval
+    // arithmetic alone sees (x - mean) times up to 1/sqrt(epsilon).
+    if (std::optional<double> bound = normalizations.getOutputBound(op))
+      range = range.clip(-*bound * kRoundingMargin, *bound * kRoundingMargin);
     if (auto observed = op->getAttrOfType<DenseF64ArrayAttr>(
             precision::PrecisionDialect::getObservedRangeAttrName()))
       range = withObservedRange(range, Interval{observed[0], observed[1]});
@@ -139,16 +144,22 @@ public:
   }
 
 private:
+  /// Room for the rounding of the statistics, which the exact bound of a
+  /// normalized value does not count.
+  static constexpr double kRoundingMargin = 1 + 1.0 / 64;
+
   DenseMap<Value, Interval> argumentRanges;
   ConstantValues &constants;
+  const NormalizationAnalysis &normalizations;
 };
 
 } // namespace
 
 RangeAnalysis::RangeAnalysis(Operation *root,
-                             const DenseMap<Value, Interval> &argumentRanges) {
+                             const DenseMap<Value, Interval> &argumentRanges)
+    : normalizations(root) {
   dataflow::loadBaselineAnalyses(solver);
-  solver.load<BoundAnalysis>(argumentRanges, constants);
+  solver.load<BoundAnalysis>(argumentRanges, constants, normalizations);
   // The analyses only fail on ops they cannot handle, and these handle all.
   (void)solver.initializeAndRun(root);
 }

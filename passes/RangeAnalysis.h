@@ -4,10 +4,12 @@
 // lattice: given ranges for the functions' arguments, a [lo, hi] bound of
 // every tensor the module computes. Each op's transfer is its
 // PrecisionOpInterface::inferResultRange; ops without the interface give
-// unknown ranges. precision.region, a RegionBranchOpInterface op, passes
-// ranges into its body and back out. A result with a range observed in
-// calibration data (precision.observed_range) takes that range widened by
-// kObservedRangeMargin, within what the arithmetic proves.
+// unknown ranges; the output of a normalization (NormalizationAnalysis) is
+// bounded by its row size whatever its input. precision.region, a
+// RegionBranchOpInterface op, passes ranges into its body and back out. A
+// result with a range observed in calibration data (precision.observed_range)
+// takes that range widened by kObservedRangeMargin, within what the arithmetic
+// proves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,7 @@
 
 #include "dialects/Precision/ConstantValues.h"
 #include "dialects/Precision/Interval.h"
+#include "passes/Normalization.h"
 
 #include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/IR/Operation.h"
@@ -52,6 +55,7 @@ public:
 
 private:
   ConstantValues constants;
+  NormalizationAnalysis normalizations;
   mlir::DataFlowSolver solver;
 };
 
