@@ -67,11 +67,13 @@ struct RangeProblem {
 /// (i8, f8) take any range, so only f16, bf16 and f32 are checked.
 std::optional<RangeProblem> findRangeProblem(Operation *op, Type compute,
                                              Type storage) {
-  auto check = [](const std::string &what, const Interval &range,
+  auto check = [](const std::string &what, const Interval &range, bool reached,
                   Type type) -> std::optional<RangeProblem> {
     if (isQuantizedPrecision(type))
       return std::nullopt;
-    if (overflows(range, type))
+    // A loose bound overflows for no input anyone knows of, unless all of
+    // it lies beyond.
+    if (overflows(range, type) && (reached || overflowsEverywhere(range, type)))
       return RangeProblem{what, range, type, true};
     if (underflows(range, type))
       return RangeProblem{what, range, type, false};
@@ -83,13 +85,15 @@ std::optional<RangeProblem> findRangeProblem(Operation *op, Type compute,
       continue;
     if (auto problem =
             check("operand #" + std::to_string(operand.getOperandNumber()),
-                  getRecordedRange(operand.get()), compute))
+                  getRecordedRange(operand.get()),
+                  isRecordedRangeReached(operand.get()), compute))
       return problem;
   }
   Interval result = getRecordedRange(op->getResult(0));
-  if (auto problem = check("result", result, compute))
+  bool reached = isRecordedRangeReached(op->getResult(0));
+  if (auto problem = check("result", result, reached, compute))
     return problem;
-  return check("result", result, storage);
+  return check("result", result, reached, storage);
 }
 
 class LegalizeTypesPass

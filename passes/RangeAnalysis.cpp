@@ -9,6 +9,7 @@
 #include "mlir/Analysis/DataFlow/SparseAnalysis.h"
 #include "mlir/Analysis/DataFlow/Utils.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <cmath>
@@ -36,6 +37,12 @@ Interval getRecordedRange(Value value) {
   return {recorded[0], recorded[1]};
 }
 
+bool isRecordedRangeReached(Value value) {
+  Operation *def = lookThroughRegions(value).getDefiningOp();
+  return !def ||
+         !def->hasAttr(precision::PrecisionDialect::getLooseRangeAttrName());
+}
+
 Interval withObservedRange(const Interval &proven, const Interval &observed) {
   auto widen = [](double bound, bool upper) {
     return (bound > 0) == upper ? bound * kObservedRangeMargin
@@ -50,21 +57,30 @@ Interval withObservedRange(const Interval &proven, const Interval &observed) {
 namespace {
 
 /// The lattice's value: a bound of a value's elements, or none before the
-/// analysis reaches the value.
+/// analysis reaches the value. `reached`: some input reaches the bound's
+/// largest magnitude, as far as the analysis knows; `independent`: each
+/// element reaches its own extremes whatever the others do (a box, as an
+/// input's val-range). A sum of products of values that vary together
+/// (a matmul of a normalized row) bounds them by a worst case no input need
+/// reach. Both flags err towards true, which only keeps more ops wide.
 class Bound {
 public:
   Bound() = default;
-  Bound(const Interval &interval) : interval(interval) {}
+  Bound(const Interval &interval, bool reached = true, bool independent = true)
+      : interval(interval), reached(reached), independent(independent) {}
 
   bool isUninitialized() const { return !interval; }
   const Interval &get() const { return *interval; }
+  bool isReached() const { return reached; }
+  bool isIndependent() const { return independent; }
 
   static Bound join(const Bound &a, const Bound &b) {
     if (!a.interval)
       return b;
     if (!b.interval)
       return a;
-    return a.interval->join(*b.interval);
+    return Bound(a.interval->join(*b.interval), a.reached || b.reached,
+                 a.independent || b.independent);
   }
 
   /// Bit for bit, so that a NaN bound (inf - inf) equals itself and the
@@ -76,18 +92,24 @@ public:
     if (!interval || !other.interval)
       return !interval && !other.interval;
     return same(interval->lo, other.interval->lo) &&
-           same(interval->hi, other.interval->hi);
+           same(interval->hi, other.interval->hi) && reached == other.reached &&
+           independent == other.independent;
   }
 
   void print(raw_ostream &os) const {
-    if (!interval)
+    if (!interval) {
       os << "<uninitialized>";
-    else
-      os << "[" << interval->lo << ", " << interval->hi << "]";
+      return;
+    }
+    os << "[" << interval->lo << ", " << interval->hi << "]";
+    if (!reached)
+      os << " loose";
   }
 
 private:
   std::optional<Interval> interval;
+  bool reached = true;
+  bool independent = true;
 };
 
 class BoundLattice : public dataflow::Lattice<Bound> {
@@ -111,7 +133,7 @@ public:
                                ArrayRef<BoundLattice *> results) override {
     if (results.empty())
       return success();
-    Interval range = Interval::unknown();
+    Bound bound(Interval::unknown());
     if (auto known = dyn_cast<precision::PrecisionOpInterface>(op)) {
       SmallVector<Interval> operandRanges;
       for (const BoundLattice *operand : operands) {
@@ -121,17 +143,16 @@ public:
           return success();
         operandRanges.push_back(operand->getValue().get());
       }
-      range = known.inferResultRange(operandRanges, constants);
+      bound = inferBound(known, operands,
+                         known.inferResultRange(operandRanges, constants));
     }
-    // A normalized value is bounded whatever its input: the interval
-    // arithmetic alone sees (x - mean) times up to 1/sqrt(epsilon).
-    if (std::optional<double> bound = normalizations.getOutputBound(op))
-      range = range.clip(-*bound * kRoundingMargin, *bound * kRoundingMargin);
     if (auto observed = op->getAttrOfType<DenseF64ArrayAttr>(
             precision::PrecisionDialect::getObservedRangeAttrName()))
-      range = withObservedRange(range, Interval{observed[0], observed[1]});
+      bound = Bound(
+          withObservedRange(bound.get(), Interval{observed[0], observed[1]}),
+          /*reached=*/true, bound.isIndependent());
     for (BoundLattice *result : results)
-      propagateIfChanged(result, result->join(range));
+      propagateIfChanged(result, result->join(bound));
     return success();
   }
 
@@ -144,6 +165,38 @@ public:
   }
 
 private:
+  /// The bound of `op`'s results, given `range` from its interval
+  /// arithmetic: whether it is reached follows the varying (non-constant)
+  /// data operands; a sum over elements reaches its bound only where they
+  /// vary independently; a normalization's own bound is reached.
+  Bound inferBound(precision::PrecisionOpInterface op,
+                   ArrayRef<const BoundLattice *> operands,
+                   Interval range) const {
+    bool reached = true, independent = true;
+    for (Value data : op.getDataOperands()) {
+      if (matchPattern(data, m_Constant()))
+        continue;
+      auto it = llvm::find(op->getOperands(), data);
+      const Bound &operand =
+          operands[std::distance(op->operand_begin(), it)]->getValue();
+      reached &= operand.isReached();
+      independent &= operand.isIndependent();
+    }
+    if (op.accumulates()) {
+      reached &= independent;
+      independent = false;
+    }
+    // A normalized value is bounded whatever its input: the interval
+    // arithmetic alone sees (x - mean) times up to 1/sqrt(epsilon).
+    if (std::optional<double> normalized = normalizations.getOutputBound(op)) {
+      double limit = *normalized * kRoundingMargin;
+      if (range.maxMagnitude() >= limit)
+        return Bound(range.clip(-limit, limit), /*reached=*/true,
+                     /*independent=*/false);
+    }
+    return Bound(range, reached, independent);
+  }
+
   /// Room for the rounding of the statistics, which the exact bound of a
   /// normalized value does not count.
   static constexpr double kRoundingMargin = 1 + 1.0 / 64;
@@ -169,6 +222,12 @@ Interval RangeAnalysis::getRange(Value value) const {
   if (!lattice || lattice->getValue().isUninitialized())
     return Interval::unknown();
   return lattice->getValue().get();
+}
+
+bool RangeAnalysis::isReached(Value value) const {
+  const BoundLattice *lattice = solver.lookupState<BoundLattice>(value);
+  return !lattice || lattice->getValue().isUninitialized() ||
+         lattice->getValue().isReached();
 }
 
 } // namespace prec

@@ -5,11 +5,12 @@
 // every tensor the module computes. Each op's transfer is its
 // PrecisionOpInterface::inferResultRange; ops without the interface give
 // unknown ranges; the output of a normalization (NormalizationAnalysis) is
-// bounded by its row size whatever its input. precision.region, a
-// RegionBranchOpInterface op, passes ranges into its body and back out. A
-// result with a range observed in calibration data (precision.observed_range)
-// takes that range widened by kObservedRangeMargin, within what the arithmetic
-// proves.
+// bounded by its row size whatever its input. Each range also says whether
+// an input is known to reach it, or it is a loose worst case (isReached).
+// precision.region, a RegionBranchOpInterface op, passes ranges into its body
+// and back out. A result with a range observed in calibration data
+// (precision.observed_range) takes that range widened by kObservedRangeMargin,
+// within what the arithmetic proves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,10 @@ Interval withObservedRange(const Interval &proven, const Interval &observed);
 /// boundaries; unknown if none was recorded.
 Interval getRecordedRange(mlir::Value value);
 
+/// Whether some input is known to reach the largest magnitude of `value`'s
+/// recorded range: false where prec-range-analysis marked it loose.
+bool isRecordedRangeReached(mlir::Value value);
+
 class RangeAnalysis {
 public:
   /// Bounds every value in `root` (a module). The arguments of its public
@@ -52,6 +57,11 @@ public:
 
   /// The range of `value`; unknown for values the analysis did not reach.
   Interval getRange(mlir::Value value) const;
+
+  /// Whether some input is known to reach the largest magnitude of
+  /// `value`'s range; false for a loose worst case (a matmul of values that
+  /// vary together, and what follows from it).
+  bool isReached(mlir::Value value) const;
 
 private:
   ConstantValues constants;

@@ -106,6 +106,9 @@ public:
         if (range.isUnknown() || std::isnan(range.lo) || std::isnan(range.hi))
           return;
         op->setAttr(rangeName, toAttr(range));
+        if (!analysis.isReached(op->getResult(0)))
+          op->setAttr(precision::PrecisionDialect::getLooseRangeAttrName(),
+                      builder.getUnitAttr());
       });
 
     for (const NamedRange &input : inputRanges) {

@@ -69,22 +69,31 @@ double getLargestFinite(Type type) {
   return std::numeric_limits<double>::infinity();
 }
 
-bool overflows(const Interval &range, Type type) {
-  double largest = getLargestFinite(type);
-  // An infinity itself (a mask's -inf) is no overflow in a type that holds
-  // infinities (f16, bf16, f32; not f8 E4M3FN or an integer).
+/// Whether `range` is one infinity and `type` holds it (f16, bf16, f32; not
+/// f8 E4M3FN or an integer): a mask's -inf, which is no overflow.
+static bool isHeldInfinity(const Interval &range, Type type) {
   auto floatType = dyn_cast<FloatType>(type);
-  if (range.lo == range.hi && std::isinf(range.lo) && floatType &&
-      llvm::APFloat::semanticsHasInf(floatType.getFloatSemantics()))
+  return range.lo == range.hi && std::isinf(range.lo) && floatType &&
+         llvm::APFloat::semanticsHasInf(floatType.getFloatSemantics());
+}
+
+bool overflowsEverywhere(const Interval &range, Type type) {
+  double largest = getLargestFinite(type);
+  return !isHeldInfinity(range, type) &&
+         (range.lo > largest || range.hi < -largest);
+}
+
+bool overflows(const Interval &range, Type type) {
+  if (isHeldInfinity(range, type))
     return false;
   // Every value beyond the largest finite one: a certain overflow, even when
   // the other end is unbounded.
-  if (range.lo > largest || range.hi < -largest)
+  if (overflowsEverywhere(range, type))
     return true;
   // An unbounded end only says the analysis knows no bound: no fact.
   if (std::isinf(range.lo) || std::isinf(range.hi))
     return false;
-  return range.maxMagnitude() > largest;
+  return range.maxMagnitude() > getLargestFinite(type);
 }
 
 bool underflows(const Interval &range, Type type) {

@@ -56,6 +56,11 @@ double boundedProduct(double a, double b);
 /// infinities.
 bool overflows(const Interval &range, mlir::Type type);
 
+/// Whether every value in `range` overflows `type`: the whole range lies
+/// beyond its largest finite value (an infinity, only in a type without
+/// infinities).
+bool overflowsEverywhere(const Interval &range, mlir::Type type);
+
 /// Whether every non-zero value in `range` lies below `type`'s smallest
 /// normal value, so that relative error is no longer bounded by the
 /// precision (subnormals or flush to zero).

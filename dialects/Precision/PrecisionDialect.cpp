@@ -75,7 +75,8 @@ LogicalResult PrecisionDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == getLayerAttrName() || name == getTensorAttrName())
     return verifyAttrKind<StringAttr>(op, name, value, "a string");
-  if (name == getInsertedCastAttrName() || name == getEpilogueAttrName())
+  if (name == getInsertedCastAttrName() || name == getEpilogueAttrName() ||
+      name == getLooseRangeAttrName())
     return verifyAttrKind<UnitAttr>(op, name, value, "a unit attribute");
   return op->emitError() << "unknown precision dialect attribute '" << name
                          << "'";

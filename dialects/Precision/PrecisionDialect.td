@@ -60,6 +60,14 @@ def Precision_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getRangeAttrName() {
       return ::llvm::StringLiteral("precision.range");
     }
+    /// Unit attribute beside an op's `precision.range`: the range bounds the
+    /// values, but no input is known to reach its largest magnitude (a sum
+    /// of products of values that vary together: interval arithmetic's worst
+    /// case, which real data stays far from). Its possible overflow is no
+    /// reason to promote the op; a certain one still is.
+    static constexpr ::llvm::StringLiteral getLooseRangeAttrName() {
+      return ::llvm::StringLiteral("precision.range_loose");
+    }
     /// Function argument or result attribute: the binding's name (an ONNX
     /// input or output name), which survives printing without locations.
     static constexpr ::llvm::StringLiteral getNameAttrName() {

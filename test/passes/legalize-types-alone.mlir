@@ -119,3 +119,27 @@ module attributes {precision.policy = #precision.policy<typing = weak, enabled =
     return %y : tensor<4xf32>
   }
 }
+
+// -----
+
+// A loose range (precision.range_loose: a worst case no input is known to
+// reach, as a matmul of normalized rows) that may overflow keeps its f16,
+// with no remark (its storage widens to f32 for the f32 result and the f32
+// mul); one that overflows everywhere is still promoted.
+// CHECK-LABEL: func.func @loose_ranges
+// CHECK: tosa.matmul {{.*}}precision.assigned = #precision.assignment<compute = f16, accumulate = f32, storage = f32, reason = class_rule>
+// CHECK: tosa.matmul {{.*}}precision.assigned = #precision.assignment<compute = f16, accumulate = f32, storage = f32, reason = class_rule>
+// CHECK: tosa.mul {{.*}}precision.assigned = #precision.assignment<compute = f32, accumulate = f32, storage = f32, reason = range
+module attributes {precision.policy = #precision.policy<typing = weak, enabled = [f16], constraints = prefer, target = "cpu">} {
+  func.func @loose_ranges(%q: tensor<1x4x8xf32>, %k: tensor<1x8x4xf32>) -> (tensor<1x4x4xf32>, tensor<1x4x4xf32>) {
+    %zp0 = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %alone = tosa.matmul %q, %k, %zp0, %zp0 {precision.assigned = #precision.assignment<compute = f16, accumulate = f32, storage = f16, reason = class_rule>, precision.range = array<f64: -2.0e+05, 2.0e+05>, precision.range_loose} : (tensor<1x4x8xf32>, tensor<1x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+    %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+    %half = "tosa.const"() <{values = dense<0.5> : tensor<1x4x4xf32>}> {precision.range = array<f64: 0.5, 0.5>} : () -> tensor<1x4x4xf32>
+    %s = tosa.matmul %q, %k, %zp, %zp {precision.assigned = #precision.assignment<compute = f16, accumulate = f32, storage = f16, reason = class_rule>, precision.range = array<f64: -2.0e+05, 2.0e+05>, precision.range_loose} : (tensor<1x4x8xf32>, tensor<1x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+    // expected-remark @+1 {{tosa.mul promoted from 'f16' to 'f32': its result range [100000, 200000] exceeds f16's largest finite value 65504}}
+    %t = tosa.mul %s, %half, %shift {precision.assigned = #precision.assignment<compute = f16, accumulate = f16, storage = f16, reason = inputs>, precision.range = array<f64: 1.0e+05, 2.0e+05>, precision.range_loose} : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xi8>) -> tensor<1x4x4xf32>
+    return %alone, %t : tensor<1x4x4xf32>, tensor<1x4x4xf32>
+  }
+}

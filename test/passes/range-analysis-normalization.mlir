@@ -132,3 +132,41 @@ func.func @not_bounded(%x: tensor<2x64xf32> loc("x")) -> (tensor<2x64xf32>, tens
   %n = tosa.mul %c, %inv, %shift : (tensor<2x64xf32>, tensor<2x1xf32>, tensor<1xi8>) -> tensor<2x64xf32>
   return %scaled, %n : tensor<2x64xf32>, tensor<2x64xf32>
 }
+
+// -----
+
+// Whether a range is reached: an input's val-range is a box, and a matmul of
+// it with a weight reaches its bound (signs chosen to match). A normalized
+// row's elements vary together, so a matmul of it has a loose bound
+// (precision.range_loose), as has what follows from it; a normalization's
+// own bound is reached again.
+// CHECK-LABEL: func.func @reached
+func.func @reached(%x: tensor<1x2x64xf32> loc("x")) -> (tensor<1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>) {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %inv_n = "tosa.const"() <{values = dense<0.015625> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %inv_4 = "tosa.const"() <{values = dense<0.25> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %eps = "tosa.const"() <{values = dense<1.0e-05> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %w = "tosa.const"() <{values = dense<0.5> : tensor<1x64x4xf32>}> : () -> tensor<1x64x4xf32>
+  // CHECK: tosa.matmul
+  // CHECK-NOT: precision.range_loose
+  // CHECK-SAME: -> tensor<1x2x4xf32>
+  %direct = tosa.matmul %x, %w, %zp, %zp : (tensor<1x2x64xf32>, tensor<1x64x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x4xf32>
+  %sum = tosa.reduce_sum %x {axis = 2 : i32} : (tensor<1x2x64xf32>) -> tensor<1x2x1xf32>
+  %mean = tosa.mul %sum, %inv_n, %shift : (tensor<1x2x1xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x1xf32>
+  %c = tosa.sub %x, %mean : (tensor<1x2x64xf32>, tensor<1x2x1xf32>) -> tensor<1x2x64xf32>
+  %sq = tosa.mul %c, %c, %shift : (tensor<1x2x64xf32>, tensor<1x2x64xf32>, tensor<1xi8>) -> tensor<1x2x64xf32>
+  %vsum = tosa.reduce_sum %sq {axis = 2 : i32} : (tensor<1x2x64xf32>) -> tensor<1x2x1xf32>
+  %var = tosa.mul %vsum, %inv_n, %shift : (tensor<1x2x1xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x1xf32>
+  %ve = tosa.add %var, %eps : (tensor<1x2x1xf32>, tensor<1x1x1xf32>) -> tensor<1x2x1xf32>
+  %inv = tosa.rsqrt %ve : (tensor<1x2x1xf32>) -> tensor<1x2x1xf32>
+  // CHECK: tosa.mul {{.*}}precision.range = array<f64: -8.0612{{[0-9]*}}, 8.0612{{[0-9]*}}>
+  // CHECK-NOT: precision.range_loose
+  // CHECK-SAME: -> tensor<1x2x64xf32>
+  %n = tosa.mul %c, %inv, %shift : (tensor<1x2x64xf32>, tensor<1x2x1xf32>, tensor<1xi8>) -> tensor<1x2x64xf32>
+  // CHECK: tosa.matmul {{.*}}precision.range_loose
+  %proj = tosa.matmul %n, %w, %zp, %zp : (tensor<1x2x64xf32>, tensor<1x64x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x4xf32>
+  // CHECK: tosa.mul {{.*}}precision.range_loose
+  %scaled = tosa.mul %proj, %inv_4, %shift : (tensor<1x2x4xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x4xf32>
+  return %direct, %proj, %scaled : tensor<1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>
+}

@@ -64,6 +64,21 @@ TEST(IntervalTest, OverflowFactsNeedKnownBounds) {
   EXPECT_TRUE(overflows(Interval::point(-kInf), builder.getI8Type()));
 }
 
+TEST(IntervalTest, OverflowEverywhereNeedsTheWholeRangeBeyond) {
+  mlir::MLIRContext context;
+  mlir::Builder builder(&context);
+  mlir::Type f16 = builder.getF16Type();
+  EXPECT_TRUE(overflowsEverywhere({65505, 65506}, f16));
+  EXPECT_TRUE(overflowsEverywhere({-kInf, -70000}, f16));
+  EXPECT_TRUE(overflowsEverywhere(Interval::point(-3.4e38), f16));
+  EXPECT_FALSE(overflowsEverywhere({-70000, 0}, f16));
+  EXPECT_FALSE(overflowsEverywhere({60000, 70000}, f16));
+  EXPECT_FALSE(overflowsEverywhere({65505, 65506}, builder.getF32Type()));
+  EXPECT_FALSE(overflowsEverywhere(Interval::point(-kInf), f16));
+  EXPECT_TRUE(overflowsEverywhere(Interval::point(-kInf),
+                                  mlir::Float8E4M3FNType::get(&context)));
+}
+
 TEST(IntervalTest, UnderflowMeansBelowTheSmallestNormal) {
   mlir::MLIRContext context;
   mlir::Builder builder(&context);

@@ -340,6 +340,14 @@ func.func @inserted_cast_marker_is_a_unit(%x: tensor<4xf32>) -> tensor<4xf16> {
 
 // -----
 
+func.func @loose_range_marker_is_a_unit(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'precision.range_loose' must be a unit attribute, got true}}
+  %y = tosa.abs %x {precision.range = array<f64: 0.0, 1.0>, precision.range_loose = true} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
 // expected-error @+1 {{'precision.name' must be a string, got 3 : i64}}
 func.func @binding_name_not_a_string(%x: tensor<4xf32> {precision.name = 3}) -> tensor<4xf32> {
   return %x : tensor<4xf32>
