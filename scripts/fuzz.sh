@@ -5,12 +5,13 @@
 #
 # SECONDS per target (default 60); TARGETs by their short names (mlir, onnx,
 # npy, plan, calibration, trt-cache, legalize-options; default all). The
-# targets are built with clang, ASan and UBSan in build-fuzz/; corpora start
-# from the test suite's inputs and grow in build-fuzz/corpus/<target>/. The
+# targets are built with clang, ASan and UBSan in build-asan/ (by
+# scripts/build-sanitized.sh, the tree the sanitized test suite uses); corpora
+# start from the test suite's inputs and grow in build-asan/corpus/<target>/. The
 # inputs of crashes found before (tools/fuzz/regressions/<target>/) are
 # replayed first. Two targets run at a time. Any crash, sanitizer report,
 # leak, timeout or out-of-memory fails the script and leaves the input in
-# build-fuzz/artifacts/<target>/. PREC_FUZZ_SEED fixes libFuzzer's random
+# build-asan/artifacts/<target>/. PREC_FUZZ_SEED fixes libFuzzer's random
 # seed: the same corpus then yields the same inputs, so a crash repeats.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,12 +24,8 @@ fi
 
 # The seeds need prec-calibrate: build prec unless it has been built.
 [ -x "$root/build/bin/prec-calibrate" ] || "$root/scripts/build.sh"
-build="$root/build-fuzz"
-cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 -DPREC_FUZZ=ON \
-  "-DPREC_SANITIZE=address;undefined" > "$build.configure.log" 2>&1 ||
-  { cat "$build.configure.log"; exit 1; }
-ninja -C "$build" -j2 prec-fuzzers
+build="$root/build-asan"
+"$root/scripts/build-sanitized.sh" prec-fuzzers
 
 seeds="$build/seeds"
 rm -rf "$seeds"

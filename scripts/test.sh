@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds prec and runs the whole test suite (lit + gtest, through ctest), then
-# again with prec's own code built with AddressSanitizer and
-# UndefinedBehaviorSanitizer (build-asan/): any report fails a test. Last,
-# each libFuzzer target replays its regressions and fuzzes for 30 seconds
-# from a fixed random seed, so that a crash it finds repeats on the same commit
-# (scripts/fuzz.sh with a budget of its own explores further).
+# again with prec's own code built by clang with AddressSanitizer and
+# UndefinedBehaviorSanitizer (build-asan/): any report fails a test. Last, each
+# libFuzzer target, built in the same tree, replays its regressions and fuzzes
+# for 30 seconds from a fixed random seed, so that a crash it finds repeats on
+# the same commit (scripts/fuzz.sh with a budget of its own explores further).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -13,12 +13,9 @@ ctest --test-dir "$root/build" --output-on-failure -j2
 
 echo
 echo "== the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)"
-cmake -G Ninja -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Release \
-  "-DPREC_SANITIZE=address;undefined" > "$root/build-asan.configure.log" 2>&1 ||
-  { cat "$root/build-asan.configure.log"; exit 1; }
-ninja -C "$root/build-asan" -j2
+"$root/scripts/build-sanitized.sh"
 ctest --test-dir "$root/build-asan" --output-on-failure -j2
 
 echo
-echo "== libFuzzer targets, 30 s each from seed 1 (build-fuzz/)"
+echo "== libFuzzer targets, 30 s each from seed 1 (build-asan/)"
 PREC_FUZZ_SEED=1 "$root/scripts/fuzz.sh" 30
