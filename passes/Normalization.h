@@ -43,7 +43,8 @@ public:
   /// For an output op: the largest magnitude its elements can take,
   /// whatever the input (sqrt(N - 1) for a LayerNorm over N elements,
   /// sqrt(N) for an RMSNorm), in exact arithmetic; none where a constant of
-  /// the pattern is not a splat or a reduced size is dynamic.
+  /// the pattern is not a splat or epsilon is negative. A dynamic reduced
+  /// size gives the bound without centring, 1/sqrt(the variance's scale).
   std::optional<double> getOutputBound(mlir::Operation *op) const;
 
 private:
