@@ -4,6 +4,7 @@
 
 #include "passes/Calibration.h"
 
+#include "dialects/Precision/PrecisionOpInterface.h"
 #include "dialects/Precision/PrecisionOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -67,7 +68,7 @@ struct PrecApplyCalibrationPass
                                    {found->second.min, found->second.max}));
     }
     function.walk([&](Operation *op) {
-      if (!isa<tosa::MatMulOp, tosa::Conv2DOp>(op) || hasRegionInputRange(op))
+      if (!isQuantizable(op) || hasRegionInputRange(op))
         return;
       auto found = file->tensors.find(getTensorName(getCalibratedInput(op)));
       if (found == file->tensors.end())

@@ -7,6 +7,7 @@
 #include "dialects/Utils/OpNames.h"
 #include "dialects/Utils/RegionBoundaries.h"
 
+#include "dialects/Precision/PrecisionOpInterface.h"
 #include "dialects/Precision/PrecisionOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -183,7 +184,7 @@ collectCalibratedTensors(Operation *function) {
   std::vector<std::pair<std::string, Value>> tensors;
   std::set<std::string> seen;
   function->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (!isa<tosa::MatMulOp, tosa::Conv2DOp>(op))
+    if (!isQuantizable(op))
       return;
     Value input = getCalibratedInput(op);
     if (matchPattern(input, m_Constant()))

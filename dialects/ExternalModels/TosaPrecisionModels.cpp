@@ -30,14 +30,15 @@ constexpr unsigned kAllDataOperands = ~0u;
 /// An op of class `Class` whose results `Transfer` bounds. Contractions
 /// accumulate; the first `DataOperands` tensor operands carry data.
 template <typename OpTy, OpClass Class, RangeTransfer Transfer = unknownRange,
-          unsigned DataOperands = kAllDataOperands>
+          unsigned DataOperands = kAllDataOperands, bool Quantizable = false>
 struct OpModel
     : precision::PrecisionOpInterface::ExternalModel<
-          OpModel<OpTy, Class, Transfer, DataOperands>, OpTy> {
+          OpModel<OpTy, Class, Transfer, DataOperands, Quantizable>, OpTy> {
   OpClass getOpClass(Operation *) const { return Class; }
   bool accumulates(Operation *) const {
     return Class == OpClass::Contraction;
   }
+  bool isQuantizable(Operation *) const { return Quantizable; }
   SmallVector<Value> getDataOperands(Operation *op) const {
     SmallVector<Value> operands = getTensorOperands(op);
     if (operands.size() > DataOperands)
@@ -71,6 +72,11 @@ struct LongReductionModel
 
 template <typename OpTy, RangeTransfer Transfer>
 using Contraction = OpModel<OpTy, OpClass::Contraction, Transfer>;
+/// A contraction prec-quantize runs in i8 or f8 (cuBLASLt and cuDNN take
+/// them, and the CPU lowering dequantizes their accumulators).
+template <typename OpTy, RangeTransfer Transfer>
+using QuantizableContraction =
+    OpModel<OpTy, OpClass::Contraction, Transfer, kAllDataOperands, true>;
 template <typename OpTy, RangeTransfer Transfer>
 using Sensitive = OpModel<OpTy, OpClass::Sensitive, Transfer>;
 template <typename OpTy, RangeTransfer Transfer = firstOperandRange>
@@ -91,8 +97,10 @@ using Unassigned = OpModel<OpTy, OpClass::Other, Transfer>;
 
 void attachTosaModels(MLIRContext *context) {
   using namespace tosa;
-  MatMulOp::attachInterface<Contraction<MatMulOp, matmulRange>>(*context);
-  Conv2DOp::attachInterface<Contraction<Conv2DOp, convolutionRange>>(*context);
+  MatMulOp::attachInterface<QuantizableContraction<MatMulOp, matmulRange>>(
+      *context);
+  Conv2DOp::attachInterface<
+      QuantizableContraction<Conv2DOp, convolutionRange>>(*context);
   Conv3DOp::attachInterface<Contraction<Conv3DOp, convolutionRange>>(*context);
   TransposeConv2DOp::attachInterface<
       Contraction<TransposeConv2DOp, convolutionRange>>(*context);

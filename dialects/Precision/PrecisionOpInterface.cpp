@@ -19,6 +19,11 @@ bool accumulates(Operation *op) {
   return known && known.accumulates();
 }
 
+bool isQuantizable(Operation *op) {
+  auto known = dyn_cast<precision::PrecisionOpInterface>(op);
+  return known && known.isQuantizable();
+}
+
 SmallVector<Value> getDataOperands(Operation *op) {
   if (auto known = dyn_cast<precision::PrecisionOpInterface>(op))
     return known.getDataOperands();

@@ -32,6 +32,9 @@ OpClass classifyOp(mlir::Operation *op);
 /// matters: contractions and summing reductions.
 bool accumulates(mlir::Operation *op);
 
+/// Whether `op` can run in i8 or f8 on scaled operands (prec-quantize).
+bool isQuantizable(mlir::Operation *op);
+
 /// The operands of `op` that carry the data it computes on.
 llvm::SmallVector<mlir::Value> getDataOperands(mlir::Operation *op);
 

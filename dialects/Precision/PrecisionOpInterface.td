@@ -10,8 +10,8 @@ def Precision_PrecisionOpInterface : OpInterface<"PrecisionOpInterface"> {
   let description = [{
     Everything prec's precision passes know about an op, in one place: its
     op class (which the built-in rules, plans and reports speak of), whether
-    it accumulates, which operands carry data, and how it transforms value
-    ranges. TOSA, arith and math ops get it as external models
+    it accumulates, whether it can be quantized, which operands carry data,
+    and how it transforms value ranges. TOSA, arith and math ops get it as external models
     (dialects/ExternalModels); an op without it is of class `other`, has
     unknown result ranges and assigns no precision.
   }];
@@ -23,6 +23,11 @@ def Precision_PrecisionOpInterface : OpInterface<"PrecisionOpInterface"> {
       [{Whether the op sums many products or values, so that its accumulate
         type matters: contractions and summing reductions.}],
       "bool", "accumulates", (ins), "", "return false;">,
+    InterfaceMethod<
+      [{Whether the op can run in i8 or f8 on per-tensor scaled operands
+        (prec-quantize): its first operand is the activation calibration
+        observes, its second the constant weights.}],
+      "bool", "isQuantizable", (ins), "", "return false;">,
     InterfaceMethod<
       [{The operands that carry the tensor data the op computes on, in the
         order its elementwise expression numbers them; not attributes passed

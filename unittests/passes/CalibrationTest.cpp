@@ -2,7 +2,9 @@
 
 #include "passes/Calibration.h"
 
+#include "dialects/ExternalModels/PrecisionModels.h"
 #include "dialects/Precision/PrecisionDialect.h"
+#include "dialects/Precision/PrecisionOpInterface.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -21,6 +23,10 @@ namespace {
 class CalibrationTest : public ::testing::Test {
 protected:
   CalibrationTest() {
+    // Which ops are calibrated is what their precision models say.
+    DialectRegistry registry;
+    registerPrecisionExternalModels(registry);
+    context.appendDialectRegistry(registry);
     context.loadDialect<func::FuncDialect, tosa::TosaDialect,
                         precision::PrecisionDialect>();
   }
@@ -99,6 +105,35 @@ func.func @main(%x: tensor<1x2x2xf32>) -> tensor<1x2x2xf32> {
   ASSERT_EQ(tensors.size(), 2u);
   EXPECT_EQ(tensors[0].first, "tosa.exp_1");
   EXPECT_EQ(tensors[1].first, "arg0");
+}
+
+TEST_F(CalibrationTest, OnlyQuantizableOpsAreCalibrated) {
+  // A depthwise convolution is a contraction prec does not quantize: its
+  // input needs no i8 scale, unlike the 2-D convolution's.
+  OwningOpRef<ModuleOp> module = parse(R"(
+func.func @main(%x: tensor<1x4x4x2xf32> loc("x")) -> tensor<1x4x4x2xf32> {
+  %w = "tosa.const"() <{values = dense<0.5> : tensor<2x1x1x2xf32>}> : () -> tensor<2x1x1x2xf32>
+  %dw = "tosa.const"() <{values = dense<0.5> : tensor<1x1x2x1xf32>}> : () -> tensor<1x1x2x1xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %e = tosa.exp %x : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> loc("e")
+  %d = tosa.depthwise_conv2d %x, %dw, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<1x1x2x1xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x2xf32> loc("dw")
+  %c = tosa.conv2d %e, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x2xf32> loc("conv")
+  %s = tosa.add %c, %d : (tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  return %s : tensor<1x4x4x2xf32>
+})");
+  ASSERT_TRUE(module);
+  func::FuncOp function = module->lookupSymbol<func::FuncOp>("main");
+  auto tensors = collectCalibratedTensors(function);
+  ASSERT_EQ(tensors.size(), 1u);
+  EXPECT_EQ(tensors[0].first, "e");
+  SmallVector<Operation *> quantizable;
+  function.walk([&](Operation *op) {
+    if (isQuantizable(op))
+      quantizable.push_back(op);
+  });
+  ASSERT_EQ(quantizable.size(), 1u);
+  EXPECT_TRUE(isa<tosa::Conv2DOp>(quantizable[0]));
 }
 
 TEST_F(CalibrationTest, FileRoundTrips) {
