@@ -4,8 +4,8 @@
 
 #include "dialects/Engine/EngineDialect.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -34,7 +34,7 @@ llvm::DenseMap<Value, int64_t> getResultsWrittenInPlace(func::FuncOp function) {
       value = def->getOperand(0);
     }
     Operation *def = value.getDefiningOp();
-    if (def && !isa<tosa::ConstOp, arith::ConstantOp>(def) &&
+    if (def && !matchPattern(def, m_Constant()) &&
         llvm::count(ret.getOperands(), operand) == 1 && !written.count(value))
       written[value] = function.getNumArguments() + index;
   }

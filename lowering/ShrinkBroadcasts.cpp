@@ -29,8 +29,10 @@ using prec::shapeOf;
 namespace {
 
 /// Ops whose every result element depends only on the operands' elements at
-/// its own (broadcast) index, with a static shape.
-bool isElementwise(Operation *op) {
+/// its own (broadcast) index, with a static shape. TOSA's traits say this,
+/// not the elementwise expression models: the result's shape may only change
+/// where the op broadcasts its operands (arith ops on tensors do not).
+bool isBroadcastingElementwise(Operation *op) {
   bool broadcasting = op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() &&
                       op->hasTrait<OpTrait::ResultsBroadcastableShape>();
   if (op->getNumResults() != 1 || !(broadcasting || isa<tosa::CastOp>(op)))
@@ -63,7 +65,7 @@ class ShrinkBroadcasts {
 public:
   explicit ShrinkBroadcasts(Block &block) {
     for (Operation &op : block)
-      if (isElementwise(&op))
+      if (isBroadcastingElementwise(&op))
         candidates.push_back(&op);
   }
 
@@ -71,7 +73,8 @@ public:
     // Ops read by an op that is not elementwise keep their shape.
     for (Operation *op : candidates)
       if (llvm::any_of(op->getUsers(), [&](Operation *user) {
-            return !isElementwise(user) || user->getBlock() != op->getBlock();
+            return !isBroadcastingElementwise(user) ||
+                   user->getBlock() != op->getBlock();
           }))
         kept.insert(op);
     while (keepUnspanningOperands())

@@ -17,6 +17,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -168,8 +169,7 @@ public:
     Type storage = assignment.getStorage();
     // A matmul in i8 or f8 is materialized on f32 values and marked:
     // prec-quantize then scales and converts its operands.
-    if (isQuantizedPrecision(compute) &&
-        isa<tosa::MatMulOp, tosa::Conv2DOp>(op)) {
+    if (isQuantizedPrecision(compute) && isQuantizable(op)) {
       op->setAttr(PrecisionDialect::getQuantizeAttrName(),
                   TypeAttr::get(compute));
       Type f32 = Float32Type::get(op->getContext());
@@ -269,7 +269,7 @@ private:
   static bool isWeight(Operation *op) {
     while (op && isa<tosa::CastOp, precision::CastOp>(op))
       op = op->getOperand(0).getDefiningOp();
-    return op && isa<tosa::ConstOp, arith::ConstantOp>(op);
+    return op && matchPattern(op, m_Constant());
   }
 
   static bool isCompilerCast(tosa::CastOp cast) {
@@ -347,7 +347,7 @@ private:
       double range[] = {region.getInputMin()->convertToDouble(),
                         region.getInputMax()->convertToDouble()};
       for (Operation &op : region.getBodyBlock())
-        if (isa<tosa::MatMulOp, tosa::Conv2DOp>(op) &&
+        if (isQuantizable(&op) &&
             isa<BlockArgument>(op.getOperand(0)))
           op.setAttr(PrecisionDialect::getInputRangeAttrName(),
                      DenseF64ArrayAttr::get(region.getContext(), range));

@@ -9,9 +9,9 @@
 #include "dialects/Precision/PrecisionOps.h"
 #include "dialects/Precision/PrecisionTypes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -87,7 +87,7 @@ static Type getProducerStorage(Value value) {
   if (!getFloatElementType(value.getType()))
     return Type();
   Operation *producer = value.getDefiningOp();
-  if (!producer || isa<tosa::ConstOp, arith::ConstantOp>(producer))
+  if (!producer || matchPattern(producer, m_Constant()))
     return Type();
   if (auto assignment = producer->getAttrOfType<precision::AssignmentAttr>(
           precision::PrecisionDialect::getAssignmentAttrName()))
@@ -137,7 +137,7 @@ Type getReducedWeightType(Operation *op) {
   Operation *def = op->getOperand(1).getDefiningOp();
   while (def && isa<tosa::CastOp, precision::CastOp>(def))
     def = def->getOperand(0).getDefiningOp();
-  if (!def || !isa<tosa::ConstOp, arith::ConstantOp>(def))
+  if (!def || !matchPattern(def, m_Constant()))
     return Type();
   Type weightType = getFloatElementType(def->getResult(0).getType());
   if (!weightType || weightType.isF32() ||

@@ -29,13 +29,13 @@
 #include "dialects/Precision/PrecisionAttrs.h"
 #include "dialects/Precision/PrecisionDialect.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <cmath>
@@ -209,13 +209,11 @@ std::optional<std::vector<float>> readFloats(Value value) {
     if (getElementTypeOrSelf(widening.getInput().getType())
             .getIntOrFloatBitWidth() < 32)
       value = widening.getInput();
-  Operation *def = value.getDefiningOp();
-  if (!def || !isa<tosa::ConstOp, arith::ConstantOp>(def))
+  ElementsAttr values;
+  if (!matchPattern(value, m_Constant(&values)))
     return std::nullopt;
-  auto values = dyn_cast<ElementsAttr>(
-      def->getAttr(isa<tosa::ConstOp>(def) ? "values" : "value"));
   auto elementType =
-      values ? dyn_cast<FloatType>(values.getElementType()) : FloatType();
+      dyn_cast<FloatType>(values.getElementType());
   if (!elementType || elementType.getWidth() > 32)
     return std::nullopt;
   std::vector<float> floats(values.getNumElements());

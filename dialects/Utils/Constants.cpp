@@ -2,8 +2,6 @@
 
 #include "dialects/Utils/Constants.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 
@@ -18,12 +16,9 @@ bool isZeroConstant(Value value) {
 }
 
 std::optional<APFloat> getFloatSplat(Value value) {
-  Operation *def = value.getDefiningOp();
-  if (!def || !isa<tosa::ConstOp, arith::ConstantOp>(def))
-    return std::nullopt;
-  auto values = dyn_cast<DenseElementsAttr>(
-      def->getAttr(isa<tosa::ConstOp>(def) ? "values" : "value"));
-  if (!values || !values.isSplat() || !isa<FloatType>(values.getElementType()))
+  DenseElementsAttr values;
+  if (!matchPattern(value, m_Constant(&values)) || !values.isSplat() ||
+      !isa<FloatType>(values.getElementType()))
     return std::nullopt;
   return values.getSplatValue<APFloat>();
 }
