@@ -3,7 +3,7 @@
 #include "formats/CalibrationFile.h"
 
 #include "support/Errors.h"
-#include "support/NestingDepth.h"
+#include "support/JSONDocument.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/JSON.h"
@@ -171,11 +171,9 @@ bool fromJSON(const llvm::json::Value &value, CalibrationFile &calibration,
 }
 
 llvm::Expected<CalibrationFile> parseCalibration(StringRef text) {
-  if (llvm::Error error = checkNestingDepth(text, ""))
-    return makeError(llvm::toString(std::move(error)));
-  llvm::Expected<llvm::json::Value> document = llvm::json::parse(text);
+  llvm::Expected<llvm::json::Value> document = parseJSONDocument(text);
   if (!document)
-    return makeError("not valid JSON: " + llvm::toString(document.takeError()));
+    return document.takeError();
   CalibrationFile calibration;
   llvm::json::Path::Root root("calibration");
   if (!fromJSON(*document, calibration, root))

@@ -3,7 +3,7 @@
 #include "formats/PlanFile.h"
 
 #include "support/Errors.h"
-#include "support/NestingDepth.h"
+#include "support/JSONDocument.h"
 
 #include "dialects/Utils/OpNames.h"
 
@@ -15,6 +15,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
+using llvm::json::Path;
 
 namespace prec {
 
@@ -31,188 +32,218 @@ bool PlanOpEntry::matches(Operation *op) const {
 
 namespace {
 
-/// Parses one JSON object of the plan, naming its place (`ops[2]`) in errors.
-class EntryParser {
+/// Maps a plan's JSON onto a PrecisionPlan in the way of llvm::json's
+/// fromJSON functions, reporting through `path` where a value does not fit
+/// (`ops[2].mode`). A class rather than fromJSON overloads, since the types
+/// are made in `context`.
+class PlanReader {
 public:
-  EntryParser(const llvm::json::Object &object, std::string place,
-              MLIRContext *context)
-      : object(object), place(std::move(place)), context(context) {}
+  explicit PlanReader(MLIRContext *context) : context(context) {}
 
-  llvm::Error checkKeys(ArrayRef<StringRef> allowed) {
-    for (const auto &member : object) {
-      StringRef key = member.first;
-      if (!llvm::is_contained(allowed, key))
-        return error("unknown key '" + key + "'; expected " +
-                     llvm::join(allowed, ", "));
-    }
-    return llvm::Error::success();
-  }
+  bool mapPlan(const llvm::json::Value &value, PrecisionPlan &plan, Path path);
 
-  llvm::Expected<std::optional<StringRef>> getString(StringRef key) {
-    const llvm::json::Value *value = object.get(key);
-    if (!value)
-      return std::nullopt;
-    std::optional<StringRef> text = value->getAsString();
-    if (!text)
-      return error("'" + key + "' must be a string");
-    return text;
-  }
-
-  llvm::Expected<Type> getType(StringRef key) {
-    llvm::Expected<std::optional<StringRef>> text = getString(key);
-    if (!text)
-      return text.takeError();
-    if (!*text)
-      return Type();
-    Type type = precision::parsePrecisionType(context, **text);
-    if (!type)
-      return error("'" + key + "' names unknown precision '" + **text +
-                   "'; expected " + precision::getPrecisionTypeSpellings());
-    return type;
-  }
-
-  llvm::Expected<std::optional<NamePattern>> getGlob(StringRef key) {
-    llvm::Expected<std::optional<StringRef>> text = getString(key);
-    if (!text)
-      return text.takeError();
-    if (!*text)
-      return std::nullopt;
-    if ((*text)->empty())
-      return error("'" + key + "' is empty");
-    llvm::Expected<NamePattern> glob = NamePattern::create(**text);
-    if (!glob)
-      return error("'" + key + "' is a malformed pattern: " +
-                   llvm::toString(glob.takeError()));
-    return std::optional<NamePattern>(std::move(*glob));
-  }
-
-  llvm::Expected<PlanRequest> getRequest() {
-    PlanRequest request;
-    for (auto [key, slot] : {std::pair{"compute", &request.compute},
-                             std::pair{"accumulate", &request.accumulate},
-                             std::pair{"output", &request.output}}) {
-      llvm::Expected<Type> type = getType(key);
-      if (!type)
-        return type.takeError();
-      *slot = *type;
-    }
-    if (!request.compute && !request.output)
-      return error("needs 'compute' or 'output'");
-    llvm::Expected<std::optional<StringRef>> mode = getString("mode");
-    if (!mode)
-      return mode.takeError();
-    if (*mode) {
-      request.mode = precision::symbolizeConstraintMode(**mode);
-      if (!request.mode)
-        return error("'mode' must be obey, prefer or none, not '" + **mode +
-                     "'");
-    }
-    return request;
-  }
-
-  llvm::Error error(const llvm::Twine &message) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   place + ": " + message.str());
+  /// The error reported under `root`, followed by its detail.
+  llvm::Error getError(const Path::Root &root) const {
+    return makeError(llvm::toString(root.getError()) + detail);
   }
 
 private:
-  const llvm::json::Object &object;
-  std::string place;
+  template <typename Entry>
+  using EntryMapper = bool (PlanReader::*)(const llvm::json::Value &, Entry &,
+                                           Path);
+
+  /// Path::report keeps only string literals: what the message quotes from
+  /// the document, or lists as allowed, goes to `detail`.
+  bool fail(Path path, llvm::StringLiteral message,
+            const llvm::Twine &messageDetail = "") {
+    path.report(message);
+    detail = messageDetail.str();
+    return false;
+  }
+
+  bool checkObject(const llvm::json::Value &value, ArrayRef<StringRef> keys,
+                   Path path);
+  template <typename Entry>
+  bool mapEntries(const llvm::json::Object &plan, StringRef key,
+                  std::vector<Entry> &entries, Path path,
+                  EntryMapper<Entry> mapEntry);
+  bool mapOpEntry(const llvm::json::Value &value, PlanOpEntry &entry,
+                  Path path);
+  bool mapClassRule(const llvm::json::Value &value, PlanClassRule &rule,
+                    Path path);
+  bool mapRequest(const llvm::json::Object &entry, PlanRequest &request,
+                  Path path);
+  bool mapString(const llvm::json::Object &entry, StringRef key,
+                 std::optional<StringRef> &text, Path path);
+  bool mapType(const llvm::json::Object &entry, StringRef key, Type &type,
+               Path path);
+  bool mapGlob(const llvm::json::Object &entry, StringRef key,
+               std::optional<NamePattern> &glob, Path path);
+  bool mapMode(const llvm::json::Object &entry,
+               std::optional<precision::ConstraintMode> &mode, Path path);
+
   MLIRContext *context;
+  /// What follows the path in the error: "; expected ...", ": '<value>'".
+  std::string detail;
 };
+
+bool PlanReader::mapPlan(const llvm::json::Value &value, PrecisionPlan &plan,
+                         Path path) {
+  if (!checkObject(value, {"version", "ops", "classes"}, path))
+    return false;
+  const llvm::json::Object &object = *value.getAsObject();
+  if (object.getInteger("version") != 1)
+    return fail(path.field("version"), "must be 1");
+  return mapEntries(object, "ops", plan.ops, path, &PlanReader::mapOpEntry) &&
+         mapEntries(object, "classes", plan.classes, path,
+                    &PlanReader::mapClassRule);
+}
+
+/// Whether `value` is an object of only `keys`: a misspelt key would
+/// otherwise be ignored without a word.
+bool PlanReader::checkObject(const llvm::json::Value &value,
+                             ArrayRef<StringRef> keys, Path path) {
+  llvm::json::ObjectMapper mapper(value, path);
+  if (!mapper) // In the plan's words rather than "expected object".
+    return fail(path, "must be an object");
+  for (const auto &member : *value.getAsObject()) {
+    StringRef key = member.first;
+    if (!llvm::is_contained(keys, key))
+      return fail(path.field(key), "unknown key",
+                  "; expected " + llvm::join(keys, ", "));
+  }
+  return true;
+}
+
+/// Maps each element of the array at `key`, if the plan has one.
+template <typename Entry>
+bool PlanReader::mapEntries(const llvm::json::Object &plan, StringRef key,
+                            std::vector<Entry> &entries, Path path,
+                            EntryMapper<Entry> mapEntry) {
+  const llvm::json::Value *value = plan.get(key);
+  if (!value)
+    return true;
+  Path arrayPath = path.field(key);
+  const llvm::json::Array *array = value->getAsArray();
+  if (!array)
+    return fail(arrayPath, "must be an array");
+  for (auto [index, element] : llvm::enumerate(*array)) {
+    if (!(this->*mapEntry)(element, entries.emplace_back(),
+                           arrayPath.index(index)))
+      return false;
+  }
+  return true;
+}
+
+bool PlanReader::mapOpEntry(const llvm::json::Value &value, PlanOpEntry &entry,
+                            Path path) {
+  if (!checkObject(value,
+                   {"name", "op", "compute", "accumulate", "output", "mode"},
+                   path))
+    return false;
+  const llvm::json::Object &object = *value.getAsObject();
+  if (!mapGlob(object, "name", entry.name, path) ||
+      !mapGlob(object, "op", entry.opName, path))
+    return false;
+  if (!entry.name && !entry.opName)
+    return fail(path, "needs 'name' or 'op'");
+  return mapRequest(object, entry.request, path);
+}
+
+bool PlanReader::mapClassRule(const llvm::json::Value &value,
+                              PlanClassRule &rule, Path path) {
+  if (!checkObject(value, {"class", "compute", "accumulate", "output", "mode"},
+                   path))
+    return false;
+  const llvm::json::Object &object = *value.getAsObject();
+  std::optional<StringRef> className;
+  if (!mapString(object, "class", className, path))
+    return false;
+  if (!className)
+    return fail(path, "needs 'class'");
+  std::optional<OpClass> opClass = parseOpClassName(*className);
+  if (!opClass)
+    return fail(path.field("class"), "unknown class",
+                ": '" + *className + "'; expected " + getOpClassSpellings());
+  rule.opClass = *opClass;
+  return mapRequest(object, rule.request, path);
+}
+
+bool PlanReader::mapRequest(const llvm::json::Object &entry,
+                            PlanRequest &request, Path path) {
+  if (!mapType(entry, "compute", request.compute, path) ||
+      !mapType(entry, "accumulate", request.accumulate, path) ||
+      !mapType(entry, "output", request.output, path))
+    return false;
+  if (!request.compute && !request.output)
+    return fail(path, "needs 'compute' or 'output'");
+  return mapMode(entry, request.mode, path);
+}
+
+/// The string at `key`, if the entry has one; null is not a string.
+bool PlanReader::mapString(const llvm::json::Object &entry, StringRef key,
+                           std::optional<StringRef> &text, Path path) {
+  const llvm::json::Value *value = entry.get(key);
+  if (!value)
+    return true;
+  text = value->getAsString();
+  return text || fail(path.field(key), "must be a string");
+}
+
+bool PlanReader::mapType(const llvm::json::Object &entry, StringRef key,
+                         Type &type, Path path) {
+  std::optional<StringRef> text;
+  if (!mapString(entry, key, text, path))
+    return false;
+  if (!text)
+    return true;
+  type = precision::parsePrecisionType(context, *text);
+  return type || fail(path.field(key), "names unknown precision",
+                      ": '" + *text + "'; expected " +
+                          precision::getPrecisionTypeSpellings());
+}
+
+bool PlanReader::mapGlob(const llvm::json::Object &entry, StringRef key,
+                         std::optional<NamePattern> &glob, Path path) {
+  std::optional<StringRef> text;
+  if (!mapString(entry, key, text, path))
+    return false;
+  if (!text)
+    return true;
+  if (text->empty())
+    return fail(path.field(key), "is empty");
+  llvm::Expected<NamePattern> pattern = NamePattern::create(*text);
+  if (!pattern)
+    return fail(path.field(key), "is a malformed pattern",
+                ": " + llvm::toString(pattern.takeError()));
+  glob = std::move(*pattern);
+  return true;
+}
+
+bool PlanReader::mapMode(const llvm::json::Object &entry,
+                         std::optional<precision::ConstraintMode> &mode,
+                         Path path) {
+  std::optional<StringRef> text;
+  if (!mapString(entry, "mode", text, path))
+    return false;
+  if (!text)
+    return true;
+  mode = precision::symbolizeConstraintMode(*text);
+  return mode || fail(path.field("mode"), "must be obey, prefer or none",
+                      ", not '" + *text + "'");
+}
 
 } // namespace
 
 llvm::Expected<PrecisionPlan> parsePlan(StringRef text, MLIRContext *context) {
-  if (llvm::Error error = checkNestingDepth(text, ""))
-    return std::move(error);
-  llvm::Expected<llvm::json::Value> document = llvm::json::parse(text);
+  llvm::Expected<llvm::json::Value> document = parseJSONDocument(text);
   if (!document)
-    return makeError("not valid JSON: " + llvm::toString(document.takeError()));
-  const llvm::json::Object *root = document->getAsObject();
-  if (!root)
-    return makeError("the plan must be a JSON object");
-  for (const auto &member : *root) {
-    StringRef key = member.first;
-    if (!llvm::is_contained({"version", "ops", "classes"}, key))
-      return makeError("unknown key '" + key +
-                       "'; expected version, ops, classes");
-  }
-  std::optional<int64_t> version = root->getInteger("version");
-  if (!version || *version != 1)
-    return makeError("'version' must be 1");
-
+    return document.takeError();
   PrecisionPlan plan;
-  auto forEachEntry =
-      [&](StringRef key,
-          llvm::function_ref<llvm::Error(EntryParser &)> fn) -> llvm::Error {
-    const llvm::json::Value *value = root->get(key);
-    if (!value)
-      return llvm::Error::success();
-    const llvm::json::Array *array = value->getAsArray();
-    if (!array)
-      return makeError("'" + key + "' must be an array");
-    for (auto [index, element] : llvm::enumerate(*array)) {
-      std::string place = (key + "[" + llvm::Twine(index) + "]").str();
-      const llvm::json::Object *object = element.getAsObject();
-      if (!object)
-        return makeError(place + ": must be an object");
-      EntryParser parser(*object, place, context);
-      if (llvm::Error error = fn(parser))
-        return error;
-    }
-    return llvm::Error::success();
-  };
-
-  if (llvm::Error error =
-          forEachEntry("ops", [&](EntryParser &parser) -> llvm::Error {
-            if (llvm::Error error = parser.checkKeys(
-                    {"name", "op", "compute", "accumulate", "output", "mode"}))
-              return error;
-            PlanOpEntry entry;
-            llvm::Expected<std::optional<NamePattern>> name =
-                parser.getGlob("name");
-            if (!name)
-              return name.takeError();
-            llvm::Expected<std::optional<NamePattern>> opName =
-                parser.getGlob("op");
-            if (!opName)
-              return opName.takeError();
-            if (!*name && !*opName)
-              return parser.error("needs 'name' or 'op'");
-            llvm::Expected<PlanRequest> request = parser.getRequest();
-            if (!request)
-              return request.takeError();
-            entry.name = std::move(*name);
-            entry.opName = std::move(*opName);
-            entry.request = *request;
-            plan.ops.push_back(std::move(entry));
-            return llvm::Error::success();
-          }))
-    return std::move(error);
-
-  if (llvm::Error error =
-          forEachEntry("classes", [&](EntryParser &parser) -> llvm::Error {
-            if (llvm::Error error = parser.checkKeys(
-                    {"class", "compute", "accumulate", "output", "mode"}))
-              return error;
-            llvm::Expected<std::optional<StringRef>> className =
-                parser.getString("class");
-            if (!className)
-              return className.takeError();
-            if (!*className)
-              return parser.error("needs 'class'");
-            std::optional<OpClass> opClass = parseOpClassName(**className);
-            if (!opClass)
-              return parser.error("unknown class '" + **className +
-                                  "'; expected " + getOpClassSpellings());
-            llvm::Expected<PlanRequest> request = parser.getRequest();
-            if (!request)
-              return request.takeError();
-            plan.classes.push_back({*opClass, *request});
-            return llvm::Error::success();
-          }))
-    return std::move(error);
+  PlanReader reader(context);
+  Path::Root root("plan");
+  if (!reader.mapPlan(*document, plan, root))
+    return reader.getError(root);
   return plan;
 }
 

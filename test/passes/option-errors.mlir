@@ -55,22 +55,22 @@ func.func @f(%x: tensor<4xf32> loc("x")) -> tensor<4xf32> {
 // NOTJSON: error: plan file '{{.*}}plan-not-json.json': not valid JSON: {{.*}}
 
 // RUN: not prec-opt %s --prec-legalize="plan=%S/Inputs/plan-bad-key.json" 2>&1 | FileCheck %s --check-prefix=BADKEY
-// BADKEY: error: plan file '{{.*}}plan-bad-key.json': ops[1]: unknown key 'precison'; expected name, op, compute, accumulate, output, mode
+// BADKEY: error: plan file '{{.*}}plan-bad-key.json': unknown key at plan.ops[1].precison; expected name, op, compute, accumulate, output, mode
 
 // RUN: not prec-opt %s --prec-legalize="plan=%S/Inputs/plan-bad-type.json" 2>&1 | FileCheck %s --check-prefix=BADTYPE
-// BADTYPE: error: plan file '{{.*}}plan-bad-type.json': classes[0]: 'compute' names unknown precision 'f12'
+// BADTYPE: error: plan file '{{.*}}plan-bad-type.json': names unknown precision at plan.classes[0].compute: 'f12'
 
 // RUN: not prec-opt %s --prec-legalize="plan=%S/Inputs/plan-bad-class.json" 2>&1 | FileCheck %s --check-prefix=BADCLASS
-// BADCLASS: error: plan file '{{.*}}plan-bad-class.json': classes[0]: unknown class 'gemm'; expected contraction, sensitive, reduction, pooling, elementwise, data_movement
+// BADCLASS: error: plan file '{{.*}}plan-bad-class.json': unknown class at plan.classes[0].class: 'gemm'; expected contraction, sensitive, reduction, pooling, elementwise, data_movement
 
 // RUN: not prec-opt %s --prec-legalize="plan=%S/Inputs/plan-bad-version.json" 2>&1 | FileCheck %s --check-prefix=VERSION
-// VERSION: error: plan file '{{.*}}plan-bad-version.json': 'version' must be 1
+// VERSION: error: plan file '{{.*}}plan-bad-version.json': must be 1 at plan.version
 
 // RUN: not prec-opt %s --prec-legalize="plan=%S/Inputs/plan-no-match.json" 2>&1 | FileCheck %s --check-prefix=NOMATCH
-// NOMATCH: error: plan file '{{.*}}plan-no-match.json': ops[0]: needs 'name' or 'op'
+// NOMATCH: error: plan file '{{.*}}plan-no-match.json': needs 'name' or 'op' at plan.ops[0]
 
 // RUN: not prec-opt %s --prec-legalize="plan=%S/Inputs/plan-bad-mode.json" 2>&1 | FileCheck %s --check-prefix=BADMODE
-// BADMODE: error: plan file '{{.*}}plan-bad-mode.json': ops[0]: 'mode' must be obey, prefer or none, not 'strict'
+// BADMODE: error: plan file '{{.*}}plan-bad-mode.json': must be obey, prefer or none at plan.ops[0].mode, not 'strict'
 
 // RUN: not prec-opt %s --prec-legalize="report=%t.no-such-dir/report.json" 2>&1 | FileCheck %s --check-prefix=REPORT
 // REPORT: error: cannot write report '{{.*}}no-such-dir/report.json': No such file or directory

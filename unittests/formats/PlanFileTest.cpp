@@ -80,24 +80,24 @@ TEST(PlanFileTest, SerializesWhatItParses) {
 TEST(PlanFileTest, ErrorsSayWhere) {
   MLIRContext context;
   EXPECT_EQ(errorOf(parsePlan("[]", &context)),
-            "the plan must be a JSON object");
+            "must be an object when parsing plan");
   EXPECT_EQ(errorOf(parsePlan(R"({"ops": []})", &context)),
-            "'version' must be 1");
+            "must be 1 at plan.version");
   EXPECT_EQ(errorOf(parsePlan(R"({"version": 1, "layers": []})", &context)),
-            "unknown key 'layers'; expected version, ops, classes");
+            "unknown key at plan.layers; expected version, ops, classes");
   EXPECT_EQ(errorOf(parsePlan(R"({"version": 1, "ops": {}})", &context)),
-            "'ops' must be an array");
+            "must be an array at plan.ops");
   EXPECT_EQ(
       errorOf(parsePlan(R"({"version": 1, "ops": [{"name": "A"}]})", &context)),
-      "ops[0]: needs 'compute' or 'output'");
+      "needs 'compute' or 'output' at plan.ops[0]");
   EXPECT_EQ(errorOf(parsePlan(
                 R"({"version": 1, "ops": [{"name": 3, "compute": "f16"}]})",
                 &context)),
-            "ops[0]: 'name' must be a string");
+            "must be a string at plan.ops[0].name");
   EXPECT_EQ(
       errorOf(parsePlan(R"({"version": 1, "classes": [{"compute": "f16"}]})",
                         &context)),
-      "classes[0]: needs 'class'");
+      "needs 'class' at plan.classes[0]");
   EXPECT_NE(
       errorOf(parsePlan(R"({"version": 1,)", &context)).find("not valid JSON"),
       std::string::npos);
