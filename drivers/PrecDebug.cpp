@@ -21,6 +21,7 @@
 #include "llvm/Support/Format.h"
 
 #include <chrono>
+#include <functional>
 #include <cmath>
 
 using namespace mlir;
@@ -457,34 +458,22 @@ llvm::Error Debugger::reportFirstNonfinite() {
   return llvm::Error::success();
 }
 
-} // namespace
-
-int runPrecDebug(const PrecDebugOptions &options,
-                 const DialectRegistry &registry, llvm::raw_ostream &out,
-                 llvm::raw_ostream &err) {
-  auto fail = [&](llvm::Error error) {
-    err << "prec-debug: error: " << llvm::toString(std::move(error)) << "\n";
-    return 2;
-  };
+/// The options' conflicts, before any model is read.
+llvm::Error checkOptions(const PrecDebugOptions &options) {
   if (options.enabled.empty())
-    return fail(makeError("--enabled needs the low precision"));
+    return makeError("--enabled needs the low precision");
   if (!options.golden.empty() && !options.reference.empty())
-    return fail(makeError("--golden and --reference exclude each other"));
+    return makeError("--golden and --reference exclude each other");
   if (!options.reference.empty() && options.reference != "f32")
-    return fail(
-        makeError("--reference must be f32, not '" + options.reference + "'"));
+    return makeError("--reference must be f32, not '" + options.reference +
+                     "'");
+  return llvm::Error::success();
+}
 
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  OwningOpRef<ModuleOp> model = loadModel(
-      options.modelPath, options.functionName, context, "prec-debug", err);
-  if (!model)
-    return 2;
-  Debugger debugger(options, *model, out);
-  if (llvm::Error error = debugger.prepare())
-    return fail(std::move(error));
-  const std::vector<Unit> &units = debugger.getUnits();
-  out << "searching " << units.size() << " ops (by layer name) with "
-      << getSearchModeName(options.mode)
+void printSearchHeader(const PrecDebugOptions &options,
+                       const Debugger &debugger, llvm::raw_ostream &out) {
+  out << "searching " << debugger.getUnits().size()
+      << " ops (by layer name) with " << getSearchModeName(options.mode)
       << (options.mode == SearchMode::Bisect ||
                   options.mode == SearchMode::Linear
               ? " " + getSearchDirectionName(options.direction).str()
@@ -495,6 +484,101 @@ int runPrecDebug(const PrecDebugOptions &options,
     out << "(" << debugger.getUnnamed()
         << " eligible ops have no name and stay at " << options.enabled.front()
         << ")\n";
+}
+
+/// The eight ops that introduce the largest errors, worst first.
+void printWorstIntroduced(const std::vector<Unit> &units,
+                          const std::vector<double> &introduced,
+                          llvm::raw_ostream &out) {
+  std::vector<int> order(units.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  llvm::stable_sort(
+      order, [&](int a, int b) { return introduced[a] > introduced[b]; });
+  out << "error each op introduces on exact inputs (relative to its "
+         "output's largest magnitude), worst first:\n";
+  for (int unit : llvm::ArrayRef<int>(order).take_front(8))
+    out << "  " << units[unit].name << ": "
+        << llvm::format("%g", introduced[unit]) << "\n";
+}
+
+/// Prints each step of the search: what it marked, its error, its verdict.
+std::function<void(const SearchStep &)>
+stepPrinter(const std::vector<Unit> &units, llvm::raw_ostream &out) {
+  auto names = [&units](llvm::ArrayRef<int> marked) {
+    std::vector<std::string> listed;
+    for (int unit : marked.take_front(6))
+      listed.push_back(units[unit].name);
+    std::string text = llvm::join(listed, ", ");
+    if (marked.size() > 6)
+      text += ", ... (" + std::to_string(marked.size() - 6) + " more)";
+    return text;
+  };
+  return [names, &out, step = 0](const SearchStep &searchStep) mutable {
+    out << "step " << ++step << ": " << searchStep.marked.size() << " marked"
+        << (searchStep.marked.empty() ? "" : " [") << names(searchStep.marked)
+        << (searchStep.marked.empty() ? "" : "]") << ", error "
+        << llvm::format("%g", searchStep.evaluation.error) << ": "
+        << (searchStep.evaluation.passed ? "PASS" : "FAIL") << "\n";
+  };
+}
+
+/// Prints the ops the search kept and writes the plan: 0, or 1 where no
+/// marking passes.
+llvm::Expected<int> reportResult(const PrecDebugOptions &options,
+                                 const Debugger &debugger,
+                                 const SearchResult &result,
+                                 llvm::raw_ostream &out) {
+  if (!result.fixable) {
+    out << "no marking passes: even with every op at " << options.precision
+        << " the error is " << llvm::format("%g", result.evaluation.error)
+        << "\n";
+    return 1;
+  }
+  if (result.marked.empty())
+    out << "nothing needs marking: the model passes with every op at "
+        << options.enabled.front() << "\n";
+  else
+    out << "keep in " << options.precision << ": " << result.marked.size()
+        << " ops\n";
+  for (int unit : result.marked)
+    out << "  " << describeUnit(debugger.getUnits()[unit]) << "\n";
+  out << "final error " << llvm::format("%g", result.evaluation.error)
+      << ": PASS\n";
+  if (options.plan.empty())
+    return 0;
+  std::error_code error;
+  llvm::raw_fd_ostream plan(options.plan, error);
+  if (error)
+    return makeError("cannot write '" + options.plan + "': " + error.message());
+  plan << serializePlan(debugger.planFor(result.marked));
+  out << "wrote " << options.plan << ": prec-legalize=\""
+      << debugger.reproducingPolicy(options.plan) << "\" reproduces it\n";
+  return 0;
+}
+
+} // namespace
+
+int runPrecDebug(const PrecDebugOptions &options,
+                 const DialectRegistry &registry, llvm::raw_ostream &out,
+                 llvm::raw_ostream &err) {
+  auto fail = [&](llvm::Error error) {
+    err << "prec-debug: error: " << llvm::toString(std::move(error)) << "\n";
+    return 2;
+  };
+  if (llvm::Error error = checkOptions(options))
+    return fail(std::move(error));
+
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  OwningOpRef<ModuleOp> model = loadModel(
+      options.modelPath, options.functionName, context, "prec-debug", err);
+  if (!model)
+    return 2;
+  Debugger debugger(options, *model, out);
+  if (llvm::Error error = debugger.prepare())
+    return fail(std::move(error));
+  const std::vector<Unit> &units = debugger.getUnits();
+  printSearchHeader(options, debugger, out);
 
   auto start = std::chrono::steady_clock::now();
   std::vector<double> introduced(units.size(), 0.0);
@@ -512,41 +596,13 @@ int runPrecDebug(const PrecDebugOptions &options,
       return fail(measured.takeError());
     introduced = std::move(*measured);
     measuringRuns += runs;
-  }
-  if (options.mode == SearchMode::WorstFirst) {
-    std::vector<int> order(units.size());
-    for (size_t i = 0; i < order.size(); ++i)
-      order[i] = i;
-    llvm::stable_sort(
-        order, [&](int a, int b) { return introduced[a] > introduced[b]; });
-    out << "error each op introduces on exact inputs (relative to its "
-           "output's largest magnitude), worst first:\n";
-    for (int unit : llvm::ArrayRef<int>(order).take_front(8))
-      out << "  " << units[unit].name << ": "
-          << llvm::format("%g", introduced[unit]) << "\n";
+    printWorstIntroduced(units, introduced, out);
   }
 
-  auto names = [&](llvm::ArrayRef<int> marked) {
-    std::vector<std::string> listed;
-    for (int unit : marked.take_front(6))
-      listed.push_back(units[unit].name);
-    std::string text = llvm::join(listed, ", ");
-    if (marked.size() > 6)
-      text += ", ... (" + std::to_string(marked.size() - 6) + " more)";
-    return text;
-  };
-  int step = 0;
-  auto observe = [&](const SearchStep &searchStep) {
-    out << "step " << ++step << ": " << searchStep.marked.size() << " marked"
-        << (searchStep.marked.empty() ? "" : " [") << names(searchStep.marked)
-        << (searchStep.marked.empty() ? "" : "]") << ", error "
-        << llvm::format("%g", searchStep.evaluation.error) << ": "
-        << (searchStep.evaluation.passed ? "PASS" : "FAIL") << "\n";
-  };
   llvm::Expected<SearchResult> result = searchPrecision(
       options.mode, options.direction, units.size(), introduced,
       [&](llvm::ArrayRef<int> marked) { return debugger.evaluate(marked); },
-      observe);
+      stepPrinter(units, out));
   if (!result)
     return fail(result.takeError());
   double seconds =
@@ -555,33 +611,10 @@ int runPrecDebug(const PrecDebugOptions &options,
   out << "evaluations: " << result->evaluations + measuringRuns << " ("
       << result->evaluations << " searching, " << measuringRuns
       << " measuring) in " << llvm::format("%.1f", seconds) << " s\n";
-  if (!result->fixable) {
-    out << "no marking passes: even with every op at " << options.precision
-        << " the error is " << llvm::format("%g", result->evaluation.error)
-        << "\n";
-    return 1;
-  }
-  if (result->marked.empty())
-    out << "nothing needs marking: the model passes with every op at "
-        << options.enabled.front() << "\n";
-  else
-    out << "keep in " << options.precision << ": " << result->marked.size()
-        << " ops\n";
-  for (int unit : result->marked)
-    out << "  " << describeUnit(units[unit]) << "\n";
-  out << "final error " << llvm::format("%g", result->evaluation.error)
-      << ": PASS\n";
-  if (!options.plan.empty()) {
-    std::error_code error;
-    llvm::raw_fd_ostream plan(options.plan, error);
-    if (error)
-      return fail(
-          makeError("cannot write '" + options.plan + "': " + error.message()));
-    plan << serializePlan(debugger.planFor(result->marked));
-    out << "wrote " << options.plan << ": prec-legalize=\""
-        << debugger.reproducingPolicy(options.plan) << "\" reproduces it\n";
-  }
-  return 0;
+  llvm::Expected<int> status = reportResult(options, debugger, *result, out);
+  if (!status)
+    return fail(status.takeError());
+  return *status;
 }
 
 } // namespace prec
