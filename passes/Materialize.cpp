@@ -39,11 +39,6 @@ bool isFloatTensor(Type type) {
   return tensorType && isa<FloatType>(tensorType.getElementType());
 }
 
-bool isConvolution(Operation *op) {
-  return isa<tosa::Conv2DOp, tosa::Conv3DOp, tosa::DepthwiseConv2DOp,
-             tosa::TransposeConv2DOp>(op);
-}
-
 /// `value` rounded to nearest even in `type`.
 APFloat roundTo(APFloat value, FloatType type) {
   bool losesInfo = false;
@@ -186,15 +181,17 @@ public:
                   "a "
                   "float type";
     }
-    Type resultType = getRawResultType(op, compute, accumulate, storage);
+    AccumulatorForm form = getAccumulatorForm(op);
+    Type resultType = getRawResultType(form, compute, accumulate, storage);
 
     for (OpOperand &operand : op->getOpOperands()) {
       if (!isFloatTensor(operand.get().getType()))
         continue;
       Value value = operand.get();
-      if (isConvolution(op) && operand.getOperandNumber() == 2) {
+      if (form == AccumulatorForm::Attribute &&
+          operand.getOperandNumber() == 2) {
         operand.set(convert(value, resultType));
-      } else if (isa<tosa::ReduceSumOp>(op) && accumulate != compute) {
+      } else if (form == AccumulatorForm::Operand && accumulate != compute) {
         // Values are rounded to the compute type, then summed in the
         // accumulate type.
         operand.set(convert(convert(value, compute), accumulate));
@@ -279,12 +276,17 @@ private:
 
   /// The element type the rewritten op itself produces, before any epilogue
   /// conversion to storage.
-  static Type getRawResultType(Operation *op, Type compute, Type accumulate,
-                               Type storage) {
-    if (isa<tosa::MatMulOp, tosa::ReduceSumOp>(op))
+  static Type getRawResultType(AccumulatorForm form, Type compute,
+                               Type accumulate, Type storage) {
+    switch (form) {
+    case AccumulatorForm::Result:
+    case AccumulatorForm::Operand:
       return accumulate;
-    if (isConvolution(op))
+    case AccumulatorForm::Attribute:
       return storage == compute || storage == accumulate ? storage : accumulate;
+    case AccumulatorForm::None:
+      break;
+    }
     return compute;
   }
 

@@ -65,7 +65,7 @@ Type getDefaultAccumulate(Operation *op, Type compute) {
 Type getIRAccumulate(Operation *op, Type compute) {
   if (auto accType = op->getAttrOfType<TypeAttr>("acc_type"))
     return accType.getValue();
-  if (isa<tosa::MatMulOp>(op))
+  if (getAccumulatorForm(op) == AccumulatorForm::Result)
     return getResultElementType(op);
   return compute;
 }

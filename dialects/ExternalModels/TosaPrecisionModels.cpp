@@ -28,17 +28,21 @@ constexpr int64_t kSensitiveReductionLength = 256;
 constexpr unsigned kAllDataOperands = ~0u;
 
 /// An op of class `Class` whose results `Transfer` bounds. Contractions
-/// accumulate; the first `DataOperands` tensor operands carry data.
+/// accumulate, in the type `Form` says; the first `DataOperands` tensor
+/// operands carry data.
 template <typename OpTy, OpClass Class, RangeTransfer Transfer = unknownRange,
-          unsigned DataOperands = kAllDataOperands, bool Quantizable = false>
+          unsigned DataOperands = kAllDataOperands, bool Quantizable = false,
+          AccumulatorForm Form = AccumulatorForm::None>
 struct OpModel
     : precision::PrecisionOpInterface::ExternalModel<
-          OpModel<OpTy, Class, Transfer, DataOperands, Quantizable>, OpTy> {
+          OpModel<OpTy, Class, Transfer, DataOperands, Quantizable, Form>,
+          OpTy> {
   OpClass getOpClass(Operation *) const { return Class; }
   bool accumulates(Operation *) const {
     return Class == OpClass::Contraction;
   }
   bool isQuantizable(Operation *) const { return Quantizable; }
+  AccumulatorForm getAccumulatorForm(Operation *) const { return Form; }
   SmallVector<Value> getDataOperands(Operation *op) const {
     SmallVector<Value> operands = getTensorOperands(op);
     if (operands.size() > DataOperands)
@@ -64,19 +68,23 @@ struct LongReductionModel
                : OpClass::Reduction;
   }
   bool accumulates(Operation *) const { return Accumulates; }
+  AccumulatorForm getAccumulatorForm(Operation *) const {
+    return Accumulates ? AccumulatorForm::Operand : AccumulatorForm::None;
+  }
   Interval inferResultRange(Operation *op, ArrayRef<Interval> operands,
                             ConstantValues &constants) const {
     return Transfer(op, operands, constants);
   }
 };
 
-template <typename OpTy, RangeTransfer Transfer>
-using Contraction = OpModel<OpTy, OpClass::Contraction, Transfer>;
+template <typename OpTy, RangeTransfer Transfer, AccumulatorForm Form>
+using Contraction = OpModel<OpTy, OpClass::Contraction, Transfer,
+                            kAllDataOperands, false, Form>;
 /// A contraction prec-quantize runs in i8 or f8 (cuBLASLt and cuDNN take
 /// them, and the CPU lowering dequantizes their accumulators).
-template <typename OpTy, RangeTransfer Transfer>
-using QuantizableContraction =
-    OpModel<OpTy, OpClass::Contraction, Transfer, kAllDataOperands, true>;
+template <typename OpTy, RangeTransfer Transfer, AccumulatorForm Form>
+using QuantizableContraction = OpModel<OpTy, OpClass::Contraction, Transfer,
+                                       kAllDataOperands, true, Form>;
 template <typename OpTy, RangeTransfer Transfer>
 using Sensitive = OpModel<OpTy, OpClass::Sensitive, Transfer>;
 template <typename OpTy, RangeTransfer Transfer = firstOperandRange>
@@ -97,15 +105,19 @@ using Unassigned = OpModel<OpTy, OpClass::Other, Transfer>;
 
 void attachTosaModels(MLIRContext *context) {
   using namespace tosa;
-  MatMulOp::attachInterface<QuantizableContraction<MatMulOp, matmulRange>>(
-      *context);
+  constexpr AccumulatorForm inResult = AccumulatorForm::Result;
+  constexpr AccumulatorForm inAttribute = AccumulatorForm::Attribute;
+  MatMulOp::attachInterface<
+      QuantizableContraction<MatMulOp, matmulRange, inResult>>(*context);
   Conv2DOp::attachInterface<
-      QuantizableContraction<Conv2DOp, convolutionRange>>(*context);
-  Conv3DOp::attachInterface<Contraction<Conv3DOp, convolutionRange>>(*context);
+      QuantizableContraction<Conv2DOp, convolutionRange, inAttribute>>(
+      *context);
+  Conv3DOp::attachInterface<
+      Contraction<Conv3DOp, convolutionRange, inAttribute>>(*context);
   TransposeConv2DOp::attachInterface<
-      Contraction<TransposeConv2DOp, convolutionRange>>(*context);
-  DepthwiseConv2DOp::attachInterface<
-      Contraction<DepthwiseConv2DOp, depthwiseConvolutionRange>>(*context);
+      Contraction<TransposeConv2DOp, convolutionRange, inAttribute>>(*context);
+  DepthwiseConv2DOp::attachInterface<Contraction<
+      DepthwiseConv2DOp, depthwiseConvolutionRange, inAttribute>>(*context);
 
   ExpOp::attachInterface<Sensitive<ExpOp, expRange>>(*context);
   LogOp::attachInterface<Sensitive<LogOp, logRange>>(*context);

@@ -24,6 +24,11 @@ bool isQuantizable(Operation *op) {
   return known && known.isQuantizable();
 }
 
+AccumulatorForm getAccumulatorForm(Operation *op) {
+  auto known = dyn_cast<precision::PrecisionOpInterface>(op);
+  return known ? known.getAccumulatorForm() : AccumulatorForm::None;
+}
+
 SmallVector<Value> getDataOperands(Operation *op) {
   if (auto known = dyn_cast<precision::PrecisionOpInterface>(op))
     return known.getDataOperands();

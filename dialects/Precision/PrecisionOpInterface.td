@@ -10,8 +10,9 @@ def Precision_PrecisionOpInterface : OpInterface<"PrecisionOpInterface"> {
   let description = [{
     Everything prec's precision passes know about an op, in one place: its
     op class (which the built-in rules, plans and reports speak of), whether
-    it accumulates, whether it can be quantized, which operands carry data,
-    and how it transforms value ranges. TOSA, arith and math ops get it as external models
+    it accumulates and where its TOSA form holds the accumulate type, whether
+    it can be quantized, which operands carry data, and how it transforms
+    value ranges. TOSA, arith and math ops get it as external models
     (dialects/ExternalModels); an op without it is of class `other`, has
     unknown result ranges and assigns no precision.
   }];
@@ -28,6 +29,11 @@ def Precision_PrecisionOpInterface : OpInterface<"PrecisionOpInterface"> {
         (prec-quantize): its first operand is the activation calibration
         observes, its second the constant weights.}],
       "bool", "isQuantizable", (ins), "", "return false;">,
+    InterfaceMethod<
+      [{Where the op's TOSA form holds the type it accumulates in: nowhere,
+        its result, its operand or an `acc_type` attribute.}],
+      "::prec::AccumulatorForm", "getAccumulatorForm", (ins), "",
+      "return ::prec::AccumulatorForm::None;">,
     InterfaceMethod<
       [{The operands that carry the tensor data the op computes on, in the
         order its elementwise expression numbers them; not attributes passed
