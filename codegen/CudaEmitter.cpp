@@ -57,6 +57,10 @@ static const char kEngineRuntime[] =
 
 namespace cuda {
 
+const char *const cudnnHelpers =
+#include "codegen/CudnnHelpers.inc"
+    ;
+
 engine::EngineDialect &CudaEmitter::getEngineDialect() const {
   return *function->getContext()->getLoadedDialect<engine::EngineDialect>();
 }
@@ -439,28 +443,6 @@ LogicalResult CudaEmitter::emitBody() {
 /// algorithm needs), both made when the engine is created. Returns the
 /// source that comes before the kernels.
 std::string CudaEmitter::addCudnnSupport() {
-  std::string preamble = R"(#include <cudnn.h>
-
-#define PREC_CHECK_DNN(call) do { cudnnStatus_t s_ = (call); if (s_ != CUDNN_STATUS_SUCCESS) return 40000 + (int)s_; } while (0)
-#define PREC_DNN_WORKSPACE_LIMIT ((size_t)256 << 20)
-
-// The fastest algorithm cuDNN measures for a convolution whose workspace
-// needs at most `limit` bytes.
-static int prec_find_conv_algo(cudnnHandle_t dnn, cudnnTensorDescriptor_t x, cudnnFilterDescriptor_t w,
-                               cudnnConvolutionDescriptor_t c, cudnnTensorDescriptor_t y, size_t limit,
-                               cudnnConvolutionFwdAlgo_t *algo) {
-  cudnnConvolutionFwdAlgoPerf_t found[8];
-  int count = 0;
-  PREC_CHECK_DNN(cudnnFindConvolutionForwardAlgorithm(dnn, x, w, c, y, 8, &count, found));
-  for (int i = 0; i < count; ++i)
-    if (found[i].status == CUDNN_STATUS_SUCCESS && found[i].memory <= limit) {
-      *algo = found[i].algo;
-      return 0;
-    }
-  return PREC_STATUS_NO_CONV_ALGORITHM;
-}
-
-)";
   stateFields += "  cudnnHandle_t dnn = nullptr;\n  void *dnn_workspace = "
                  "nullptr;\n  size_t dnn_workspace_bytes = 0;\n";
   createCode += "    if (e->dnn_workspace_bytes) "
@@ -469,7 +451,7 @@ static int prec_find_conv_algo(cudnnHandle_t dnn, cudnnTensorDescriptor_t x, cud
   releaseCode += "  cudaFree(e->dnn_workspace);\n"
                  "  if (e->dnn) cudnnDestroy(e->dnn);\n";
   runCode = "  PREC_CHECK_DNN(cudnnSetStream(e->dnn, stream));\n" + runCode;
-  return preamble;
+  return cudnnHelpers;
 }
 
 /// A dynamic batch: the engine keeps the batch it runs at (the optimum
@@ -660,7 +642,7 @@ extern "C" const long long *{0}_binding_shape(int i) {{ return {0}_bindings[i].s
       prefix, stateFields, weights.size(), std::max<int64_t>(arenaBytes, 1),
       createCode, runCode, bindingTable, numBindings,
       // cuBLASLt helpers, where there are matmuls to call.
-      hasGemms ? llvm::formatv(matmulHelpers, prefix).str() : std::string(),
+      hasGemms ? matmulHelpers : "",
       releaseCode, batchCode, identity,
       cudnnPreamble.empty()
           ? std::string()

@@ -74,9 +74,12 @@ std::string typeName(Type type);
 /// would (nothing to do for f32).
 std::string roundedTo(Type type, llvm::StringRef expression);
 
-/// Device code the engine includes when it has GEMMs / row kernels.
+/// runtime/GemmHelpers.cuh, runtime/RowReduce.cuh and
+/// runtime/CudnnHelpers.cuh, for engines with GEMMs, row kernels and cuDNN
+/// convolutions.
 extern const char *const matmulHelpers;
 extern const char *const rowReduceHelper;
+extern const char *const cudnnHelpers;
 /// runtime/AttentionKernel.cuh, for engines with an engine.attention.
 extern const char *const attentionKernel;
 

@@ -11,7 +11,7 @@
 
 // The reductions combine a block's threads, warp partials in order.
 // Candidate algorithms are timed, the bias pointing at scratch meanwhile.
-// HELPERS: cublasLtMatmulAlgoGetHeuristic(e->lt, desc, a, b, c, c, preference, 8, results, &found);
+// HELPERS: cublasLtMatmulAlgoGetHeuristic(lt, desc, a, b, c, c, preference, 8, results, &found);
 // HELPERS: if (biasBytes) cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &pbias, sizeof(pbias));
 // HELPERS: if (i == 0 || ms < best) {
 // CHECK: __device__ __forceinline__ float prec_row_reduce(float v, float *partial)
@@ -50,7 +50,7 @@
 // CHECK-NEXT: }
 // The algorithm is chosen for the epilogue, timed on scratch operands of
 // the GEMM's sizes: B 48x48, A 8x48 and D 8x48 in f16, the bias 48 in f16.
-// CHECK-NEXT: prec_pick_algo(e, e->desc[[D:[0-9]+]], e->la[[D]], e->lb[[D]], e->lc[[D]], &e->float_one, &e->float_zero, 4608ULL, 768ULL, 768ULL, 96ULL, &e->algo[[D]])
+// CHECK-NEXT: prec_pick_algo(e->lt, e->workspace, e->desc[[D:[0-9]+]], e->la[[D]], e->lb[[D]], e->lc[[D]], &e->float_one, &e->float_zero, 4608ULL, 768ULL, 768ULL, 96ULL, &e->algo[[D]])
 // Only the input's conversion to f16 runs before the GEMM.
 // CHECK-LABEL: static int ln_enqueue(
 // CHECK-NEXT: // tosa.cast
