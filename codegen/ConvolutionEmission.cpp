@@ -156,7 +156,7 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   int64_t depth = w[1] * w[2] * w[3];       // KH * KW * C
   int64_t gemmDepth = getConvGemmDepth(op); // depth, padded for 8-bit types
   int64_t channels = out[3];
-  if (gemmDepth != depth && !paddedWeights.contains(weight))
+  if (gemmDepth != depth && getPaddedDepth(weight) != gemmDepth)
     return unsupported(op, "an 8-bit convolution whose KH * KW * C is not a "
                            "multiple of 16 needs constant weights, which are "
                            "stored padded");

@@ -84,17 +84,16 @@ LogicalResult CudaEmitter::addWeight(Value value, ElementsAttr values) {
   // A GEMM that needs its B operand transposed (i8, f8) reads a weight
   // [batch, K, N] stored as [batch, N, K].
   auto store = [&]() {
-    if (auto padded = paddedWeights.find(value);
-        padded != paddedWeights.end()) {
+    if (int64_t padded = getPaddedDepth(value)) {
       int64_t rows = shapeOf(value)[0], depth = countOf(value) / rows;
-      int64_t rowBytes = padded->second * type.bytes;
+      int64_t rowBytes = padded * type.bytes;
       std::vector<char> wider(rows * rowBytes, 0);
       for (int64_t row = 0; row < rows; ++row)
         std::memcpy(wider.data() + row * rowBytes,
                     data.data() + row * depth * type.bytes, depth * type.bytes);
       return wider;
     }
-    if (!transposedWeights.contains(value))
+    if (!isStoredTransposed(value))
       return data;
     ArrayRef<int64_t> shape = shapeOf(value);
     int64_t k = shape[1], n = shape[2];
@@ -239,6 +238,21 @@ void CudaEmitter::launch(Operation *op, const std::string &kernel,
   if (isBatched(output))
     runCode += ", " + runtimeCount(output, count);
   runCode += ");\n";
+}
+
+bool CudaEmitter::isStoredTransposed(Value weight) const {
+  Operation *constant = weight.getDefiningOp();
+  return constant &&
+         getEngineDialect().getStoredTransposedAttrHelper().isAttrPresent(
+             constant);
+}
+
+int64_t CudaEmitter::getPaddedDepth(Value weight) const {
+  Operation *constant = weight.getDefiningOp();
+  IntegerAttr depth =
+      constant ? getEngineDialect().getPaddedDepthAttrHelper().getAttr(constant)
+               : nullptr;
+  return depth ? depth.getInt() : 0;
 }
 
 /// The groups prec-plan-kernels made, as the maps the emitter looks ops up
@@ -415,7 +429,7 @@ LogicalResult CudaEmitter::collectBindings() {
 /// Reads the kernel plan, lays weights out and plans buffers, then emits
 /// every op and the copies of results not written into their bindings.
 LogicalResult CudaEmitter::emitBody() {
-  if (failed(planWeightLayouts()) || failed(readKernelPlan()))
+  if (failed(readKernelPlan()))
     return failure();
   for (Operation &op : function.getBody().front()) {
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {

@@ -123,8 +123,12 @@ private:
 private:
   LogicalResult emitOp(Operation *op);
   LogicalResult assignBuffer(Value value);
-  LogicalResult planWeightLayouts();
   LogicalResult readKernelPlan();
+  /// How prec-plan-weight-layouts stores the constant `weight`: transposed
+  /// for the GEMMs that read it (as B, op T); with rows of this many
+  /// elements, zero-padded (0: not padded).
+  bool isStoredTransposed(Value weight) const;
+  int64_t getPaddedDepth(Value weight) const;
   bool isFusedIntoUser(Operation *op) const {
     return fusedIntoUser.contains(op);
   }
@@ -225,11 +229,6 @@ private:
   /// The GEMM, its other epilogue ops and a bias's widening it reads
   /// through, mapped to the op at which that GEMM runs.
   llvm::DenseMap<Operation *, Operation *> performedBy;
-  /// Weights stored transposed for the GEMMs that read them (as B, op T).
-  llvm::DenseSet<Value> transposedWeights;
-  /// Convolution weights [O, depth] stored [O, padded depth] with zeros:
-  /// cuBLASLt's 8-bit GEMMs want K a multiple of 16.
-  llvm::DenseMap<Value, int64_t> paddedWeights;
   std::vector<RowGroup> rowGroups;
   llvm::DenseMap<Operation *, const RowGroup *> rowGroupOf;
   /// Each op of the plan's kernels mapped to the last of them.

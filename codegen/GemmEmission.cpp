@@ -20,36 +20,6 @@ using namespace mlir;
 
 namespace prec::cuda {
 
-/// i8 and f8 GEMMs read B transposed (cuBLASLt's TN layout): a constant B
-/// is stored so. 8-bit convolutions need K a multiple of 16: their constant
-/// weights are stored padded with zeros.
-LogicalResult CudaEmitter::planWeightLayouts() {
-  for (Operation &op : function.getBody().front()) {
-    if (auto conv = dyn_cast<tosa::Conv2DOp>(op)) {
-      auto weightType = cast<RankedTensorType>(conv.getWeight().getType());
-      int64_t depth = weightType.getNumElements() / weightType.getDimSize(0);
-      if (int64_t padded = getConvGemmDepth(conv);
-          padded != depth &&
-          isa_and_nonnull<tosa::ConstOp>(conv.getWeight().getDefiningOp()) &&
-          conv.getWeight().hasOneUse())
-        paddedWeights[conv.getWeight()] = padded;
-    }
-    auto matmul = dyn_cast<tosa::MatMulOp>(op);
-    if (matmul && !getTransposedB(matmul) && needsTransposedB(matmul) &&
-        isa_and_nonnull<tosa::ConstOp>(matmul.getB().getDefiningOp()))
-      transposedWeights.insert(matmul.getB());
-  }
-  // A weight read transposed by one GEMM is read so by all of them.
-  for (Value weight : transposedWeights)
-    for (Operation *user : weight.getUsers())
-      if (auto matmul = dyn_cast<tosa::MatMulOp>(user);
-          !matmul || matmul.getB() != weight || !needsTransposedB(matmul))
-        return user->emitError()
-               << "the CUDA emitter stores this weight transposed for an i8 "
-                  "or f8 GEMM, and this op reads it too";
-  return success();
-}
-
 /// Declares a cuBLASLt matmul's descriptor, layouts and algorithm in the
 /// engine, released when it is destroyed (or its creation fails); returns
 /// their index.
@@ -183,13 +153,14 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
   if (Value source = getTransposedB(op)) {
     bSource = source;
     transposeB = true;
-  } else if (transposedWeights.contains(op.getB())) {
+  } else if (isStoredTransposed(op.getB())) {
     transposeB = true;
   }
   if (needsTransposedB(op) && !transposeB)
     return unsupported(op, "cuBLASLt's i8 and f8 GEMMs need B transposed: a "
                            "tosa.transpose (perms 0, 2, 1) of a [batch, N, "
-                           "K] tensor, or a constant");
+                           "K] tensor, or a constant stored transposed "
+                           "(prec-plan-weight-layouts)");
   // The epilogue (as planned) adds the bias and writes the storage type
   // (cuBLASLt's D type) when the program converts the accumulator.
   FailureOr<MatmulEpilogue> planned = getPlannedEpilogue(op);

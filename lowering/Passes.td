@@ -553,4 +553,31 @@ def PrecPlanIndexWidth
   let dependentDialects = ["::prec::engine::EngineDialect"];
 }
 
+def PrecPlanWeightLayouts
+    : Pass<"prec-plan-weight-layouts", "::mlir::func::FuncOp"> {
+  let summary = "Choose how an engine stores its constant weights";
+  let description = [{
+    A decision of `prec-plan-engine`, after `prec-plan-kernels` (a GEMM
+    that reads a transpose through needs no stored one). The weights file
+    holds constants as the GEMMs read them:
+    * an i8 or f8 `tosa.matmul`'s constant B, [batch, K, N], is stored as
+      [batch, N, K] (cuBLASLt's TN layout), marked
+      `engine.stored_transposed`. Every reader of it must be such a GEMM.
+    * an 8-bit `tosa.conv2d` whose KH * KW * C is not a multiple of 16 has
+      its constant weights, read by it alone, stored with rows zero-padded
+      to its GEMM's depth, marked `engine.padded_depth`.
+
+    Example:
+
+    ```mlir
+    // Input:
+    %w = "tosa.const"() <{values = dense<1> : tensor<1x32x16xi8>}> : ...
+    %y = tosa.matmul %x, %w, %zp, %zp : (tensor<1x8x32xi8>, tensor<1x32x16xi8>, ...) -> tensor<1x8x16xi32>
+    // Output:
+    %w = "tosa.const"() <{values = dense<1> : tensor<1x32x16xi8>}> {engine.stored_transposed} : ...
+    ```
+  }];
+  let dependentDialects = ["::prec::engine::EngineDialect"];
+}
+
 #endif // PREC_LOWERING_PASSES_TD

@@ -113,6 +113,7 @@ static void addEnginePlanPasses(OpPassManager &pm,
   pm.addPass(std::move(batch));
   pm.addPass(std::move(convAlgorithms));
   pm.addPass(createPrecPlanKernels());
+  pm.addPass(createPrecPlanWeightLayouts());
   pm.addPass(createPrecPlanBuffers());
   pm.addPass(createPrecPlanIndexWidth());
 }

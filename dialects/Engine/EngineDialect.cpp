@@ -119,6 +119,35 @@ static LogicalResult verifyEpilogue(Operation *op, StringRef name,
                          << value << " on '" << op->getName() << "'";
 }
 
+/// engine.stored_transposed: a unit attribute of a rank-3 tosa.const;
+/// engine.padded_depth: at least the elements of a row of a tosa.const.
+static LogicalResult verifyWeightLayout(Operation *op, StringRef name,
+                                        Attribute value) {
+  auto type = op->getNumResults() == 1
+                  ? dyn_cast<RankedTensorType>(op->getResult(0).getType())
+                  : RankedTensorType();
+  if (op->getName().getStringRef() != "tosa.const" || !type ||
+      !type.hasStaticShape() || type.getRank() < 2)
+    return op->emitError() << "'" << name
+                           << "' belongs on a statically shaped tosa.const "
+                              "of rank 2 or more";
+  if (name == EngineDialect::StoredTransposedAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(value) || type.getRank() != 3)
+      return op->emitError() << "'" << name
+                             << "' is a unit attribute of a [batch, K, N] "
+                                "constant";
+    return success();
+  }
+  auto depth = dyn_cast<IntegerAttr>(value);
+  int64_t rowElements = type.getNumElements() / type.getDimSize(0);
+  if (!depth || !depth.getType().isInteger(64) ||
+      depth.getInt() < rowElements)
+    return op->emitError() << "'" << name << "' must be an i64 of at least "
+                           << rowElements << " (a row's elements), got "
+                           << value;
+  return success();
+}
+
 LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -161,6 +190,9 @@ LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
                                 "or tosa.cast";
     return success();
   }
+  if (name == StoredTransposedAttrHelper::getNameStr() ||
+      name == PaddedDepthAttrHelper::getNameStr())
+    return verifyWeightLayout(op, name, attr.getValue());
   if (name == IndexBitwidthAttrHelper::getNameStr()) {
     auto bits = dyn_cast<IntegerAttr>(attr.getValue());
     if (!bits || !bits.getType().isInteger(64) ||

@@ -35,6 +35,11 @@ def Engine_Dialect : Dialect {
       whose result scales with it.
     * `engine.index_bitwidth` on the function: 32 or 64, the width of the
       kernels' indices.
+    * How a constant's weights are laid out in the weights file:
+      `engine.stored_transposed` on a [batch, K, N] tosa.const that 8-bit
+      GEMMs read as [batch, N, K]; `engine.padded_depth` on a tosa.const of
+      8-bit convolution weights whose rows are zero-padded to that many
+      elements.
 
     One op stands for a kernel whose ops the plan replaces: `engine.attention`
     (prec-fuse-attention).
@@ -58,7 +63,9 @@ def Engine_Dialect : Dialect {
     "::mlir::DenseI64ArrayAttr":$batched_inputs,
     "::mlir::IntegerAttr":$batch_dim,
     "::mlir::IntegerAttr":$index_bitwidth,
-    "::mlir::UnitAttr":$read_through
+    "::mlir::UnitAttr":$read_through,
+    "::mlir::UnitAttr":$stored_transposed,
+    "::mlir::IntegerAttr":$padded_depth
   );
 }
 

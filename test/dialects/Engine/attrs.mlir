@@ -268,3 +268,38 @@ func.func @epilogue_not_enum(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = tosa.abs %x {engine.epilogue = 3} : (tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @weight_layouts
+// CHECK: {engine.stored_transposed}
+// CHECK: {engine.padded_depth = 32 : i64}
+func.func @weight_layouts() -> (tensor<1x32x16xi8>, tensor<4x3x3x3xi8>) {
+  %b = "tosa.const"() <{values = dense<1> : tensor<1x32x16xi8>}> {engine.stored_transposed} : () -> tensor<1x32x16xi8>
+  %w = "tosa.const"() <{values = dense<1> : tensor<4x3x3x3xi8>}> {engine.padded_depth = 32 : i64} : () -> tensor<4x3x3x3xi8>
+  return %b, %w : tensor<1x32x16xi8>, tensor<4x3x3x3xi8>
+}
+
+// -----
+
+func.func @transposed_matrix() -> tensor<32x16xi8> {
+  // expected-error @+1 {{'engine.stored_transposed' is a unit attribute of a [batch, K, N] constant}}
+  %b = "tosa.const"() <{values = dense<1> : tensor<32x16xi8>}> {engine.stored_transposed} : () -> tensor<32x16xi8>
+  return %b : tensor<32x16xi8>
+}
+
+// -----
+
+func.func @transposed_activation(%x: tensor<1x4x4xi8>) -> tensor<1x4x4xi8> {
+  // expected-error @+1 {{'engine.stored_transposed' belongs on a statically shaped tosa.const of rank 2 or more}}
+  %y = tosa.abs %x {engine.stored_transposed} : (tensor<1x4x4xi8>) -> tensor<1x4x4xi8>
+  return %y : tensor<1x4x4xi8>
+}
+
+// -----
+
+func.func @narrower_rows() -> tensor<4x3x3x3xi8> {
+  // expected-error @+1 {{'engine.padded_depth' must be an i64 of at least 27 (a row's elements), got 16 : i64}}
+  %w = "tosa.const"() <{values = dense<1> : tensor<4x3x3x3xi8>}> {engine.padded_depth = 16 : i64} : () -> tensor<4x3x3x3xi8>
+  return %w : tensor<4x3x3x3xi8>
+}
