@@ -207,7 +207,8 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   // again for each.
   std::string pick = llvm::formatv(
       "  if (int s_ = prec_pick_algo(e->lt, e->workspace, e->desc{0}, "
-      "e->la{0}, e->lb{0}, e->lc{0}, &{1}, &{2}, {3}ULL, {4}ULL, {5}ULL, 0, &e->algo{0})) "
+      "e->la{0}, e->lb{0}, e->lc{0}, &{1}, &{2}, {3}ULL, {4}ULL, {5}ULL, 0, "
+      "&e->algo{0})) "
       "return s_;\n",
       index, one, zero, gemmDepth * channels * x.bytes,
       gemmDepth * rows * x.bytes, channels * rows * o.bytes);

@@ -57,7 +57,8 @@ static const char kEngineRuntime[] =
 
 namespace cuda {
 
-const char *const cudnnHelpers =
+/// runtime/CudnnHelpers.cuh, for engines with cuDNN convolutions.
+static const char *const cudnnHelpers =
 #include "codegen/CudnnHelpers.inc"
     ;
 
@@ -426,8 +427,8 @@ LogicalResult CudaEmitter::collectBindings() {
   return success();
 }
 
-/// Reads the kernel plan, lays weights out and plans buffers, then emits
-/// every op and the copies of results not written into their bindings.
+/// Reads the kernel plan, then emits every op and the copies of results not
+/// written into their bindings.
 LogicalResult CudaEmitter::emitBody() {
   if (failed(readKernelPlan()))
     return failure();
@@ -656,8 +657,7 @@ extern "C" const long long *{0}_binding_shape(int i) {{ return {0}_bindings[i].s
       prefix, stateFields, weights.size(), std::max<int64_t>(arenaBytes, 1),
       createCode, runCode, bindingTable, numBindings,
       // cuBLASLt helpers, where there are matmuls to call.
-      hasGemms ? matmulHelpers : "",
-      releaseCode, batchCode, identity,
+      hasGemms ? matmulHelpers : "", releaseCode, batchCode, identity,
       cudnnPreamble.empty()
           ? std::string()
           : "  if (status >= 40000 && status < 50000)\n"

@@ -4,9 +4,9 @@
 // of op (GEMMs, convolutions, elementwise chains, reductions and row
 // kernels, copies, windows) around the driver in CudaEmitter.cpp, which
 // reads the engine plan (lowering/'s prec-plan-engine: convolution
-// algorithms, kernels, arena offsets), lays weights out and writes the
-// engine's host code. This header is what they share; users include
-// CudaEmitter.h.
+// algorithms, kernels, weight layouts, arena offsets), writes the weights
+// as it says and writes the engine's host code. This header is what they share;
+// users include CudaEmitter.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,12 +74,10 @@ std::string typeName(Type type);
 /// would (nothing to do for f32).
 std::string roundedTo(Type type, llvm::StringRef expression);
 
-/// runtime/GemmHelpers.cuh, runtime/RowReduce.cuh and
-/// runtime/CudnnHelpers.cuh, for engines with GEMMs, row kernels and cuDNN
-/// convolutions.
+/// runtime/GemmHelpers.cuh and runtime/RowReduce.cuh, for engines with GEMMs
+/// and row kernels.
 extern const char *const matmulHelpers;
 extern const char *const rowReduceHelper;
-extern const char *const cudnnHelpers;
 /// runtime/AttentionKernel.cuh, for engines with an engine.attention.
 extern const char *const attentionKernel;
 

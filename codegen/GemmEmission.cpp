@@ -209,7 +209,8 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
   // chosen again for each batch the engine is set to.
   std::string pick = llvm::formatv(
       "  if (int s_ = prec_pick_algo(e->lt, e->workspace, e->desc{0}, "
-      "e->la{0}, e->lb{0}, e->lc{0}, &{1}, &{2}, {3}ULL, {4}ULL, {5}ULL, {6}ULL, &e->algo{0})) "
+      "e->la{0}, e->lb{0}, e->lc{0}, &{1}, &{2}, {3}ULL, {4}ULL, {5}ULL, "
+      "{6}ULL, &e->algo{0})) "
       "return s_;\n",
       index, one, zero, batch * k * n * other.bytes, batch * m * k * in.bytes,
       batch * m * n * out.bytes, epilogue.biasAdd ? n * out.bytes : 0);
@@ -241,7 +242,6 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
   workspaceBytes = 32 << 20;
   return success();
 }
-
 
 const char *const matmulHelpers =
 #include "codegen/GemmHelpers.inc"

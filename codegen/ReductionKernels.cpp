@@ -97,14 +97,10 @@ const char *const rowReduceHelper =
 /// registers holding values of the group, the buffers it reads and writes,
 /// and its body.
 struct RowKernel {
-  RowKernel(const RowGroup &group, IndexSpelling indexSpelling)
+  RowKernel(const RowGroup &group, int64_t threads, IndexSpelling indexSpelling)
       : group(group), indexSpelling(indexSpelling),
         outputs(getRowGroupOutputs(group.ops)), width(group.width),
-        threads(width >= 2048  ? 256
-                : width >= 512 ? 128
-                : width >= 128 ? 64
-                               : 32),
-        perThread((width + threads - 1) / threads) {}
+        threads(threads), perThread((width + threads - 1) / threads) {}
 
   /// A loop over a thread's elements of the row running `statements`,
   /// which see the element's index in the row as j. Element e is inside
@@ -151,7 +147,7 @@ struct RowKernel {
   /// The values read after the group.
   SmallVector<Value> outputs;
   const int64_t width;
-  const int threads;
+  const int64_t threads;
   const int64_t perThread;
   llvm::DenseMap<Value, std::string> registers;
   SmallVector<Value> inputs;
@@ -263,7 +259,12 @@ std::string CudaEmitter::writeRowOutputs(const RowKernel &kernel) {
 /// type as its own kernel would; only the summation order of a reduction
 /// differs from the CPU path, as in emitReduce.
 LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
-  RowKernel kernel(group, indexSpelling);
+  Operation *launch = group.ops.back();
+  IntegerAttr threads =
+      getEngineDialect().getBlockThreadsAttrHelper().getAttr(launch);
+  if (!threads)
+    return planMissing(launch, "engine.block_threads", "prec-plan-kernels");
+  RowKernel kernel(group, threads.getInt(), indexSpelling);
   for (Operation *op : group.ops) {
     if (isa<tosa::ReshapeOp>(op))
       continue;

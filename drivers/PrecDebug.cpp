@@ -21,8 +21,8 @@
 #include "llvm/Support/Format.h"
 
 #include <chrono>
-#include <functional>
 #include <cmath>
+#include <functional>
 
 using namespace mlir;
 

@@ -408,7 +408,7 @@ def PrecPlanKernels : Pass<"prec-plan-kernels", "::mlir::func::FuncOp"> {
 def PrecPlanBuffers : Pass<"prec-plan-buffers", "::mlir::func::FuncOp"> {
   let summary = "Place an engine's activations in one arena";
   let description = [{
-    The last decision of `prec-plan-engine`, after `prec-plan-kernels`.
+    A decision of `prec-plan-engine`, after `prec-plan-kernels`.
     The engine runs its kernels in order on one stream, so a buffer whose
     last reading kernel has run can hold a later value. In launch order,
     each kernel's outputs (a row kernel's values read after it, else the
@@ -557,15 +557,16 @@ def PrecPlanWeightLayouts
     : Pass<"prec-plan-weight-layouts", "::mlir::func::FuncOp"> {
   let summary = "Choose how an engine stores its constant weights";
   let description = [{
-    A decision of `prec-plan-engine`, after `prec-plan-kernels` (a GEMM
-    that reads a transpose through needs no stored one). The weights file
-    holds constants as the GEMMs read them:
+    A decision of `prec-plan-engine`. The weights file holds constants as
+    the GEMMs read them (a GEMM that reads a transpose of a constant reads
+    through it, and the constant stays as it is):
     * an i8 or f8 `tosa.matmul`'s constant B, [batch, K, N], is stored as
       [batch, N, K] (cuBLASLt's TN layout), marked
       `engine.stored_transposed`. Every reader of it must be such a GEMM.
     * an 8-bit `tosa.conv2d` whose KH * KW * C is not a multiple of 16 has
       its constant weights, read by it alone, stored with rows zero-padded
       to its GEMM's depth, marked `engine.padded_depth`.
+    Marks already there are replaced, so that the plan is their only source.
 
     Example:
 

@@ -68,7 +68,9 @@ public:
     auto kernelAttr = dialect.getKernelAttrHelper();
     auto readThroughAttr = dialect.getReadThroughAttrHelper();
     auto epilogueAttr = dialect.getEpilogueAttrHelper();
+    auto blockThreadsAttr = dialect.getBlockThreadsAttrHelper();
     for (Operation &op : body) {
+      op.removeAttr(blockThreadsAttr.getName());
       // A plan already there (the pass ran before) is replaced.
       op.removeAttr(readThroughAttr.getName());
       if (readThrough.contains(&op))
@@ -82,9 +84,15 @@ public:
         continue;
       }
       Operation *launch = kernelOps.lookup(&op);
-      kernelAttr.setAttr(
-          &op, engine::KernelAttr::get(op.getContext(), indexOf.lookup(launch),
-                                       getKind(launch)));
+      engine::KernelKind kind = getKind(launch);
+      kernelAttr.setAttr(&op,
+                         engine::KernelAttr::get(op.getContext(),
+                                                 indexOf.lookup(launch), kind));
+      if (kind == engine::KernelKind::Rows && launch == &op)
+        blockThreadsAttr.setAttr(
+            &op, IntegerAttr::get(
+                     IntegerType::get(op.getContext(), 64),
+                     getRowBlockThreads(rowGroupOf.lookup(&op)->width)));
     }
   }
 

@@ -29,6 +29,12 @@ public:
 
   LogicalResult plan(func::FuncOp function) {
     auto &dialect = *getContext().getLoadedDialect<engine::EngineDialect>();
+    // The engine stores weights as this pass says and as nothing else does:
+    // marks from an earlier plan go.
+    function.walk([&](tosa::ConstOp constant) {
+      constant->removeAttr(dialect.getStoredTransposedAttrHelper().getName());
+      constant->removeAttr(dialect.getPaddedDepthAttrHelper().getName());
+    });
     WalkResult result = function.walk([&](Operation *op) {
       if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
         padConvolutionWeights(conv, dialect);
@@ -50,19 +56,21 @@ private:
       return;
     auto type = cast<RankedTensorType>(weights.getType());
     int64_t depth = getConvGemmDepth(conv);
-    if (depth == type.getNumElements() / type.getDimSize(0))
+    if (type.getNumElements() == 0 ||
+        depth == type.getNumElements() / type.getDimSize(0))
       return;
     dialect.getPaddedDepthAttrHelper().setAttr(
-        weights, IntegerAttr::get(IntegerType::get(conv.getContext(), 64),
-                                  depth));
+        weights,
+        IntegerAttr::get(IntegerType::get(conv.getContext(), 64), depth));
   }
 
-  /// An 8-bit GEMM's constant B, unless it reads a transpose through, is
-  /// stored transposed; every op that reads it must then be such a GEMM.
+  /// An 8-bit GEMM's constant B is stored transposed; every op that reads
+  /// it must then be such a GEMM.
   static LogicalResult transposeGemmWeights(tosa::MatMulOp matmul,
                                             engine::EngineDialect &dialect) {
     auto weights = matmul.getB().getDefiningOp<tosa::ConstOp>();
-    if (!weights || getTransposedB(matmul) || !needsTransposedB(matmul))
+    if (!weights || !needsTransposedB(matmul) ||
+        cast<RankedTensorType>(weights.getType()).getNumElements() == 0)
       return success();
     for (Operation *user : weights->getUsers())
       if (auto reader = dyn_cast<tosa::MatMulOp>(user);

@@ -191,4 +191,8 @@ planRowGroups(Block &block, int64_t maxWidth,
   return Planner(maxWidth, isElementwise, canReduce, isExcluded).plan(block);
 }
 
+int64_t getRowBlockThreads(int64_t width) {
+  return width >= 2048 ? 256 : width >= 512 ? 128 : width >= 128 ? 64 : 32;
+}
+
 } // namespace prec

@@ -49,6 +49,11 @@ getRowGroupOutputs(llvm::ArrayRef<mlir::Operation *> ops);
 /// are those of the input of its reductions.
 RowGroup getRowGroup(llvm::ArrayRef<mlir::Operation *> ops);
 
+/// The threads of the block that computes a row of `width` elements: a warp
+/// for short rows, more as rows grow (each thread holds width / threads
+/// elements in registers), at most 256.
+int64_t getRowBlockThreads(int64_t width);
+
 } // namespace prec
 
 #endif // PREC_LOWERING_ROWGROUPS_H

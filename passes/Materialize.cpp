@@ -120,6 +120,7 @@ public:
       castChain.push_back(getElementTypeOrSelf(source->getResult(0)));
       source = source->getOperand(0).getDefiningOp();
     }
+    // The folded constant is rebuilt as the same op, so its kind matters.
     if (source && isa<tosa::ConstOp, arith::ConstantOp>(source)) {
       Attribute values =
           isa<tosa::ConstOp>(source)
@@ -176,7 +177,8 @@ public:
       if (!isa<FloatType>(type) || isQuantizedPrecision(type))
         return op->emitError()
                << "cannot materialize " << type << " for '" << op->getName()
-               << "': i8 and f8 are implemented for matmuls and convolutions "
+               << "': i8 and f8 are implemented for matmuls and 2-D "
+                  "convolutions "
                   "(quantized with scales by prec-quantize); pin other ops to "
                   "a "
                   "float type";
@@ -349,8 +351,7 @@ private:
       double range[] = {region.getInputMin()->convertToDouble(),
                         region.getInputMax()->convertToDouble()};
       for (Operation &op : region.getBodyBlock())
-        if (isQuantizable(&op) &&
-            isa<BlockArgument>(op.getOperand(0)))
+        if (isQuantizable(&op) && isa<BlockArgument>(op.getOperand(0)))
           op.setAttr(PrecisionDialect::getInputRangeAttrName(),
                      DenseF64ArrayAttr::get(region.getContext(), range));
     });

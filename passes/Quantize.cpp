@@ -212,8 +212,7 @@ std::optional<std::vector<float>> readFloats(Value value) {
   ElementsAttr values;
   if (!matchPattern(value, m_Constant(&values)))
     return std::nullopt;
-  auto elementType =
-      dyn_cast<FloatType>(values.getElementType());
+  auto elementType = dyn_cast<FloatType>(values.getElementType());
   if (!elementType || elementType.getWidth() > 32)
     return std::nullopt;
   std::vector<float> floats(values.getNumElements());
@@ -286,6 +285,11 @@ private:
   /// Quantizes a matmul ([batch, M, K] x [batch, K, N], output channel N)
   /// or a convolution (NHWC input, OHWI weights, output channel O).
   LogicalResult quantize(Operation *op) {
+    // The quantized forms built here are a matmul's and a 2-D convolution's.
+    if (!isa<tosa::MatMulOp, tosa::Conv2DOp>(op))
+      return op->emitError() << "prec-quantize builds quantized matmuls and "
+                                "2-D convolutions, not '"
+                             << op->getName() << "'";
     FailureOr<QuantizationScales> scales = computeScales(op);
     if (failed(scales))
       return failure();

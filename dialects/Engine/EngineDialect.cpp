@@ -127,10 +127,11 @@ static LogicalResult verifyWeightLayout(Operation *op, StringRef name,
                   ? dyn_cast<RankedTensorType>(op->getResult(0).getType())
                   : RankedTensorType();
   if (op->getName().getStringRef() != "tosa.const" || !type ||
-      !type.hasStaticShape() || type.getRank() < 2)
+      !type.hasStaticShape() || type.getRank() < 2 ||
+      type.getNumElements() == 0)
     return op->emitError() << "'" << name
-                           << "' belongs on a statically shaped tosa.const "
-                              "of rank 2 or more";
+                           << "' belongs on a statically shaped, non-empty "
+                              "tosa.const of rank 2 or more";
   if (name == EngineDialect::StoredTransposedAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(value) || type.getRank() != 3)
       return op->emitError() << "'" << name
@@ -140,8 +141,7 @@ static LogicalResult verifyWeightLayout(Operation *op, StringRef name,
   }
   auto depth = dyn_cast<IntegerAttr>(value);
   int64_t rowElements = type.getNumElements() / type.getDimSize(0);
-  if (!depth || !depth.getType().isInteger(64) ||
-      depth.getInt() < rowElements)
+  if (!depth || !depth.getType().isInteger(64) || depth.getInt() < rowElements)
     return op->emitError() << "'" << name << "' must be an i64 of at least "
                            << rowElements << " (a row's elements), got "
                            << value;
@@ -193,6 +193,15 @@ LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
   if (name == StoredTransposedAttrHelper::getNameStr() ||
       name == PaddedDepthAttrHelper::getNameStr())
     return verifyWeightLayout(op, name, attr.getValue());
+  if (name == BlockThreadsAttrHelper::getNameStr()) {
+    auto threads = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!threads || !threads.getType().isInteger(64) || threads.getInt() < 32 ||
+        threads.getInt() > 1024 || threads.getInt() % 32 != 0)
+      return op->emitError()
+             << "'" << name << "' must be whole warps, 32 to 1024 (i64), got "
+             << attr.getValue();
+    return success();
+  }
   if (name == IndexBitwidthAttrHelper::getNameStr()) {
     auto bits = dyn_cast<IntegerAttr>(attr.getValue());
     if (!bits || !bits.getType().isInteger(64) ||

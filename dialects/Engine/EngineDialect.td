@@ -21,6 +21,8 @@ def Engine_Dialect : Dialect {
     * `engine.kernel` on every op that computes something: the kernel (or
       library call) that computes it. Ops with one kernel index are
       consecutive and run in one launch, at the last of them.
+    * `engine.block_threads` on the last op of a `rows` kernel: the threads
+      of the block that computes each row.
     * `engine.epilogue` on a `tosa.matmul` or `tosa.conv2d` whose kernel is
       a contraction: what the library computes after the product, each step
       being the only user of the value before it.
@@ -65,6 +67,7 @@ def Engine_Dialect : Dialect {
     "::mlir::IntegerAttr":$index_bitwidth,
     "::mlir::UnitAttr":$read_through,
     "::mlir::UnitAttr":$stored_transposed,
+    "::mlir::IntegerAttr":$block_threads,
     "::mlir::IntegerAttr":$padded_depth
   );
 }

@@ -83,8 +83,8 @@ using Contraction = OpModel<OpTy, OpClass::Contraction, Transfer,
 /// A contraction prec-quantize runs in i8 or f8 (cuBLASLt and cuDNN take
 /// them, and the CPU lowering dequantizes their accumulators).
 template <typename OpTy, RangeTransfer Transfer, AccumulatorForm Form>
-using QuantizableContraction = OpModel<OpTy, OpClass::Contraction, Transfer,
-                                       kAllDataOperands, true, Form>;
+using QuantizableContraction =
+    OpModel<OpTy, OpClass::Contraction, Transfer, kAllDataOperands, true, Form>;
 template <typename OpTy, RangeTransfer Transfer>
 using Sensitive = OpModel<OpTy, OpClass::Sensitive, Transfer>;
 template <typename OpTy, RangeTransfer Transfer = firstOperandRange>
@@ -116,8 +116,9 @@ void attachTosaModels(MLIRContext *context) {
       Contraction<Conv3DOp, convolutionRange, inAttribute>>(*context);
   TransposeConv2DOp::attachInterface<
       Contraction<TransposeConv2DOp, convolutionRange, inAttribute>>(*context);
-  DepthwiseConv2DOp::attachInterface<Contraction<
-      DepthwiseConv2DOp, depthwiseConvolutionRange, inAttribute>>(*context);
+  DepthwiseConv2DOp::attachInterface<
+      Contraction<DepthwiseConv2DOp, depthwiseConvolutionRange, inAttribute>>(
+      *context);
 
   ExpOp::attachInterface<Sensitive<ExpOp, expRange>>(*context);
   LogOp::attachInterface<Sensitive<LogOp, logRange>>(*context);

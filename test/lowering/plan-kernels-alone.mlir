@@ -34,16 +34,16 @@ func.func @gemm_then_chain(%x: tensor<1x4x16xf16>, %b: tensor<1x1x8xf16>) -> ten
 
 // Softmax over rows of 64: one row kernel, across the constant, which its
 // ops move after; the trailing reshape aliases its result and launches
-// nothing.
+// nothing. Its launch, the last op, says a warp computes each row.
 // CHECK-LABEL: func.func @softmax
 // CHECK: "tosa.const"
 // CHECK-NOT: engine.kernel
-// CHECK-NEXT: tosa.reduce_max {{.*}}#engine.kernel<0, rows>
-// CHECK-NEXT: tosa.sub {{.*}}#engine.kernel<0, rows>
-// CHECK-NEXT: tosa.exp {{.*}}#engine.kernel<0, rows>
-// CHECK-NEXT: tosa.reduce_sum {{.*}}#engine.kernel<0, rows>
-// CHECK-NEXT: tosa.reciprocal {{.*}}#engine.kernel<0, rows>
-// CHECK-NEXT: tosa.mul {{.*}}#engine.kernel<0, rows>
+// CHECK-NEXT: tosa.reduce_max {{.*}} {axis = 1 : i32, engine.kernel = #engine.kernel<0, rows>}
+// CHECK-NEXT: tosa.sub {{.*}} {engine.kernel = #engine.kernel<0, rows>}
+// CHECK-NEXT: tosa.exp {{.*}} {engine.kernel = #engine.kernel<0, rows>}
+// CHECK-NEXT: tosa.reduce_sum {{.*}} {axis = 1 : i32, engine.kernel = #engine.kernel<0, rows>}
+// CHECK-NEXT: tosa.reciprocal {{.*}} {engine.kernel = #engine.kernel<0, rows>}
+// CHECK-NEXT: tosa.mul {{.*}} {engine.block_threads = 32 : i64, engine.kernel = #engine.kernel<0, rows>}
 // CHECK-NEXT: tosa.const_shape
 // CHECK-NOT: engine.kernel
 // CHECK-NEXT: tosa.reshape
@@ -60,6 +60,19 @@ func.func @softmax(%x: tensor<4x64xf32>) -> tensor<1x4x64xf32> {
   %shape = tosa.const_shape {values = dense<[1, 4, 64]> : tensor<3xindex>} : () -> !tosa.shape<3>
   %o = tosa.reshape %y, %shape : (tensor<4x64xf32>, !tosa.shape<3>) -> tensor<1x4x64xf32>
   return %o : tensor<1x4x64xf32>
+}
+
+// -----
+
+// Wider rows get more threads a block: 128 for rows of 768 (six elements a
+// thread), 256 from 2048 on. A stale count is replaced.
+// CHECK-LABEL: func.func @row_widths
+// CHECK: tosa.reduce_sum {{.*}} {axis = 1 : i32, engine.block_threads = 128 : i64, engine.kernel = #engine.kernel<0, rows>}
+// CHECK: tosa.reduce_max {{.*}} {axis = 1 : i32, engine.block_threads = 256 : i64, engine.kernel = #engine.kernel<1, rows>}
+func.func @row_widths(%x: tensor<2x768xf32>, %y: tensor<2x4096xf32>) -> (tensor<2x1xf32>, tensor<2x1xf32>) {
+  %s = tosa.reduce_sum %x {axis = 1 : i32, engine.block_threads = 32 : i64} : (tensor<2x768xf32>) -> tensor<2x1xf32>
+  %m = tosa.reduce_max %y {axis = 1 : i32} : (tensor<2x4096xf32>) -> tensor<2x1xf32>
+  return %s, %m : tensor<2x1xf32>, tensor<2x1xf32>
 }
 
 // -----

@@ -23,7 +23,8 @@ func.func @gemms(%x: tensor<1x8x32xi8>, %h: tensor<1x8x32xf8E4M3FN>, %g: tensor<
 
 // -----
 
-// A transposed constant the GEMM reads through is stored as it is.
+// A GEMM reading a transpose of a constant reads through the transpose:
+// the constant is not B, and is stored as it is.
 // CHECK-LABEL: func.func @read_through
 // CHECK: "tosa.const"() <{values = dense<1> : tensor<1x16x32xi8>}> : ()
 // CHECK-NOT: engine.stored_transposed
@@ -68,4 +69,19 @@ func.func @shared(%x: tensor<1x8x32xi8>) -> (tensor<1x8x16xi32>, tensor<1x32x16x
   // expected-error @+1 {{this op reads a weight that an i8 or f8 GEMM reads transposed, and the engine stores it once}}
   %n = tosa.negate %w, %z, %z : (tensor<1x32x16xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x32x16xi8>
   return %a, %n : tensor<1x8x16xi32>, tensor<1x32x16xi8>
+}
+
+// -----
+
+// Marks from an earlier plan go: only the 8-bit GEMM's B stays transposed.
+// CHECK-LABEL: func.func @stale
+// CHECK: "tosa.const"() <{values = dense<1> : tensor<1x32x16xi8>}> {engine.stored_transposed}
+// CHECK: "tosa.const"() <{values = dense<2> : tensor<1x32x16xi8>}> : ()
+func.func @stale(%x: tensor<1x8x32xi8>, %y: tensor<1x32x16xi8>) -> (tensor<1x8x16xi32>, tensor<1x32x16xi8>) {
+  %w = "tosa.const"() <{values = dense<1> : tensor<1x32x16xi8>}> : () -> tensor<1x32x16xi8>
+  %c = "tosa.const"() <{values = dense<2> : tensor<1x32x16xi8>}> {engine.stored_transposed} : () -> tensor<1x32x16xi8>
+  %z = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %a = tosa.matmul %x, %w, %z, %z : (tensor<1x8x32xi8>, tensor<1x32x16xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x16xi32>
+  %s = tosa.add %y, %c : (tensor<1x32x16xi8>, tensor<1x32x16xi8>) -> tensor<1x32x16xi8>
+  return %a, %s : tensor<1x8x16xi32>, tensor<1x32x16xi8>
 }

@@ -162,7 +162,7 @@ func.func @io_types(%in: tensor<4xf32> {precision.name = "x"}, %other: tensor<4x
 
 // i8 is materialized for matmuls and convolutions only.
 func.func @i8_add(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{cannot materialize 'i8' for 'tosa.add': i8 and f8 are implemented for matmuls and convolutions}}
+  // expected-error @+1 {{cannot materialize 'i8' for 'tosa.add': i8 and f8 are implemented for matmuls and 2-D convolutions}}
   %a = tosa.add %x, %x {precision.assigned = #precision.assignment<compute = i8, accumulate = i32, storage = i8, reason = region>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %a : tensor<4xf32>
 }

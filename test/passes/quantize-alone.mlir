@@ -162,3 +162,16 @@ func.func @subnormal_scale(%x: tensor<1x2x4xf32>) -> tensor<1x2x2xf32> {
   %m = tosa.matmul %x, %w, %zp, %zp {precision.input_range = array<f64: -1.0e-40, 1.0e-40>, precision.quantize = i8} : (tensor<1x2x4xf32>, tensor<1x4x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2xf32>
   return %m : tensor<1x2x2xf32>
 }
+
+// -----
+
+// Only matmuls and 2-D convolutions have quantized forms here: a depthwise
+// convolution marked by hand is refused, not quantized as a matmul.
+func.func @depthwise(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %w = "tosa.const"() <{values = dense<0.5> : tensor<1x1x2x1xf32>}> : () -> tensor<1x1x2x1xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  // expected-error @+1 {{prec-quantize builds quantized matmuls and 2-D convolutions, not 'tosa.depthwise_conv2d'}}
+  %d = tosa.depthwise_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, precision.input_range = array<f64: -1.0, 1.0>, precision.quantize = i8} : (tensor<1x4x4x2xf32>, tensor<1x1x2x1xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x2xf32>
+  return %d : tensor<1x4x4x2xf32>
+}

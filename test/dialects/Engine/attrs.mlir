@@ -291,7 +291,7 @@ func.func @transposed_matrix() -> tensor<32x16xi8> {
 // -----
 
 func.func @transposed_activation(%x: tensor<1x4x4xi8>) -> tensor<1x4x4xi8> {
-  // expected-error @+1 {{'engine.stored_transposed' belongs on a statically shaped tosa.const of rank 2 or more}}
+  // expected-error @+1 {{'engine.stored_transposed' belongs on a statically shaped, non-empty tosa.const of rank 2 or more}}
   %y = tosa.abs %x {engine.stored_transposed} : (tensor<1x4x4xi8>) -> tensor<1x4x4xi8>
   return %y : tensor<1x4x4xi8>
 }
@@ -302,4 +302,28 @@ func.func @narrower_rows() -> tensor<4x3x3x3xi8> {
   // expected-error @+1 {{'engine.padded_depth' must be an i64 of at least 27 (a row's elements), got 16 : i64}}
   %w = "tosa.const"() <{values = dense<1> : tensor<4x3x3x3xi8>}> {engine.padded_depth = 16 : i64} : () -> tensor<4x3x3x3xi8>
   return %w : tensor<4x3x3x3xi8>
+}
+
+// -----
+
+func.func @odd_block(%x: tensor<2x64xf32>) -> tensor<2x1xf32> {
+  // expected-error @+1 {{'engine.block_threads' must be whole warps, 32 to 1024 (i64), got 48 : i64}}
+  %s = tosa.reduce_sum %x {axis = 1 : i32, engine.block_threads = 48 : i64} : (tensor<2x64xf32>) -> tensor<2x1xf32>
+  return %s : tensor<2x1xf32>
+}
+
+// -----
+
+func.func @empty_weights() -> tensor<0x3xi8> {
+  // expected-error @+1 {{'engine.padded_depth' belongs on a statically shaped, non-empty tosa.const of rank 2 or more}}
+  %w = "tosa.const"() <{values = dense<1> : tensor<0x3xi8>}> {engine.padded_depth = 4 : i64} : () -> tensor<0x3xi8>
+  return %w : tensor<0x3xi8>
+}
+
+// -----
+
+func.func @depth_not_i64() -> tensor<2x3xi8> {
+  // expected-error @+1 {{'engine.padded_depth' must be an i64 of at least 3 (a row's elements), got 4 : i32}}
+  %w = "tosa.const"() <{values = dense<1> : tensor<2x3xi8>}> {engine.padded_depth = 4 : i32} : () -> tensor<2x3xi8>
+  return %w : tensor<2x3xi8>
 }

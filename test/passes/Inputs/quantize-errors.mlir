@@ -15,7 +15,7 @@ func.func @bound_weights(%x: tensor<1x4x8xf32> loc("x"), %w: tensor<1x8x3xf32> l
 
 // A depthwise convolution has no quantized form yet: the error says what to
 // do.
-// CHECK: error: {{.*}}cannot materialize 'i8' for 'tosa.depthwise_conv2d': i8 and f8 are implemented for matmuls and convolutions (quantized with scales by prec-quantize); pin other ops to a float type
+// CHECK: error: {{.*}}cannot materialize 'i8' for 'tosa.depthwise_conv2d': i8 and f8 are implemented for matmuls and 2-D convolutions (quantized with scales by prec-quantize); pin other ops to a float type
 func.func @depthwise(%x: tensor<1x4x4x2xf32> loc("x")) -> tensor<1x4x4x2xf32> {
   %y = precision.region i8 obey input_range [-1.0, 1.0] output_range [-4.0, 4.0] (%a = %x : tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
     %w = "tosa.const"() <{values = dense<0.5> : tensor<1x1x2x1xf32>}> : () -> tensor<1x1x2x1xf32>
