@@ -2,6 +2,7 @@
 
 #include "passes/Passes.h"
 
+#include "dialects/Utils/Attributes.h"
 #include "dialects/Utils/OpNames.h"
 #include "formats/PlanFile.h"
 #include "passes/LayerPatterns.h"
@@ -76,33 +77,50 @@ public:
     module.walk([&](Operation *op) {
       if (!isAssignable(op))
         return;
+      std::optional<PendingRequest> request;
+      if (classifyOp(op) != OpClass::Cast)
+        request = findOpRequest(op, policy->getConstraints(), *computePatterns,
+                                *outputPatterns, plan);
       // Names survive printing as an attribute.
       std::string layer = getLocationName(op->getLoc());
-      if (!layer.empty() && !op->hasAttr(PrecisionDialect::getLayerAttrName()))
-        op->setAttr(PrecisionDialect::getLayerAttrName(),
-                    StringAttr::get(&getContext(), layer));
-      if (classifyOp(op) == OpClass::Cast)
+      bool nameIt =
+          !layer.empty() && !op->hasAttr(PrecisionDialect::getLayerAttrName());
+      if (!nameIt && !request)
         return;
-      std::optional<PendingRequest> request =
-          findRequest(op, policy->getConstraints(), *computePatterns, plan);
-      for (const LayerPattern &pattern : *outputPatterns) {
-        if (!pattern.pattern.matchesOp(op))
-          continue;
-        if (!request)
-          request = PendingRequest{Type(), Type(), Type(),
-                                   policy->getConstraints(), Reason::Pattern};
-        request->output = pattern.type;
-      }
-      if (!request)
-        return;
-      op->setAttr(PrecisionDialect::getRequestAttrName(),
-                  RequestAttr::get(&getContext(), request->compute,
-                                   request->accumulate, request->output,
-                                   request->mode, request->origin));
+      updateDiscardableAttrs(op, [&](NamedAttrList &attributes) {
+        if (nameIt)
+          attributes.set(PrecisionDialect::getLayerAttrName(),
+                         StringAttr::get(&getContext(), layer));
+        if (request)
+          attributes.set(PrecisionDialect::getRequestAttrName(),
+                         RequestAttr::get(&getContext(), request->compute,
+                                          request->accumulate, request->output,
+                                          request->mode, request->origin));
+      });
     });
   }
 
 private:
+  /// What the patterns, the plan and the class rules ask of `op`, the output
+  /// patterns' storage type included.
+  std::optional<PendingRequest>
+  findOpRequest(Operation *op, ConstraintMode defaultMode,
+                ArrayRef<LayerPattern> computePatterns,
+                ArrayRef<LayerPattern> outputPatterns,
+                const PrecisionPlan &plan) {
+    std::optional<PendingRequest> request =
+        findRequest(op, defaultMode, computePatterns, plan);
+    for (const LayerPattern &pattern : outputPatterns) {
+      if (!pattern.pattern.matchesOp(op))
+        continue;
+      if (!request)
+        request = PendingRequest{Type(), Type(), Type(), defaultMode,
+                                 Reason::Pattern};
+      request->output = pattern.type;
+    }
+    return request;
+  }
+
   /// Records each argument's location name as `precision.name`, so that
   /// bindings keep their names when the module is printed without locations.
   void nameBindings(ModuleOp module) {

@@ -2,6 +2,7 @@
 
 #include "passes/Passes.h"
 
+#include "dialects/Utils/Attributes.h"
 #include "dialects/Utils/OpNames.h"
 #include "passes/RangeAnalysis.h"
 
@@ -105,10 +106,16 @@ public:
         Interval range = analysis.getRange(op->getResult(0));
         if (range.isUnknown() || std::isnan(range.lo) || std::isnan(range.hi))
           return;
-        op->setAttr(rangeName, toAttr(range));
-        if (!analysis.isReached(op->getResult(0)))
-          op->setAttr(precision::PrecisionDialect::getLooseRangeAttrName(),
-                      builder.getUnitAttr());
+        StringRef looseName =
+            precision::PrecisionDialect::getLooseRangeAttrName();
+        bool loose = !analysis.isReached(op->getResult(0));
+        updateDiscardableAttrs(op, [&](NamedAttrList &attributes) {
+          attributes.set(rangeName, toAttr(range));
+          if (loose)
+            attributes.set(looseName, builder.getUnitAttr());
+          else
+            attributes.erase(looseName);
+        });
       });
 
     for (const NamedRange &input : inputRanges) {
