@@ -156,7 +156,7 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   int64_t n = query[0], sq = query[1], d = query[2];
   int64_t sk = shapeOf(op.getKeys())[2], dv = shapeOf(op.getValues())[2];
   std::string name = kernelName(op);
-  std::string layer = getLayerName(op);
+  std::string layer = getLayerName(op).str();
   Value mask = op.getMask();
   const char *maskType = mask ? typeOf(mask).cType : "float";
   kernels += getLogitFunctor(op, name, layer, maskType);

@@ -41,7 +41,7 @@ CudaEmitter::emitConvColumns(tosa::Conv2DOp op, bool pointwise,
   int64_t depth = w[1] * w[2] * w[3];
   int64_t gemmDepth = getConvGemmDepth(op);
   int64_t channels = out[3];
-  std::string layer = getLayerName(op);
+  std::string layer = getLayerName(op).str();
   std::string columns;
   if (pointwise) {
     columns = pointer(input);
@@ -164,7 +164,7 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   // A 1x1 convolution with unit strides and no padding (`gemm`) reads its
   // NHWC input as the rows x C matrix directly; `im2col` lays it out in a
   // rows x (KH * KW * C) buffer in the arena.
-  std::string layer = getLayerName(op);
+  std::string layer = getLayerName(op).str();
   const char *epilogueName = destination == result
                                  ? (addsBias ? "bias" : "default")
                                  : (addsBias ? "bias + ReLU" : "ReLU");
@@ -321,7 +321,7 @@ LogicalResult CudaEmitter::emitCudnnConv(tosa::Conv2DOp op, Value destination) {
         index, dataType(element), in[0] / batchRange->max, in[3], in[1], in[2],
         out[0] / batchRange->max, out[3], out[1], out[2],
         chooseAlgorithm("e->dnn_workspace_bytes"));
-  std::string layer = getLayerName(op);
+  std::string layer = getLayerName(op).str();
   runCode += llvm::formatv("  // tosa.conv2d{0}: {1}x{2}, cuDNN with the {3} "
                            "in the same call\n",
                            layer.empty() ? "" : " '" + layer + "'", w[1], w[2],

@@ -227,7 +227,7 @@ std::string CudaEmitter::blocksFor(Value value, int64_t count,
 void CudaEmitter::launch(Operation *op, const std::string &kernel,
                          int64_t count, ArrayRef<Value> inputs, Value output,
                          int64_t elementsPerThread) {
-  std::string layer = getLayerName(op);
+  std::string layer = getLayerName(op).str();
   runCode += llvm::formatv("  // {0}{1}\n", op->getName(),
                            layer.empty() ? "" : " '" + layer + "'");
   int64_t perBlock = 256 * elementsPerThread;

@@ -215,7 +215,7 @@ LogicalResult CudaEmitter::emitMatmul(tosa::MatMulOp op) {
       index, one, zero, batch * k * n * other.bytes, batch * m * k * in.bytes,
       batch * m * n * out.bytes, epilogue.biasAdd ? n * out.bytes : 0);
   addAlgorithmPick(op, index, pick);
-  std::string layer = getLayerName(op);
+  std::string layer = getLayerName(op).str();
   std::string notes;
   if (transposeB)
     notes += ", B transposed";

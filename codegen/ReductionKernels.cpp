@@ -52,7 +52,7 @@ LogicalResult CudaEmitter::emitReduce(Operation *op, bool isMax) {
         substitute(in.toFloat, "row[j]"),
         isMax ? "fmaxf(acc, x)" : "__fadd_rn(acc, x)",
         substitute(out.fromFloat, "r"), indexSpelling.type());
-    std::string layer = getLayerName(op);
+    std::string layer = getLayerName(op).str();
     runCode += llvm::formatv("  // {0}{1}\n", op->getName(),
                              layer.empty() ? "" : " '" + layer + "'");
     runCode += llvm::formatv("  {0}<<<{1}, 256, 0, stream>>>({2}, {3});\n",
@@ -308,7 +308,7 @@ LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
       "  const {8} row = blockIdx.x;\n{6}{7}}\n\n",
       group.rows, kernel.width, kernel.threads, kernel.layers, name, signature,
       kernel.body, writeRowOutputs(kernel), indexSpelling.type());
-  std::string layer = getLayerName(group.ops.back());
+  std::string layer = getLayerName(group.ops.back()).str();
   runCode += llvm::formatv("  // row kernel ending at {0}{1}\n",
                            group.ops.back()->getName(),
                            layer.empty() ? "" : " '" + layer + "'");

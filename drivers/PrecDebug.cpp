@@ -60,7 +60,7 @@ std::vector<Unit> collectUnits(func::FuncOp function, bool quantizedLow,
   function.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (!isEligible(op, quantizedLow))
       return;
-    std::string name = getLayerName(op);
+    std::string name = getLayerName(op).str();
     if (name.empty()) {
       ++unnamed;
       return;

@@ -23,7 +23,7 @@ bool PlanOpEntry::matches(Operation *op) const {
   if (opName && !opName->match(op->getName().getStringRef()))
     return false;
   if (name) {
-    std::string opNameText = getLayerName(op);
+    std::string opNameText = getLayerName(op).str();
     if (opNameText.empty() || !name->match(opNameText))
       return false;
   }

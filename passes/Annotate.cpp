@@ -82,15 +82,14 @@ public:
         request = findOpRequest(op, policy->getConstraints(), *computePatterns,
                                 *outputPatterns, plan);
       // Names survive printing as an attribute.
-      std::string layer = getLocationName(op->getLoc());
-      bool nameIt =
-          !layer.empty() && !op->hasAttr(PrecisionDialect::getLayerAttrName());
+      StringAttr layer = getLocationNameAttr(op->getLoc());
+      bool nameIt = layer && !layer.empty() &&
+                    !op->hasAttr(PrecisionDialect::getLayerAttrName());
       if (!nameIt && !request)
         return;
       updateDiscardableAttrs(op, [&](NamedAttrList &attributes) {
         if (nameIt)
-          attributes.set(PrecisionDialect::getLayerAttrName(),
-                         StringAttr::get(&getContext(), layer));
+          attributes.set(PrecisionDialect::getLayerAttrName(), layer);
         if (request)
           attributes.set(PrecisionDialect::getRequestAttrName(),
                          RequestAttr::get(&getContext(), request->compute,
@@ -129,7 +128,7 @@ private:
       if (function.isExternal())
         continue;
       for (BlockArgument argument : function.getArguments()) {
-        std::string name = getLocationName(argument.getLoc());
+        StringRef name = getLocationName(argument.getLoc());
         if (!name.empty() &&
             !function.getArgAttr(argument.getArgNumber(), attrName))
           function.setArgAttr(argument.getArgNumber(), attrName,

@@ -149,7 +149,7 @@ std::string getTensorName(Value value) {
   if (auto tensor = op->getAttrOfType<StringAttr>(
           precision::PrecisionDialect::getTensorAttrName()))
     return tensor.str();
-  std::string name = getLayerName(op);
+  std::string name = getLayerName(op).str();
   if (name.empty()) {
     // The k-th op of its kind in the function, precision ops not counted:
     // the same before and after regions are added or dissolved.

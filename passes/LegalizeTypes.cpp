@@ -30,7 +30,7 @@ namespace {
 
 /// How an op reads in messages: `'Add' (tosa.add)`, or the op name alone.
 std::string describe(Operation *op) {
-  std::string name = getLayerName(op);
+  std::string name = getLayerName(op).str();
   std::string opName = op->getName().getStringRef().str();
   return name.empty() ? opName : "'" + name + "' (" + opName + ")";
 }

@@ -42,12 +42,13 @@ public:
   void runOnOperation() override {
     PolicyAttr policy = getPolicy(getOperation());
     normalizations = &getAnalysis<NormalizationAnalysis>();
+    auto assignmentName = StringAttr::get(
+        &getContext(), PrecisionDialect::getAssignmentAttrName());
     // Pre-order: producers are assigned before the ops that follow them.
     getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (!isAssignable(op))
         return;
-      op->setAttr(PrecisionDialect::getAssignmentAttrName(),
-                  proposeAssignment(op, policy));
+      op->setAttr(assignmentName, proposeAssignment(op, policy));
     });
   }
 

@@ -319,7 +319,7 @@ private:
     scales.type =
         op->getAttrOfType<TypeAttr>(PrecisionDialect::getQuantizeAttrName())
             .getValue();
-    std::string layer = prec::getLayerName(op);
+    std::string layer = prec::getLayerName(op).str();
     auto describe = [&]() {
       std::string name = op->getName().getStringRef().str();
       return (layer.empty() ? name : "'" + layer + "' (" + name + ")") +

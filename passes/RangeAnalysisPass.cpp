@@ -99,6 +99,10 @@ public:
     }
 
     RangeAnalysis analysis(module, argumentRanges);
+    // Names made attributes once, not looked up again for every op.
+    StringAttr rangeAttrName = builder.getStringAttr(rangeName);
+    StringAttr looseAttrName = builder.getStringAttr(
+        precision::PrecisionDialect::getLooseRangeAttrName());
     for (auto function : module.getOps<func::FuncOp>())
       function.walk([&](Operation *op) {
         if (op->getNumResults() != 1 || op == function.getOperation())
@@ -106,15 +110,13 @@ public:
         Interval range = analysis.getRange(op->getResult(0));
         if (range.isUnknown() || std::isnan(range.lo) || std::isnan(range.hi))
           return;
-        StringRef looseName =
-            precision::PrecisionDialect::getLooseRangeAttrName();
         bool loose = !analysis.isReached(op->getResult(0));
         updateDiscardableAttrs(op, [&](NamedAttrList &attributes) {
-          attributes.set(rangeName, toAttr(range));
+          attributes.set(rangeAttrName, toAttr(range));
           if (loose)
-            attributes.set(looseName, builder.getUnitAttr());
+            attributes.set(looseAttrName, builder.getUnitAttr());
           else
-            attributes.erase(looseName);
+            attributes.erase(looseAttrName);
         });
       });
 

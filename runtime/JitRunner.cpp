@@ -55,7 +55,7 @@ static llvm::Error checkTensorSizes(mlir::Operation *function) {
       uint64_t bytes = getTensorBytes(tensor);
       if (bytes <= memory)
         continue;
-      std::string name = getLayerName(op);
+      std::string name = getLayerName(op).str();
       llvm::raw_string_ostream os(message);
       os << (name.empty() ? "" : "'" + name + "' ") << "(" << op->getName()
          << ") at " << op->getLoc() << " makes a " << tensor << " of "

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
 #include <cmath>
@@ -60,10 +61,31 @@ Interval scale(const Interval &a, double count) {
   return a * Interval::point(count);
 }
 
+namespace {
+/// What range checks ask of a float type, in doubles.
+struct FloatLimits {
+  double largestFinite;
+  double smallestNormal;
+};
+} // namespace
+
+/// The limits of `type`, worked out with APFloat once per format and thread:
+/// range checks ask for them on every operand of every op.
+static FloatLimits getFloatLimits(FloatType type) {
+  thread_local llvm::SmallDenseMap<const llvm::fltSemantics *, FloatLimits, 8>
+      known;
+  const llvm::fltSemantics &semantics = type.getFloatSemantics();
+  auto [entry, inserted] = known.try_emplace(&semantics);
+  if (inserted)
+    entry->second = {
+        llvm::APFloat::getLargest(semantics).convertToDouble(),
+        llvm::APFloat::getSmallestNormalized(semantics).convertToDouble()};
+  return entry->second;
+}
+
 double getLargestFinite(Type type) {
   if (auto floatType = dyn_cast<FloatType>(type))
-    return llvm::APFloat::getLargest(floatType.getFloatSemantics())
-        .convertToDouble();
+    return getFloatLimits(floatType).largestFinite;
   if (auto intType = dyn_cast<IntegerType>(type))
     return std::ldexp(1.0, intType.getWidth() - 1) - 1;
   return std::numeric_limits<double>::infinity();
@@ -100,9 +122,7 @@ bool underflows(const Interval &range, Type type) {
   auto floatType = dyn_cast<FloatType>(type);
   if (!floatType)
     return false;
-  double smallestNormal =
-      llvm::APFloat::getSmallestNormalized(floatType.getFloatSemantics())
-          .convertToDouble();
+  double smallestNormal = getFloatLimits(floatType).smallestNormal;
   double magnitude = range.maxMagnitude();
   return magnitude > 0 && magnitude < smallestNormal;
 }

@@ -12,22 +12,36 @@ using namespace mlir;
 
 namespace prec {
 
-std::string getLocationName(Location location) {
-  std::string name;
-  location->walk([&](Location nested) {
-    if (auto named = dyn_cast<NameLoc>(nested)) {
-      name = named.getName().str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return name;
+// A direct descent, not Location::walk: it is asked for every op of a model
+// by several passes, and the generic walker allocates on each call.
+StringAttr getLocationNameAttr(Location location) {
+  if (auto named = dyn_cast<NameLoc>(location))
+    return named.getName();
+  if (auto fused = dyn_cast<FusedLoc>(location)) {
+    for (Location nested : fused.getLocations())
+      if (StringAttr name = getLocationNameAttr(nested))
+        return name;
+    return {};
+  }
+  if (auto callSite = dyn_cast<CallSiteLoc>(location)) {
+    if (StringAttr name = getLocationNameAttr(callSite.getCallee()))
+      return name;
+    return getLocationNameAttr(callSite.getCaller());
+  }
+  if (auto opaque = dyn_cast<OpaqueLoc>(location))
+    return getLocationNameAttr(opaque.getFallbackLocation());
+  return {};
 }
 
-std::string getLayerName(Operation *op) {
+StringRef getLocationName(Location location) {
+  StringAttr name = getLocationNameAttr(location);
+  return name ? name.getValue() : StringRef();
+}
+
+StringRef getLayerName(Operation *op) {
   if (auto layer = op->getAttrOfType<StringAttr>(
           precision::PrecisionDialect::getLayerAttrName()))
-    return layer.str();
+    return layer.getValue();
   return getLocationName(op->getLoc());
 }
 
@@ -38,9 +52,9 @@ std::string getBindingName(BlockArgument argument) {
             argument.getArgNumber(),
             precision::PrecisionDialect::getNameAttrName()))
       return named.str();
-  std::string name = getLocationName(argument.getLoc());
+  StringRef name = getLocationName(argument.getLoc());
   if (!name.empty())
-    return name;
+    return name.str();
   return "arg" + std::to_string(argument.getArgNumber());
 }
 
@@ -63,7 +77,7 @@ std::string getResultName(Operation *op, unsigned index) {
 bool NamePattern::matchesOp(Operation *op) const {
   if (match(op->getName().getStringRef()))
     return true;
-  std::string name = getLayerName(op);
+  StringRef name = getLayerName(op);
   return !name.empty() && match(name);
 }
 

@@ -9,6 +9,7 @@
 #ifndef PREC_DIALECTS_UTILS_OPNAMES_H
 #define PREC_DIALECTS_UTILS_OPNAMES_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/GlobPattern.h"
@@ -18,14 +19,17 @@
 
 namespace prec {
 
-/// The name in a location: the first `NameLoc` found, looking through fused
-/// and call-site locations, or "".
-std::string getLocationName(mlir::Location location);
+/// The name in a location: the first `NameLoc` found, looking through fused,
+/// call-site and opaque locations, or null.
+mlir::StringAttr getLocationNameAttr(mlir::Location location);
+
+/// The text of getLocationNameAttr, or "".
+llvm::StringRef getLocationName(mlir::Location location);
 
 /// The op's layer name: its `precision.layer` attribute, else the name
 /// from its location (the first `NameLoc` found, looking
 /// through fused and call-site locations), or "" if it has none.
-std::string getLayerName(mlir::Operation *op);
+llvm::StringRef getLayerName(mlir::Operation *op);
 
 /// The name a function argument is known by: its `precision.name`
 /// attribute, else its `NameLoc`, else `argN`.
