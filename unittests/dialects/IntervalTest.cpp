@@ -64,6 +64,23 @@ TEST(IntervalTest, OverflowFactsNeedKnownBounds) {
   EXPECT_TRUE(overflows(Interval::point(-kInf), builder.getI8Type()));
 }
 
+TEST(IntervalTest, EachFormatHasItsOwnLimits) {
+  mlir::MLIRContext context;
+  mlir::Builder builder(&context);
+  mlir::Type e4m3 = mlir::Float8E4M3FNType::get(&context);
+  mlir::Type e5m2 = mlir::Float8E5M2Type::get(&context);
+  // Asked in turn, and again: each format's limits, not the last one's.
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(getLargestFinite(builder.getF16Type()), 65504);
+    EXPECT_EQ(getLargestFinite(e4m3), 448);
+    EXPECT_EQ(getLargestFinite(e5m2), 57344);
+    EXPECT_EQ(getLargestFinite(builder.getBF16Type()), 0x1.FEp127);
+    EXPECT_EQ(getLargestFinite(builder.getF32Type()), 0x1.FFFFFEp127);
+    EXPECT_TRUE(underflows({1e-3, 1e-3}, e4m3)); // smallest normal 2^-6
+    EXPECT_FALSE(underflows({1e-3, 1e-3}, builder.getF16Type()));
+  }
+}
+
 TEST(IntervalTest, OverflowEverywhereNeedsTheWholeRangeBeyond) {
   mlir::MLIRContext context;
   mlir::Builder builder(&context);
