@@ -148,6 +148,33 @@ SmallVector<int64_t> getMaskStrides(Value mask) {
 
 } // namespace
 
+/// For an attention that skips masked keys: which tiles of keys its mask
+/// leaves to each block of queries, worked out once per run into a buffer
+/// the engine allocates at create (one byte a tile and block, for each
+/// batch and head the mask has of its own). Returns that buffer.
+std::string CudaEmitter::emitKeptTiles(engine::AttentionOp op,
+                                       StringRef maskType, StringRef index) {
+  Value mask = op.getMask();
+  ArrayRef<int64_t> shape = shapeOf(mask);
+  int64_t sq = shapeOf(op.getQuery())[1], sk = shapeOf(op.getKeys())[2];
+  int64_t rows = *op.getQueryRows(), keys = 64;
+  int64_t slices = shape[0] * shape[1];
+  int64_t blocks = llvm::divideCeil(sq, rows),
+          tiles = llvm::divideCeil(sk, keys);
+  SmallVector<int64_t> strides = getMaskStrides(mask);
+  std::string buffer = llvm::formatv("e->kept_tiles{0}", kernelCount++).str();
+  stateFields += "  unsigned char *" + buffer.substr(3) + " = nullptr;\n";
+  createCode += llvm::formatv("    PREC_CHECK(cudaMalloc(&{0}, {1}));\n",
+                              buffer, slices * blocks * tiles);
+  releaseCode += "  cudaFree(" + buffer + ");\n";
+  runCode += llvm::formatv(
+      "  prec_attention_kept_tiles<{0}, {1}, {2}, {3}><<<dim3({4}, {5}, {6}), "
+      "128, 0, stream>>>({7}, {8}, {9}, {10}, {11}, {12}, {13}, {14}, {15});\n",
+      rows, keys, maskType, index, tiles, blocks, slices, pointer(mask), sq, sk,
+      strides[0], strides[1], strides[2], strides[3], shape[1], buffer);
+  return buffer;
+}
+
 LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   if (failed(assignBuffer(op.getResult())))
     return failure();
@@ -179,7 +206,8 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   // The tiled kernels' shared memory exceeds the default 48 KB at large
   // head sizes: the engine's create raises their limit.
   auto launchTiled = [&](StringRef kernel, StringRef bytes, int64_t rows,
-                         int64_t threads, StringRef on) {
+                         int64_t threads, StringRef on,
+                         StringRef extraArgument = "") {
     createCode +=
         llvm::formatv("    PREC_CHECK(cudaFuncSetAttribute({0}, "
                       "cudaFuncAttributeMaxDynamicSharedMemorySize, {1}));\n",
@@ -187,9 +215,9 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
     runCode += llvm::formatv(
         "  // engine.attention{0}, on {1}\n"
         "  {2}<<<dim3({3}, (unsigned)({4})), {5}, {6}, stream>>>({7}, "
-        "{8}_logit());\n",
+        "{8}_logit(){9});\n",
         where, on, kernel, llvm::divideCeil(sq, rows), matrices, threads, bytes,
-        args, name);
+        args, name, extraArgument);
   };
   const char *queryType = typeOf(op.getQuery()).cType;
   const char *valueType = typeOf(op.getValues()).cType;
@@ -197,16 +225,20 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   if (op.getKernel() == engine::AttentionKernel::TensorCores) {
     // Tiles of 16 query rows a warp of 4 takes.
     int64_t tiles = *op.getQueryRows() / 64;
+    std::string keptTiles = "nullptr";
+    if (op.getSkipMaskedKeys())
+      keptTiles = emitKeptTiles(op, maskType, index);
     launchTiled(
-        llvm::formatv("prec_attention_mma<{0}, {1}, {2}, {3}, {4}_logit, {5}, "
-                      "{6}, {7}, {8}>",
-                      tiles, d, dv, zeroNanRows, name, queryType, maskType,
-                      outType, index)
+        llvm::formatv("prec_attention_mma<{0}, {1}, {2}, {3}, {4}, {5}_logit, "
+                      "{6}, {7}, {8}, {9}>",
+                      tiles, d, dv, zeroNanRows,
+                      op.getSkipMaskedKeys() ? "true" : "false", name,
+                      queryType, maskType, outType, index)
             .str(),
         llvm::formatv("prec_attention_tiles<{0}, {1}, {2}, {3}>::BYTES", tiles,
                       d, dv, queryType)
             .str(),
-        *op.getQueryRows(), 128, "tensor cores");
+        *op.getQueryRows(), 128, "tensor cores", ", " + keptTiles);
   } else if (op.getKernel() == engine::AttentionKernel::CudaCores) {
     launchTiled(
         llvm::formatv("prec_attention_cuda_cores<{0}, {1}, {2}, "

@@ -145,6 +145,8 @@ private:
   LogicalResult emitElementwise(Operation *op);
   LogicalResult emitMatmul(tosa::MatMulOp op);
   LogicalResult emitAttention(engine::AttentionOp op);
+  std::string emitKeptTiles(engine::AttentionOp op, StringRef maskType,
+                            StringRef index);
   /// cuBLASLt's compute type and alpha/beta type for a GEMM.
   struct GemmComputeType {
     const char *compute, *scale;

@@ -368,12 +368,17 @@ void replace(AttentionMatch &match) {
   Value mask = match.mask ? getRank4Mask(builder, match.mask) : Value();
   Value query = match.scores.getA(), values = match.output.getB();
   engine::AttentionKernel kernel = chooseKernel(query, values);
+  // Exact for masks added after the scaling (see the op's description);
+  // the engine sizes what it records of the mask's tiles at create.
+  bool skipMaskedKeys = mask && !match.maskFirst &&
+                        kernel == engine::AttentionKernel::TensorCores &&
+                        cast<RankedTensorType>(mask.getType()).hasStaticShape();
   auto attention = engine::AttentionOp::create(
       builder, match.result->getLoc(), match.result->getResult(0).getType(),
       query, match.scores.getB(), values, mask, match.heads, kernel,
       chooseQueryRows(builder, kernel, query), APFloat(match.scale),
       match.scoreType, match.scaledType, match.maskedType, match.maskFirst,
-      match.zeroNanRows);
+      match.zeroNanRows, skipMaskedKeys);
   if (auto layer = match.output->getAttr(
           precision::PrecisionDialect::getLayerAttrName()))
     attention->setAttr(precision::PrecisionDialect::getLayerAttrName(), layer);

@@ -1,8 +1,13 @@
 """engine.attention against the same program unfused and against PyTorch's
 scaled_dot_product_attention, at Swin-T (one stage-1 window per matrix, 8
 images), ViT-B, BERT-base and LLaMA-8B shapes with a padding mask, and
-without a mask at 512, 2048 and 8192 keys against SDPA's flash backend; and
-in f32 (the CUDA-core kernel) at four of the masked shapes.
+without a mask at 512, 2048 and 8192 keys against SDPA's flash backend; with
+a causal mask (its lowest finite value above the diagonal, as transformers
+builds it) at GPT-2 and LLaMA-8B shapes against the flash backend's
+is_causal; and in f32 (the CUDA-core kernel) at four of the padding-masked
+shapes. Each engine whose kernel skips masked keys is also timed with the
+skipping compiled out (the `_noskip` engine, the same .cu with the kernel's
+SKIP_MASKED_KEYS false).
 
   python3 run_attention.py prepare BIN [BASELINE_BIN] WORK   # here
   python3 run_attention.py check WORK                        # on the GPU
@@ -22,27 +27,33 @@ where there is none) and eager PyTorch (matmul, softmax, matmul) with
 ratios engine / peer.
 """
 import os
+import re
+import shutil
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# name: batch, heads, sequence, head dim, whether a padding mask is added,
-# the element type (f32: attention kept in f32, on the CUDA cores).
+# name: batch, heads, sequence, head dim, the mask added (None, "padding":
+# [B, 1, 1, S], "causal": [B, 1, S, S]), the element type (f32: attention
+# kept in f32, on the CUDA cores).
 SHAPES = {
-    "swin_t_window_8x49": (512, 3, 49, 32, True, "f16"),
-    "vit_base_32x197": (32, 12, 197, 64, True, "f16"),
-    "bert_base_32x128": (32, 12, 128, 64, True, "f16"),
-    "bert_base_8x512": (8, 12, 512, 64, True, "f16"),
-    "gpt2_4x1024": (4, 12, 1024, 64, True, "f16"),
-    "llama8b_prefill_2048": (1, 32, 2048, 128, True, "f16"),
-    "unmasked_16x512": (16, 32, 512, 128, False, "f16"),
-    "unmasked_4x2048": (4, 32, 2048, 128, False, "f16"),
-    "unmasked_1x8192": (1, 32, 8192, 128, False, "f16"),
-    "f32_swin_t_window_8x49": (512, 3, 49, 32, True, "f32"),
-    "f32_vit_base_32x197": (32, 12, 197, 64, True, "f32"),
-    "f32_bert_base_8x512": (8, 12, 512, 64, True, "f32"),
-    "f32_llama8b_prefill_2048": (1, 32, 2048, 128, True, "f32"),
+    "swin_t_window_8x49": (512, 3, 49, 32, "padding", "f16"),
+    "vit_base_32x197": (32, 12, 197, 64, "padding", "f16"),
+    "bert_base_32x128": (32, 12, 128, 64, "padding", "f16"),
+    "bert_base_8x512": (8, 12, 512, 64, "padding", "f16"),
+    "gpt2_4x1024": (4, 12, 1024, 64, "padding", "f16"),
+    "llama8b_prefill_2048": (1, 32, 2048, 128, "padding", "f16"),
+    "unmasked_16x512": (16, 32, 512, 128, None, "f16"),
+    "unmasked_4x2048": (4, 32, 2048, 128, None, "f16"),
+    "unmasked_1x8192": (1, 32, 8192, 128, None, "f16"),
+    "causal_gpt2_4x1024": (4, 12, 1024, 64, "causal", "f16"),
+    "causal_llama8b_2048": (1, 32, 2048, 128, "causal", "f16"),
+    "causal_1x8192": (1, 32, 8192, 128, "causal", "f16"),
+    "f32_swin_t_window_8x49": (512, 3, 49, 32, "padding", "f32"),
+    "f32_vit_base_32x197": (32, 12, 197, 64, "padding", "f32"),
+    "f32_bert_base_8x512": (8, 12, 512, 64, "padding", "f32"),
+    "f32_llama8b_prefill_2048": (1, 32, 2048, 128, "padding", "f32"),
 }
 
 
@@ -58,7 +69,8 @@ def attention_mlir(batch, heads, seq, dim, masked, h):
     r4 = f"tensor<{batch}x{heads}x{seq}x1x{h}>"
     e4 = f"tensor<{batch}x{heads}x{seq}x{seq}xf32>"
     r4f = f"tensor<{batch}x{heads}x{seq}x1xf32>"
-    mask = f"tensor<{batch}x1x1x{seq}x{h}>"
+    mask_rows = seq if masked == "causal" else 1
+    mask = f"tensor<{batch}x1x{mask_rows}x{seq}x{h}>"
     scale = 1.0 / dim ** 0.5
     mask_argument = f""",
                  %mask: {mask} loc("mask")""" if masked else ""
@@ -113,10 +125,37 @@ def emit(bin_dir, work, stem, source, element):
         os.remove(base + suffix)
 
 
+def compile_out_skipping(work, stem):
+    """A copy of engine `stem` named `stem`_noskip whose tensor-core kernel
+    does not skip masked keys (its SKIP_MASKED_KEYS argument false), where
+    it does."""
+    path = os.path.join(work, stem + ".cu")
+    with open(path) as f:
+        text = f.read()
+    pattern = r"(prec_attention_mma<\d+, \d+, \d+, (?:true|false)), true,"
+    if not re.search(pattern, text):
+        return
+    for suffix in (".cu", ".h", ".json", ".weights"):
+        source = os.path.join(work, stem + suffix)
+        if not os.path.exists(source):
+            continue
+        target = os.path.join(work, stem + "_noskip" + suffix)
+        if suffix == ".weights":
+            shutil.copyfile(source, target)
+            continue
+        with open(source) as f:
+            text = f.read()
+        if suffix == ".cu":
+            text = re.sub(pattern, r"\1, false,", text)
+        with open(target, "w") as f:
+            f.write(re.sub(r"\b" + stem + r"(?=[_.\"])", stem + "_noskip", text))
+
+
 def prepare(bin_dir, baseline_bin, work):
     os.makedirs(work, exist_ok=True)
     for name, shape in SHAPES.items():
         emit(bin_dir, work, name, attention_mlir(*shape), shape[-1])
+        compile_out_skipping(work, name)
         if baseline_bin:
             emit(baseline_bin, work, name + "_unfused", attention_mlir(*shape),
                  shape[-1])
@@ -128,9 +167,10 @@ def check(work):
     from torch.nn.attention import SDPBackend, sdpa_kernel
     from engine import Engine, median_ms
 
-    print("| shape | engine error | SDPA error | engine ms | unfused ms | "
-          "SDPA ms | eager ms | engine / SDPA | engine / unfused |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| shape | engine error | SDPA error | engine ms | no-skip ms | "
+          "unfused ms | SDPA ms | eager ms | engine / SDPA | "
+          "engine / no-skip | engine / unfused |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     ok = True
     for name, (batch, heads, seq, dim, masked, element) in SHAPES.items():
         torch.manual_seed(0)
@@ -142,13 +182,19 @@ def check(work):
         inputs = {"q": q, "kt": k.transpose(1, 2).contiguous(), "v": v}
         q4, k4, v4 = (t.view(batch, heads, seq, dim) for t in (q, k, v))
         mask4, backends = None, [SDPBackend.FLASH_ATTENTION]
-        if masked:
+        causal = masked == "causal"
+        if masked == "padding":
             keep = torch.rand(batch, 1, 1, seq, device="cuda") > 0.1
             mask = torch.where(keep, 0.0, -10000.0).to(dtype)
-            inputs["mask"] = mask
-            mask4 = mask.expand(batch, heads, seq, seq)
             backends = [SDPBackend.EFFICIENT_ATTENTION,
                         SDPBackend.CUDNN_ATTENTION, SDPBackend.MATH]
+        elif causal:
+            above = torch.ones(seq, seq, device="cuda", dtype=torch.bool).triu(1)
+            mask = torch.zeros(batch, 1, seq, seq, device="cuda", dtype=dtype)
+            mask.masked_fill_(above, torch.finfo(dtype).min)
+        if masked:
+            inputs["mask"] = mask
+            mask4 = mask.expand(batch, heads, seq, seq)
         # The reference is one precision above the row's, so that SDPA's
         # error is measured too.
         wide = torch.float if element == "f16" else torch.double
@@ -158,9 +204,11 @@ def check(work):
                 attn_mask=None if mask4 is None else mask4.to(wide))
 
         def sdpa():
+            # A causal mask is SDPA's is_causal, on the flash backend.
             with sdpa_kernel(backends):
-                return F.scaled_dot_product_attention(q4, k4, v4,
-                                                      attn_mask=mask4)
+                return F.scaled_dot_product_attention(
+                    q4, k4, v4, attn_mask=None if causal else mask4,
+                    is_causal=causal)
 
         scale = 1.0 / dim ** 0.5
 
@@ -185,16 +233,25 @@ def check(work):
             return out, median_ms(runner)
 
         out, engine_ms = time_engine(name)
+        noskip_out, noskip_ms = time_engine(name + "_noskip")
         _, unfused_ms = time_engine(name + "_unfused")
+        # Skipping is exact: the same bits as computing every key.
+        if noskip_out is not None and not torch.equal(out, noskip_out):
+            print(f"{name}: skipping masked keys changed the output")
+            ok = False
         error = (out - reference).abs().max().item()
         sdpa_error = (sdpa().to(wide) - reference).abs().max().item()
         ok &= error <= 4 * max(sdpa_error, 1e-3 if element == "f16" else 1e-5)
         sdpa_ms, eager_ms = median_ms(sdpa), median_ms(eager)
-        unfused = "-" if unfused_ms is None else f"{unfused_ms:.3f}"
-        versus = "-" if unfused_ms is None else f"{engine_ms / unfused_ms:.2f}"
+        def column(ms):
+            return ("-", "-") if ms is None else (f"{ms:.3f}",
+                                                  f"{engine_ms / ms:.2f}")
+        noskip, versus_noskip = column(noskip_ms)
+        unfused, versus = column(unfused_ms)
         print(f"| {name} | {error:.2e} | {sdpa_error:.2e} | {engine_ms:.3f} | "
-              f"{unfused} | {sdpa_ms:.3f} | {eager_ms:.3f} | "
-              f"{engine_ms / sdpa_ms:.2f} | {versus} |", flush=True)
+              f"{noskip} | {unfused} | {sdpa_ms:.3f} | {eager_ms:.3f} | "
+              f"{engine_ms / sdpa_ms:.2f} | {versus_noskip} | {versus} |",
+              flush=True)
     return ok
 
 

@@ -474,14 +474,87 @@ template <int MT, int D, int DV, typename T> struct prec_attention_tiles {
       sizeof(T);
 };
 
+// Which tiles of KEYS keys the mask leaves a key to (a value above -65504)
+// in one of ROWS query rows: kept[(slice * blocks + block) * tiles + tile],
+// over the grid (tiles, blocks of rows, the mask's own batch x heads
+// slices). Run once per mask, ahead of the attention kernel, so that its
+// heads do not each read what is masked.
+template <int ROWS, int KEYS, typename M, typename I>
+__global__ void __launch_bounds__(128)
+    prec_attention_kept_tiles(const M *mask, I sq, I sk, I batch_stride,
+                              I head_stride, I row_stride, I key_stride,
+                              I mask_heads, unsigned char *kept) {
+  const I tile = blockIdx.x, block = blockIdx.y, slice = blockIdx.z;
+  const M *first_row = mask + slice / mask_heads * batch_stride +
+                       slice % mask_heads * head_stride;
+  bool any = false;
+  for (int e = threadIdx.x; e < ROWS * KEYS; e += blockDim.x) {
+    const I row = block * ROWS + e / KEYS, key = tile * KEYS + e % KEYS;
+    if (row < sq && key < sk)
+      any |= prec_to_float(first_row[row * row_stride + key * key_stride]) >
+             -65504.0f;
+  }
+  any = __syncthreads_or(any);
+  if (threadIdx.x == 0)
+    kept[((I)slice * gridDim.y + block) * gridDim.x + tile] = any;
+}
+
+// The end of the keys a block of ROWS queries from `block_row` of matrix
+// `head` computes: the end of the last tile the mask leaves a key to, by
+// prec_attention_kept_tiles, or all keys where it leaves none.
+template <int ROWS, int KEYS, typename Q, typename V, typename M, typename O,
+          typename I>
+__device__ I prec_attention_key_end(const prec_attention_args<Q, V, M, O, I> &a,
+                                    const unsigned char *kept, I head,
+                                    I block_row) {
+  __shared__ int last_kept;
+  const I tiles = (a.sk + KEYS - 1) / KEYS, blocks = (a.sq + ROWS - 1) / ROWS;
+  const I mask_heads = a.mask_stride[1] ? a.heads : 1;
+  const I slice = (a.mask_stride[0] ? head / a.heads : 0) * mask_heads +
+                  (a.mask_stride[1] ? head % a.heads : 0);
+  const unsigned char *row = kept + (slice * blocks + block_row / ROWS) * tiles;
+  if (threadIdx.x == 0)
+    last_kept = -1;
+  __syncthreads();
+  int last = -1;
+  for (I t = threadIdx.x; t < tiles; t += blockDim.x)
+    if (row[t])
+      last = (int)t;
+  if (last >= 0)
+    atomicMax(&last_kept, last);
+  __syncthreads();
+  if (last_kept < 0)
+    return a.sk;
+  const I end = ((I)last_kept + 1) * KEYS;
+  return end < a.sk ? end : a.sk;
+}
+
+// Whether every row of the block (those `exists` says are rows of the
+// matrix) has a running maximum of at least `floor`. Block-wide: every
+// thread calls it.
+template <int MT, typename Exists>
+__device__ inline bool prec_rows_reach(const float (&running_max)[MT][2],
+                                       float floor, Exists exists) {
+  bool reached = true;
+#pragma unroll
+  for (int m = 0; m < MT; ++m)
+#pragma unroll
+    for (int r = 0; r < 2; ++r)
+      reached &= !exists(m, r) || running_max[m][r] >= floor;
+  return __syncthreads_and(reached) != 0;
+}
+
 // `Logits` turns a pair of adjacent dot products and their mask values
 // (prec_pair<M>) into logits, rounding as the program did. Each warp takes
 // MT tiles of 16 query rows; launched with prec_attention_tiles' BYTES of
-// dynamic shared memory.
-template <int MT, int D, int DV, bool ZERO_NAN_ROWS, typename Logits,
-          typename T, typename M, typename O, typename I>
+// dynamic shared memory. SKIP_MASKED_KEYS: engine.attention's
+// skip_masked_keys, with `kept_tiles` from prec_attention_kept_tiles (null
+// without).
+template <int MT, int D, int DV, bool ZERO_NAN_ROWS, bool SKIP_MASKED_KEYS,
+          typename Logits, typename T, typename M, typename O, typename I>
 __global__ void __launch_bounds__(128)
-    prec_attention_mma(prec_attention_args<T, T, M, O, I> a, Logits logits) {
+    prec_attention_mma(prec_attention_args<T, T, M, O, I> a, Logits logits,
+                       const unsigned char *kept_tiles) {
   using Tiles = prec_attention_tiles<MT, D, DV, T>;
   using MaskPair = typename prec_pair<M>::type;
   constexpr int QUERIES = Tiles::QUERIES, KEYS = Tiles::KEYS;
@@ -584,6 +657,15 @@ __global__ void __launch_bounds__(128)
           tile_max[m][r] = fmaxf(tile_max[m][r], fmaxf(logit.x, logit.y));
         }
   };
+  // The keys this block computes: all of them, or with SKIP_MASKED_KEYS
+  // those up to the last tile where the mask leaves a key to one of its rows
+  // (past it, every mask value of the block's rows is at most -65504). Rows
+  // without a logit of at least -16384 by then see the rest too, so that
+  // what is skipped has probability 0 (engine.attention's skip_masked_keys).
+  I limit = a.sk;
+  if (SKIP_MASKED_KEYS)
+    limit =
+        prec_attention_key_end<QUERIES, KEYS>(a, kept_tiles, head, block_row);
   // The block's queries and first keys arrive together; a tile's values
   // load while its scores are computed, the next tile's keys while its P.V
   // is.
@@ -592,7 +674,7 @@ __global__ void __launch_bounds__(128)
                              a.sq - block_row, (I)D, copy_queries);
   load_keys(0);
   prec_commit_copies();
-  for (I first = 0; first < a.sk; first += KEYS) {
+  for (I first = 0; first < limit; first += KEYS) {
     load_values(first);
     prec_commit_copies();
     prec_wait_copies_but_one();
@@ -622,7 +704,7 @@ __global__ void __launch_bounds__(128)
       }
     }
     __syncthreads();
-    if (first + KEYS < a.sk)
+    if (first + KEYS < limit)
       load_keys(first + KEYS);
     prec_commit_copies();
     float tile_max[MT][2];
@@ -700,6 +782,14 @@ __global__ void __launch_bounds__(128)
       }
     }
     __syncthreads();
+    if (SKIP_MASKED_KEYS && first + KEYS >= limit && limit < a.sk &&
+        !prec_rows_reach<MT>(running_max, -16384.0f, [&](int m, int r) {
+          return row_of(m, r) < a.sq;
+        })) {
+      limit = a.sk;
+      load_keys(first + KEYS);
+      prec_commit_copies();
+    }
   }
   // Output pairs store as one value where the output is aligned for them
   // (rows hold DV, an even count).

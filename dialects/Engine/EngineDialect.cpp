@@ -96,6 +96,12 @@ LogicalResult AttentionOp::verify() {
     return emitOpError("needs query_rows of 64 or 128 on tensor cores");
   if (getKernel() != AttentionKernel::TensorCores && queryRows)
     return emitOpError("takes query_rows only on tensor cores");
+  if (getSkipMaskedKeys() &&
+      (getKernel() != AttentionKernel::TensorCores || !getMask() ||
+       getMaskFirst() ||
+       !cast<RankedTensorType>(getMask().getType()).hasStaticShape()))
+    return emitOpError("skips masked keys only on tensor cores, with a mask "
+                       "of static shape added after the scaling");
   return success();
 }
 

@@ -195,6 +195,20 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     * `zero_nan_rows`: the program replaced NaN probabilities by 0 (the
       guard exporters write after a softmax whose row may be fully masked).
 
+    `skip_masked_keys` (tensor-core kernel, a mask of static shape added
+    after the scaling): a block of queries stops at the last tile of keys where the
+    mask leaves a key to one of its rows. Past it, every mask value of the
+    block's rows is at most -65504 (f16's lowest; f32's lowest and -inf are
+    below it), and once each row has a logit of at least -16384 (else the
+    block goes on through every key) such a key's logit is at least
+    49120 - s below the row's largest, for a scaled score s: its
+    probability exp(logit - max) is exactly 0 in f32 wherever scaled
+    scores stay below 49000, and the result is the one computed without
+    skipping, bit for bit. Causal masks stop each block at its diagonal
+    (half of the work of a long prefill), padding masks at the padding.
+    Which tiles of keys the mask leaves to each block is worked out once
+    per run, ahead of the kernel, into a buffer of the engine.
+
     `kernel` is the kernel that runs it; the verifier checks that
     `tensor_cores` fits the types and head sizes. `query_rows`, the query
     rows a block of the tensor-core kernel takes, is 64 (16 a warp) or 128
@@ -223,7 +237,8 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     TypeAttr:$scaled_type,
     TypeAttr:$masked_type,
     UnitAttr:$mask_first,
-    UnitAttr:$zero_nan_rows);
+    UnitAttr:$zero_nan_rows,
+    UnitAttr:$skip_masked_keys);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $query `,` $keys `,` $values (`mask` $mask^)? attr-dict `:`

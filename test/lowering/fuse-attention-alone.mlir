@@ -5,8 +5,10 @@
 
 // The scale, then the mask; the scores, scaled and masked scores round to f16
 // as the program's epilogue cast, mul and add stored them. Nothing else is left.
+// A mask added after the scaling lets the tensor-core kernel skip the keys it
+// removes.
 // CHECK-LABEL: func.func @scale_then_mask
-// CHECK-NEXT: %[[O:.*]] = engine.attention %arg0, %arg1, %arg2 mask %arg3 {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x1x8xf16>) -> tensor<4x8x16xf16>
+// CHECK-NEXT: %[[O:.*]] = engine.attention %arg0, %arg1, %arg2 mask %arg3 {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16, skip_masked_keys} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x1x8xf16>) -> tensor<4x8x16xf16>
 // CHECK-NEXT: return %[[O]]
 func.func @scale_then_mask(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %mask: tensor<2x1x1x8xf16>) -> (tensor<4x8x16xf16>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
@@ -35,8 +37,9 @@ func.func @scale_then_mask(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: 
 
 // -----
 
+// A mask before the scaling is scaled with the scores: no skipping.
 // CHECK-LABEL: func.func @mask_then_scale
-// CHECK-NEXT: engine.attention {{.*}} {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, mask_first,
+// CHECK-NEXT: engine.attention {{.*}} {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, mask_first, masked_type = f16, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} :
 func.func @mask_then_scale(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %mask: tensor<2x1x1x8xf16>) -> (tensor<4x8x16xf16>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -108,7 +111,7 @@ func.func @f32_rows(%q: tensor<2x8x8xf32>, %kt: tensor<2x8x8xf32>, %v: tensor<2x
 
 // The exporters' guard against fully masked rows: NaN probabilities made 0.
 // CHECK-LABEL: func.func @nan_guard
-// CHECK-NEXT: engine.attention {{.*}} zero_nan_rows}
+// CHECK-NEXT: engine.attention {{.*}} skip_masked_keys, zero_nan_rows}
 // CHECK-NOT: tosa.select
 func.func @nan_guard(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %mask: tensor<2x1x1x8xf16>) -> (tensor<4x8x16xf16>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>

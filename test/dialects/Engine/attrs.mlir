@@ -327,3 +327,29 @@ func.func @depth_not_i64() -> tensor<2x3xi8> {
   %w = "tosa.const"() <{values = dense<1> : tensor<2x3xi8>}> {engine.padded_depth = 4 : i32} : () -> tensor<2x3xi8>
   return %w : tensor<2x3xi8>
 }
+
+// -----
+
+// Only the tensor-core kernel skips masked keys, and only where the mask is
+// added after the scaling.
+func.func @attention_skip_without_mask(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>) -> tensor<4x8x16xf16> {
+  // expected-error @+1 {{'engine.attention' op skips masked keys only on tensor cores, with a mask of static shape added after the scaling}}
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f32, query_rows = 64 : i64, scale = 1.0 : f64, scaled_type = f32, score_type = f32, skip_masked_keys} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
+  return %o : tensor<4x8x16xf16>
+}
+
+// -----
+
+func.func @attention_skip_mask_first(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %m: tensor<2x1x8x8xf32>) -> tensor<4x8x16xf16> {
+  // expected-error @+1 {{'engine.attention' op skips masked keys only on tensor cores, with a mask of static shape added after the scaling}}
+  %o = engine.attention %q, %kt, %v mask %m {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, mask_first, masked_type = f32, query_rows = 64 : i64, scale = 1.0 : f64, scaled_type = f32, score_type = f32, skip_masked_keys} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x8x8xf32>) -> tensor<4x8x16xf16>
+  return %o : tensor<4x8x16xf16>
+}
+
+// -----
+
+func.func @attention_skip_cuda_cores(%q: tensor<4x8x16xf32>, %kt: tensor<4x16x8xf32>, %v: tensor<4x8x16xf32>, %m: tensor<2x1x8x8xf32>) -> tensor<4x8x16xf32> {
+  // expected-error @+1 {{'engine.attention' op skips masked keys only on tensor cores, with a mask of static shape added after the scaling}}
+  %o = engine.attention %q, %kt, %v mask %m {heads = 2 : i64, kernel = #engine.attention_kernel<cuda_cores>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, skip_masked_keys} : (tensor<4x8x16xf32>, tensor<4x16x8xf32>, tensor<4x8x16xf32>, tensor<2x1x8x8xf32>) -> tensor<4x8x16xf32>
+  return %o : tensor<4x8x16xf32>
+}
