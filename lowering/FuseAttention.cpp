@@ -368,9 +368,10 @@ void replace(AttentionMatch &match) {
   Value mask = match.mask ? getRank4Mask(builder, match.mask) : Value();
   Value query = match.scores.getA(), values = match.output.getB();
   engine::AttentionKernel kernel = chooseKernel(query, values);
-  // Exact for masks added after the scaling (see the op's description);
-  // the engine sizes what it records of the mask's tiles at create.
-  bool skipMaskedKeys = mask && !match.maskFirst &&
+  // Exact for masks that reach the logits unscaled (see the op's
+  // description); the engine sizes what it records of the mask's tiles at
+  // create.
+  bool skipMaskedKeys = mask && (!match.maskFirst || match.scale == 1) &&
                         kernel == engine::AttentionKernel::TensorCores &&
                         cast<RankedTensorType>(mask.getType()).hasStaticShape();
   auto attention = engine::AttentionOp::create(

@@ -98,10 +98,10 @@ LogicalResult AttentionOp::verify() {
     return emitOpError("takes query_rows only on tensor cores");
   if (getSkipMaskedKeys() &&
       (getKernel() != AttentionKernel::TensorCores || !getMask() ||
-       getMaskFirst() ||
+       (getMaskFirst() && getScale().convertToDouble() != 1.0) ||
        !cast<RankedTensorType>(getMask().getType()).hasStaticShape()))
     return emitOpError("skips masked keys only on tensor cores, with a mask "
-                       "of static shape added after the scaling");
+                       "of static shape that is not scaled");
   return success();
 }
 

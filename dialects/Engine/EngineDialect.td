@@ -196,7 +196,8 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
       guard exporters write after a softmax whose row may be fully masked).
 
     `skip_masked_keys` (tensor-core kernel, a mask of static shape added
-    after the scaling): a block of queries stops at the last tile of keys where the
+    after the scaling, or before a scale of 1, as where exporters fold the
+    scale into the query): a block of queries stops at the last tile of keys where the
     mask leaves a key to one of its rows. Past it, every mask value of the
     block's rows is at most -65504 (f16's lowest; f32's lowest and -inf are
     below it), and once each row has a logit of at least -16384 (else the

@@ -331,9 +331,18 @@ func.func @depth_not_i64() -> tensor<2x3xi8> {
 // -----
 
 // Only the tensor-core kernel skips masked keys, and only where the mask is
-// added after the scaling.
+// not scaled: added after the scaling, or before a scale of 1.
+// CHECK-LABEL: func.func @attention_skip_unscaled_mask_first
+// CHECK: mask_first, {{.*}}scale = 1.000000e+00 : f64, {{.*}}skip_masked_keys}
+func.func @attention_skip_unscaled_mask_first(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %m: tensor<2x1x8x8xf32>) -> tensor<4x8x16xf16> {
+  %o = engine.attention %q, %kt, %v mask %m {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, mask_first, masked_type = f32, query_rows = 64 : i64, scale = 1.0 : f64, scaled_type = f32, score_type = f32, skip_masked_keys} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x8x8xf32>) -> tensor<4x8x16xf16>
+  return %o : tensor<4x8x16xf16>
+}
+
+// -----
+
 func.func @attention_skip_without_mask(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>) -> tensor<4x8x16xf16> {
-  // expected-error @+1 {{'engine.attention' op skips masked keys only on tensor cores, with a mask of static shape added after the scaling}}
+  // expected-error @+1 {{'engine.attention' op skips masked keys only on tensor cores, with a mask of static shape that is not scaled}}
   %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f32, query_rows = 64 : i64, scale = 1.0 : f64, scaled_type = f32, score_type = f32, skip_masked_keys} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
   return %o : tensor<4x8x16xf16>
 }
@@ -341,15 +350,15 @@ func.func @attention_skip_without_mask(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x
 // -----
 
 func.func @attention_skip_mask_first(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %m: tensor<2x1x8x8xf32>) -> tensor<4x8x16xf16> {
-  // expected-error @+1 {{'engine.attention' op skips masked keys only on tensor cores, with a mask of static shape added after the scaling}}
-  %o = engine.attention %q, %kt, %v mask %m {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, mask_first, masked_type = f32, query_rows = 64 : i64, scale = 1.0 : f64, scaled_type = f32, score_type = f32, skip_masked_keys} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x8x8xf32>) -> tensor<4x8x16xf16>
+  // expected-error @+1 {{'engine.attention' op skips masked keys only on tensor cores, with a mask of static shape that is not scaled}}
+  %o = engine.attention %q, %kt, %v mask %m {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, mask_first, masked_type = f32, query_rows = 64 : i64, scale = 1.250000e-01 : f64, scaled_type = f32, score_type = f32, skip_masked_keys} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x8x8xf32>) -> tensor<4x8x16xf16>
   return %o : tensor<4x8x16xf16>
 }
 
 // -----
 
 func.func @attention_skip_cuda_cores(%q: tensor<4x8x16xf32>, %kt: tensor<4x16x8xf32>, %v: tensor<4x8x16xf32>, %m: tensor<2x1x8x8xf32>) -> tensor<4x8x16xf32> {
-  // expected-error @+1 {{'engine.attention' op skips masked keys only on tensor cores, with a mask of static shape added after the scaling}}
+  // expected-error @+1 {{'engine.attention' op skips masked keys only on tensor cores, with a mask of static shape that is not scaled}}
   %o = engine.attention %q, %kt, %v mask %m {heads = 2 : i64, kernel = #engine.attention_kernel<cuda_cores>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, skip_masked_keys} : (tensor<4x8x16xf32>, tensor<4x16x8xf32>, tensor<4x8x16xf32>, tensor<2x1x8x8xf32>) -> tensor<4x8x16xf32>
   return %o : tensor<4x8x16xf32>
 }
