@@ -157,7 +157,7 @@ std::string CudaEmitter::emitKeptTiles(engine::AttentionOp op,
   Value mask = op.getMask();
   ArrayRef<int64_t> shape = shapeOf(mask);
   int64_t sq = shapeOf(op.getQuery())[1], sk = shapeOf(op.getKeys())[2];
-  int64_t rows = *op.getQueryRows(), keys = 64;
+  int64_t rows = *op.getQueryRows(), keys = engine::AttentionOp::kKeysPerTile;
   int64_t slices = shape[0] * shape[1];
   int64_t blocks = llvm::divideCeil(sq, rows),
           tiles = llvm::divideCeil(sk, keys);

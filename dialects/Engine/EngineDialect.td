@@ -246,6 +246,9 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     functional-type(operands, results)
   }];
   let extraClassDeclaration = [{
+    /// The keys the tensor-core kernel takes at a time, and which
+    /// skip_masked_keys skips in.
+    static constexpr int64_t kKeysPerTile = 64;
     /// Whether the kernels compute with elements of `type`.
     static bool isComputeType(::mlir::Type type) {
       return type.isF32() || type.isF16() || type.isBF16();

@@ -5,10 +5,9 @@
 
 // The scale, then the mask; the scores, scaled and masked scores round to f16
 // as the program's epilogue cast, mul and add stored them. Nothing else is left.
-// A mask added after the scaling lets the tensor-core kernel skip the keys it
-// removes.
+// Eight keys, one tile: nothing for the kernel to skip.
 // CHECK-LABEL: func.func @scale_then_mask
-// CHECK-NEXT: %[[O:.*]] = engine.attention %arg0, %arg1, %arg2 mask %arg3 {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16, skip_masked_keys} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x1x8xf16>) -> tensor<4x8x16xf16>
+// CHECK-NEXT: %[[O:.*]] = engine.attention %arg0, %arg1, %arg2 mask %arg3 {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x1x8xf16>) -> tensor<4x8x16xf16>
 // CHECK-NEXT: return %[[O]]
 func.func @scale_then_mask(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %mask: tensor<2x1x1x8xf16>) -> (tensor<4x8x16xf16>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
@@ -37,29 +36,29 @@ func.func @scale_then_mask(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: 
 
 // -----
 
-// No scale (exporters fold it into Q): the mask comes first, scale 1, and
-// the kernel skips what it removes.
+// No scale (exporters fold it into Q): the mask comes first, scale 1. Over
+// more than one tile of keys (80), the kernel skips the tiles it removes.
 // CHECK-LABEL: func.func @mask_unscaled
 // CHECK-NEXT: engine.attention {{.*}} {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, mask_first, masked_type = f16, query_rows = 64 : i64, scale = 1.000000e+00 : f64, scaled_type = f16, score_type = f16, skip_masked_keys} :
-func.func @mask_unscaled(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %mask: tensor<2x1x1x8xf16>) -> (tensor<4x8x16xf16>) {
+func.func @mask_unscaled(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x80xf16>, %v: tensor<4x80x16xf16>, %mask: tensor<2x1x1x80xf16>) -> (tensor<4x8x16xf16>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x8x8xf32>
-  %s16 = tosa.cast %s {precision.epilogue} : (tensor<4x8x8xf32>) -> tensor<4x8x8xf16>
-  %shape4 = tosa.const_shape {values = dense<[2, 2, 8, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %s4 = tosa.reshape %s16, %shape4 : (tensor<4x8x8xf16>, !tosa.shape<4>) -> tensor<2x2x8x8xf16>
-  %y = tosa.add %s4, %mask : (tensor<2x2x8x8xf16>, tensor<2x1x1x8xf16>) -> tensor<2x2x8x8xf16>
-  %m = tosa.reduce_max %y {axis = 3 : i32} : (tensor<2x2x8x8xf16>) -> tensor<2x2x8x1xf16>
-  %d = tosa.sub %y, %m : (tensor<2x2x8x8xf16>, tensor<2x2x8x1xf16>) -> tensor<2x2x8x8xf16>
-  %d32 = tosa.cast %d : (tensor<2x2x8x8xf16>) -> tensor<2x2x8x8xf32>
-  %e = tosa.exp %d32 : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
-  %l = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x1xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x8x16xf16>, tensor<4x16x80xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x8x80xf32>
+  %s16 = tosa.cast %s {precision.epilogue} : (tensor<4x8x80xf32>) -> tensor<4x8x80xf16>
+  %shape4 = tosa.const_shape {values = dense<[2, 2, 8, 80]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s4 = tosa.reshape %s16, %shape4 : (tensor<4x8x80xf16>, !tosa.shape<4>) -> tensor<2x2x8x80xf16>
+  %y = tosa.add %s4, %mask : (tensor<2x2x8x80xf16>, tensor<2x1x1x80xf16>) -> tensor<2x2x8x80xf16>
+  %m = tosa.reduce_max %y {axis = 3 : i32} : (tensor<2x2x8x80xf16>) -> tensor<2x2x8x1xf16>
+  %d = tosa.sub %y, %m : (tensor<2x2x8x80xf16>, tensor<2x2x8x1xf16>) -> tensor<2x2x8x80xf16>
+  %d32 = tosa.cast %d : (tensor<2x2x8x80xf16>) -> tensor<2x2x8x80xf32>
+  %e = tosa.exp %d32 : (tensor<2x2x8x80xf32>) -> tensor<2x2x8x80xf32>
+  %l = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<2x2x8x80xf32>) -> tensor<2x2x8x1xf32>
   %r = tosa.reciprocal %l : (tensor<2x2x8x1xf32>) -> tensor<2x2x8x1xf32>
-  %p = tosa.mul %e, %r, %shift : (tensor<2x2x8x8xf32>, tensor<2x2x8x1xf32>, tensor<1xi8>) -> tensor<2x2x8x8xf32>
-  %p16 = tosa.cast %p : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf16>
-  %shape3 = tosa.const_shape {values = dense<[4, 8, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
-  %p3 = tosa.reshape %p16, %shape3 : (tensor<2x2x8x8xf16>, !tosa.shape<3>) -> tensor<4x8x8xf16>
-  %o = tosa.matmul %p3, %v, %zp, %zp : (tensor<4x8x8xf16>, tensor<4x8x16xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x8x16xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x2x8x80xf32>, tensor<2x2x8x1xf32>, tensor<1xi8>) -> tensor<2x2x8x80xf32>
+  %p16 = tosa.cast %p : (tensor<2x2x8x80xf32>) -> tensor<2x2x8x80xf16>
+  %shape3 = tosa.const_shape {values = dense<[4, 8, 80]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %p3 = tosa.reshape %p16, %shape3 : (tensor<2x2x8x80xf16>, !tosa.shape<3>) -> tensor<4x8x80xf16>
+  %o = tosa.matmul %p3, %v, %zp, %zp : (tensor<4x8x80xf16>, tensor<4x80x16xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x8x16xf32>
   %o16 = tosa.cast %o {precision.epilogue} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf16>
   return %o16 : tensor<4x8x16xf16>
 }
@@ -140,7 +139,7 @@ func.func @f32_rows(%q: tensor<2x8x8xf32>, %kt: tensor<2x8x8xf32>, %v: tensor<2x
 
 // The exporters' guard against fully masked rows: NaN probabilities made 0.
 // CHECK-LABEL: func.func @nan_guard
-// CHECK-NEXT: engine.attention {{.*}} skip_masked_keys, zero_nan_rows}
+// CHECK-NEXT: engine.attention {{.*}} score_type = f16, zero_nan_rows}
 // CHECK-NOT: tosa.select
 func.func @nan_guard(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %mask: tensor<2x1x1x8xf16>) -> (tensor<4x8x16xf16>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
