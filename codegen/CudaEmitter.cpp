@@ -63,7 +63,7 @@ static const char *const cudnnHelpers =
     ;
 
 engine::EngineDialect &CudaEmitter::getEngineDialect() const {
-  return *function->getContext()->getLoadedDialect<engine::EngineDialect>();
+  return engine::EngineDialect::get(function->getContext());
 }
 
 LogicalResult CudaEmitter::planMissing(Operation *op, llvm::StringRef name,

@@ -19,9 +19,8 @@ public:
   using PlanPass::PlanPass;
 
   mlir::LogicalResult plan(mlir::func::FuncOp function) {
-    engine::EngineDialect *dialect =
-        getContext().getLoadedDialect<engine::EngineDialect>();
-    auto algorithmAttr = dialect->getConvAlgorithmAttrHelper();
+    auto algorithmAttr =
+        engine::EngineDialect::get(&getContext()).getConvAlgorithmAttrHelper();
     function.walk([&](mlir::tosa::Conv2DOp op) {
       algorithmAttr.setAttr(
           op, engine::ConvAlgorithmAttr::get(

@@ -10,10 +10,8 @@ llvm::MapVector<int64_t, KernelGroup> getKernelGroups(Block &body) {
   llvm::MapVector<int64_t, KernelGroup> groups;
   if (body.empty())
     return groups;
-  auto kernelAttr = body.front()
-                        .getContext()
-                        ->getLoadedDialect<engine::EngineDialect>()
-                        ->getKernelAttrHelper();
+  auto kernelAttr = engine::EngineDialect::get(body.front().getContext())
+                        .getKernelAttrHelper();
   for (Operation &op : body)
     if (engine::KernelAttr kernel = kernelAttr.getAttr(&op)) {
       KernelGroup &group = groups[kernel.getIndex()];

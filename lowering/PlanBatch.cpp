@@ -26,7 +26,7 @@ public:
   using PlanPass::PlanPass;
 
   mlir::LogicalResult plan(mlir::func::FuncOp function) {
-    auto &dialect = *getContext().getLoadedDialect<engine::EngineDialect>();
+    auto &dialect = engine::EngineDialect::get(&getContext());
     clearPlan(function, dialect);
     if (batch.getValue())
       return planBatch(function, dialect);

@@ -172,9 +172,8 @@ private:
 
 /// Each kernel's ops are consecutive, ops that launch nothing aside.
 LogicalResult checkConsecutiveKernels(func::FuncOp function) {
-  auto kernelAttr = function->getContext()
-                        ->getLoadedDialect<engine::EngineDialect>()
-                        ->getKernelAttrHelper();
+  auto kernelAttr =
+      engine::EngineDialect::get(function->getContext()).getKernelAttrHelper();
   llvm::SmallDenseSet<int64_t> finished;
   std::optional<int64_t> current;
   for (Operation &op : function.getBody().front()) {
@@ -201,9 +200,7 @@ public:
   LogicalResult plan(func::FuncOp function) {
     if (failed(checkConsecutiveKernels(function)))
       return failure();
-    BufferPlanner(function,
-                  *getContext().getLoadedDialect<engine::EngineDialect>())
-        .plan();
+    BufferPlanner(function, engine::EngineDialect::get(&getContext())).plan();
     return success();
   }
 };

@@ -54,7 +54,7 @@ public:
   using PlanPass::PlanPass;
 
   LogicalResult plan(func::FuncOp function) {
-    auto &dialect = *getContext().getLoadedDialect<engine::EngineDialect>();
+    auto &dialect = engine::EngineDialect::get(&getContext());
     int64_t bits =
         getLargestIndexSpace(function, dialect) < narrowIndexLimit ? 32 : 64;
     dialect.getIndexBitwidthAttrHelper().setAttr(

@@ -263,7 +263,7 @@ public:
   LogicalResult plan(func::FuncOp function) {
     KernelPlanner planner(function.getBody().front());
     planner.plan();
-    planner.annotate(*getContext().getLoadedDialect<engine::EngineDialect>());
+    planner.annotate(engine::EngineDialect::get(&getContext()));
     return planner.schedule();
   }
 };

@@ -28,7 +28,7 @@ public:
   using PlanPass::PlanPass;
 
   LogicalResult plan(func::FuncOp function) {
-    auto &dialect = *getContext().getLoadedDialect<engine::EngineDialect>();
+    auto &dialect = engine::EngineDialect::get(&getContext());
     // The engine stores weights as this pass says and as nothing else does:
     // marks from an earlier plan go.
     function.walk([&](tosa::ConstOp constant) {

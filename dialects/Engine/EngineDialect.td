@@ -55,6 +55,15 @@ def Engine_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The dialect in `context`, where a pass that declares it runs (its
+    /// attribute helpers name the plan's attributes).
+    static EngineDialect &get(::mlir::MLIRContext *context) {
+      EngineDialect *dialect = context->getLoadedDialect<EngineDialect>();
+      assert(dialect && "the engine dialect is loaded by the plan's passes");
+      return *dialect;
+    }
+  }];
   let discardableAttrs = (ins
     "::prec::engine::ConvAlgorithmAttr":$conv_algorithm,
     "::prec::engine::KernelAttr":$kernel,
