@@ -368,14 +368,12 @@ void replace(AttentionMatch &match) {
   Value mask = match.mask ? getRank4Mask(builder, match.mask) : Value();
   Value query = match.scores.getA(), values = match.output.getB();
   engine::AttentionKernel kernel = chooseKernel(query, values);
-  // Exact for masks that reach the logits unscaled (see the op's
-  // description); the engine sizes what it records of the mask's tiles at
-  // create. A single tile of keys has nothing to skip, and the record costs
+  // The engine sizes what it records of the mask's tiles at create. A single
+  // tile of keys has nothing to skip, and the record costs
   // a launch: 3-8% of a Swin window's attention on an H100.
   bool skipMaskedKeys =
-      mask && (!match.maskFirst || match.scale == 1) &&
-      kernel == engine::AttentionKernel::TensorCores &&
-      cast<RankedTensorType>(mask.getType()).hasStaticShape() &&
+      engine::AttentionOp::canSkipMaskedKeys(kernel, mask, match.maskFirst,
+                                             match.scale) &&
       shapeOf(match.scores.getB())[2] > engine::AttentionOp::kKeysPerTile;
   auto attention = engine::AttentionOp::create(
       builder, match.result->getLoc(), match.result->getResult(0).getType(),

@@ -70,7 +70,11 @@ public:
     }
 
     Builder builder(&getContext());
-    StringRef rangeName = precision::PrecisionDialect::getRangeAttrName();
+    // Names made attributes once, not looked up again for every op.
+    StringAttr rangeName =
+        builder.getStringAttr(precision::PrecisionDialect::getRangeAttrName());
+    StringAttr looseName = builder.getStringAttr(
+        precision::PrecisionDialect::getLooseRangeAttrName());
     auto toAttr = [&](const Interval &range) {
       return builder.getDenseF64ArrayAttr({range.lo, range.hi});
     };
@@ -99,10 +103,6 @@ public:
     }
 
     RangeAnalysis analysis(module, argumentRanges);
-    // Names made attributes once, not looked up again for every op.
-    StringAttr rangeAttrName = builder.getStringAttr(rangeName);
-    StringAttr looseAttrName = builder.getStringAttr(
-        precision::PrecisionDialect::getLooseRangeAttrName());
     for (auto function : module.getOps<func::FuncOp>())
       function.walk([&](Operation *op) {
         if (op->getNumResults() != 1 || op == function.getOperation())
@@ -112,11 +112,11 @@ public:
           return;
         bool loose = !analysis.isReached(op->getResult(0));
         updateDiscardableAttrs(op, [&](NamedAttrList &attributes) {
-          attributes.set(rangeAttrName, toAttr(range));
+          attributes.set(rangeName, toAttr(range));
           if (loose)
-            attributes.set(looseAttrName, builder.getUnitAttr());
+            attributes.set(looseName, builder.getUnitAttr());
           else
-            attributes.erase(looseAttrName);
+            attributes.erase(looseName);
         });
       });
 

@@ -97,9 +97,8 @@ LogicalResult AttentionOp::verify() {
   if (getKernel() != AttentionKernel::TensorCores && queryRows)
     return emitOpError("takes query_rows only on tensor cores");
   if (getSkipMaskedKeys() &&
-      (getKernel() != AttentionKernel::TensorCores || !getMask() ||
-       (getMaskFirst() && getScale().convertToDouble() != 1.0) ||
-       !cast<RankedTensorType>(getMask().getType()).hasStaticShape()))
+      !canSkipMaskedKeys(getKernel(), getMask(), getMaskFirst(),
+                         getScale().convertToDouble()))
     return emitOpError("skips masked keys only on tensor cores, with a mask "
                        "of static shape that is not scaled");
   return success();

@@ -258,6 +258,16 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     /// The keys the tensor-core kernel takes at a time, and which
     /// skip_masked_keys skips in.
     static constexpr int64_t kKeysPerTile = 64;
+    /// Whether `kernel` can skip the keys `mask` removes, bit for bit
+    /// (skip_masked_keys): the tensor-core kernel, with a mask of static
+    /// shape that reaches the logits unscaled.
+    static bool canSkipMaskedKeys(AttentionKernel kernel, ::mlir::Value mask,
+                                  bool maskFirst, double scale) {
+      return kernel == AttentionKernel::TensorCores && mask &&
+             (!maskFirst || scale == 1.0) &&
+             ::llvm::cast<::mlir::RankedTensorType>(mask.getType())
+                 .hasStaticShape();
+    }
     /// Whether the kernels compute with elements of `type`.
     static bool isComputeType(::mlir::Type type) {
       return type.isF32() || type.isF16() || type.isBF16();

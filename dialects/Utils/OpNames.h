@@ -26,9 +26,8 @@ mlir::StringAttr getLocationNameAttr(mlir::Location location);
 /// The text of getLocationNameAttr, or "".
 llvm::StringRef getLocationName(mlir::Location location);
 
-/// The op's layer name: its `precision.layer` attribute, else the name
-/// from its location (the first `NameLoc` found, looking
-/// through fused and call-site locations), or "" if it has none.
+/// The op's layer name: its `precision.layer` attribute, else
+/// getLocationName of its location.
 llvm::StringRef getLayerName(mlir::Operation *op);
 
 /// The name a function argument is known by: its `precision.name`
