@@ -21,7 +21,10 @@ def PrecLowerPrecisionCasts
     tosa.cast's semantics (round to nearest even, saturate to integers) and
     lower as such. A cast between two float types of one width (f16 and
     bf16, the two f8s), which no single extension or truncation performs,
-    goes through f32, which holds both exactly. A `precision.region` left in
+    goes through f32, which holds both exactly. A cast that rounds back to
+    the type a widening cast came from (with only reshapes between) gives
+    that value back unchanged, and goes: an exporter's f16 widened for an
+    f32 op that legalization then ran in f16. A `precision.region` left in
     the module means the precision pipeline did not run: an error says so.
 
     Example:
@@ -32,6 +35,13 @@ def PrecLowerPrecisionCasts
     // Output:
     %0 = tosa.cast %x : (tensor<4xf16>) -> tensor<4xf32>
     %y = tosa.cast %0 : (tensor<4xf32>) -> tensor<4xbf16>
+
+    // Input:
+    %w = tosa.cast %h : (tensor<2x4xf16>) -> tensor<2x4xf32>
+    %r = tosa.reshape %w, %shape : (tensor<2x4xf32>, !tosa.shape<1>) -> tensor<8xf32>
+    %n = tosa.cast %r : (tensor<8xf32>) -> tensor<8xf16>
+    // Output:
+    %n = tosa.reshape %h, %shape : (tensor<2x4xf16>, !tosa.shape<1>) -> tensor<8xf16>
     ```
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];

@@ -4,6 +4,7 @@ and torch.compile, timed in the same process.
   python3 run_transformers.py export WORK [MODEL...]       # GPU machine: ONNX
   python3 run_transformers.py prepare BIN WORK [MODEL...]  # here: engines
   python3 run_transformers.py check WORK [MODEL...]        # GPU machine: times
+  python3 run_transformers.py profile WORK [MODEL...]      # GPU machine: kernels
 
 MODEL picks among MODELS (all by default).
 
@@ -16,7 +17,9 @@ the times of the engine (`run` and `run_graph`), of PyTorch f16 eager and of
 torch.compile (each the best median of three interleaved rounds), the ratio
 of torch.compile's time to the engine graph's, and the largest absolute
 error of the engine and of PyTorch f16 against PyTorch f32, relative to the
-output's largest magnitude.
+output's largest magnitude. `profile` prints, per shape, the engine graph's
+and torch.compile's GPU kernels by total time over 10 runs, side by side
+in two tables.
 """
 import lzma
 import os
@@ -211,6 +214,41 @@ def check(work, names):
                   f"{error(eager):.1e} |", flush=True)
 
 
+def profile(work, names):
+    import torch
+    from torch.profiler import ProfilerActivity
+    from torch.profiler import profile as trace_of
+    from engine import Engine
+    for name in names:
+        half = build(name).half().cuda()
+        compiled = torch.compile(half, dynamic=False)
+        for batch, sequence in MODELS[name][1]:
+            stem = engine_stem(name, batch, sequence)
+            base = os.path.join(work, stem)
+            if not os.path.exists(base + ".weights"):
+                decompress(base + ".weights")
+            feed = inputs(batch, sequence)
+            args = [torch.from_numpy(v).cuda() for v in feed.values()]
+            engine = Engine(base + ".cu")
+            tensors, _ = engine.bind(feed)
+            graph = engine.runner(tensors, True)
+            for label, function in (("engine graph", graph),
+                                    ("torch.compile", lambda: compiled(*args))):
+                with torch.no_grad():
+                    for _ in range(5):
+                        function()
+                    torch.cuda.synchronize()
+                    with trace_of(activities=[ProfilerActivity.CUDA]) as trace:
+                        for _ in range(10):
+                            function()
+                        torch.cuda.synchronize()
+                print(f"## {stem}: {label}, 10 runs")
+                print(trace.key_averages().table(
+                    sort_by="device_time_total", row_limit=25,
+                    max_name_column_width=90), flush=True)
+            engine.destroy()
+
+
 if __name__ == "__main__":
     sys.path.insert(0, HERE)
     command, arguments = sys.argv[1], sys.argv[2:]
@@ -221,5 +259,7 @@ if __name__ == "__main__":
         export(work, names)
     elif command == "prepare":
         prepare(bin_dir, work, names)
+    elif command == "profile":
+        profile(work, names)
     else:
         check(work, names)

@@ -27,3 +27,48 @@ func.func @same_width_floats(%x: tensor<8xf32> loc("x")) -> tensor<8xf32> {
   %y = tosa.cast %b : (tensor<8xbf16>) -> tensor<8xf32>
   return %y : tensor<8xf32>
 }
+
+// -----
+
+// Rounding back to the type a widening came from gives the value back: the
+// casts go, and reshapes between become one reshape of the value.
+// CHECK-LABEL: func.func @round_trips
+// CHECK-SAME: (%[[H:.*]]: tensor<2x4xf16>, %[[B:.*]]: tensor<8xbf16>)
+// CHECK-NOT: tosa.cast
+// CHECK: %[[SHAPE:.*]] = tosa.const_shape {values = dense<8> : tensor<1xindex>}
+// CHECK: %[[FLAT:.*]] = tosa.reshape %[[H]], %[[SHAPE]] : (tensor<2x4xf16>, !tosa.shape<1>) -> tensor<8xf16>
+// CHECK-NOT: tosa.cast
+// CHECK: return %[[FLAT]], %[[B]]
+func.func @round_trips(%h: tensor<2x4xf16>, %b: tensor<8xbf16>) -> (tensor<8xf16>, tensor<8xbf16>) {
+  %wide = tosa.cast %h : (tensor<2x4xf16>) -> tensor<2x4xf32>
+  %s1 = tosa.const_shape {values = dense<[4, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %r1 = tosa.reshape %wide, %s1 : (tensor<2x4xf32>, !tosa.shape<2>) -> tensor<4x2xf32>
+  %s2 = tosa.const_shape {values = dense<8> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %r2 = tosa.reshape %r1, %s2 : (tensor<4x2xf32>, !tosa.shape<1>) -> tensor<8xf32>
+  %back = tosa.cast %r2 {precision.inserted_cast} : (tensor<8xf32>) -> tensor<8xf16>
+  %bw = tosa.cast %b : (tensor<8xbf16>) -> tensor<8xf32>
+  %bb = tosa.cast %bw : (tensor<8xf32>) -> tensor<8xbf16>
+  return %back, %bb : tensor<8xf16>, tensor<8xbf16>
+}
+
+// -----
+
+// Casts that change values stay: a narrowing first, a widening back to
+// another type; a widening that something else reads stays for it.
+// CHECK-LABEL: func.func @not_round_trips
+// CHECK: %[[N:.*]] = tosa.cast %{{.*}} : (tensor<8xf32>) -> tensor<8xf16>
+// CHECK: tosa.cast %[[N]] : (tensor<8xf16>) -> tensor<8xf32>
+// CHECK: %[[W:.*]] = tosa.cast %[[H:.*]] : (tensor<8xf16>) -> tensor<8xf32>
+// CHECK: tosa.cast %[[W]] {precision.inserted_cast} : (tensor<8xf32>) -> tensor<8xbf16>
+// CHECK: %[[W2:.*]] = tosa.cast %[[H]] : (tensor<8xf16>) -> tensor<8xf32>
+// CHECK-NOT: tosa.cast
+// CHECK: return {{.*}}, {{.*}}, %[[H]], %[[W2]]
+func.func @not_round_trips(%x: tensor<8xf32>, %h: tensor<8xf16>) -> (tensor<8xf32>, tensor<8xbf16>, tensor<8xf16>, tensor<8xf32>) {
+  %n = tosa.cast %x : (tensor<8xf32>) -> tensor<8xf16>
+  %nw = tosa.cast %n : (tensor<8xf16>) -> tensor<8xf32>
+  %w = tosa.cast %h : (tensor<8xf16>) -> tensor<8xf32>
+  %wb = tosa.cast %w {precision.inserted_cast} : (tensor<8xf32>) -> tensor<8xbf16>
+  %w2 = tosa.cast %h : (tensor<8xf16>) -> tensor<8xf32>
+  %back = tosa.cast %w2 : (tensor<8xf32>) -> tensor<8xf16>
+  return %nw, %wb, %back, %w2 : tensor<8xf32>, tensor<8xbf16>, tensor<8xf16>, tensor<8xf32>
+}
