@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InterleavedRange.h"
 
 #include <cstdio>
 
@@ -156,7 +157,8 @@ std::string CudaEmitter::emitKeptTiles(engine::AttentionOp op,
                                        StringRef maskType, StringRef index) {
   Value mask = op.getMask();
   ArrayRef<int64_t> shape = shapeOf(mask);
-  int64_t sq = shapeOf(op.getQuery())[1], sk = shapeOf(op.getKeys())[2];
+  engine::AttentionOp::Sizes sizes = op.getMatrixSizes();
+  int64_t sq = sizes.sq, sk = sizes.sk;
   int64_t rows = *op.getQueryRows(), keys = engine::AttentionOp::kKeysPerTile;
   int64_t slices = shape[0] * shape[1];
   int64_t blocks = llvm::divideCeil(sq, rows),
@@ -179,9 +181,7 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   if (failed(assignBuffer(op.getResult())))
     return failure();
   hasAttention = true;
-  ArrayRef<int64_t> query = shapeOf(op.getQuery());
-  int64_t n = query[0], sq = query[1], d = query[2];
-  int64_t sk = shapeOf(op.getKeys())[2], dv = shapeOf(op.getValues())[2];
+  auto [n, sq, sk, d, dv] = op.getMatrixSizes();
   std::string name = kernelName(op);
   std::string layer = getLayerName(op).str();
   Value mask = op.getMask();
@@ -193,14 +193,22 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   std::string index = indexSpelling.type().str();
   // N, the batch times the heads: the grid runs a column of blocks per matrix.
   std::string matrices = runtimeCount(op.getResult(), n);
+  auto braced = [](ArrayRef<int64_t> values) {
+    std::string list;
+    llvm::raw_string_ostream(list) << "{" << llvm::interleaved(values) << "}";
+    return list;
+  };
   std::string args = llvm::formatv(
       "prec_attention_args<{0}, {1}, {2}, {3}, {4}>{{{5}, {6}, {7}, {8}, {9}, "
-      "({4})({10}), {11}, {12}, {13}, {14}, {15}, {{{16}, {17}, {18}, {19}}}",
+      "({4})({10}), {11}, {12}, {13}, {14}, {15}, {16}, {17}, {18}, {19}, "
+      "{20}, {21}}",
       typeOf(op.getQuery()).cType, typeOf(op.getValues()).cType, maskType,
       typeOf(op.getResult()).cType, index, pointer(op.getQuery()),
       pointer(op.getKeys()), pointer(op.getValues()),
       mask ? pointer(mask) : "nullptr", pointer(op.getResult()), matrices, sq,
-      sk, d, dv, op.getHeads(), strides[0], strides[1], strides[2], strides[3]);
+      sk, d, dv, op.getHeads(), braced(strides), braced(op.getQueryLayout()),
+      braced(op.getKeysLayout()), braced(op.getValuesLayout()),
+      braced(op.getResultLayout()), op.getKvGroup());
   std::string where = layer.empty() ? "" : " '" + layer + "'";
   const char *zeroNanRows = op.getZeroNanRows() ? "true" : "false";
   // The tiled kernels' shared memory exceeds the default 48 KB at large
@@ -228,15 +236,16 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
     std::string keptTiles = "nullptr";
     if (op.getSkipMaskedKeys())
       keptTiles = emitKeptTiles(op, maskType, index);
+    const char *keyRows = op.hasKeyRows() ? "true" : "false";
     launchTiled(
-        llvm::formatv("prec_attention_mma<{0}, {1}, {2}, {3}, {4}, {5}_logit, "
-                      "{6}, {7}, {8}, {9}>",
+        llvm::formatv("prec_attention_mma<{0}, {1}, {2}, {3}, {4}, {5}, "
+                      "{6}_logit, {7}, {8}, {9}, {10}>",
                       tiles, d, dv, zeroNanRows,
-                      op.getSkipMaskedKeys() ? "true" : "false", name,
+                      op.getSkipMaskedKeys() ? "true" : "false", keyRows, name,
                       queryType, maskType, outType, index)
             .str(),
-        llvm::formatv("prec_attention_tiles<{0}, {1}, {2}, {3}>::BYTES", tiles,
-                      d, dv, queryType)
+        llvm::formatv("prec_attention_tiles<{0}, {1}, {2}, {3}, {4}>::BYTES",
+                      tiles, d, dv, queryType, keyRows)
             .str(),
         *op.getQueryRows(), 128, "tensor cores", ", " + keptTiles);
   } else if (op.getKernel() == engine::AttentionKernel::CudaCores) {

@@ -380,7 +380,10 @@ void replace(AttentionMatch &match) {
       query, match.scores.getB(), values, mask, match.heads, kernel,
       chooseQueryRows(builder, kernel, query), APFloat(match.scale),
       match.scoreType, match.scaledType, match.maskedType, match.maskFirst,
-      match.zeroNanRows, skipMaskedKeys);
+      match.zeroNanRows, skipMaskedKeys, /*sizes=*/nullptr,
+      /*query_strides=*/nullptr, /*keys_strides=*/nullptr,
+      /*values_strides=*/nullptr, /*result_strides=*/nullptr,
+      /*kv_group=*/1);
   if (auto layer = match.output->getAttr(
           precision::PrecisionDialect::getLayerAttrName()))
     attention->setAttr(precision::PrecisionDialect::getLayerAttrName(), layer);

@@ -537,6 +537,50 @@ def PrecFuseAttention : Pass<"prec-fuse-attention", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::prec::engine::EngineDialect"];
 }
 
+def PrecFoldAttentionViews
+    : Pass<"prec-fold-attention-views", "::mlir::func::FuncOp"> {
+  let summary = "Let engine.attention read and write through the reshapes, "
+                "transposes and tiles that move heads";
+  let description = [{
+    The second decision of `prec-plan-engine`. Exporters split heads with a
+    reshape and a transpose before attention, copy grouped-query keys and
+    values to every head with a tile, and merge heads with a transpose
+    after it: each a kernel that moves a whole tensor through memory. For
+    each `engine.attention`, this pass follows its query, keys and values
+    back through reshapes, transposes and tiles (a tile only where it
+    repeats a dimension of 1) as far as the attention can read the tensor
+    they started from by strides, and its result forward through reshapes
+    and transposes that are their input's only reader. The op then reads
+    and writes those tensors (`*_strides`, `sizes`, `kv_group`; see
+    `engine.attention`) and the moves nothing else reads go. A move that
+    something else reads stays for it.
+
+    What the kernel reads by strides: one stride per batch, row and column
+    of a matrix, and per head except that consecutive heads may share the
+    keys and values (`kv_group`); columns contiguous (for keys, the keys or
+    the head dimension); with more than one sample, the batch outermost.
+
+    Example:
+
+    ```mlir
+    // Input (shape constants left out):
+    %q4 = tosa.reshape %q : (tensor<2x16x64xf16>, ...) -> tensor<2x16x4x16xf16>
+    %qt = tosa.transpose %q4 {perms = array<i32: 0, 2, 1, 3>} ... -> tensor<2x4x16x16xf16>
+    %q3 = tosa.reshape %qt ... -> tensor<8x16x16xf16>
+    %o = engine.attention %q3, %kt, %v {heads = 4 : i64, ...}
+    %o4 = tosa.reshape %o ... -> tensor<2x4x16x16xf16>
+    %ot = tosa.transpose %o4 {perms = array<i32: 0, 2, 1, 3>} ... -> tensor<2x16x4x16xf16>
+    // Output:
+    %ot = engine.attention %q, %kt, %v {heads = 4 : i64,
+            sizes = array<i64: 8, 16, 16, 16, 16>,
+            query_strides = array<i64: 1024, 16, 64, 1>,
+            result_strides = array<i64: 1024, 16, 64, 1>, ...}
+          : (tensor<2x16x64xf16>, ...) -> tensor<2x16x4x16xf16>
+    ```
+  }];
+  let dependentDialects = ["::prec::engine::EngineDialect"];
+}
+
 def PrecPlanIndexWidth
     : Pass<"prec-plan-index-width", "::mlir::func::FuncOp"> {
   let summary = "Choose 32- or 64-bit indices for an engine's kernels";

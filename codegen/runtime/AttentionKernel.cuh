@@ -22,7 +22,10 @@ __device__ inline __nv_bfloat16 prec_from_float<__nv_bfloat16>(float x) {
 
 // Where the attention's inputs and output are, and their extents: query
 // [n, sq, d], keys [n, d, sk] (transposed), values [n, sk, dv], output
-// [n, sq, dv]; the mask, if any, broadcast over [n / heads, heads, sq, sk]
+// [n, sq, dv], each matrix stored by the strides of its (batch, head, row,
+// column) (engine.attention's layouts: columns are contiguous, but keys'
+// rows may be instead); keys and values of head h are those of head
+// h / kv_group. The mask, if any, broadcast over [n / heads, heads, sq, sk]
 // by the strides `mask_stride` (0 where it broadcasts).
 template <typename Q, typename V, typename M, typename O, typename I>
 struct prec_attention_args {
@@ -33,6 +36,30 @@ struct prec_attention_args {
   O *out;
   I n, sq, sk, d, dv, heads;
   I mask_stride[4];
+  I query_stride[4], key_stride[4], value_stride[4], out_stride[4];
+  I kv_group;
+
+  // The first element of matrix `matrix` of each.
+  __device__ const Q *query_matrix(I matrix) const {
+    return query + (matrix / heads) * query_stride[0] +
+           (matrix % heads) * query_stride[1];
+  }
+  __device__ const Q *key_matrix(I matrix) const {
+    return keys + (matrix / heads) * key_stride[0] +
+           (matrix % heads / kv_group) * key_stride[1];
+  }
+  __device__ const V *value_matrix(I matrix) const {
+    return values + (matrix / heads) * value_stride[0] +
+           (matrix % heads / kv_group) * value_stride[1];
+  }
+  __device__ O *out_matrix(I matrix) const {
+    return out + (matrix / heads) * out_stride[0] +
+           (matrix % heads) * out_stride[1];
+  }
+  // Element (i, key) of a matrix of Kᵀ.
+  __device__ I key_offset(I i, I key) const {
+    return i * key_stride[2] + key * key_stride[3];
+  }
 
   // The mask's row for query `row` of matrix `head` (its first row past the
   // end, which no logit reads); null without a mask.
@@ -61,10 +88,10 @@ __global__ void __launch_bounds__(128)
     return;
   float *q = prec_attention_rows + warp * a.d;
   for (I i = lane; i < a.d; i += 32)
-    q[i] = prec_to_float(a.query[(head * a.sq + row) * a.d + i]);
+    q[i] = prec_to_float(a.query_matrix(head)[row * a.query_stride[2] + i]);
   __syncwarp();
-  const Q *keys = a.keys + head * a.d * a.sk;
-  const V *values = a.values + head * a.sk * a.dv;
+  const Q *keys = a.key_matrix(head);
+  const V *values = a.value_matrix(head);
   const M *mask = a.mask_row(head, row);
   float running_max = -INFINITY, sum = 0.0f, acc[COLUMNS];
   for (int c = 0; c < COLUMNS; ++c)
@@ -75,7 +102,7 @@ __global__ void __launch_bounds__(128)
     if (key < a.sk) {
       float dot = 0.0f;
       for (I i = 0; i < a.d; ++i)
-        dot = fmaf(q[i], prec_to_float(keys[i * a.sk + key]), dot);
+        dot = fmaf(q[i], prec_to_float(keys[a.key_offset(i, key)]), dot);
       logit = scores(dot,
                      mask ? prec_to_float(mask[key * a.mask_stride[3]]) : 0.0f);
     }
@@ -100,7 +127,7 @@ __global__ void __launch_bounds__(128)
     const int keys_here = (int)min((I)32, a.sk - first);
     for (int k = 0; k < keys_here; ++k) {
       const float pk = __shfl_sync(0xffffffffu, rounded, k);
-      const V *value_row = values + (first + k) * a.dv;
+      const V *value_row = values + (first + k) * a.value_stride[2];
       for (int c = 0; c < COLUMNS; ++c) {
         const I column = lane + 32 * c;
         if (column < a.dv)
@@ -108,7 +135,7 @@ __global__ void __launch_bounds__(128)
       }
     }
   }
-  O *out = a.out + (head * a.sq + row) * a.dv;
+  O *out = a.out_matrix(head) + row * a.out_stride[2];
   for (int c = 0; c < COLUMNS; ++c) {
     const I column = lane + 32 * c;
     if (column < a.dv)
@@ -178,13 +205,14 @@ __global__ void __launch_bounds__(256)
   float *probs_tile = values_tile + KEYS * DV;      // [KEYS][PROB_STRIDE]
   const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4;
   const I head = blockIdx.y, block_row = (I)blockIdx.x * ROWS;
-  const Q *keys = a.keys + head * D * a.sk;
-  const V *values = a.values + head * a.sk * DV;
+  const Q *queries = a.query_matrix(head);
+  const Q *keys = a.key_matrix(head);
+  const V *values = a.value_matrix(head);
   for (int e = threadIdx.x; e < ROWS * D; e += 256) {
     const int r = e / D, i = e % D;
     queries_tile[i * ROWS + r] =
         block_row + r < a.sq
-            ? prec_to_float(a.query[(head * a.sq + block_row + r) * D + i])
+            ? prec_to_float(queries[(block_row + r) * a.query_stride[2] + i])
             : 0.0f;
   }
   const M *mask_rows[4];
@@ -202,14 +230,16 @@ __global__ void __launch_bounds__(256)
     // Keys and values past the end are zeros: their probabilities are 0.
     for (int e = threadIdx.x; e < D * KEYS; e += 256) {
       const int i = e / KEYS, k = e % KEYS;
-      keys_tile[e] =
-          first + k < a.sk ? prec_to_float(keys[i * a.sk + first + k]) : 0.0f;
+      keys_tile[e] = first + k < a.sk
+                         ? prec_to_float(keys[a.key_offset(i, first + k)])
+                         : 0.0f;
     }
     for (int e = threadIdx.x; e < KEYS * DV; e += 256) {
       const int k = e / DV, column = e % DV;
-      values_tile[e] = first + k < a.sk
-                           ? prec_to_float(values[(first + k) * DV + column])
-                           : 0.0f;
+      values_tile[e] =
+          first + k < a.sk
+              ? prec_to_float(values[(first + k) * a.value_stride[2] + column])
+              : 0.0f;
     }
     __syncthreads();
     float s[4][4] = {};
@@ -297,7 +327,7 @@ __global__ void __launch_bounds__(256)
     const I row = block_row + 4 * ty + r;
     if (row >= a.sq)
       continue;
-    O *out = a.out + (head * a.sq + row) * DV;
+    O *out = a.out_matrix(head) + row * a.out_stride[2];
 #pragma unroll
     for (int c = 0; c < COLUMNS; ++c)
       out[prec_value_column<DV>(tx, c)] = prec_from_float<O>(
@@ -371,6 +401,20 @@ __device__ inline void prec_load_b_fragments(uint32_t b[4], const T *tile,
       tile + (k + row + (matrix & 1) * 8) * STRIDE + n + (matrix >> 1) * 8;
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 "
                "{%0,%1,%2,%3}, [%4];\n"
+               : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
+               : "r"(prec_shared_address(p)));
+}
+
+// The same fragments from a [N][K] row-major (K contiguous) shared array:
+// K's rows where B is Kᵀ.
+template <typename T, int STRIDE>
+__device__ inline void prec_load_b_fragments_by_rows(uint32_t b[4],
+                                                     const T *tile, int k,
+                                                     int n, int lane) {
+  const int matrix = lane >> 3, row = lane & 7;
+  const T *p =
+      tile + (n + row + (matrix >> 1) * 8) * STRIDE + k + (matrix & 1) * 8;
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
                : "r"(prec_shared_address(p)));
 }
@@ -462,16 +506,18 @@ __device__ inline void prec_load_tile(T *tile, const T *source, I row_stride,
 }
 
 // The dynamic shared memory of prec_attention_mma<MT, D, DV, ...>: the
-// block's query rows, a tile of keys and one of values, each row padded by
-// 16 bytes so that the 8 row addresses of an ldmatrix fall in distinct
-// banks.
-template <int MT, int D, int DV, typename T> struct prec_attention_tiles {
+// block's query rows, a tile of keys (as K's rows with KEY_ROWS, else as
+// Kᵀ's) and one of values, each row padded by 16 bytes so that the 8 row
+// addresses of an ldmatrix fall in distinct banks.
+template <int MT, int D, int DV, typename T, bool KEY_ROWS>
+struct prec_attention_tiles {
   static constexpr int QUERIES = 64 * MT, KEYS = 64;
-  static constexpr int QUERY_STRIDE = D + 8, KEY_STRIDE = KEYS + 8,
+  static constexpr int QUERY_STRIDE = D + 8,
+                       KEY_STRIDE = KEY_ROWS ? D + 8 : KEYS + 8,
                        VALUE_STRIDE = DV + 8;
+  static constexpr int KEY_ELEMENTS = (KEY_ROWS ? KEYS : D) * KEY_STRIDE;
   static constexpr int BYTES =
-      (QUERIES * QUERY_STRIDE + D * KEY_STRIDE + KEYS * VALUE_STRIDE) *
-      sizeof(T);
+      (QUERIES * QUERY_STRIDE + KEY_ELEMENTS + KEYS * VALUE_STRIDE) * sizeof(T);
 };
 
 // Which tiles of KEYS keys the mask leaves a key to (a value above -65504)
@@ -549,13 +595,15 @@ __device__ inline bool prec_rows_reach(const float (&running_max)[MT][2],
 // MT tiles of 16 query rows; launched with prec_attention_tiles' BYTES of
 // dynamic shared memory. SKIP_MASKED_KEYS: engine.attention's
 // skip_masked_keys, with `kept_tiles` from prec_attention_kept_tiles (null
-// without).
+// without). KEY_ROWS: the keys are stored as K's rows (key_stride[2] is 1),
+// else as Kᵀ's.
 template <int MT, int D, int DV, bool ZERO_NAN_ROWS, bool SKIP_MASKED_KEYS,
-          typename Logits, typename T, typename M, typename O, typename I>
+          bool KEY_ROWS, typename Logits, typename T, typename M, typename O,
+          typename I>
 __global__ void __launch_bounds__(128)
     prec_attention_mma(prec_attention_args<T, T, M, O, I> a, Logits logits,
                        const unsigned char *kept_tiles) {
-  using Tiles = prec_attention_tiles<MT, D, DV, T>;
+  using Tiles = prec_attention_tiles<MT, D, DV, T, KEY_ROWS>;
   using MaskPair = typename prec_pair<M>::type;
   constexpr int QUERIES = Tiles::QUERIES, KEYS = Tiles::KEYS;
   constexpr int QUERY_STRIDE = Tiles::QUERY_STRIDE,
@@ -566,7 +614,7 @@ __global__ void __launch_bounds__(128)
   extern __shared__ __align__(16) unsigned char prec_attention_shared[];
   T *queries_tile = reinterpret_cast<T *>(prec_attention_shared);
   T *keys_tile = queries_tile + QUERIES * QUERY_STRIDE;
-  T *values_tile = keys_tile + D * KEY_STRIDE;
+  T *values_tile = keys_tile + Tiles::KEY_ELEMENTS;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int g = lane >> 2, t = lane & 3;
   const I head = blockIdx.y, block_row = (I)blockIdx.x * QUERIES;
@@ -574,8 +622,11 @@ __global__ void __launch_bounds__(128)
   auto row_of = [&](int m, int r) {
     return block_row + warp * 16 * MT + m * 16 + r * 8 + g;
   };
-  const T *keys = a.keys + head * D * a.sk;
-  const T *values = a.values + head * a.sk * DV;
+  const T *queries = a.query_matrix(head);
+  const T *keys = a.key_matrix(head);
+  const T *values = a.value_matrix(head);
+  const I query_rows = a.query_stride[2], value_rows = a.value_stride[2],
+          key_rows = KEY_ROWS ? a.key_stride[3] : a.key_stride[2];
   // Each thread's mask rows (rows past the end read row 0). How the mask is
   // read: NO_MASK, MASK_PAIRS (a pair as one value, where keys are adjacent
   // and pairs aligned), MASK_ROW_PAIRS (the same, from the one row every
@@ -597,19 +648,24 @@ __global__ void __launch_bounds__(128)
                         : !pairs                ? MASK_ELEMENTS
                         : a.mask_stride[2] == 0 ? MASK_ROW_PAIRS
                                                 : MASK_PAIRS;
-  // Tiles load by 16-byte copies where rows are 16-byte aligned: Kᵀ rows
-  // are a.sk keys apart.
-  const bool copy_keys =
-      a.sk % 8 == 0 && reinterpret_cast<uintptr_t>(a.keys) % 16 == 0;
-  const bool copy_values = reinterpret_cast<uintptr_t>(a.values) % 16 == 0;
-  const bool copy_queries = reinterpret_cast<uintptr_t>(a.query) % 16 == 0;
+  // Tiles load by 16-byte copies where rows are 16-byte aligned.
+  auto aligned_rows = [](const T *matrix, I row_stride) {
+    return row_stride % 8 == 0 && reinterpret_cast<uintptr_t>(matrix) % 16 == 0;
+  };
+  const bool copy_keys = aligned_rows(keys, key_rows);
+  const bool copy_values = aligned_rows(values, value_rows);
+  const bool copy_queries = aligned_rows(queries, query_rows);
   auto load_keys = [&](I first) {
-    prec_load_tile<D, KEYS>(keys_tile, keys + first, a.sk, (I)D, a.sk - first,
-                            copy_keys);
+    if (KEY_ROWS)
+      prec_load_tile<KEYS, D>(keys_tile, keys + first * key_rows, key_rows,
+                              a.sk - first, (I)D, copy_keys);
+    else
+      prec_load_tile<D, KEYS>(keys_tile, keys + first, key_rows, (I)D,
+                              a.sk - first, copy_keys);
   };
   auto load_values = [&](I first) {
-    prec_load_tile<KEYS, DV>(values_tile, values + first * DV, (I)DV,
-                             a.sk - first, (I)DV, copy_values);
+    prec_load_tile<KEYS, DV>(values_tile, values + first * value_rows,
+                             value_rows, a.sk - first, (I)DV, copy_values);
   };
   // The mask values of keys `key` and `key` + 1 in row (m, r).
   auto mask_pair = [&](auto mode, int m, int r, I key) {
@@ -669,9 +725,8 @@ __global__ void __launch_bounds__(128)
   // The block's queries and first keys arrive together; a tile's values
   // load while its scores are computed, the next tile's keys while its P.V
   // is.
-  prec_load_tile<QUERIES, D>(queries_tile,
-                             a.query + (head * a.sq + block_row) * D, (I)D,
-                             a.sq - block_row, (I)D, copy_queries);
+  prec_load_tile<QUERIES, D>(queries_tile, queries + block_row * query_rows,
+                             query_rows, a.sq - block_row, (I)D, copy_queries);
   load_keys(0);
   prec_commit_copies();
   for (I first = 0; first < limit; first += KEYS) {
@@ -695,7 +750,12 @@ __global__ void __launch_bounds__(128)
 #pragma unroll
       for (int j = 0; j < KEYS / 8; j += 2) {
         uint32_t b[4];
-        prec_load_b_fragments<T, KEY_STRIDE>(b, keys_tile, k * 16, j * 8, lane);
+        if (KEY_ROWS)
+          prec_load_b_fragments_by_rows<T, KEY_STRIDE>(b, keys_tile, k * 16,
+                                                       j * 8, lane);
+        else
+          prec_load_b_fragments<T, KEY_STRIDE>(b, keys_tile, k * 16, j * 8,
+                                               lane);
 #pragma unroll
         for (int m = 0; m < MT; ++m) {
           prec_mma<T>::mma(s[m][j], q[m], b);
@@ -791,11 +851,13 @@ __global__ void __launch_bounds__(128)
       prec_commit_copies();
     }
   }
-  // Output pairs store as one value where the output is aligned for them
-  // (rows hold DV, an even count).
+  // Output pairs store as one value where the output's rows are aligned for
+  // them (DV is even).
   using OutPair = typename prec_pair<O>::type;
+  O *out_rows = a.out_matrix(head);
   const bool pair_stores =
-      reinterpret_cast<uintptr_t>(a.out) % sizeof(OutPair) == 0;
+      reinterpret_cast<uintptr_t>(out_rows) % sizeof(OutPair) == 0 &&
+      a.out_stride[2] % 2 == 0;
 #pragma unroll
   for (int m = 0; m < MT; ++m)
 #pragma unroll
@@ -810,7 +872,7 @@ __global__ void __launch_bounds__(128)
       // the quotient before its own rounding.
       const float inverse =
           total == 0.0f ? (ZERO_NAN_ROWS ? 0.0f : NAN) : 1.0f / total;
-      O *out_row = a.out + (head * a.sq + row) * DV;
+      O *out_row = out_rows + row * a.out_stride[2];
 #pragma unroll
       for (int j = 0; j < DV / 8; ++j) {
         const float2 pair = make_float2(out[m][j][2 * r] * inverse,

@@ -33,28 +33,117 @@ void EngineDialect::initialize() {
       >();
 }
 
+static ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
+AttentionOp::Sizes AttentionOp::getMatrixSizes() {
+  if (std::optional<ArrayRef<int64_t>> sizes = getSizes())
+    return {(*sizes)[0], (*sizes)[1], (*sizes)[2], (*sizes)[3], (*sizes)[4]};
+  ArrayRef<int64_t> query = shapeOf(getQuery());
+  return {query[0], query[1], shapeOf(getKeys())[2], query[2],
+          shapeOf(getValues())[2]};
+}
+
+/// Element strides of (batch, head, row, column): `strides`, or those of
+/// a contiguous [N, rows, columns].
+static SmallVector<int64_t, 4>
+getLayout(std::optional<ArrayRef<int64_t>> strides, int64_t heads, int64_t rows,
+          int64_t columns) {
+  if (strides)
+    return SmallVector<int64_t, 4>(*strides);
+  return {heads * rows * columns, rows * columns, columns, 1};
+}
+
+SmallVector<int64_t, 4> AttentionOp::getQueryLayout() {
+  Sizes sizes = getMatrixSizes();
+  return getLayout(getQueryStrides(), getHeads(), sizes.sq, sizes.d);
+}
+SmallVector<int64_t, 4> AttentionOp::getKeysLayout() {
+  Sizes sizes = getMatrixSizes();
+  return getLayout(getKeysStrides(), getHeads(), sizes.d, sizes.sk);
+}
+SmallVector<int64_t, 4> AttentionOp::getValuesLayout() {
+  Sizes sizes = getMatrixSizes();
+  return getLayout(getValuesStrides(), getHeads(), sizes.sk, sizes.dv);
+}
+SmallVector<int64_t, 4> AttentionOp::getResultLayout() {
+  Sizes sizes = getMatrixSizes();
+  return getLayout(getResultStrides(), getHeads(), sizes.sq, sizes.dv);
+}
+
+/// Checks one operand (or the result) of an attention: unstrided, it has
+/// the matrices' shape; strided, its rows hold contiguous columns (or, for
+/// keys, either way round) and every element the strides reach is in it.
+static LogicalResult
+verifyOperandLayout(AttentionOp op, StringRef name, Value value,
+                    std::optional<ArrayRef<int64_t>> strides,
+                    ArrayRef<int64_t> matrixShape, int64_t headsRead,
+                    bool keys) {
+  ArrayRef<int64_t> shape = shapeOf(value);
+  if (!strides) {
+    if (shape != matrixShape)
+      return op.emitOpError("has inconsistent shapes: query [N, Sq, D], keys "
+                            "[N, D, Sk], values [N, Sk, Dv], result "
+                            "[N, Sq, Dv]; ")
+             << name << " is [" << llvm::make_range(shape.begin(), shape.end())
+             << "]";
+    return success();
+  }
+  if (strides->size() != 4 ||
+      !cast<RankedTensorType>(value.getType()).hasStaticShape())
+    return op.emitOpError() << "needs 4 strides (batch, head, row, column) for "
+                            << name << ", stored with a static shape";
+  int64_t rowStride = (*strides)[2], columnStride = (*strides)[3];
+  if (columnStride != 1 && !(keys && rowStride == 1))
+    return op.emitOpError()
+           << "needs " << name << (keys ? "' rows or columns" : "' columns")
+           << " stored contiguously";
+  int64_t batch = matrixShape[0] / op.getHeads();
+  int64_t reach =
+      (batch - 1) * (*strides)[0] + (headsRead - 1) * (*strides)[1] +
+      (matrixShape[1] - 1) * rowStride + (matrixShape[2] - 1) * columnStride;
+  if (llvm::any_of(*strides, [](int64_t s) { return s < 0; }) ||
+      reach >= ShapedType::getNumElements(shape))
+    return op.emitOpError()
+           << "reads " << name << " past its end through its strides";
+  return success();
+}
+
 LogicalResult AttentionOp::verify() {
-  auto shapeOf = [](Value value) {
-    return cast<RankedTensorType>(value.getType()).getShape();
-  };
-  ArrayRef<int64_t> query = shapeOf(getQuery()), keys = shapeOf(getKeys()),
-                    values = shapeOf(getValues()),
-                    result = shapeOf(getResult());
-  if (query.size() != 3 || keys.size() != 3 || values.size() != 3 ||
-      result.size() != 3)
+  bool strided = getQueryStrides() || getKeysStrides() || getValuesStrides() ||
+                 getResultStrides();
+  if (getSizes() ? getSizes()->size() != 5 : strided)
+    return emitOpError("needs sizes [N, Sq, Sk, D, Dv] with strided operands");
+  if (!getSizes() &&
+      llvm::any_of(ValueRange{getQuery(), getKeys(), getValues(), getResult()},
+                   [](Value v) { return shapeOf(v).size() != 3; }))
     return emitOpError("needs rank-3 query [N, Sq, D], keys [N, D, Sk], "
                        "values [N, Sk, Dv] and result [N, Sq, Dv]");
-  int64_t n = query[0], sq = query[1], d = query[2], sk = keys[2],
-          dv = values[2];
-  if (keys[0] != n || keys[1] != d || values[0] != n || values[1] != sk ||
-      result[0] != n || result[1] != sq || result[2] != dv)
-    return emitOpError("has inconsistent shapes: query [N, Sq, D], keys "
-                       "[N, D, Sk], values [N, Sk, Dv], result [N, Sq, Dv]");
+  auto [n, sq, sk, d, dv] = getMatrixSizes();
   // The attribute is signless; a value past INT64_MAX reads as negative.
   auto heads = static_cast<int64_t>(getHeads());
   if (heads < 1 || (!ShapedType::isDynamic(n) && n % heads != 0))
     return emitOpError("needs heads (")
            << heads << ") to divide N (" << n << ")";
+  auto group = static_cast<int64_t>(getKvGroup());
+  if (group < 1 || heads % group != 0)
+    return emitOpError("needs kv_group (")
+           << group << ") to divide heads (" << heads << ")";
+  if (group > 1 && (!getKeysStrides() || !getValuesStrides()))
+    return emitOpError("needs strided keys and values to share them "
+                       "between heads");
+  if (failed(verifyOperandLayout(*this, "query", getQuery(), getQueryStrides(),
+                                 {n, sq, d}, heads, false)) ||
+      failed(verifyOperandLayout(*this, "keys", getKeys(), getKeysStrides(),
+                                 {n, d, sk}, heads / group, true)) ||
+      failed(verifyOperandLayout(*this, "values", getValues(),
+                                 getValuesStrides(), {n, sk, dv}, heads / group,
+                                 false)) ||
+      failed(verifyOperandLayout(*this, "result", getResult(),
+                                 getResultStrides(), {n, sq, dv}, heads,
+                                 false)))
+    return failure();
   if (Value mask = getMask()) {
     ArrayRef<int64_t> shape = shapeOf(mask);
     int64_t batch = ShapedType::isDynamic(n) ? n : n / heads;

@@ -219,6 +219,17 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     Which tiles of keys the mask leaves to each block is worked out once
     per run, ahead of the kernel, into a buffer of the engine.
 
+    Strided operands (prec-fold-attention-views): where the program moves
+    heads around with transposes, reshapes and tiles before or after the
+    attention, the kernel reads and writes through those moves instead.
+    `query_strides`, `keys_strides`, `values_strides` and `result_strides`
+    give the offset in elements of a matrix's (batch, head, row, column)
+    in the tensor as stored, whatever its shape; `sizes` then gives
+    [N, Sq, Sk, D, Dv]. Rows hold their columns contiguously, except keys',
+    whose rows are Kᵀ's (the head dimension) or K's (the keys): one of the
+    two has stride 1. With `kv_group` g (grouped-query attention), head h
+    reads the keys and values of head h / g.
+
     `kernel` is the kernel that runs it; the verifier checks that
     `tensor_cores` fits the types and head sizes. `query_rows`, the query
     rows a block of the tensor-core kernel takes, is 64 (16 a warp) or 128
@@ -248,13 +259,36 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     TypeAttr:$masked_type,
     UnitAttr:$mask_first,
     UnitAttr:$zero_nan_rows,
-    UnitAttr:$skip_masked_keys);
+    UnitAttr:$skip_masked_keys,
+    OptionalAttr<DenseI64ArrayAttr>:$sizes,
+    OptionalAttr<DenseI64ArrayAttr>:$query_strides,
+    OptionalAttr<DenseI64ArrayAttr>:$keys_strides,
+    OptionalAttr<DenseI64ArrayAttr>:$values_strides,
+    OptionalAttr<DenseI64ArrayAttr>:$result_strides,
+    DefaultValuedAttr<I64Attr, "1">:$kv_group);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $query `,` $keys `,` $values (`mask` $mask^)? attr-dict `:`
     functional-type(operands, results)
   }];
   let extraClassDeclaration = [{
+    /// The matrices' sizes: N (batch x heads), Sq, Sk, D and Dv.
+    struct Sizes {
+      int64_t n, sq, sk, d, dv;
+    };
+    /// `sizes`, or the operands' shapes where it is absent.
+    Sizes getMatrixSizes();
+    /// Element strides of (batch, head, row, column) in each operand and
+    /// the result: the attribute, or the contiguous layout of the
+    /// unstrided shapes ([N, Sq, D], [N, D, Sk], [N, Sk, Dv], [N, Sq, Dv]).
+    ::llvm::SmallVector<int64_t, 4> getQueryLayout();
+    ::llvm::SmallVector<int64_t, 4> getKeysLayout();
+    ::llvm::SmallVector<int64_t, 4> getValuesLayout();
+    ::llvm::SmallVector<int64_t, 4> getResultLayout();
+    /// Whether the keys are stored as K's rows (the head dimension
+    /// contiguous) rather than Kᵀ's.
+    bool hasKeyRows() { return getKeysLayout()[2] == 1; }
+
     /// The keys the tensor-core kernel takes at a time, and which
     /// skip_masked_keys skips in.
     static constexpr int64_t kKeysPerTile = 64;

@@ -362,3 +362,54 @@ func.func @attention_skip_cuda_cores(%q: tensor<4x8x16xf32>, %kt: tensor<4x16x8x
   %o = engine.attention %q, %kt, %v mask %m {heads = 2 : i64, kernel = #engine.attention_kernel<cuda_cores>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, skip_masked_keys} : (tensor<4x8x16xf32>, tensor<4x16x8xf32>, tensor<4x8x16xf32>, tensor<2x1x8x8xf32>) -> tensor<4x8x16xf32>
   return %o : tensor<4x8x16xf32>
 }
+
+// -----
+
+// Strided operands: the query and result as [B, S, H*D], the keys shared by
+// groups of two heads.
+// CHECK-LABEL: func.func @attention_strided
+// CHECK: engine.attention {{.*}}keys_strides = array<i64: 0, 128, 1, 16>, kv_group = 2 : i64
+func.func @attention_strided(%q: tensor<1x8x32xf16>, %k: tensor<1x1x8x16xf16>, %v: tensor<1x1x8x16xf16>) -> tensor<1x8x32xf16> {
+  %o = engine.attention %q, %k, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, sizes = array<i64: 2, 8, 8, 16, 16>, query_strides = array<i64: 256, 16, 32, 1>, keys_strides = array<i64: 0, 128, 1, 16>, values_strides = array<i64: 0, 128, 16, 1>, result_strides = array<i64: 256, 16, 32, 1>, kv_group = 2} : (tensor<1x8x32xf16>, tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>) -> tensor<1x8x32xf16>
+  return %o : tensor<1x8x32xf16>
+}
+
+// -----
+
+func.func @attention_strides_without_sizes(%q: tensor<1x8x32xf16>, %kt: tensor<2x16x8xf16>, %v: tensor<2x8x16xf16>) -> tensor<2x8x16xf16> {
+  // expected-error @+1 {{needs sizes [N, Sq, Sk, D, Dv] with strided operands}}
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, query_strides = array<i64: 256, 16, 32, 1>} : (tensor<1x8x32xf16>, tensor<2x16x8xf16>, tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+  return %o : tensor<2x8x16xf16>
+}
+
+// -----
+
+func.func @attention_strides_past_end(%q: tensor<1x8x32xf16>, %kt: tensor<2x16x8xf16>, %v: tensor<2x8x16xf16>) -> tensor<2x8x16xf16> {
+  // expected-error @+1 {{reads query past its end through its strides}}
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, sizes = array<i64: 2, 8, 8, 16, 16>, query_strides = array<i64: 256, 32, 32, 1>} : (tensor<1x8x32xf16>, tensor<2x16x8xf16>, tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+  return %o : tensor<2x8x16xf16>
+}
+
+// -----
+
+func.func @attention_strided_columns(%q: tensor<1x8x32xf16>, %kt: tensor<2x16x8xf16>, %v: tensor<2x8x16xf16>) -> tensor<2x8x16xf16> {
+  // expected-error @+1 {{needs query' columns stored contiguously}}
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, sizes = array<i64: 2, 8, 8, 16, 16>, query_strides = array<i64: 256, 1, 2, 16>} : (tensor<1x8x32xf16>, tensor<2x16x8xf16>, tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+  return %o : tensor<2x8x16xf16>
+}
+
+// -----
+
+func.func @attention_group_unstrided(%q: tensor<2x8x16xf16>, %kt: tensor<2x16x8xf16>, %v: tensor<2x8x16xf16>) -> tensor<2x8x16xf16> {
+  // expected-error @+1 {{needs strided keys and values to share them between heads}}
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, kv_group = 2} : (tensor<2x8x16xf16>, tensor<2x16x8xf16>, tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+  return %o : tensor<2x8x16xf16>
+}
+
+// -----
+
+func.func @attention_group_heads(%q: tensor<1x8x48xf16>, %k: tensor<1x1x8x16xf16>, %v: tensor<1x1x8x16xf16>) -> tensor<1x8x48xf16> {
+  // expected-error @+1 {{needs kv_group (2) to divide heads (3)}}
+  %o = engine.attention %q, %k, %v {heads = 3 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, sizes = array<i64: 3, 8, 8, 16, 16>, query_strides = array<i64: 384, 16, 48, 1>, keys_strides = array<i64: 0, 128, 1, 16>, values_strides = array<i64: 0, 128, 16, 1>, result_strides = array<i64: 384, 16, 48, 1>, kv_group = 2} : (tensor<1x8x48xf16>, tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>) -> tensor<1x8x48xf16>
+  return %o : tensor<1x8x48xf16>
+}
