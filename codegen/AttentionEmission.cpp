@@ -150,9 +150,10 @@ SmallVector<int64_t> getMaskStrides(Value mask) {
 } // namespace
 
 /// For an attention that skips masked keys: which tiles of keys its mask
-/// leaves to each block of queries, worked out once per run into a buffer
-/// the engine allocates at create (one byte a tile and block, for each
-/// batch and head the mask has of its own). Returns that buffer.
+/// leaves to each block of queries, and where it adds +0 throughout,
+/// worked out once per run into a buffer the engine allocates at create
+/// (one byte a tile and block, for each batch and head the mask has of its
+/// own), once for attentions that share the mask. Returns that buffer.
 std::string CudaEmitter::emitKeptTiles(engine::AttentionOp op,
                                        StringRef maskType, StringRef index) {
   Value mask = op.getMask();
@@ -160,11 +161,14 @@ std::string CudaEmitter::emitKeptTiles(engine::AttentionOp op,
   engine::AttentionOp::Sizes sizes = op.getMatrixSizes();
   int64_t sq = sizes.sq, sk = sizes.sk;
   int64_t rows = *op.getQueryRows(), keys = engine::AttentionOp::kKeysPerTile;
+  std::string &buffer = keptTilesOfMask[{mask, rows, sq, sk}];
+  if (!buffer.empty())
+    return buffer;
   int64_t slices = shape[0] * shape[1];
   int64_t blocks = llvm::divideCeil(sq, rows),
           tiles = llvm::divideCeil(sk, keys);
   SmallVector<int64_t> strides = getMaskStrides(mask);
-  std::string buffer = llvm::formatv("e->kept_tiles{0}", kernelCount++).str();
+  buffer = llvm::formatv("e->kept_tiles{0}", kernelCount++).str();
   stateFields += "  unsigned char *" + buffer.substr(3) + " = nullptr;\n";
   createCode += llvm::formatv("    PREC_CHECK(cudaMalloc(&{0}, {1}));\n",
                               buffer, slices * blocks * tiles);

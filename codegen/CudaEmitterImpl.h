@@ -251,6 +251,11 @@ private:
   bool hasGemms = false;
   bool usesCudnn = false;
   bool hasAttention = false;
+  /// The kept-tiles buffer of each mask, by the query rows of a block and
+  /// the matrices' Sq and Sk: attentions sharing a mask (every layer of a
+  /// decoder) share its record.
+  llvm::DenseMap<std::tuple<Value, int64_t, int64_t, int64_t>, std::string>
+      keptTilesOfMask;
   llvm::json::Array opRecords;
   // The bindings, for the manifest and the engine's binding table.
   llvm::json::Array bindingRecords;

@@ -520,11 +520,16 @@ struct prec_attention_tiles {
       (QUERIES * QUERY_STRIDE + KEY_ELEMENTS + KEYS * VALUE_STRIDE) * sizeof(T);
 };
 
-// Which tiles of KEYS keys the mask leaves a key to (a value above -65504)
-// in one of ROWS query rows: kept[(slice * blocks + block) * tiles + tile],
-// over the grid (tiles, blocks of rows, the mask's own batch x heads
-// slices). Run once per mask, ahead of the attention kernel, so that its
-// heads do not each read what is masked.
+// What the mask leaves of each tile of KEYS keys to a block of ROWS query
+// rows: kept[(slice * blocks + block) * tiles + tile], over the grid (tiles,
+// blocks of rows, the mask's own batch x heads slices). Run once per mask,
+// ahead of the attention kernel, so that its heads do not each read what
+// is masked, nor a mask that adds +0 throughout a tile.
+enum : unsigned char {
+  PREC_TILE_MASKED = 0, // every value at most -65504
+  PREC_TILE_KEPT = 1,   // a key left, the mask to read
+  PREC_TILE_ZERO = 2,   // every value +0: as without a mask, bit for bit
+};
 template <int ROWS, int KEYS, typename M, typename I>
 __global__ void __launch_bounds__(128)
     prec_attention_kept_tiles(const M *mask, I sq, I sk, I batch_stride,
@@ -533,46 +538,62 @@ __global__ void __launch_bounds__(128)
   const I tile = blockIdx.x, block = blockIdx.y, slice = blockIdx.z;
   const M *first_row = mask + slice / mask_heads * batch_stride +
                        slice % mask_heads * head_stride;
-  bool any = false;
+  bool any = false, zero = true;
   for (int e = threadIdx.x; e < ROWS * KEYS; e += blockDim.x) {
     const I row = block * ROWS + e / KEYS, key = tile * KEYS + e % KEYS;
-    if (row < sq && key < sk)
-      any |= prec_to_float(first_row[row * row_stride + key * key_stride]) >
-             -65504.0f;
+    if (row < sq && key < sk) {
+      const M value = first_row[row * row_stride + key * key_stride];
+      any |= prec_to_float(value) > -65504.0f;
+      const unsigned char *bytes =
+          reinterpret_cast<const unsigned char *>(&value);
+      for (unsigned b = 0; b < sizeof(M); ++b)
+        zero &= bytes[b] == 0;
+    }
   }
   any = __syncthreads_or(any);
+  zero = __syncthreads_and(zero);
   if (threadIdx.x == 0)
-    kept[((I)slice * gridDim.y + block) * gridDim.x + tile] = any;
+    kept[((I)slice * gridDim.y + block) * gridDim.x + tile] =
+        zero  ? PREC_TILE_ZERO
+        : any ? PREC_TILE_KEPT
+              : PREC_TILE_MASKED;
 }
 
-// The end of the keys a block of ROWS queries from `block_row` of matrix
-// `head` computes: the end of the last tile the mask leaves a key to, by
-// prec_attention_kept_tiles, or all keys where it leaves none.
+// The states prec_attention_kept_tiles recorded for the tiles of keys of the
+// block of ROWS queries from `block_row` of matrix `head`.
 template <int ROWS, int KEYS, typename Q, typename V, typename M, typename O,
           typename I>
-__device__ I prec_attention_key_end(const prec_attention_args<Q, V, M, O, I> &a,
-                                    const unsigned char *kept, I head,
-                                    I block_row) {
-  __shared__ int last_kept;
+__device__ const unsigned char *
+prec_attention_block_tiles(const prec_attention_args<Q, V, M, O, I> &a,
+                           const unsigned char *kept, I head, I block_row) {
   const I tiles = (a.sk + KEYS - 1) / KEYS, blocks = (a.sq + ROWS - 1) / ROWS;
   const I mask_heads = a.mask_stride[1] ? a.heads : 1;
   const I slice = (a.mask_stride[0] ? head / a.heads : 0) * mask_heads +
                   (a.mask_stride[1] ? head % a.heads : 0);
-  const unsigned char *row = kept + (slice * blocks + block_row / ROWS) * tiles;
+  return kept + (slice * blocks + block_row / ROWS) * tiles;
+}
+
+// The end of the keys a block computes, from the states of its tiles
+// (`row`, by prec_attention_block_tiles): the end of the last tile the mask
+// leaves a key to, or all keys where it leaves none.
+template <int KEYS, typename I>
+__device__ I prec_attention_key_end(const unsigned char *row, I sk) {
+  __shared__ int last_kept;
+  const I tiles = (sk + KEYS - 1) / KEYS;
   if (threadIdx.x == 0)
     last_kept = -1;
   __syncthreads();
   int last = -1;
   for (I t = threadIdx.x; t < tiles; t += blockDim.x)
-    if (row[t])
+    if (row[t] != PREC_TILE_MASKED)
       last = (int)t;
   if (last >= 0)
     atomicMax(&last_kept, last);
   __syncthreads();
   if (last_kept < 0)
-    return a.sk;
+    return sk;
   const I end = ((I)last_kept + 1) * KEYS;
-  return end < a.sk ? end : a.sk;
+  return end < sk ? end : sk;
 }
 
 // Whether every row of the block (those `exists` says are rows of the
@@ -617,7 +638,10 @@ __global__ void __launch_bounds__(128)
   T *values_tile = keys_tile + Tiles::KEY_ELEMENTS;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int g = lane >> 2, t = lane & 3;
-  const I head = blockIdx.y, block_row = (I)blockIdx.x * QUERIES;
+  // The last blocks of rows first: under a causal mask they see the most
+  // keys, and the grid's tail then holds the shortest.
+  const I head = blockIdx.y,
+          block_row = (I)(gridDim.x - 1 - blockIdx.x) * QUERIES;
   // This thread's rows: m-th tile of the warp, r-th half of the tile.
   auto row_of = [&](int m, int r) {
     return block_row + warp * 16 * MT + m * 16 + r * 8 + g;
@@ -719,9 +743,12 @@ __global__ void __launch_bounds__(128)
   // without a logit of at least -16384 by then see the rest too, so that
   // what is skipped has probability 0 (engine.attention's skip_masked_keys).
   I limit = a.sk;
-  if (SKIP_MASKED_KEYS)
-    limit =
-        prec_attention_key_end<QUERIES, KEYS>(a, kept_tiles, head, block_row);
+  const unsigned char *tile_states = nullptr;
+  if (SKIP_MASKED_KEYS) {
+    tile_states = prec_attention_block_tiles<QUERIES, KEYS>(a, kept_tiles, head,
+                                                            block_row);
+    limit = prec_attention_key_end<KEYS>(tile_states, a.sk);
+  }
   // The block's queries and first keys arrive together; a tile's values
   // load while its scores are computed, the next tile's keys while its P.V
   // is.
@@ -771,8 +798,15 @@ __global__ void __launch_bounds__(128)
 #pragma unroll
     for (int m = 0; m < MT; ++m)
       tile_max[m][0] = tile_max[m][1] = -INFINITY;
+    // A tile where the mask adds +0 throughout reads none of it. A mask
+    // row every query shares costs one load a pair of keys: reading it
+    // measured faster than looking the tile up.
+    const bool zero_mask = SKIP_MASKED_KEYS && mask_mode != MASK_ROW_PAIRS &&
+                           tile_states[first / KEYS] == PREC_TILE_ZERO;
     auto for_mask_mode = [&](auto partial) {
-      if (mask_mode == MASK_PAIRS)
+      if (zero_mask)
+        take_logits(first, tile_max, partial, prec_int<NO_MASK>());
+      else if (mask_mode == MASK_PAIRS)
         take_logits(first, tile_max, partial, prec_int<MASK_PAIRS>());
       else if (mask_mode == MASK_ROW_PAIRS)
         take_logits(first, tile_max, partial, prec_int<MASK_ROW_PAIRS>());

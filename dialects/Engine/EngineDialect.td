@@ -217,7 +217,9 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     skipping, bit for bit. Causal masks stop each block at its diagonal
     (half of the work of a long prefill), padding masks at the padding.
     Which tiles of keys the mask leaves to each block is worked out once
-    per run, ahead of the kernel, into a buffer of the engine.
+    per run, ahead of the kernel, into a buffer of the engine, with the
+    tiles where it adds +0 throughout: the block reads no mask there (below
+    a causal diagonal, before the padding), adding +0 as the mask would.
 
     Strided operands (prec-fold-attention-views): where the program moves
     heads around with transposes, reshapes and tiles before or after the
