@@ -43,15 +43,29 @@ public:
             [&](Operation *op) { return visitReshape(op); })
         .Case<tosa::MatMulOp>([&](auto op) { return visitMatmul(op); })
         .Case<engine::AttentionOp>([&](engine::AttentionOp op) {
-          // N = batch x heads: the query, keys and values carry the batch
-          // in N; the mask in its leading dimension, or not at all.
-          if (llvm::any_of(
-                  ValueRange{op.getQuery(), op.getKeys(), op.getValues()},
-                  [&](Value v) { return batchDimOf(v) != 0; }) ||
+          // N = batch x heads: the query, keys and values (as stored, and
+          // the result) carry the batch in dimension 0, outermost in their
+          // strides, so that a smaller batch is a prefix of them; the mask
+          // in its leading dimension, or not at all.
+          auto outermost = [&](Value v, ArrayRef<int64_t> layout) {
+            return maxBatch == 1 ||
+                   (shapeOf(v).front() % maxBatch == 0 &&
+                    layout[0] * maxBatch ==
+                        cast<RankedTensorType>(v.getType()).getNumElements());
+          };
+          auto carries = [&](Value v, ArrayRef<int64_t> layout) {
+            return batchDimOf(v) == 0 && outermost(v, layout);
+          };
+          if (!carries(op.getQuery(), op.getQueryLayout()) ||
+              !carries(op.getKeys(), op.getKeysLayout()) ||
+              !carries(op.getValues(), op.getValuesLayout()) ||
               (op.getMask() && batchDims.count(op.getMask()) &&
                batchDimOf(op.getMask()) != 0))
             return fail(op, "its query, keys and values must carry the "
-                            "batch in dimension 0, as its mask if any");
+                            "batch in dimension 0, outermost, as its mask "
+                            "if any");
+          if (!outermost(op.getResult(), op.getResultLayout()))
+            return fail(op, "its result must carry the batch outermost");
           return setBatched(op, op.getResult(), 0);
         })
         .Case<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::MaxPool2dOp,

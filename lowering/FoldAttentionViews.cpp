@@ -2,10 +2,10 @@
 //
 // Exporters split heads with reshapes and transposes before attention, copy
 // shared keys and values to every head of a group with tiles, and merge the
-// heads back with a transpose after it. Each is a kernel that only moves a
-// tensor through memory. engine.attention reads and writes by strides, so
-// it takes the tensors before those moves (and writes the one after) and
-// the moves go.
+// heads back with a transpose after it. Each transpose and tile is a kernel
+// that only moves a tensor through memory. engine.attention reads and writes by
+// strides, so it takes the tensors before those moves (and writes the one
+// after) and the moves go.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +13,7 @@
 
 #include "dialects/Engine/EngineDialect.h"
 #include "dialects/Precision/PrecisionOpInterface.h"
+#include "dialects/Utils/Shapes.h"
 #include "lowering/ElementwiseExpressionInterface.h"
 #include "lowering/PlannableFunction.h"
 #include "lowering/StridedLayouts.h"
@@ -21,6 +22,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <array>
 
@@ -32,10 +34,6 @@ namespace prec {
 #include "lowering/Passes.h.inc"
 
 namespace {
-
-ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<RankedTensorType>(value.getType()).getShape();
-}
 
 /// A matrix operand's (batch, head, row, column) as indices into a tensor.
 using MatrixIndices = std::array<StridedIndex, 4>;
@@ -183,14 +181,21 @@ void eraseMove(Operation *move) {
       def->erase();
 }
 
-/// Erases the moves that led to `value` once nothing reads them.
-void eraseUnread(Value value) {
-  Operation *op = value.getDefiningOp();
-  while (op && op->use_empty() &&
-         isa<tosa::ReshapeOp, tosa::TransposeOp, tosa::TileOp>(op)) {
-    Value input = op->getOperand(0);
+/// Erases the moves that led to `values` (and to each other) once nothing
+/// reads them. One op may lead to several: each goes once.
+void eraseUnreadMoves(ArrayRef<Value> values) {
+  llvm::SetVector<Operation *> candidates;
+  for (Value value : values)
+    if (Operation *def = value.getDefiningOp())
+      candidates.insert(def);
+  while (!candidates.empty()) {
+    Operation *op = candidates.pop_back_val();
+    if (!op->use_empty() || !isa<tosa::ReshapeOp, tosa::TransposeOp,
+                                 tosa::TileOp, tosa::IdentityOp>(op))
+      continue;
+    if (Operation *input = op->getOperand(0).getDefiningOp())
+      candidates.insert(input);
     eraseMove(op);
-    op = input.getDefiningOp();
   }
 }
 
@@ -226,7 +231,7 @@ Operation *hoistAboveMove(Operation *op) {
   OpBuilder builder(op);
   IRMapping mapping;
   mapping.map(moved, input);
-  SmallVector<Operation *> constants;
+  llvm::SetVector<Operation *> constants;
   for (Value operand : getDataOperands(op)) {
     if (operand == moved)
       continue;
@@ -237,7 +242,7 @@ Operation *hoistAboveMove(Operation *op) {
                               elements.getElementType());
     mapping.map(operand, tosa::ConstOp::create(builder, operand.getLoc(), type,
                                                elements.reshape(type)));
-    constants.push_back(operand.getDefiningOp());
+    constants.insert(operand.getDefiningOp());
   }
   Operation *early = builder.clone(*op, mapping);
   early->getResult(0).setType(
@@ -280,8 +285,9 @@ void writeInPlaceOf(engine::AttentionOp op, Value destination) {
 }
 
 void foldViews(engine::AttentionOp op) {
-  for (Value operand : {op.getQuery(), op.getKeys(), op.getValues()})
-    hoistScalarOps(operand);
+  // By index: hoisting replaces an operand that two of them may share.
+  for (unsigned operand = 0; operand < 3; ++operand)
+    hoistScalarOps(op->getOperand(operand));
   engine::AttentionOp::Sizes sizes = op.getMatrixSizes();
   int64_t heads = op.getHeads(), batch = sizes.n / heads,
           group = op.getKvGroup();
@@ -325,8 +331,7 @@ void foldViews(engine::AttentionOp op) {
   op.setResultStrides(result.layout.strides);
   if (result.tensor != op.getResult())
     writeInPlaceOf(op, result.tensor);
-  for (Value old : {oldQuery, oldKeys, oldValues})
-    eraseUnread(old);
+  eraseUnreadMoves({oldQuery, oldKeys, oldValues});
 }
 
 class FoldAttentionViewsPass

@@ -542,10 +542,11 @@ def PrecFoldAttentionViews
   let summary = "Let engine.attention read and write through the reshapes, "
                 "transposes and tiles that move heads";
   let description = [{
-    The second decision of `prec-plan-engine`. Exporters split heads with a
-    reshape and a transpose before attention, copy grouped-query keys and
-    values to every head with a tile, and merge heads with a transpose
-    after it: each a kernel that moves a whole tensor through memory. For
+    Runs after `prec-fuse-attention` in `prec-plan-engine`. Exporters split
+    heads with a reshape and a transpose before attention, copy
+    grouped-query keys and values to every head with a tile, and merge
+    heads with a transpose after it: each transpose and tile a kernel that
+    moves a whole tensor through memory. For
     each `engine.attention`, this pass follows its query, keys and values
     back through reshapes, transposes and tiles (a tile only where it
     repeats a dimension of 1) as far as the attention can read the tensor
@@ -553,7 +554,10 @@ def PrecFoldAttentionViews
     and transposes that are their input's only reader. The op then reads
     and writes those tensors (`*_strides`, `sizes`, `kv_group`; see
     `engine.attention`) and the moves nothing else reads go. A move that
-    something else reads stays for it.
+    something else reads stays for it. First, scalar elementwise ops on an
+    operand's way (a multiply by a constant of one element: f16 exports
+    scale Kᵀ after its transpose) move above the moves before them, onto
+    the tensor the moves start from, whether or not the moves then fold.
 
     What the kernel reads by strides: one stride per batch, row and column
     of a matrix, and per head except that consecutive heads may share the

@@ -2,6 +2,8 @@
 
 #include "lowering/StridedLayouts.h"
 
+#include "dialects/Utils/Shapes.h"
+
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "llvm/ADT/STLExtras.h"
@@ -12,10 +14,6 @@ using namespace mlir;
 namespace prec {
 
 namespace {
-
-ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<RankedTensorType>(value.getType()).getShape();
-}
 
 /// One part re-expressed as mapIndex does, outermost first.
 std::optional<StridedIndex> mapPart(StridedPart part, ArrayRef<int64_t> from,
@@ -84,10 +82,10 @@ std::optional<SmallVector<std::optional<int64_t>>>
 getInputStrides(Operation *op) {
   using Strides = SmallVector<std::optional<int64_t>>;
   return llvm::TypeSwitch<Operation *, std::optional<Strides>>(op)
-      .Case<tosa::ReshapeOp>([](tosa::ReshapeOp reshape) -> Strides {
+      .Case<tosa::ReshapeOp, tosa::IdentityOp>([](Operation *alias) -> Strides {
         // One flat order: the result's index moves as it does in itself.
         SmallVector<int64_t> strides =
-            computeStrides(shapeOf(reshape.getResult()));
+            computeStrides(shapeOf(alias->getResult(0)));
         return Strides(strides.begin(), strides.end());
       })
       .Case<tosa::TransposeOp>([](tosa::TransposeOp transpose) {
@@ -117,9 +115,9 @@ std::optional<SmallVector<std::optional<int64_t>>>
 getResultStrides(Operation *op) {
   using Strides = SmallVector<std::optional<int64_t>>;
   return llvm::TypeSwitch<Operation *, std::optional<Strides>>(op)
-      .Case<tosa::ReshapeOp>([](tosa::ReshapeOp reshape) -> Strides {
+      .Case<tosa::ReshapeOp, tosa::IdentityOp>([](Operation *alias) -> Strides {
         SmallVector<int64_t> strides =
-            computeStrides(shapeOf(reshape.getInput1()));
+            computeStrides(shapeOf(alias->getOperand(0)));
         return Strides(strides.begin(), strides.end());
       })
       .Case<tosa::TransposeOp>([](tosa::TransposeOp transpose) {

@@ -1,5 +1,4 @@
 //===- StridedLayouts.h - indices through moves of elements -*- C++ -*-===//
-//-*-===//
 //
 // Reshapes, transposes and tiles only move elements. Where a consumer reads
 // a tensor by strides, it can read the tensor they moved instead, with other
@@ -39,15 +38,15 @@ std::optional<StridedIndex> mapIndex(const StridedIndex &index,
 /// merged.
 StridedIndex simplify(const StridedIndex &index);
 
-/// For a reshape, transpose or tile `op`: how each dimension of its result
-/// moves in its input, where an index of the result reads the input
+/// For a reshape (or identity), transpose or tile `op`: how each dimension of
+/// its result moves in its input, where an index of the result reads the input
 /// (std::nullopt where a tile repeats a dimension longer than 1). None for
 /// other ops.
 std::optional<llvm::SmallVector<std::optional<int64_t>>>
 getInputStrides(mlir::Operation *op);
 
-/// For a reshape or transpose `op`: how each dimension of its input moves
-/// in its result. None for other ops.
+/// For a reshape (or identity) or transpose `op`: how each dimension of its
+/// input moves in its result. None for other ops.
 std::optional<llvm::SmallVector<std::optional<int64_t>>>
 getResultStrides(mlir::Operation *op);
 

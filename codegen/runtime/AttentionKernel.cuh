@@ -676,7 +676,9 @@ __global__ void __launch_bounds__(128)
   auto aligned_rows = [](const T *matrix, I row_stride) {
     return row_stride % 8 == 0 && reinterpret_cast<uintptr_t>(matrix) % 16 == 0;
   };
-  const bool copy_keys = aligned_rows(keys, key_rows);
+  // Kᵀ's rows end at a.sk keys: whole chunks of 8 only where it divides.
+  const bool copy_keys =
+      aligned_rows(keys, key_rows) && (KEY_ROWS || a.sk % 8 == 0);
   const bool copy_values = aligned_rows(values, value_rows);
   const bool copy_queries = aligned_rows(queries, query_rows);
   auto load_keys = [&](I first) {

@@ -72,14 +72,31 @@ SmallVector<int64_t, 4> AttentionOp::getResultLayout() {
   return getLayout(getResultStrides(), getHeads(), sizes.sq, sizes.dv);
 }
 
+/// Whether the offsets that indices of `sizes` reach by `strides` are all
+/// distinct: sorted by stride, each stride passes what the smaller reach.
+static bool isOneToOne(ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides) {
+  SmallVector<std::pair<int64_t, int64_t>, 4> parts;
+  for (auto [size, stride] : llvm::zip_equal(sizes, strides))
+    if (size > 1)
+      parts.push_back({stride, size});
+  llvm::sort(parts);
+  int64_t reach = 0;
+  for (auto [stride, size] : parts) {
+    if (stride <= reach)
+      return false;
+    reach += (size - 1) * stride;
+  }
+  return true;
+}
+
 /// Checks one operand (or the result) of an attention: unstrided, it has
 /// the matrices' shape; strided, its rows hold contiguous columns (or, for
-/// keys, either way round) and every element the strides reach is in it.
+/// keys, either way round), every element the strides reach is in it, and
+/// the result's elements each have a place of their own.
 static LogicalResult
 verifyOperandLayout(AttentionOp op, StringRef name, Value value,
                     std::optional<ArrayRef<int64_t>> strides,
-                    ArrayRef<int64_t> matrixShape, int64_t headsRead,
-                    bool keys) {
+                    ArrayRef<int64_t> matrixShape, int64_t headsRead) {
   ArrayRef<int64_t> shape = shapeOf(value);
   if (!strides) {
     if (shape != matrixShape)
@@ -90,31 +107,41 @@ verifyOperandLayout(AttentionOp op, StringRef name, Value value,
              << "]";
     return success();
   }
+  std::string whose = (name + (name.ends_with("s") ? "'" : "'s")).str();
   if (strides->size() != 4 ||
       !cast<RankedTensorType>(value.getType()).hasStaticShape())
     return op.emitOpError() << "needs 4 strides (batch, head, row, column) for "
                             << name << ", stored with a static shape";
+  if (llvm::any_of(*strides, [](int64_t s) { return s < 0; }))
+    return op.emitOpError() << "has a negative stride for " << name;
+  bool keys = name == "keys";
   int64_t rowStride = (*strides)[2], columnStride = (*strides)[3];
   if (columnStride != 1 && !(keys && rowStride == 1))
     return op.emitOpError()
-           << "needs " << name << (keys ? "' rows or columns" : "' columns")
+           << "needs " << whose << (keys ? " rows or columns" : " columns")
            << " stored contiguously";
-  int64_t batch = matrixShape[0] / op.getHeads();
+  int64_t batch = matrixShape[0] / static_cast<int64_t>(op.getHeads());
   int64_t reach =
       (batch - 1) * (*strides)[0] + (headsRead - 1) * (*strides)[1] +
       (matrixShape[1] - 1) * rowStride + (matrixShape[2] - 1) * columnStride;
-  if (llvm::any_of(*strides, [](int64_t s) { return s < 0; }) ||
-      reach >= ShapedType::getNumElements(shape))
+  if (reach >= ShapedType::getNumElements(shape))
     return op.emitOpError()
            << "reads " << name << " past its end through its strides";
+  if (name == "result" &&
+      !isOneToOne({batch, headsRead, matrixShape[1], matrixShape[2]}, *strides))
+    return op.emitOpError("writes two elements of the result to one place");
   return success();
 }
 
 LogicalResult AttentionOp::verify() {
   bool strided = getQueryStrides() || getKeysStrides() || getValuesStrides() ||
                  getResultStrides();
-  if (getSizes() ? getSizes()->size() != 5 : strided)
-    return emitOpError("needs sizes [N, Sq, Sk, D, Dv] with strided operands");
+  if (getSizes()
+          ? getSizes()->size() != 5 ||
+                llvm::any_of(*getSizes(), [](int64_t s) { return s < 1; })
+          : strided)
+    return emitOpError("needs sizes [N, Sq, Sk, D, Dv], each at least 1, with "
+                       "strided operands");
   if (!getSizes() &&
       llvm::any_of(ValueRange{getQuery(), getKeys(), getValues(), getResult()},
                    [](Value v) { return shapeOf(v).size() != 3; }))
@@ -134,15 +161,14 @@ LogicalResult AttentionOp::verify() {
     return emitOpError("needs strided keys and values to share them "
                        "between heads");
   if (failed(verifyOperandLayout(*this, "query", getQuery(), getQueryStrides(),
-                                 {n, sq, d}, heads, false)) ||
+                                 {n, sq, d}, heads)) ||
       failed(verifyOperandLayout(*this, "keys", getKeys(), getKeysStrides(),
-                                 {n, d, sk}, heads / group, true)) ||
+                                 {n, d, sk}, heads / group)) ||
       failed(verifyOperandLayout(*this, "values", getValues(),
-                                 getValuesStrides(), {n, sk, dv}, heads / group,
-                                 false)) ||
+                                 getValuesStrides(), {n, sk, dv},
+                                 heads / group)) ||
       failed(verifyOperandLayout(*this, "result", getResult(),
-                                 getResultStrides(), {n, sq, dv}, heads,
-                                 false)))
+                                 getResultStrides(), {n, sq, dv}, heads)))
     return failure();
   if (Value mask = getMask()) {
     ArrayRef<int64_t> shape = shapeOf(mask);

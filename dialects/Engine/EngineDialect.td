@@ -219,7 +219,9 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     Which tiles of keys the mask leaves to each block is worked out once
     per run, ahead of the kernel, into a buffer of the engine, with the
     tiles where it adds +0 throughout: the block reads no mask there (below
-    a causal diagonal, before the padding), adding +0 as the mask would.
+    a causal diagonal), adding +0 as the mask would. A mask row that every
+    query shares (a padding mask) is read everywhere: one load a pair of
+    keys costs less than the lookup.
 
     Strided operands (prec-fold-attention-views): where the program moves
     heads around with transposes, reshapes and tiles before or after the

@@ -69,3 +69,13 @@ func.func @main(%x: tensor<2x3xf32> loc("x")) -> tensor<2x3xf32> {
   %y = tosa.exp %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %y : tensor<2x3xf32>
 }
+
+// -----
+
+// An attention whose query holds the batch in dimension 0 but reads it by
+// a stride inside the sequence's: a smaller batch is no prefix of it.
+// CHECK: error: {{.*}}dynamic batch: 'engine.attention' cannot run at a smaller batch: its query, keys and values must carry the batch in dimension 0, outermost, as its mask if any
+func.func @main(%q: tensor<4x8x32xf16> loc("q"), %kt: tensor<8x16x8xf16> loc("kt"), %v: tensor<8x8x16xf16> loc("v")) -> tensor<8x8x16xf16> {
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, sizes = array<i64: 8, 8, 8, 16, 16>, query_strides = array<i64: 32, 16, 128, 1>} : (tensor<4x8x32xf16>, tensor<8x16x8xf16>, tensor<8x8x16xf16>) -> tensor<8x8x16xf16> loc("attention")
+  return %o : tensor<8x8x16xf16>
+}

@@ -134,3 +134,22 @@ func.func @scaled_keys(%q: tensor<4x16x16xf16>, %k: tensor<1x2x256xf16>, %v: ten
   %o = engine.attention %q, %k3, %v3 {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
   return %o : tensor<4x16x16xf16>
 }
+
+// -----
+
+// A sequence-first query ([S, B, H*D]) would hold the batch inside the
+// sequence's stride: a dynamic batch could not shrink it, so the transpose
+// that puts the batch first stays and the attention reads its result.
+// CHECK-LABEL: func.func @sequence_first
+// CHECK: %[[QT:.*]] = tosa.transpose
+// CHECK-NEXT: engine.attention %[[QT]], %arg1, %arg2
+// CHECK-SAME: query_strides = array<i64: 1024, 256, 16, 1>
+func.func @sequence_first(%q: tensor<16x2x64xf16>, %kt: tensor<8x16x16xf16>, %v: tensor<8x16x16xf16>) -> tensor<8x16x16xf16> {
+  %split = tosa.const_shape {values = dense<[16, 2, 4, 16]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %matrices = tosa.const_shape {values = dense<[8, 16, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %q4 = tosa.reshape %q, %split : (tensor<16x2x64xf16>, !tosa.shape<4>) -> tensor<16x2x4x16xf16>
+  %qt = tosa.transpose %q4 {perms = array<i32: 1, 2, 0, 3>} : (tensor<16x2x4x16xf16>) -> tensor<2x4x16x16xf16>
+  %q3 = tosa.reshape %qt, %matrices : (tensor<2x4x16x16xf16>, !tosa.shape<3>) -> tensor<8x16x16xf16>
+  %o = engine.attention %q3, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<8x16x16xf16>, tensor<8x16x16xf16>, tensor<8x16x16xf16>) -> tensor<8x16x16xf16>
+  return %o : tensor<8x16x16xf16>
+}

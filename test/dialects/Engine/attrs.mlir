@@ -377,7 +377,7 @@ func.func @attention_strided(%q: tensor<1x8x32xf16>, %k: tensor<1x1x8x16xf16>, %
 // -----
 
 func.func @attention_strides_without_sizes(%q: tensor<1x8x32xf16>, %kt: tensor<2x16x8xf16>, %v: tensor<2x8x16xf16>) -> tensor<2x8x16xf16> {
-  // expected-error @+1 {{needs sizes [N, Sq, Sk, D, Dv] with strided operands}}
+  // expected-error @+1 {{needs sizes [N, Sq, Sk, D, Dv], each at least 1, with strided operands}}
   %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, query_strides = array<i64: 256, 16, 32, 1>} : (tensor<1x8x32xf16>, tensor<2x16x8xf16>, tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
   return %o : tensor<2x8x16xf16>
 }
@@ -393,7 +393,7 @@ func.func @attention_strides_past_end(%q: tensor<1x8x32xf16>, %kt: tensor<2x16x8
 // -----
 
 func.func @attention_strided_columns(%q: tensor<1x8x32xf16>, %kt: tensor<2x16x8xf16>, %v: tensor<2x8x16xf16>) -> tensor<2x8x16xf16> {
-  // expected-error @+1 {{needs query' columns stored contiguously}}
+  // expected-error @+1 {{needs query's columns stored contiguously}}
   %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, sizes = array<i64: 2, 8, 8, 16, 16>, query_strides = array<i64: 256, 1, 2, 16>} : (tensor<1x8x32xf16>, tensor<2x16x8xf16>, tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
   return %o : tensor<2x8x16xf16>
 }
@@ -412,4 +412,29 @@ func.func @attention_group_heads(%q: tensor<1x8x48xf16>, %k: tensor<1x1x8x16xf16
   // expected-error @+1 {{needs kv_group (2) to divide heads (3)}}
   %o = engine.attention %q, %k, %v {heads = 3 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, sizes = array<i64: 3, 8, 8, 16, 16>, query_strides = array<i64: 384, 16, 48, 1>, keys_strides = array<i64: 0, 128, 1, 16>, values_strides = array<i64: 0, 128, 16, 1>, result_strides = array<i64: 384, 16, 48, 1>, kv_group = 2} : (tensor<1x8x48xf16>, tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>) -> tensor<1x8x48xf16>
   return %o : tensor<1x8x48xf16>
+}
+
+// -----
+
+func.func @attention_negative_stride(%q: tensor<1x8x32xf16>, %kt: tensor<2x16x8xf16>, %v: tensor<2x8x16xf16>) -> tensor<2x8x16xf16> {
+  // expected-error @+1 {{has a negative stride for query}}
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, sizes = array<i64: 2, 8, 8, 16, 16>, query_strides = array<i64: 256, -16, 32, 1>} : (tensor<1x8x32xf16>, tensor<2x16x8xf16>, tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+  return %o : tensor<2x8x16xf16>
+}
+
+// -----
+
+// Both heads written to the same rows: the result would race.
+func.func @attention_overlapping_result(%q: tensor<2x8x16xf16>, %kt: tensor<2x16x8xf16>, %v: tensor<2x8x16xf16>) -> tensor<1x8x16xf16> {
+  // expected-error @+1 {{writes two elements of the result to one place}}
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, sizes = array<i64: 2, 8, 8, 16, 16>, result_strides = array<i64: 128, 0, 16, 1>} : (tensor<2x8x16xf16>, tensor<2x16x8xf16>, tensor<2x8x16xf16>) -> tensor<1x8x16xf16>
+  return %o : tensor<1x8x16xf16>
+}
+
+// -----
+
+func.func @attention_empty_sizes(%q: tensor<1x8x32xf16>, %kt: tensor<2x16x8xf16>, %v: tensor<2x8x16xf16>) -> tensor<2x8x16xf16> {
+  // expected-error @+1 {{needs sizes [N, Sq, Sk, D, Dv], each at least 1, with strided operands}}
+  %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, sizes = array<i64: 0, 8, 8, 16, 16>, query_strides = array<i64: 256, 16, 32, 1>} : (tensor<1x8x32xf16>, tensor<2x16x8xf16>, tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
+  return %o : tensor<2x8x16xf16>
 }
