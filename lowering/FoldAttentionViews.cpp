@@ -116,50 +116,36 @@ std::optional<MatrixIndices> mapIndices(const MatrixIndices &indices,
   return mapped;
 }
 
-/// The tensors an operand can be read from, nearest first: the operand,
-/// then each tensor that reshapes, transposes and tiles move into it.
-SmallVector<Candidate> getSources(Value operand, MatrixIndices indices,
-                                  MatrixLayout layout, int64_t batch,
-                                  bool keys) {
-  SmallVector<Candidate> sources{{operand, layout}};
-  Value tensor = operand;
-  while (Operation *def = tensor.getDefiningOp()) {
-    auto strides = getInputStrides(def);
-    std::optional<MatrixIndices> mapped =
-        strides ? mapIndices(indices, shapeOf(tensor), *strides) : std::nullopt;
-    if (!mapped)
-      break;
-    indices = std::move(*mapped);
-    tensor = def->getOperand(0);
-    if (std::optional<MatrixLayout> found =
-            getLayout(tensor, indices, batch, keys))
-      sources.push_back({tensor, *found});
-  }
-  return sources;
-}
+/// Which way followMoves goes: from an operand back to what its moves
+/// start from, or from the result on to what its moves make of it.
+enum class Direction { Back, On };
 
-/// The furthest tensor the result can be written as: the result, or one
-/// that reshapes and transposes, each the only reader of the last, make of
-/// it.
-Candidate getDestination(Value result, MatrixIndices indices,
-                         MatrixLayout layout, int64_t batch) {
-  Candidate destination{result, layout};
-  Value tensor = result;
-  while (tensor.hasOneUse()) {
-    Operation *user = *tensor.user_begin();
-    auto strides = getResultStrides(user);
+/// The tensors a matrix operand can be read from (Back) or the result
+/// written as (On), nearest first: `tensor` itself, then each tensor that
+/// reshapes, transposes and tiles (Back) or reshapes and transposes, each
+/// the only reader of the last (On), move it to or from.
+SmallVector<Candidate> followMoves(Value tensor, MatrixIndices indices,
+                                   MatrixLayout layout, int64_t batch,
+                                   bool keys, Direction direction) {
+  SmallVector<Candidate> found{{tensor, layout}};
+  while (true) {
+    Operation *move = direction == Direction::Back ? tensor.getDefiningOp()
+                      : tensor.hasOneUse()         ? *tensor.user_begin()
+                                                   : nullptr;
+    auto strides = !move                          ? std::nullopt
+                   : direction == Direction::Back ? getInputStrides(move)
+                                                  : getResultStrides(move);
     std::optional<MatrixIndices> mapped =
         strides ? mapIndices(indices, shapeOf(tensor), *strides) : std::nullopt;
     if (!mapped)
-      break;
+      return found;
     indices = std::move(*mapped);
-    tensor = user->getResult(0);
-    if (std::optional<MatrixLayout> found =
-            getLayout(tensor, indices, batch, /*keys=*/false);
-        found && found->group == 1)
-      destination = {tensor, *found};
+    tensor =
+        direction == Direction::Back ? move->getOperand(0) : move->getResult(0);
+    if (std::optional<MatrixLayout> strided =
+            getLayout(tensor, indices, batch, keys))
+      found.push_back({tensor, *strided});
   }
-  return destination;
 }
 
 /// The furthest source of keys and of values that share heads alike.
@@ -291,29 +277,30 @@ void foldViews(engine::AttentionOp op) {
   engine::AttentionOp::Sizes sizes = op.getMatrixSizes();
   int64_t heads = op.getHeads(), batch = sizes.n / heads,
           group = op.getKvGroup();
-  auto sourcesOf = [&](Value operand, ArrayRef<int64_t> strides, int64_t shared,
-                       int64_t rows, int64_t columns, bool keys) {
+  auto follow = [&](Value tensor, ArrayRef<int64_t> strides, int64_t shared,
+                    int64_t rows, int64_t columns, bool keys,
+                    Direction direction) {
     MatrixLayout layout{SmallVector<int64_t, 4>(strides), shared};
-    return getSources(operand,
-                      getIndices(strides, batch, heads, shared, rows, columns),
-                      layout, batch, keys);
+    return followMoves(tensor,
+                       getIndices(strides, batch, heads, shared, rows, columns),
+                       layout, batch, keys, direction);
   };
-  SmallVector<Candidate> queries = sourcesOf(op.getQuery(), op.getQueryLayout(),
-                                             1, sizes.sq, sizes.d, false);
-  llvm::erase_if(queries,
-                 [](const Candidate &c) { return c.layout.group != 1; });
+  // Heads do not share queries, nor places in the result.
+  auto unshared = [](SmallVector<Candidate> candidates) {
+    llvm::erase_if(candidates,
+                   [](const Candidate &c) { return c.layout.group != 1; });
+    return candidates.back();
+  };
+  Candidate query = unshared(follow(op.getQuery(), op.getQueryLayout(), 1,
+                                    sizes.sq, sizes.d, false, Direction::Back));
   auto [keys, values] =
-      pickKeysAndValues(sourcesOf(op.getKeys(), op.getKeysLayout(), group,
-                                  sizes.d, sizes.sk, true),
-                        sourcesOf(op.getValues(), op.getValuesLayout(), group,
-                                  sizes.sk, sizes.dv, false));
-  SmallVector<int64_t, 4> resultStrides = op.getResultLayout();
-  Candidate result = getDestination(
-      op.getResult(),
-      getIndices(resultStrides, batch, heads, 1, sizes.sq, sizes.dv),
-      {resultStrides, 1}, batch);
+      pickKeysAndValues(follow(op.getKeys(), op.getKeysLayout(), group, sizes.d,
+                               sizes.sk, true, Direction::Back),
+                        follow(op.getValues(), op.getValuesLayout(), group,
+                               sizes.sk, sizes.dv, false, Direction::Back));
+  Candidate result = unshared(follow(op.getResult(), op.getResultLayout(), 1,
+                                     sizes.sq, sizes.dv, false, Direction::On));
 
-  const Candidate &query = queries.back();
   if (query.tensor == op.getQuery() && keys.tensor == op.getKeys() &&
       values.tensor == op.getValues() && result.tensor == op.getResult())
     return;

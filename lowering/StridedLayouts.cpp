@@ -15,6 +15,14 @@ namespace prec {
 
 namespace {
 
+using Strides = SmallVector<std::optional<int64_t>>;
+
+/// The strides of a row-major tensor of shape `shape`.
+Strides getContiguousStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides = computeStrides(shape);
+  return Strides(strides.begin(), strides.end());
+}
+
 /// One part re-expressed as mapIndex does, outermost first.
 std::optional<StridedIndex> mapPart(StridedPart part, ArrayRef<int64_t> from,
                                     ArrayRef<std::optional<int64_t>> to) {
@@ -78,15 +86,11 @@ StridedIndex simplify(const StridedIndex &index) {
   return simple;
 }
 
-std::optional<SmallVector<std::optional<int64_t>>>
-getInputStrides(Operation *op) {
-  using Strides = SmallVector<std::optional<int64_t>>;
+std::optional<Strides> getInputStrides(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<Strides>>(op)
-      .Case<tosa::ReshapeOp, tosa::IdentityOp>([](Operation *alias) -> Strides {
+      .Case<tosa::ReshapeOp, tosa::IdentityOp>([](Operation *alias) {
         // One flat order: the result's index moves as it does in itself.
-        SmallVector<int64_t> strides =
-            computeStrides(shapeOf(alias->getResult(0)));
-        return Strides(strides.begin(), strides.end());
+        return getContiguousStrides(shapeOf(alias->getResult(0)));
       })
       .Case<tosa::TransposeOp>([](tosa::TransposeOp transpose) {
         SmallVector<int64_t> input =
@@ -111,14 +115,10 @@ getInputStrides(Operation *op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-std::optional<SmallVector<std::optional<int64_t>>>
-getResultStrides(Operation *op) {
-  using Strides = SmallVector<std::optional<int64_t>>;
+std::optional<Strides> getResultStrides(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<Strides>>(op)
-      .Case<tosa::ReshapeOp, tosa::IdentityOp>([](Operation *alias) -> Strides {
-        SmallVector<int64_t> strides =
-            computeStrides(shapeOf(alias->getOperand(0)));
-        return Strides(strides.begin(), strides.end());
+      .Case<tosa::ReshapeOp, tosa::IdentityOp>([](Operation *alias) {
+        return getContiguousStrides(shapeOf(alias->getOperand(0)));
       })
       .Case<tosa::TransposeOp>([](tosa::TransposeOp transpose) {
         SmallVector<int64_t> result =
