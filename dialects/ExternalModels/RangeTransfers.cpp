@@ -252,24 +252,35 @@ Interval padRange(Operation *op, ArrayRef<Interval> operands,
 // Contractions
 //===----------------------------------------------------------------------===//
 
+/// How a contraction's weights map to output channels: laid out as
+/// [outer][taps][inner], weight (o, t, i) feeds output channel o * inner + i.
+struct WeightLayout {
+  int64_t outer, taps, inner;
+};
+
 /// Bounds a contraction whose weights are known: for each output channel,
 /// the sum over its taps of the extreme products of an input in `input` with
-/// the tap's weight. `channelOfWeight(i)` maps a flat weight index to its
-/// output channel, `numChannels` channels in all; `bias` adds per channel.
-template <typename ChannelOf>
+/// the tap's weight; `bias` adds per channel.
 static Interval boundContraction(const Interval &input,
-                                 ArrayRef<double> weights, int64_t numChannels,
-                                 ChannelOf channelOfWeight,
+                                 ArrayRef<double> weights, WeightLayout layout,
                                  ArrayRef<Interval> bias) {
-  std::vector<Interval> sums(numChannels, Interval::point(0));
-  for (auto [index, weight] : llvm::enumerate(weights)) {
-    Interval &sum = sums[channelOfWeight(index)];
-    sum = sum + input * Interval::point(weight);
-  }
+  if (layout.outer <= 0 || layout.taps <= 0 || layout.inner <= 0 ||
+      static_cast<int64_t>(weights.size()) !=
+          layout.outer * layout.taps * layout.inner)
+    return Interval::unknown();
   Interval result{kInfinity, -kInfinity};
-  for (auto [channel, sum] : llvm::enumerate(sums)) {
-    Interval biased = bias.empty() ? sum : sum + bias[channel % bias.size()];
-    result = result.join(biased);
+  std::vector<Interval> sums;
+  const double *weight = weights.data();
+  for (int64_t outer = 0; outer < layout.outer; ++outer) {
+    sums.assign(layout.inner, Interval::point(0));
+    for (int64_t tap = 0; tap < layout.taps; ++tap)
+      for (Interval &sum : sums)
+        sum = sum + input * Interval::point(*weight++);
+    for (auto [inner, sum] : llvm::enumerate(sums)) {
+      size_t channel = outer * layout.inner + inner;
+      result =
+          result.join(bias.empty() ? sum : sum + bias[channel % bias.size()]);
+    }
   }
   return result;
 }
@@ -285,22 +296,18 @@ Interval matmulRange(Operation *op, ArrayRef<Interval> operands,
   int64_t m = aType.getDimSize(1);
   // Per output column from B's values, or per output row from A's.
   if (const std::vector<double> *b = constants.lookup(matmul.getB()))
-    return boundContraction(
-        operands[0], *b, bType.getDimSize(0) * n,
-        [&](size_t i) { return (i / (k * n)) * n + i % n; }, {});
+    return boundContraction(operands[0], *b, {bType.getDimSize(0), k, n}, {});
   if (const std::vector<double> *a = constants.lookup(matmul.getA()))
-    return boundContraction(operands[1], *a, aType.getDimSize(0) * m,
-                            [&](size_t i) { return i / k; }, {});
+    return boundContraction(operands[1], *a, {aType.getDimSize(0) * m, k, 1},
+                            {});
   return scale(operands[0] * operands[1], k);
 }
 
-/// Conv-like ops: `channelOf` maps a flat weight index to an output channel.
-/// Padding and, for transposed convolutions, taps that miss an output
-/// contribute zeros.
-template <typename ChannelOf>
+/// Conv-like ops whose weights map to output channels by `layout`. Padding
+/// and, for transposed convolutions, taps that miss an output contribute
+/// zeros.
 static Interval boundConvolution(Operation *op, ArrayRef<Interval> operands,
-                                 ConstantValues &constants,
-                                 int64_t numChannels, ChannelOf channelOf,
+                                 ConstantValues &constants, WeightLayout layout,
                                  bool padded) {
   const Interval &inputRange = operands[0];
   Interval input = padded ? inputRange.join(Interval::point(0)) : inputRange;
@@ -312,9 +319,9 @@ static Interval boundConvolution(Operation *op, ArrayRef<Interval> operands,
   else
     bias.push_back(operands[2]);
   const std::vector<double> *weights = constants.lookup(op->getOperand(1));
-  if (!weights || numChannels <= 0)
+  if (!weights)
     return Interval::unknown();
-  return boundContraction(input, *weights, numChannels, channelOf, bias);
+  return boundContraction(input, *weights, layout, bias);
 }
 
 Interval convolutionRange(Operation *op, ArrayRef<Interval> operands,
@@ -322,24 +329,25 @@ Interval convolutionRange(Operation *op, ArrayRef<Interval> operands,
   // One output channel per leading weight index. A transposed
   // convolution's outputs miss some taps, which count as zeros like padding.
   auto weightType = cast<ShapedType>(op->getOperand(1).getType());
+  if (!weightType.hasStaticShape())
+    return Interval::unknown();
   int64_t channels = weightType.getDimSize(0);
-  int64_t weightCount =
-      weightType.hasStaticShape() ? weightType.getNumElements() : 0;
-  int64_t perChannel = weightCount / std::max<int64_t>(channels, 1);
-  return boundConvolution(
-      op, operands, constants, channels,
-      [&](size_t i) { return i / perChannel; },
-      hasPadding(op) || isa<tosa::TransposeConv2DOp>(op));
+  int64_t perChannel =
+      weightType.getNumElements() / std::max<int64_t>(channels, 1);
+  return boundConvolution(op, operands, constants, {channels, perChannel, 1},
+                          hasPadding(op) || isa<tosa::TransposeConv2DOp>(op));
 }
 
 Interval depthwiseConvolutionRange(Operation *op, ArrayRef<Interval> operands,
                                    ConstantValues &constants) {
-  // Output channel c * M + m.
+  // Weights [KH, KW, C, M]: output channel c * M + m sums over the window.
   auto weightType = cast<ShapedType>(op->getOperand(1).getType());
+  if (!weightType.hasStaticShape())
+    return Interval::unknown();
   int64_t channels = weightType.getDimSize(2) * weightType.getDimSize(3);
-  return boundConvolution(
-      op, operands, constants, channels,
-      [&](size_t i) { return i % channels; }, hasPadding(op));
+  int64_t taps = weightType.getDimSize(0) * weightType.getDimSize(1);
+  return boundConvolution(op, operands, constants, {1, taps, channels},
+                          hasPadding(op));
 }
 
 } // namespace prec
