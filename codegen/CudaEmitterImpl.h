@@ -57,10 +57,14 @@ std::string substitute(llvm::StringRef pattern, llvm::StringRef value);
 inline constexpr int64_t elementwiseUnroll = 4;
 
 /// `coordinate * stride` terms turning an output index into the offset of an
-/// operand of shape `operand` broadcast to `result`.
+/// operand of shape `operand` broadcast to `result`: `o<n>` for operand n, or
+/// for operand names[n] where given; `remainder` names the index left to
+/// split into coordinates.
 std::string broadcastOffsets(const IndexSpelling &indexSpelling,
                              ArrayRef<int64_t> result,
-                             ArrayRef<ArrayRef<int64_t>> operands);
+                             ArrayRef<ArrayRef<int64_t>> operands,
+                             ArrayRef<size_t> names = {},
+                             StringRef remainder = "rem");
 /// A float literal for a constant whose elements are all one value.
 std::optional<std::string> getSplatLiteral(Value value);
 /// The float expression elementwise `op` computes, each data operand's $n
@@ -143,6 +147,8 @@ private:
               ArrayRef<Value> inputs, Value output,
               int64_t elementsPerThread = 1);
   LogicalResult emitElementwise(Operation *op);
+  std::string readOffsets(ArrayRef<std::pair<Value, ArrayRef<int64_t>>> inputs,
+                          ArrayRef<int64_t> resultShape) const;
   LogicalResult emitMatmul(tosa::MatMulOp op);
   LogicalResult emitAttention(engine::AttentionOp op);
   std::string emitKeptTiles(engine::AttentionOp op, StringRef maskType,

@@ -24,21 +24,23 @@ namespace prec::cuda {
 /// operand of shape `operand` broadcast to `result`.
 std::string broadcastOffsets(const IndexSpelling &indexSpelling,
                              ArrayRef<int64_t> result,
-                             ArrayRef<ArrayRef<int64_t>> operands) {
+                             ArrayRef<ArrayRef<int64_t>> operands,
+                             ArrayRef<size_t> names, StringRef remainder) {
   // An operand of the result's shape is read at `i`, one of a single element
   // at 0; only the others need the coordinates.
+  auto name = [&](size_t n) { return names.empty() ? n : names[n]; };
   std::string code;
   SmallVector<size_t> broadcast;
   for (auto [n, shape] : llvm::enumerate(operands)) {
     bool single = llvm::all_of(shape, [](int64_t d) { return d == 1; });
-    code += llvm::formatv("    {2} o{0} = {1};\n", n,
+    code += llvm::formatv("    {2} o{0} = {1};\n", name(n),
                           shape == result ? "i" : "0", indexSpelling.type());
     if (shape != result && !single)
       broadcast.push_back(n);
   }
   if (broadcast.empty())
     return code;
-  code += llvm::formatv("    {0} rem = i;\n", indexSpelling.type());
+  code += llvm::formatv("    {0} {1} = i;\n", indexSpelling.type(), remainder);
   SmallVector<int64_t> strides(operands.size(), 1);
   auto isRead = [&](int64_t d) {
     return llvm::any_of(broadcast,
@@ -54,23 +56,24 @@ std::string broadcastOffsets(const IndexSpelling &indexSpelling,
     if (!isRead(d)) {
       if (!outerRead)
         break;
-      code +=
-          llvm::formatv("    rem /= {0};\n", indexSpelling.literal(result[d]));
+      code += llvm::formatv("    {1} /= {0};\n",
+                            indexSpelling.literal(result[d]), remainder);
       continue;
     }
-    code +=
-        llvm::formatv("    {{ {1} c = rem % {0};",
-                      indexSpelling.literal(result[d]), indexSpelling.type());
+    code += llvm::formatv("    {{ {1} c = {2} % {0};",
+                          indexSpelling.literal(result[d]),
+                          indexSpelling.type(), remainder);
     for (size_t n : broadcast) {
       if (operands[n][d] != 1)
-        code += llvm::formatv(" o{0} += c * {1};", n,
+        code += llvm::formatv(" o{0} += c * {1};", name(n),
                               indexSpelling.literal(strides[n]));
       strides[n] *= operands[n][d];
     }
-    code += outerRead ? llvm::formatv(" rem /= {0}; }\n",
-                                      indexSpelling.literal(result[d]))
-                            .str()
-                      : std::string(" }\n");
+    code += outerRead
+                ? llvm::formatv(" {1} /= {0}; }\n",
+                                indexSpelling.literal(result[d]), remainder)
+                      .str()
+                : std::string(" }\n");
   }
   return code;
 }
@@ -119,44 +122,70 @@ std::string roundedTo(Type type, llvm::StringRef expression) {
                     "(" + substitute(device.fromFloat, expression) + ")");
 }
 
+/// The offset o<n> of each input n, read at its shape: the result's, or
+/// that of a fused op before a reshape, whose coordinates come from the same
+/// flat index split by that shape.
+std::string
+CudaEmitter::readOffsets(ArrayRef<std::pair<Value, ArrayRef<int64_t>>> inputs,
+                         ArrayRef<int64_t> resultShape) const {
+  llvm::MapVector<ArrayRef<int64_t>, SmallVector<size_t>> readers;
+  readers[resultShape];
+  for (auto [n, input] : llvm::enumerate(inputs))
+    readers[input.second].push_back(n);
+  std::string code;
+  for (auto [index, reader] : llvm::enumerate(readers)) {
+    auto &[readAt, names] = reader;
+    SmallVector<ArrayRef<int64_t>> shapes;
+    for (size_t n : names)
+      shapes.push_back(shapeOf(inputs[n].first));
+    code += broadcastOffsets(indexSpelling, readAt, shapes, names,
+                             index ? "rem" + std::to_string(index) : "rem");
+  }
+  return code;
+}
+
 LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   if (!isElementwise(op))
     return unsupported(op, "no kernel for this op yet");
   Value result = op->getResult(0);
-  // The values the fused expression reads from memory, each once.
-  SmallVector<Value> inputs;
+  // The values the fused expression reads from memory, each once per shape
+  // it is read at: that of the op reading it, which differs from the
+  // result's where the kernel reads through a reshape.
+  SmallVector<std::pair<Value, ArrayRef<int64_t>>> inputs;
   SmallVector<std::string> fusedNames;
-  std::function<std::string(Value)> valueExpression =
-      [&](Value value) -> std::string {
+  std::function<std::string(Value, ArrayRef<int64_t>)> valueExpression =
+      [&](Value value, ArrayRef<int64_t> readAt) -> std::string {
     Operation *def = value.getDefiningOp();
     if (def && isFusedIntoUser(def)) {
+      if (isa<tosa::ReshapeOp, tosa::IdentityOp>(def))
+        return valueExpression(def->getOperand(0), shapeOf(def->getOperand(0)));
+      ArrayRef<int64_t> shape = shapeOf(value);
       std::string expression = expressionOf(
-          def, [&](Value operand) { return valueExpression(operand); });
+          def, [&](Value operand) { return valueExpression(operand, shape); });
       fusedNames.push_back(
           (def->getName().getStringRef() + " " + getLayerName(def)).str());
       return roundedTo(getElementTypeOrSelf(value.getType()), expression);
     }
     if (std::optional<std::string> literal = getSplatLiteral(value))
       return *literal;
-    auto it = llvm::find(inputs, value);
+    std::pair<Value, ArrayRef<int64_t>> input(value, readAt);
+    auto it = llvm::find(inputs, input);
     size_t index = it - inputs.begin();
     if (it == inputs.end())
-      inputs.push_back(value);
+      inputs.push_back(input);
     return "a" + std::to_string(index);
   };
   // Build the root's expression (with fused producers inlined).
-  std::string expression =
-      expressionOf(op, [&](Value operand) { return valueExpression(operand); });
+  std::string expression = expressionOf(op, [&](Value operand) {
+    return valueExpression(operand, shapeOf(result));
+  });
 
   std::string name = kernelName(op);
   DeviceType out = typeOf(result);
   std::string signature;
   for (auto [index, input] : llvm::enumerate(inputs))
     signature += llvm::formatv("const {0} *__restrict__ in{1}, ",
-                               typeOf(input).cType, index);
-  SmallVector<ArrayRef<int64_t>> shapes;
-  for (Value input : inputs)
-    shapes.push_back(shapeOf(input));
+                               typeOf(input.first).cType, index);
   int64_t count = countOf(result);
   for (const std::string &fused : fusedNames)
     kernels += "// fused: " + fused + "\n";
@@ -185,11 +214,11 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
       overruns ? llvm::formatv("    if (i >= {0}) break;\n", bound).str()
                : std::string(),
       indexSpelling.type(), indexSpelling.literal(256));
-  kernels += broadcastOffsets(indexSpelling, shapeOf(result), shapes);
+  kernels += readOffsets(inputs, shapeOf(result));
   for (auto [position, input] : llvm::enumerate(inputs))
     kernels +=
         llvm::formatv("    v{0}[k] = {1};\n", position,
-                      substitute(typeOf(input).toFloat,
+                      substitute(typeOf(input.first).toFloat,
                                  llvm::formatv("in{0}[o{0}]", position).str()));
   kernels += llvm::formatv("  }\n"
                            "#pragma unroll\n"
@@ -205,7 +234,8 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   kernels += values;
   kernels += "    float r = " + expression + ";\n";
   kernels += "    out[i] = " + substitute(out.fromFloat, "r") + ";\n  }\n}\n\n";
-  launch(op, name, count, inputs, result, elementwiseUnroll);
+  launch(op, name, count, llvm::to_vector(llvm::make_first_range(inputs)),
+         result, elementwiseUnroll);
   return success();
 }
 

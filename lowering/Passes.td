@@ -385,8 +385,10 @@ def PrecPlanKernels : Pass<"prec-plan-kernels", "::mlir::func::FuncOp"> {
       convolution's ReLU);
     * `rows`: runs of elementwise ops and last-axis reductions (f32 sums or
       maxima) over the same rows, at most 8192 wide (LayerNorm, softmax);
-    * `fused`: elementwise ops over one shape, each with one user, inlined
-      into that user's kernel;
+    * `fused`: elementwise ops, each with one reader, inlined into that
+      reader's kernel where it reads them at their own shape, directly or
+      through reshapes nothing else reads (which join the kernel: the
+      SiLU gate and the f8 quantization of its product are one kernel);
     * `single`: an op alone.
 
     The B transposes and bias widenings that only GEMMs read get

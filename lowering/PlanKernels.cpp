@@ -183,23 +183,49 @@ private:
     return performedBy.count(op) || gemmAt.count(op) || readThrough.count(op);
   }
 
-  /// Whether `op` can be computed inside its only user's kernel: both are
-  /// elementwise over the same shape, so one thread per element computes
-  /// both, rounding the inner result to its type as its own kernel would.
+  /// Reshapes and identities outside row kernels: the same elements in the
+  /// same order, so a fused kernel reads through them at the same index.
+  bool isView(Operation *op) const {
+    return isa<tosa::ReshapeOp, tosa::IdentityOp>(op) && !rowGroupOf.count(op);
+  }
+
+  /// The op that reads `op`'s result, directly or through views that
+  /// nothing else reads, and the value it reads; no op when the result or a
+  /// view of it has several readers.
+  std::pair<Operation *, Value> getOnlyReader(Operation *op) const {
+    Value value = op->getResult(0);
+    while (value.hasOneUse()) {
+      Operation *user = *value.user_begin();
+      if (!isView(user) || user->getBlock() != op->getBlock())
+        return {user, value};
+      value = user->getResult(0);
+    }
+    return {nullptr, value};
+  }
+
+  /// Whether `op` can be computed inside its only reader's kernel: both are
+  /// elementwise, and the reader reads the result (or a view of it) at its
+  /// own shape, so one thread per element computes both, rounding the inner
+  /// result to its type as its own kernel would. The views between are part
+  /// of that kernel too.
   bool isFusedIntoUser(Operation *op) const {
-    if (!isElementwise(op) || op->getNumResults() != 1 ||
-        !op->getResult(0).hasOneUse())
+    if (isView(op)) {
+      Operation *producer = op;
+      while (producer && isView(producer))
+        producer = producer->getOperand(0).getDefiningOp();
+      return producer && !isView(producer) && isFusedIntoUser(producer);
+    }
+    if (!isElementwise(op) || op->getNumResults() != 1)
       return false;
-    Operation *user = *op->getResult(0).user_begin();
+    auto [user, read] = getOnlyReader(op);
     // Computed by a GEMM's epilogue or a row kernel instead.
-    if (isContractionPart(op) || isContractionPart(user) ||
+    if (!user || isContractionPart(op) || isContractionPart(user) ||
         rowGroupOf.count(op) || rowGroupOf.count(user))
       return false;
-    auto type = cast<RankedTensorType>(op->getResult(0).getType());
     return user->getBlock() == op->getBlock() && isElementwise(user) &&
-           llvm::is_contained(getDataOperands(user), op->getResult(0)) &&
+           llvm::is_contained(getDataOperands(user), read) &&
            cast<RankedTensorType>(user->getResult(0).getType()).getShape() ==
-               type.getShape();
+               cast<RankedTensorType>(read.getType()).getShape();
   }
 
   /// Each op's kernel op, the one whose kernel computes its result (itself
@@ -223,7 +249,7 @@ private:
 
   bool isComputed(Operation *op) const {
     return (!launchesNothing(op) && !readThrough.count(op)) ||
-           rowGroupOf.count(op);
+           rowGroupOf.count(op) || (isView(op) && isFusedIntoUser(op));
   }
 
   engine::KernelKind getKind(Operation *launch) const {

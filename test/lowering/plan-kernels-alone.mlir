@@ -153,3 +153,58 @@ func.func @scaled(%x: tensor<1x4x16xf16>, %w: tensor<1x16x8xf16>) -> tensor<1x4x
   %y = tosa.cast %s {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
   return %y : tensor<1x4x8xf16>
 }
+
+// -----
+
+// An elementwise chain runs through the reshape between its ops (a view of
+// the same elements in the same order) as one kernel, which the reshape
+// joins: the SiLU gate's product and its f8 quantization.
+// CHECK-LABEL: func.func @through_views
+// CHECK: tosa.mul {{.*}}engine.kernel = #engine.kernel<0, fused>
+// CHECK-NEXT: tosa.reshape {{.*}}engine.kernel = #engine.kernel<0, fused>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, fused>
+// CHECK-NEXT: tosa.mul {{.*}}engine.kernel = #engine.kernel<0, fused>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, fused>
+// CHECK-NEXT: return
+func.func @through_views(%g: tensor<2x16x8xf16>, %u: tensor<2x16x8xf16>) -> tensor<1x32x8xf8E4M3FN> {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<3.0e+02> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %shape = tosa.const_shape {values = dense<[1, 32, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %m = tosa.mul %g, %u, %shift : (tensor<2x16x8xf16>, tensor<2x16x8xf16>, tensor<1xi8>) -> tensor<2x16x8xf16>
+  %r = tosa.reshape %m, %shape : (tensor<2x16x8xf16>, !tosa.shape<3>) -> tensor<1x32x8xf16>
+  %w = tosa.cast %r : (tensor<1x32x8xf16>) -> tensor<1x32x8xf32>
+  %s = tosa.mul %w, %scale, %shift : (tensor<1x32x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x32x8xf32>
+  %q = tosa.cast %s : (tensor<1x32x8xf32>) -> tensor<1x32x8xf8E4M3FN>
+  return %q : tensor<1x32x8xf8E4M3FN>
+}
+
+// -----
+
+// No fusion through a reshape that another op reads too, nor into a reader
+// that broadcasts the reshaped value: the product is its own kernel and the
+// reshapes launch nothing.
+// CHECK-LABEL: func.func @views_not_fused
+// CHECK: tosa.mul {{.*}}engine.kernel = #engine.kernel<0, single>
+// CHECK: tosa.reshape
+// CHECK-NOT: engine.kernel
+// CHECK-SAME: -> tensor<1x32x8xf16>
+// CHECK: tosa.exp {{.*}}engine.kernel = #engine.kernel<1, single>
+// CHECK: tosa.tanh {{.*}}engine.kernel = #engine.kernel<2, single>
+// CHECK: tosa.mul {{.*}}engine.kernel = #engine.kernel<3, single>
+// CHECK: tosa.reshape
+// CHECK-NOT: engine.kernel
+// CHECK-SAME: -> tensor<1x1x8xf16>
+// CHECK: tosa.add {{.*}}engine.kernel = #engine.kernel<4, single>
+func.func @views_not_fused(%g: tensor<2x16x8xf16>, %u: tensor<2x16x8xf16>, %v: tensor<1x1x8xf16>, %x: tensor<4x1x8xf16>) -> (tensor<1x32x8xf16>, tensor<1x32x8xf16>, tensor<4x1x8xf16>) {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %shape = tosa.const_shape {values = dense<[1, 32, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %m = tosa.mul %g, %u, %shift : (tensor<2x16x8xf16>, tensor<2x16x8xf16>, tensor<1xi8>) -> tensor<2x16x8xf16>
+  %r = tosa.reshape %m, %shape : (tensor<2x16x8xf16>, !tosa.shape<3>) -> tensor<1x32x8xf16>
+  %e = tosa.exp %r : (tensor<1x32x8xf16>) -> tensor<1x32x8xf16>
+  %t = tosa.tanh %r : (tensor<1x32x8xf16>) -> tensor<1x32x8xf16>
+  %flat = tosa.const_shape {values = dense<[1, 1, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %n = tosa.mul %v, %v, %shift : (tensor<1x1x8xf16>, tensor<1x1x8xf16>, tensor<1xi8>) -> tensor<1x1x8xf16>
+  %nr = tosa.reshape %n, %flat : (tensor<1x1x8xf16>, !tosa.shape<3>) -> tensor<1x1x8xf16>
+  %a = tosa.add %x, %nr : (tensor<4x1x8xf16>, tensor<1x1x8xf16>) -> tensor<4x1x8xf16>
+  return %e, %t, %a : tensor<1x32x8xf16>, tensor<1x32x8xf16>, tensor<4x1x8xf16>
+}
