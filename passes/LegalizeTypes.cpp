@@ -157,6 +157,20 @@ private:
       return proposed;
 
     OpClass opClass = classifyOp(op);
+    // A layout op pinned with its layer to a scaled format (the reshapes of
+    // an ONNX MatMul) computes nothing and has no scale of its own: it moves
+    // what its producers give it, which departs from no request, so it
+    // neither warns nor fails under obey.
+    if (opClass == OpClass::DataMovement && isQuantizedPrecision(compute) &&
+        !isSupported(target, opClass, compute)) {
+      llvm::raw_string_ostream(detail)
+          << "moves data of a layer pinned to " << compute;
+      Type moved = applyFollowRule(op, policy).first;
+      if (!isSupported(target, opClass, moved))
+        moved = getFallbackType(target, opClass, moved);
+      setCompute(moved);
+      reason = Reason::Follow;
+    }
     std::optional<std::string> unsupported;
     if (!isSupported(target, opClass, compute))
       unsupported = explainUnsupported(target, opClass, compute);

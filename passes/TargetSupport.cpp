@@ -31,9 +31,10 @@ constexpr std::initializer_list<OpClass> kAllFloatClasses = {
     OpClass::Cast};
 
 // i8 and f8 are formats with scales, which prec-quantize gives to
-// contractions; other ops pinned to them (a layer's transposes, its bias)
-// fall back to a float type, or are refused under obey, here rather than
-// when casts are materialized.
+// contractions; other ops pinned to them (a layer's bias) fall back to a
+// float type, or are refused under obey, here rather than when casts are
+// materialized. A layer's transposes and reshapes compute nothing: they
+// move their producers' type (prec-legalize-types).
 constexpr std::initializer_list<OpClass> kQuantizedClasses = {
     OpClass::Contraction, OpClass::Cast};
 

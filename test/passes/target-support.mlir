@@ -105,13 +105,15 @@ module attributes {precision.policy = #precision.policy<target = "cpu">} {
 
 // -----
 
-// i8 has scales for contractions only: a transpose pinned with its matmul
-// (an ONNX layer's layout change) falls back to a float type.
+// i8 and f8 have scales for contractions only. A transpose or reshape
+// pinned with its matmul (an ONNX layer's layout change) computes nothing:
+// it moves its producer's type, without a warning under prefer or a
+// refusal under obey; the matmul computes in the scaled format.
 module attributes {precision.policy = #precision.policy<target = "sm_90", enabled = [f16]>} {
   // CHECK-LABEL: func.func @i8_layer_transpose
   func.func @i8_layer_transpose(%a: tensor<1x16x4xf32>) -> tensor<1x4x4xf32> {
     %r = precision.region i8 prefer input_range [-1.0, 1.0] output_range [-8.0, 8.0] (%x = %a : tensor<1x16x4xf32>) -> tensor<1x4x4xf32> {
-      // expected-warning @+1 {{tosa.transpose prefers 'i8', but target sm_90 cannot (no i8 implementation exists for data_movement ops): it computes in 'f16' instead}}
+      // CHECK: tosa.transpose {{.*}}compute = f16, accumulate = f16, storage = f16, reason = follow, detail = "moves data of a layer pinned to i8"
       %t = tosa.transpose %x {perms = array<i32: 0, 2, 1>} : (tensor<1x16x4xf32>) -> tensor<1x4x16xf32>
       %w = "tosa.const"() <{values = dense<0.5> : tensor<1x16x4xf32>}> : () -> tensor<1x16x4xf32>
       %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
@@ -120,6 +122,24 @@ module attributes {precision.policy = #precision.policy<target = "sm_90", enable
       precision.yield %m : tensor<1x4x4xf32>
     }
     return %r : tensor<1x4x4xf32>
+  }
+
+  // CHECK-LABEL: func.func @f8_layer_reshapes_obey
+  func.func @f8_layer_reshapes_obey(%a: tensor<64x16xf32>) -> tensor<64x16xf32> {
+    %r = precision.region f8E4M3FN obey input_range [-1.0, 1.0] output_range [-8.0, 8.0] (%x = %a : tensor<64x16xf32>) -> tensor<64x16xf32> {
+      %in = tosa.const_shape {values = dense<[1, 64, 16]> : tensor<3xindex>} : () -> !tosa.shape<3>
+      // CHECK: tosa.reshape {{.*}}reason = follow, detail = "moves data of a layer pinned to f8E4M3FN"
+      %x3 = tosa.reshape %x, %in : (tensor<64x16xf32>, !tosa.shape<3>) -> tensor<1x64x16xf32>
+      %w = "tosa.const"() <{values = dense<0.5> : tensor<1x16x16xf32>}> : () -> tensor<1x16x16xf32>
+      %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+      // CHECK: tosa.matmul {{.*}}compute = f8E4M3FN
+      %m = tosa.matmul %x3, %w, %zp, %zp : (tensor<1x64x16xf32>, tensor<1x16x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x64x16xf32>
+      %out = tosa.const_shape {values = dense<[64, 16]> : tensor<2xindex>} : () -> !tosa.shape<2>
+      // CHECK: tosa.reshape {{.*}}reason = follow, detail = "moves data of a layer pinned to f8E4M3FN"
+      %m2 = tosa.reshape %m, %out : (tensor<1x64x16xf32>, !tosa.shape<2>) -> tensor<64x16xf32>
+      precision.yield %m2 : tensor<64x16xf32>
+    }
+    return %r : tensor<64x16xf32>
   }
 }
 
