@@ -93,6 +93,10 @@ static void addSharedLowering(OpPassManager &pm) {
   pm.addPass(createPrecLowerPrecisionCasts());
   pm.addNestedPass<func::FuncOp>(createPrecFuseBias());
   pm.addNestedPass<func::FuncOp>(createPrecShrinkBroadcasts());
+  // Materialization quantizes an activation once for each Linear reading
+  // it (LLaMA's q, k and v projections): the same constant scale, multiply
+  // and cast, computed once.
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
 }
 
 void buildLowerToCpuPipeline(OpPassManager &pm) {

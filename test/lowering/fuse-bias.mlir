@@ -51,7 +51,7 @@ func.func @gemm(%x: tensor<1x4x16xf16>, %b: tensor<1x8xf16>) -> tensor<4x8xf16> 
 // CHECK-NEXT: tosa.add %[[D]], %arg1 : (tensor<1x4x8xf16>, tensor<1x4x1xf16>)
 // CHECK: %[[D2:.*]] = tosa.cast %{{.*}} {precision.epilogue}
 // CHECK-NEXT: tosa.add %[[D2]], %arg2
-// CHECK-NEXT: tosa.add %[[D2]], %arg2
+// CHECK-NEXT: tosa.add %[[D2]], %arg1
 // CHECK: %[[H:.*]] = tosa.matmul {{.*}} -> tensor<1x4x8xf16>
 // CHECK-NEXT: tosa.add %[[H]], %arg2
 // CHECK: %[[D3:.*]] = tosa.cast %{{.*}} {precision.epilogue}
@@ -63,13 +63,17 @@ func.func @not_a_bias(%x: tensor<1x4x16xf16>, %column: tensor<1x4x1xf16>, %b: te
   %acc = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf32>
   %d = tosa.cast %acc {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
   %y1 = tosa.add %d, %column : (tensor<1x4x8xf16>, tensor<1x4x1xf16>) -> tensor<1x4x8xf16>
-  %acc2 = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf32>
+  // Distinct weights: the GPU pipeline's CSE would merge equal matmuls.
+  %w2 = "tosa.const"() <{values = dense<2.0> : tensor<1x16x8xf16>}> : () -> tensor<1x16x8xf16>
+  %w3 = "tosa.const"() <{values = dense<3.0> : tensor<1x16x8xf16>}> : () -> tensor<1x16x8xf16>
+  %w4 = "tosa.const"() <{values = dense<4.0> : tensor<1x16x8xf16>}> : () -> tensor<1x16x8xf16>
+  %acc2 = tosa.matmul %x, %w2, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf32>
   %d2 = tosa.cast %acc2 {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
   %y2 = tosa.add %d2, %b : (tensor<1x4x8xf16>, tensor<1x1x8xf16>) -> tensor<1x4x8xf16>
-  %y3 = tosa.add %d2, %b : (tensor<1x4x8xf16>, tensor<1x1x8xf16>) -> tensor<1x4x8xf16>
-  %h = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf16>
+  %y3 = tosa.add %d2, %column : (tensor<1x4x8xf16>, tensor<1x4x1xf16>) -> tensor<1x4x8xf16>
+  %h = tosa.matmul %x, %w3, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf16>
   %y4 = tosa.add %h, %b : (tensor<1x4x8xf16>, tensor<1x1x8xf16>) -> tensor<1x4x8xf16>
-  %acc3 = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf32>
+  %acc3 = tosa.matmul %x, %w4, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf32>
   %d3 = tosa.cast %acc3 {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
   %y5 = tosa.add %d3, %d3 : (tensor<1x4x8xf16>, tensor<1x4x8xf16>) -> tensor<1x4x8xf16>
   return %y1, %y2, %y3, %y4, %y5 : tensor<1x4x8xf16>, tensor<1x4x8xf16>, tensor<1x4x8xf16>, tensor<1x4x8xf16>, tensor<1x4x8xf16>
