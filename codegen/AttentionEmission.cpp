@@ -25,10 +25,15 @@ const char *const attentionKernel =
 
 namespace {
 
+/// `value` as a C++ float literal: nine digits hold any f32, and an integer
+/// takes a ".0" ("256f" is not a literal).
 std::string floatLiteral(double value) {
   char text[32];
-  std::snprintf(text, sizeof(text), "%.9gf", value);
-  return text;
+  std::snprintf(text, sizeof(text), "%.9g", value);
+  std::string literal = text;
+  if (literal.find_first_not_of("-0123456789") == std::string::npos)
+    literal += ".0";
+  return literal + "f";
 }
 
 /// The logit of `scores` with the op's scale (`scaled(x, scale)`, left out
@@ -119,21 +124,40 @@ std::string getLogitFunctor(engine::AttentionOp op, StringRef name,
       getPairLogitExpression(op));
 }
 
+/// The functor a quantized result (result_scale) stores through:
+/// f8(f32(round_U(o)) * scale), rounding as the program's casts and
+/// multiply did; its name, or "" where the result is only rounded.
+std::string getResultFunctor(engine::AttentionOp op, StringRef name,
+                             const DeviceType &out, std::string &kernels) {
+  std::optional<APFloat> scale = op.getResultScale();
+  if (!scale)
+    return "";
+  std::string scaled = "__fmul_rn(" + roundedTo(*op.getUnscaledType(), "x") +
+                       ", " + floatLiteral(scale->convertToDouble()) + ")";
+  kernels += llvm::formatv(
+      "struct {0}_result {{\n  static constexpr bool PAIRS = false;\n"
+      "  __device__ {1} operator()(float x) const {{ return {2}; }\n};\n\n",
+      name, out.cType, substitute(out.fromFloat, scaled));
+  return (name + "_result").str();
+}
+
 /// The report's record of what each part of `op` computes in.
 llvm::json::Object getAttentionRecord(engine::AttentionOp op, StringRef layer) {
   auto elementName = [](Value value) { return typeName(elementOf(value)); };
-  return llvm::json::Object{
-      {"name", layer.str()},
-      {"op", "engine.attention"},
-      {"compute", elementName(op.getQuery())},
-      {"accumulate", "f32"},
-      {"storage", elementName(op.getResult())},
-      {"parts",
-       llvm::json::Object{{"scores", typeName(op.getScoreType())},
-                          {"scaled", typeName(op.getScaledType())},
-                          {"masked", typeName(op.getMaskedType())},
-                          {"softmax", "f32"},
-                          {"probabilities", elementName(op.getValues())}}}};
+  llvm::json::Object parts{{"scores", typeName(op.getScoreType())},
+                           {"scaled", typeName(op.getScaledType())},
+                           {"masked", typeName(op.getMaskedType())},
+                           {"softmax", "f32"},
+                           {"probabilities", elementName(op.getValues())}};
+  // A quantized result: the output's rounding before its scale.
+  if (std::optional<Type> unscaled = op.getUnscaledType())
+    parts["unscaled_result"] = typeName(*unscaled);
+  return llvm::json::Object{{"name", layer.str()},
+                            {"op", "engine.attention"},
+                            {"compute", elementName(op.getQuery())},
+                            {"accumulate", "f32"},
+                            {"storage", elementName(op.getResult())},
+                            {"parts", std::move(parts)}};
 }
 
 /// Row-major strides of the mask over [B, H, Sq, Sk], 0 where it
@@ -191,6 +215,10 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   Value mask = op.getMask();
   const char *maskType = mask ? typeOf(mask).cType : "float";
   kernels += getLogitFunctor(op, name, layer, maskType);
+  std::string result =
+      getResultFunctor(op, name, typeOf(op.getResult()), kernels);
+  // The kernels' trailing template argument, where the result is scaled.
+  std::string resultArgument = result.empty() ? "" : ", " + result;
 
   SmallVector<int64_t> strides =
       mask ? getMaskStrides(mask) : SmallVector<int64_t>(4, 0);
@@ -243,10 +271,10 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
     const char *keyRows = op.hasKeyRows() ? "true" : "false";
     launchTiled(
         llvm::formatv("prec_attention_mma<{0}, {1}, {2}, {3}, {4}, {5}, "
-                      "{6}_logit, {7}, {8}, {9}, {10}>",
+                      "{6}_logit, {7}, {8}, {9}, {10}{11}>",
                       tiles, d, dv, zeroNanRows,
                       op.getSkipMaskedKeys() ? "true" : "false", keyRows, name,
-                      queryType, maskType, outType, index)
+                      queryType, maskType, outType, index, resultArgument)
             .str(),
         llvm::formatv("prec_attention_tiles<{0}, {1}, {2}, {3}, {4}>::BYTES",
                       tiles, d, dv, queryType, keyRows)
@@ -255,20 +283,27 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   } else if (op.getKernel() == engine::AttentionKernel::CudaCores) {
     launchTiled(
         llvm::formatv("prec_attention_cuda_cores<{0}, {1}, {2}, "
-                      "{3}_logit, {4}, {5}, {6}, {7}, {8}>",
+                      "{3}_logit, {4}, {5}, {6}, {7}, {8}{9}>",
                       d, dv, zeroNanRows, name, queryType, valueType, maskType,
-                      outType, index)
+                      outType, index, resultArgument)
             .str(),
         llvm::formatv("prec_attention_cuda_tiles<{0}, {1}>::BYTES", d, dv)
             .str(),
         64, 256, "CUDA-core tiles");
   } else {
+    // A scaled result names every type: the functor comes after them.
+    std::string types =
+        result.empty()
+            ? ""
+            : llvm::formatv(", {0}, {1}, {2}, {3}, {4}{5}", queryType,
+                            valueType, maskType, outType, index, resultArgument)
+                  .str();
     runCode += llvm::formatv(
-        "  // engine.attention{0}\n  prec_attention<{1}, {2}, {3}_logit>"
+        "  // engine.attention{0}\n  prec_attention<{1}, {2}, {3}_logit{8}>"
         "<<<dim3({4}, (unsigned)({5})), 128, {6}, stream>>>({7}, "
         "{3}_logit());\n",
         where, (dv + 31) / 32, zeroNanRows, name, (sq + 3) / 4, matrices,
-        4 * d * sizeof(float), args);
+        4 * d * sizeof(float), args, types);
   }
 
   opRecords.push_back(getAttentionRecord(op, layer));

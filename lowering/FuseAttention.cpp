@@ -383,7 +383,7 @@ void replace(AttentionMatch &match) {
       match.zeroNanRows, skipMaskedKeys, /*sizes=*/nullptr,
       /*query_strides=*/nullptr, /*keys_strides=*/nullptr,
       /*values_strides=*/nullptr, /*result_strides=*/nullptr,
-      /*kv_group=*/1);
+      /*kv_group=*/1, /*result_scale=*/nullptr, /*unscaled_type=*/nullptr);
   if (auto layer = match.output->getAttr(
           precision::PrecisionDialect::getLayerAttrName()))
     attention->setAttr(precision::PrecisionDialect::getLayerAttrName(), layer);

@@ -587,6 +587,36 @@ def PrecFoldAttentionViews
   let dependentDialects = ["::prec::engine::EngineDialect"];
 }
 
+def PrecFuseAttentionQuantization
+    : Pass<"prec-fuse-attention-quantization", "::mlir::func::FuncOp"> {
+  let summary = "Let engine.attention write the f8 activation an f8 op reads";
+  let description = [{
+    Runs after `prec-fold-attention-views` in `prec-plan-engine`. Where an
+    f8 op (a Linear pinned to f8, LLaMA's output projection) reads an
+    attention's result, the program widens it to f32, multiplies it by the
+    activation's scale and casts it to f8: an elementwise kernel reading
+    the whole result back from memory. Where those three ops follow the
+    result, through reshapes, each the only reader of the one before, the
+    attention takes them: it writes `f8(f32(round_U(o)) * scale)` with
+    `result_scale` and `unscaled_type` U (its result type until then), and
+    the reshapes carry the f8 tensor.
+
+    Example:
+
+    ```mlir
+    // Input:
+    %o = engine.attention %q, %kt, %v {...} : (...) -> tensor<4x16x16xf16>
+    %w = tosa.cast %o : (tensor<4x16x16xf16>) -> tensor<4x16x16xf32>
+    %s = tosa.mul %w, %scale, %shift : (tensor<4x16x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x16x16xf32>
+    %q8 = tosa.cast %s : (tensor<4x16x16xf32>) -> tensor<4x16x16xf8E4M3FN>
+    // Output:
+    %q8 = engine.attention %q, %kt, %v {..., result_scale = 2.560000e+02 : f64,
+            unscaled_type = f16} : (...) -> tensor<4x16x16xf8E4M3FN>
+    ```
+  }];
+  let dependentDialects = ["::prec::engine::EngineDialect"];
+}
+
 def PrecPlanIndexWidth
     : Pass<"prec-plan-index-width", "::mlir::func::FuncOp"> {
   let summary = "Choose 32- or 64-bit indices for an engine's kernels";

@@ -115,6 +115,7 @@ static void addEnginePlanPasses(OpPassManager &pm,
                                 std::unique_ptr<Pass> convAlgorithms) {
   pm.addPass(createPrecFuseAttention());
   pm.addPass(createPrecFoldAttentionViews());
+  pm.addPass(createPrecFuseAttentionQuantization());
   pm.addPass(std::move(batch));
   pm.addPass(std::move(convAlgorithms));
   pm.addPass(createPrecPlanKernels());

@@ -20,6 +20,14 @@ __device__ inline __nv_bfloat16 prec_from_float<__nv_bfloat16>(float x) {
   return __float2bfloat16_rn(x);
 }
 
+// How a kernel turns its f32 outputs into O: rounded, as here, or through
+// a functor the engine emits for a quantized result (engine.attention's
+// result_scale), which writes one output at a time (PAIRS false).
+template <typename O> struct prec_result {
+  static constexpr bool PAIRS = true;
+  __device__ O operator()(float x) const { return prec_from_float<O>(x); }
+};
+
 // Where the attention's inputs and output are, and their extents: query
 // [n, sq, d], keys [n, d, sk] (transposed), values [n, sk, dv], output
 // [n, sq, dv], each matrix stored by the strides of its (batch, head, row,
@@ -78,7 +86,8 @@ struct prec_attention_args {
 // did; probabilities round to V before P.V. ZERO_NAN_ROWS: a row without a
 // finite logit gives 0, where the program's guard made its NaNs 0.
 template <int COLUMNS, bool ZERO_NAN_ROWS, typename Scores, typename Q,
-          typename V, typename M, typename O, typename I>
+          typename V, typename M, typename O, typename I,
+          typename Result = prec_result<O>>
 __global__ void __launch_bounds__(128)
     prec_attention(prec_attention_args<Q, V, M, O, I> a, Scores scores) {
   extern __shared__ float prec_attention_rows[];
@@ -139,8 +148,8 @@ __global__ void __launch_bounds__(128)
   for (int c = 0; c < COLUMNS; ++c) {
     const I column = lane + 32 * c;
     if (column < a.dv)
-      out[column] = prec_from_float<O>(
-          sum == 0.0f ? (ZERO_NAN_ROWS ? 0.0f : NAN) : acc[c] / sum);
+      out[column] =
+          Result()(sum == 0.0f ? (ZERO_NAN_ROWS ? 0.0f : NAN) : acc[c] / sum);
   }
 }
 
@@ -190,7 +199,8 @@ template <int DV> __device__ inline int prec_value_column(int tx, int c) {
 }
 
 template <int D, int DV, bool ZERO_NAN_ROWS, typename Scores, typename Q,
-          typename V, typename M, typename O, typename I>
+          typename V, typename M, typename O, typename I,
+          typename Result = prec_result<O>>
 __global__ void __launch_bounds__(256)
     prec_attention_cuda_cores(prec_attention_args<Q, V, M, O, I> a,
                               Scores scores) {
@@ -330,7 +340,7 @@ __global__ void __launch_bounds__(256)
     O *out = a.out_matrix(head) + row * a.out_stride[2];
 #pragma unroll
     for (int c = 0; c < COLUMNS; ++c)
-      out[prec_value_column<DV>(tx, c)] = prec_from_float<O>(
+      out[prec_value_column<DV>(tx, c)] = Result()(
           sum[r] == 0.0f ? (ZERO_NAN_ROWS ? 0.0f : NAN) : acc[r][c] / sum[r]);
   }
 }
@@ -620,7 +630,7 @@ __device__ inline bool prec_rows_reach(const float (&running_max)[MT][2],
 // else as Kᵀ's.
 template <int MT, int D, int DV, bool ZERO_NAN_ROWS, bool SKIP_MASKED_KEYS,
           bool KEY_ROWS, typename Logits, typename T, typename M, typename O,
-          typename I>
+          typename I, typename Result = prec_result<O>>
 __global__ void __launch_bounds__(128)
     prec_attention_mma(prec_attention_args<T, T, M, O, I> a, Logits logits,
                        const unsigned char *kept_tiles) {
@@ -888,12 +898,14 @@ __global__ void __launch_bounds__(128)
     }
   }
   // Output pairs store as one value where the output's rows are aligned for
-  // them (DV is even).
-  using OutPair = typename prec_pair<O>::type;
+  // them (DV is even) and outputs are only rounded.
   O *out_rows = a.out_matrix(head);
-  const bool pair_stores =
-      reinterpret_cast<uintptr_t>(out_rows) % sizeof(OutPair) == 0 &&
-      a.out_stride[2] % 2 == 0;
+  bool pair_stores = false;
+  if constexpr (Result::PAIRS)
+    pair_stores = reinterpret_cast<uintptr_t>(out_rows) %
+                          sizeof(typename prec_pair<O>::type) ==
+                      0 &&
+                  a.out_stride[2] % 2 == 0;
 #pragma unroll
   for (int m = 0; m < MT; ++m)
 #pragma unroll
@@ -914,12 +926,15 @@ __global__ void __launch_bounds__(128)
         const float2 pair = make_float2(out[m][j][2 * r] * inverse,
                                         out[m][j][2 * r + 1] * inverse);
         O *to = out_row + j * 8 + 2 * t;
-        if (pair_stores) {
-          *reinterpret_cast<OutPair *>(to) = prec_pair<O>::round(pair);
-        } else {
-          to[0] = prec_from_float<O>(pair.x);
-          to[1] = prec_from_float<O>(pair.y);
+        if constexpr (Result::PAIRS) {
+          if (pair_stores) {
+            *reinterpret_cast<typename prec_pair<O>::type *>(to) =
+                prec_pair<O>::round(pair);
+            continue;
+          }
         }
+        to[0] = Result()(pair.x);
+        to[1] = Result()(pair.y);
       }
     }
 }

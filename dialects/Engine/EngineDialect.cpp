@@ -185,10 +185,19 @@ LogicalResult AttentionOp::verify() {
     return emitOpError("has mask_first without a mask");
   }
   Type element = getElementTypeOrSelf(getQuery().getType());
+  Type resultElement = getElementTypeOrSelf(getResult().getType());
+  if (getResultScale().has_value() != bool(getUnscaledType()))
+    return emitOpError("needs result_scale and unscaled_type together");
+  if (getUnscaledType()) {
+    if (!isa<Float8E4M3FNType, Float8E5M2Type>(resultElement))
+      return emitOpError("scales its result only into f8E4M3FN or f8E5M2, "
+                         "not ")
+             << resultElement;
+    resultElement = *getUnscaledType();
+  }
   for (Type type :
        {element, getElementTypeOrSelf(getKeys().getType()),
-        getElementTypeOrSelf(getValues().getType()),
-        getElementTypeOrSelf(getResult().getType()),
+        getElementTypeOrSelf(getValues().getType()), resultElement,
         getMask() ? getElementTypeOrSelf(getMask().getType()) : element,
         getScoreType(), getScaledType(), getMaskedType()})
     if (!isComputeType(type))

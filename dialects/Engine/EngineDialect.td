@@ -234,6 +234,13 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     two has stride 1. With `kv_group` g (grouped-query attention), head h
     reads the keys and values of head h / g.
 
+    Quantized result (prec-fuse-attention-quantization): with
+    `result_scale` s and `unscaled_type` U, the kernel writes
+    `f8(f32(round_U(o)) * s)` for each output o, rounding the product to
+    f32 and converting it to the result's f8 type with saturation, as the
+    program's cast to U, multiply by the activation's scale and cast to f8
+    did before the f8 GEMM reading it.
+
     `kernel` is the kernel that runs it; the verifier checks that
     `tensor_cores` fits the types and head sizes. `query_rows`, the query
     rows a block of the tensor-core kernel takes, is 64 (16 a warp) or 128
@@ -269,7 +276,9 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$keys_strides,
     OptionalAttr<DenseI64ArrayAttr>:$values_strides,
     OptionalAttr<DenseI64ArrayAttr>:$result_strides,
-    DefaultValuedAttr<I64Attr, "1">:$kv_group);
+    DefaultValuedAttr<I64Attr, "1">:$kv_group,
+    OptionalAttr<F64Attr>:$result_scale,
+    OptionalAttr<TypeAttr>:$unscaled_type);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $query `,` $keys `,` $values (`mask` $mask^)? attr-dict `:`

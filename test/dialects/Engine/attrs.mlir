@@ -438,3 +438,19 @@ func.func @attention_empty_sizes(%q: tensor<1x8x32xf16>, %kt: tensor<2x16x8xf16>
   %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, sizes = array<i64: 0, 8, 8, 16, 16>, query_strides = array<i64: 256, 16, 32, 1>} : (tensor<1x8x32xf16>, tensor<2x16x8xf16>, tensor<2x8x16xf16>) -> tensor<2x8x16xf16>
   return %o : tensor<2x8x16xf16>
 }
+
+// -----
+
+func.func @result_scale_without_unscaled_type(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf8E4M3FN> {
+  // expected-error @+1 {{needs result_scale and unscaled_type together}}
+  %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16, result_scale = 2.0 : f64} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf8E4M3FN>
+  return %o : tensor<4x16x16xf8E4M3FN>
+}
+
+// -----
+
+func.func @scaled_result_not_f8(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf16> {
+  // expected-error @+1 {{scales its result only into f8E4M3FN or f8E5M2, not 'f16'}}
+  %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16, result_scale = 2.0 : f64, unscaled_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  return %o : tensor<4x16x16xf16>
+}
