@@ -166,8 +166,11 @@ static int printPassTimes(const DialectRegistry &registry, int numOps) {
   }
   passes.stop();
   TimingScope verification = root.nest("Verification");
-  if (failed(verify(*module)))
+  if (failed(verify(*module))) {
+    llvm::errs() << "the legalized chain of " << numOps
+                 << " ops does not verify\n";
     return 1;
+  }
   return 0;
 }
 
@@ -175,8 +178,15 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   prec::registerAllDialects(registry);
   prec::registerAllPasses();
-  if (argc == 3 && std::string(argv[1]) == "--timing")
-    return printPassTimes(registry, std::atoi(argv[2]));
+  if (argc == 3 && std::string(argv[1]) == "--timing") {
+    char *end = nullptr;
+    long numOps = std::strtol(argv[2], &end, 10);
+    if (*end == '\0' && numOps > 0 && numOps <= 10000000)
+      return printPassTimes(registry, static_cast<int>(numOps));
+    llvm::errs() << "--timing takes a number of ops from 1 to 10000000, not '"
+                 << argv[2] << "'\n";
+    return 1;
+  }
   if (argc != 1) {
     llvm::errs() << "usage: prec-bench-legalize [--timing OPS]\n";
     return 1;

@@ -64,7 +64,7 @@ std::optional<ResultQuantization> findQuantization(engine::AttentionOp op) {
                      ? found.scaling.getInput2()
                      : found.scaling.getInput1();
   std::optional<APFloat> splat = getFloatSplat(factor);
-  if (!splat || factor == widened ||
+  if (!splat || !splat->isFiniteNonZero() || factor == widened ||
       !getElementTypeOrSelf(factor.getType()).isF32())
     return std::nullopt;
   found.scale = splat->convertToDouble();

@@ -652,11 +652,14 @@ def PrecPlanWeightLayouts
     through it, and the constant stays as it is):
     * an i8 or f8 `tosa.matmul`'s constant B, [batch, K, N], is stored as
       [batch, N, K] (cuBLASLt's TN layout), marked
-      `engine.stored_transposed`. Every reader of it must be such a GEMM.
+      `engine.stored_transposed`.
     * an 8-bit `tosa.conv2d` whose KH * KW * C is not a multiple of 16 has
-      its constant weights, read by it alone, stored with rows zero-padded
-      to its GEMM's depth, marked `engine.padded_depth`.
-    Marks already there are replaced, so that the plan is their only source.
+      its constant weights stored with rows zero-padded to its GEMM's depth,
+      marked `engine.padded_depth`.
+    A constant is stored once, in one layout: one that readers need in
+    different layouts (the pipeline's CSE merges equal weights) is first
+    copied, a copy for each layout but that of its plain readers. Marks
+    already there are replaced, so that the plan is their only source.
 
     Example:
 

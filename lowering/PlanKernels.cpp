@@ -213,7 +213,7 @@ private:
       Operation *producer = op;
       while (producer && isView(producer))
         producer = producer->getOperand(0).getDefiningOp();
-      return producer && !isView(producer) && isFusedIntoUser(producer);
+      return producer && isFusedIntoUser(producer);
     }
     if (!isElementwise(op) || op->getNumResults() != 1)
       return false;

@@ -13,6 +13,10 @@
 #include "lowering/ConvolutionPlan.h"
 #include "lowering/PlannableFunction.h"
 
+#include "mlir/IR/Builders.h"
+
+#include <map>
+
 using namespace mlir;
 
 namespace prec {
@@ -21,6 +25,52 @@ namespace prec {
 #include "lowering/Passes.h.inc"
 
 namespace {
+
+/// How a reader needs a constant stored: as it is (0), transposed (1: an
+/// 8-bit GEMM's B) or in rows of a padded depth (2: an 8-bit convolution's
+/// weights whose depth is not a multiple of 16), with that depth.
+using StoredLayout = std::pair<int, int64_t>;
+
+StoredLayout getStoredLayout(OpOperand &use) {
+  Operation *reader = use.getOwner();
+  auto type = cast<RankedTensorType>(use.get().getType());
+  if (type.getNumElements() == 0)
+    return {0, 0};
+  if (auto matmul = dyn_cast<tosa::MatMulOp>(reader))
+    if (use.get() == matmul.getB() && needsTransposedB(matmul))
+      return {1, 0};
+  if (auto conv = dyn_cast<tosa::Conv2DOp>(reader)) {
+    int64_t depth = getConvGemmDepth(conv);
+    if (use.get() == conv.getWeight() &&
+        depth != type.getNumElements() / type.getDimSize(0))
+      return {2, depth};
+  }
+  return {0, 0};
+}
+
+/// The engine stores a constant once, in one layout. One whose readers
+/// need different layouts (CSE merges equal weights) is copied, a copy for
+/// each layout but the one of its plain readers (or of the first layout).
+void copyWeightsPerLayout(func::FuncOp function) {
+  SmallVector<tosa::ConstOp> shared;
+  function.walk([&](tosa::ConstOp constant) {
+    if (!constant->hasOneUse() && !constant->use_empty())
+      shared.push_back(constant);
+  });
+  for (tosa::ConstOp constant : shared) {
+    std::map<StoredLayout, SmallVector<OpOperand *>> readers;
+    for (OpOperand &use : constant->getUses())
+      readers[getStoredLayout(use)].push_back(&use);
+    if (readers.size() < 2)
+      continue;
+    OpBuilder builder(constant);
+    for (auto &[layout, uses] : llvm::drop_begin(readers)) {
+      Value copy = builder.clone(*constant)->getResult(0);
+      for (OpOperand *use : uses)
+        use->set(copy);
+    }
+  }
+}
 
 class PlanWeightLayoutsPass
     : public PlanPass<PlanWeightLayoutsPass, impl::PrecPlanWeightLayoutsBase> {
@@ -35,52 +85,20 @@ public:
       constant->removeAttr(dialect.getStoredTransposedAttrHelper().getName());
       constant->removeAttr(dialect.getPaddedDepthAttrHelper().getName());
     });
-    WalkResult result = function.walk([&](Operation *op) {
-      if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
-        padConvolutionWeights(conv, dialect);
-      auto matmul = dyn_cast<tosa::MatMulOp>(op);
-      if (matmul && failed(transposeGemmWeights(matmul, dialect)))
-        return WalkResult::interrupt();
-      return WalkResult::advance();
+    copyWeightsPerLayout(function);
+    // Every reader of a constant now needs the layout of the first.
+    function.walk([&](tosa::ConstOp constant) {
+      if (constant->use_empty())
+        return;
+      auto [kind, depth] = getStoredLayout(*constant->getUses().begin());
+      if (kind == 1)
+        dialect.getStoredTransposedAttrHelper().setAttr(
+            constant, UnitAttr::get(&getContext()));
+      if (kind == 2)
+        dialect.getPaddedDepthAttrHelper().setAttr(
+            constant,
+            IntegerAttr::get(IntegerType::get(&getContext(), 64), depth));
     });
-    return failure(result.wasInterrupted());
-  }
-
-private:
-  /// An 8-bit convolution's constant weights, read by it alone, get rows of
-  /// its GEMM's (padded) depth.
-  static void padConvolutionWeights(tosa::Conv2DOp conv,
-                                    engine::EngineDialect &dialect) {
-    auto weights = conv.getWeight().getDefiningOp<tosa::ConstOp>();
-    if (!weights || !conv.getWeight().hasOneUse())
-      return;
-    auto type = cast<RankedTensorType>(weights.getType());
-    int64_t depth = getConvGemmDepth(conv);
-    if (type.getNumElements() == 0 ||
-        depth == type.getNumElements() / type.getDimSize(0))
-      return;
-    dialect.getPaddedDepthAttrHelper().setAttr(
-        weights,
-        IntegerAttr::get(IntegerType::get(conv.getContext(), 64), depth));
-  }
-
-  /// An 8-bit GEMM's constant B is stored transposed; every op that reads
-  /// it must then be such a GEMM.
-  static LogicalResult transposeGemmWeights(tosa::MatMulOp matmul,
-                                            engine::EngineDialect &dialect) {
-    auto weights = matmul.getB().getDefiningOp<tosa::ConstOp>();
-    if (!weights || !needsTransposedB(matmul) ||
-        cast<RankedTensorType>(weights.getType()).getNumElements() == 0)
-      return success();
-    for (Operation *user : weights->getUsers())
-      if (auto reader = dyn_cast<tosa::MatMulOp>(user);
-          !reader || reader.getB() != weights.getResult() ||
-          !needsTransposedB(reader))
-        return user->emitError()
-               << "this op reads a weight that an i8 or f8 GEMM reads "
-                  "transposed, and the engine stores it once";
-    dialect.getStoredTransposedAttrHelper().setAttr(
-        weights, UnitAttr::get(matmul.getContext()));
     return success();
   }
 };

@@ -161,7 +161,8 @@ private:
     // an ONNX MatMul) computes nothing and has no scale of its own: it moves
     // what its producers give it, which departs from no request, so it
     // neither warns nor fails under obey.
-    if (opClass == OpClass::DataMovement && isQuantizedPrecision(compute) &&
+    if (pinned && opClass == OpClass::DataMovement &&
+        isQuantizedPrecision(compute) &&
         !isSupported(target, opClass, compute)) {
       llvm::raw_string_ostream(detail)
           << "moves data of a layer pinned to " << compute;

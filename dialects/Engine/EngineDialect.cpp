@@ -188,6 +188,9 @@ LogicalResult AttentionOp::verify() {
   Type resultElement = getElementTypeOrSelf(getResult().getType());
   if (getResultScale().has_value() != bool(getUnscaledType()))
     return emitOpError("needs result_scale and unscaled_type together");
+  if (std::optional<APFloat> scale = getResultScale();
+      scale && !scale->isFiniteNonZero())
+    return emitOpError("needs a finite, nonzero result_scale");
   if (getUnscaledType()) {
     if (!isa<Float8E4M3FNType, Float8E5M2Type>(resultElement))
       return emitOpError("scales its result only into f8E4M3FN or f8E5M2, "

@@ -264,7 +264,7 @@ struct WeightLayout {
 static Interval boundContraction(const Interval &input,
                                  ArrayRef<double> weights, WeightLayout layout,
                                  ArrayRef<Interval> bias) {
-  if (layout.outer <= 0 || layout.taps <= 0 || layout.inner <= 0 ||
+  if (layout.outer <= 0 || layout.taps < 0 || layout.inner <= 0 ||
       static_cast<int64_t>(weights.size()) !=
           layout.outer * layout.taps * layout.inner)
     return Interval::unknown();

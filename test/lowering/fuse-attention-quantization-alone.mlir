@@ -29,6 +29,26 @@ func.func @quantized_result(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %
 
 // -----
 
+// E5M2 through an identity, the result not reshaped.
+// CHECK-LABEL: func.func @e5m2_through_identity
+// CHECK: %[[O:.*]] = engine.attention
+// CHECK-SAME: result_scale = 1.600000e+01 : f64
+// CHECK-SAME: -> tensor<4x16x16xf8E5M2>
+// CHECK-NEXT: %[[I:.*]] = tosa.identity %[[O]] : (tensor<4x16x16xf8E5M2>) -> tensor<4x16x16xf8E5M2>
+// CHECK-NEXT: return %[[I]]
+func.func @e5m2_through_identity(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf8E5M2> {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<16.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  %i = tosa.identity %o : (tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  %w = tosa.cast %i : (tensor<4x16x16xf16>) -> tensor<4x16x16xf32>
+  %s = tosa.mul %w, %scale, %shift : (tensor<4x16x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x16x16xf32>
+  %q8 = tosa.cast %s : (tensor<4x16x16xf32>) -> tensor<4x16x16xf8E5M2>
+  return %q8 : tensor<4x16x16xf8E5M2>
+}
+
+// -----
+
 // Left alone: a result read by something else too, a scale that varies
 // along the rows, and a cast back to f16 rather than to f8.
 // CHECK-LABEL: func.func @not_quantized

@@ -60,15 +60,29 @@ func.func @convolutions(%x: tensor<1x8x8x3xi8>, %y: tensor<1x8x8x4xi8>, %h: tens
 
 // -----
 
-// The engine stores a weight once: another reader of a transposed one is
-// refused at that reader.
-func.func @shared(%x: tensor<1x8x32xi8>) -> (tensor<1x8x16xi32>, tensor<1x32x16xi8>) {
+// The engine stores a constant once, in one layout: one that readers need
+// in different layouts (as CSE leaves equal weights) gets a copy for each
+// layout but the plain one; readers of one layout share it.
+// CHECK-LABEL: func.func @shared
+// CHECK-DAG: %[[PLAIN:.*]] = "tosa.const"() <{values = dense<1> : tensor<1x32x16xi8>}> : ()
+// CHECK-DAG: %[[TRANSPOSED:.*]] = "tosa.const"() <{values = dense<1> : tensor<1x32x16xi8>}> {engine.stored_transposed}
+// CHECK: tosa.matmul %{{.*}}, %[[TRANSPOSED]]
+// CHECK: tosa.matmul %{{.*}}, %[[TRANSPOSED]]
+// CHECK: tosa.negate %[[PLAIN]]
+// CHECK: %[[PADDED:.*]] = "tosa.const"() <{values = dense<1> : tensor<4x3x3x3xi8>}> {engine.padded_depth = 32 : i64}
+// CHECK: tosa.conv2d %{{.*}}, %[[PADDED]]
+// CHECK: tosa.conv2d %{{.*}}, %[[PADDED]]
+func.func @shared(%x: tensor<1x8x32xi8>, %y: tensor<1x8x8x3xi8>) -> (tensor<1x8x16xi32>, tensor<1x8x16xi32>, tensor<1x32x16xi8>, tensor<1x6x6x4xi32>, tensor<1x6x6x4xi32>) {
   %w = "tosa.const"() <{values = dense<1> : tensor<1x32x16xi8>}> : () -> tensor<1x32x16xi8>
   %z = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %a = tosa.matmul %x, %w, %z, %z : (tensor<1x8x32xi8>, tensor<1x32x16xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x16xi32>
-  // expected-error @+1 {{this op reads a weight that an i8 or f8 GEMM reads transposed, and the engine stores it once}}
+  %b = tosa.matmul %x, %w, %z, %z : (tensor<1x8x32xi8>, tensor<1x32x16xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x16xi32>
   %n = tosa.negate %w, %z, %z : (tensor<1x32x16xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x32x16xi8>
-  return %a, %n : tensor<1x8x16xi32>, tensor<1x32x16xi8>
+  %k = "tosa.const"() <{values = dense<1> : tensor<4x3x3x3xi8>}> : () -> tensor<4x3x3x3xi8>
+  %bi = "tosa.const"() <{values = dense<0> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %c = tosa.conv2d %y, %k, %bi, %z, %z {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x8x8x3xi8>, tensor<4x3x3x3xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x6x6x4xi32>
+  %d = tosa.conv2d %y, %k, %bi, %z, %z {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x8x8x3xi8>, tensor<4x3x3x3xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x6x6x4xi32>
+  return %a, %b, %n, %c, %d : tensor<1x8x16xi32>, tensor<1x8x16xi32>, tensor<1x32x16xi8>, tensor<1x6x6x4xi32>, tensor<1x6x6x4xi32>
 }
 
 // -----

@@ -454,3 +454,19 @@ func.func @scaled_result_not_f8(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16
   %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16, result_scale = 2.0 : f64, unscaled_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
   return %o : tensor<4x16x16xf16>
 }
+
+// -----
+
+func.func @unscaled_type_without_result_scale(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf8E4M3FN> {
+  // expected-error @+1 {{needs result_scale and unscaled_type together}}
+  %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16, unscaled_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf8E4M3FN>
+  return %o : tensor<4x16x16xf8E4M3FN>
+}
+
+// -----
+
+func.func @infinite_result_scale(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf8E4M3FN> {
+  // expected-error @+1 {{needs a finite, nonzero result_scale}}
+  %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16, result_scale = 0x7FF0000000000000 : f64, unscaled_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf8E4M3FN>
+  return %o : tensor<4x16x16xf8E4M3FN>
+}
