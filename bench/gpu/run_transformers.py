@@ -1,23 +1,27 @@
-"""Full-size transformers as prec f16 engines against PyTorch eager (SDPA)
-and torch.compile, timed in the same process.
+"""Full-size transformers as prec engines against PyTorch eager (SDPA) and
+torch.compile, timed in the same process.
 
   python3 run_transformers.py export WORK [MODEL...]       # GPU machine: ONNX
   python3 run_transformers.py prepare BIN WORK [MODEL...]  # here: engines
   python3 run_transformers.py check WORK [MODEL...]        # GPU machine: times
   python3 run_transformers.py profile WORK [MODEL...]      # GPU machine: kernels
 
-MODEL picks among MODELS (all by default).
+MODEL picks among MODELS (all by default). Each model's engine is f16, but
+llama_2layer_f8's: its Linears (the q, k, v, o, gate, up and down
+projections) run in f8 E4M3 with per-tensor scales, those of the activations
+from a calibration (minmax) on two other prompts, and its PyTorch peers run
+in bf16.
 
 Weights come from ffn_weights' integer formula (`fill`), so the GPU machine
 rebuilds the very model the export came from. Those weights compress about
 1000x, which is how a 440 MB export and its engines' weights travel: `export`
-leaves WORK/<model>.onnx.xz, `prepare` imports it once per shape, emits the
-f16 engine and leaves its weights as .weights.xz. `check` prints, per shape,
-the times of the engine (`run` and `run_graph`), of PyTorch f16 eager and of
-torch.compile (each the best median of three interleaved rounds), the ratio
-of torch.compile's time to the engine graph's, and the largest absolute
-error of the engine and of PyTorch f16 against PyTorch f32, relative to the
-output's largest magnitude. `profile` prints, per shape, the engine graph's
+leaves WORK/<model>.onnx.xz, `prepare` imports it once per shape, calibrates
+it where the model asks, emits the engine and leaves its weights as
+.weights.xz. `check` prints, per shape, the times of the engine (`run` and
+`run_graph`), of PyTorch eager and of torch.compile (each the best median of
+three interleaved rounds), the ratio of torch.compile's time to the engine
+graph's, and the largest absolute error of the engine and of PyTorch (in its
+dtype) against PyTorch f32, relative to the output's largest magnitude. `profile` prints, per shape, the engine graph's
 and torch.compile's GPU kernels by GPU time per run (over 10 runs), in two
 tables.
 """
@@ -26,6 +30,8 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -46,10 +52,36 @@ def llama_2layer():
         max_position_embeddings=4096, use_cache=False))
 
 
-# model: its builder, the (batch, sequence) shapes timed, and whether it is
-# exported in f16 (an f32 export of LLaMA's layers would pass ONNX's 2 GB).
-MODELS = {"bert_base": (bert_base, [(1, 128), (32, 128), (8, 512)], False),
-          "llama_2layer": (llama_2layer, [(1, 2048)], True)}
+@dataclass(frozen=True)
+class Model:
+    """builder: the PyTorch model; shapes: the (batch, sequence) shapes
+    timed; half: exported in f16 (an f32 export of LLaMA's layers would pass
+    ONNX's 2 GB); export: the export it is prepared from (its own name by
+    default); policy: prec-legalize's options; calibration_samples: prompts
+    a calibration observes before legalization (0: none); peer_dtype: the
+    dtype PyTorch's eager and torch.compile peers run in."""
+    builder: Callable
+    shapes: list
+    half: bool
+    export: str = ""
+    policy: str = "enabled=f16 target=sm_90"
+    calibration_samples: int = 0
+    peer_dtype: str = "float16"
+
+
+F8_LINEARS = ("enabled=f16,f8E4M3FN layer-precisions=*proj/MatMul:f8E4M3FN "
+              "target=sm_90")
+MODELS = {
+    "bert_base": Model(bert_base, [(1, 128), (32, 128), (8, 512)], False),
+    "llama_2layer": Model(llama_2layer, [(1, 2048)], True),
+    "llama_2layer_f8": Model(llama_2layer, [(1, 2048)], True,
+                             export="llama_2layer", policy=F8_LINEARS,
+                             calibration_samples=2, peer_dtype="bfloat16"),
+}
+
+
+def export_of(name):
+    return MODELS[name].export or name
 
 
 def fill(module):
@@ -78,13 +110,13 @@ def build(name):
     (the export's one output), as test/models' exports do."""
     sys.path.insert(0, os.path.join(HERE, "..", "..", "test", "models"))
     from make_models import TextLastHidden
-    return TextLastHidden(fill(MODELS[name][0]())).eval()
+    return TextLastHidden(fill(MODELS[name].builder())).eval()
 
 
-def inputs(batch, sequence):
+def inputs(batch, sequence, salt=0):
     """Token ids and a padding mask: every other sample loses its last
-    quarter."""
-    rng = np.random.default_rng(batch * 1000 + sequence)
+    quarter. Another salt gives other prompts (a calibration's)."""
+    rng = np.random.default_rng(batch * 1000 + sequence + salt * 7919)
     ids = rng.integers(3, 30000, size=(batch, sequence), dtype=np.int64)
     mask = np.ones((batch, sequence), dtype=np.int64)
     mask[1::2, sequence - sequence // 4:] = 0
@@ -106,8 +138,8 @@ def decompress(path):
 def export(work, names):
     import torch
     os.makedirs(work, exist_ok=True)
-    for name in names:
-        half = MODELS[name][2]
+    for name in sorted({export_of(name) for name in names}):
+        half = MODELS[name].half
         model = build(name)
         if half:
             model = model.half().cuda()
@@ -139,13 +171,30 @@ def engine_stem(name, batch, sequence):
     return f"{name}_{batch}x{sequence}"
 
 
+def calibrate(tool, base, batch, sequence, samples):
+    """A minmax calibration of the imported model on `samples` other
+    prompts; returns its path. One left by an earlier prepare is used again
+    (legalization refuses it if the model has changed since)."""
+    calibration = base + ".calibration.json"
+    if os.path.exists(calibration):
+        return calibration
+    data = base + ".calibration.npz"
+    np.savez(data, **inputs(batch * samples, sequence, salt=1))
+    subprocess.run([tool("prec-calibrate"), base + ".mlir", "--data=" + data,
+                    "--algorithm=minmax", "-o", calibration], check=True,
+                   stdout=subprocess.DEVNULL)
+    os.remove(data)
+    return calibration
+
+
 def prepare(bin_dir, work, names):
     tool = lambda name: os.path.join(bin_dir, name)
     for name in names:
-        shapes = MODELS[name][1]
-        onnx = os.path.join(work, name + ".onnx")
-        decompress(onnx)
-        for batch, sequence in shapes:
+        model = MODELS[name]
+        onnx = os.path.join(work, export_of(name) + ".onnx")
+        if not os.path.exists(onnx):
+            decompress(onnx)
+        for batch, sequence in model.shapes:
             stem = engine_stem(name, batch, sequence)
             base = os.path.join(work, stem)
             shape = f"{batch}x{sequence}"
@@ -153,18 +202,26 @@ def prepare(bin_dir, work, names):
                             f"--input-shape=input_ids:{shape}",
                             f"--input-shape=attention_mask:{shape}",
                             "-o", base + ".mlir"], check=True)
+            policy = model.policy
+            if model.calibration_samples:
+                calibration = calibrate(tool, base, batch, sequence,
+                                        model.calibration_samples)
+                policy += " calibration=" + calibration
             subprocess.run([tool("prec-opt"), base + ".mlir",
-                            "--prec-legalize=enabled=f16 target=sm_90",
-                            "--emit-bytecode", "-o", base + ".f16.mlirbc"],
+                            "--prec-legalize=" + policy,
+                            "--emit-bytecode", "-o", base + ".legal.mlirbc"],
                            check=True)
             subprocess.run([tool("prec-translate"), "--emit-cuda",
-                            base + ".f16.mlirbc", "--output-dir=" + work,
+                            base + ".legal.mlirbc", "--output-dir=" + work,
                             "--engine-name=" + stem], check=True)
             os.remove(base + ".mlir")
-            os.remove(base + ".f16.mlirbc")
+            os.remove(base + ".legal.mlirbc")
             compress(base + ".weights")
             print(stem, flush=True)
-        os.remove(onnx)
+    for name in names:
+        onnx = os.path.join(work, export_of(name) + ".onnx")
+        if os.path.exists(onnx):
+            os.remove(onnx)
 
 
 def check(work, names):
@@ -175,18 +232,18 @@ def check(work, names):
     with ThreadPoolExecutor() as pool:  # nvcc takes a minute an engine
         list(pool.map(build_library, [
             os.path.join(work, engine_stem(name, *shape) + ".cu")
-            for name in names for shape in MODELS[name][1]]))
+            for name in names for shape in MODELS[name].shapes]))
     print("| model | batch x sequence | engine ms | engine graph ms | "
           "eager ms | torch.compile ms | torch.compile / engine graph | "
-          "engine error | PyTorch f16 error |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "engine error | PyTorch error | PyTorch dtype |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
-        shapes = MODELS[name][1]
+        model = MODELS[name]
         reference = build(name).cuda()
-        half = build(name).half().cuda()
+        half = build(name).to(getattr(torch, model.peer_dtype)).cuda()
         # Static shapes: compiled again for each shape, as fast as it gets.
         compiled = torch.compile(half, dynamic=False)
-        for batch, sequence in shapes:
+        for batch, sequence in model.shapes:
             stem = engine_stem(name, batch, sequence)
             base = os.path.join(work, stem)
             decompress(base + ".weights")
@@ -211,7 +268,7 @@ def check(work, names):
             print(f"| {name} | {batch} x {sequence} | "
                   + " | ".join(f"{t:.3f}" for t in times)
                   + f" | {times[3] / times[1]:.2f} | {error(actual):.1e} | "
-                  f"{error(eager):.1e} |", flush=True)
+                  f"{error(eager):.1e} | {model.peer_dtype} |", flush=True)
 
 
 def profile(work, names):
@@ -220,9 +277,10 @@ def profile(work, names):
     from torch.profiler import profile as trace_of
     from engine import Engine
     for name in names:
-        half = build(name).half().cuda()
+        model = MODELS[name]
+        half = build(name).to(getattr(torch, model.peer_dtype)).cuda()
         compiled = torch.compile(half, dynamic=False)
-        for batch, sequence in MODELS[name][1]:
+        for batch, sequence in model.shapes:
             stem = engine_stem(name, batch, sequence)
             base = os.path.join(work, stem)
             if not os.path.exists(base + ".weights"):
