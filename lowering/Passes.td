@@ -587,6 +587,35 @@ def PrecFoldAttentionViews
   let dependentDialects = ["::prec::engine::EngineDialect"];
 }
 
+def PrecMergeLayerDuplicates
+    : Pass<"prec-merge-layer-duplicates", "::mlir::func::FuncOp"> {
+  let summary = "Compute once what every layer repeats";
+  let description = [{
+    Part of both lowering pipelines, after their CSE. Exporters repeat in
+    every layer what depends on the model's inputs alone: each decoder
+    layer of a LLaMA export rebuilds the same causal mask, and each
+    attention then records the same mask's tiles. CSE keeps those ops
+    apart, as their names (`precision.layer`, `precision.tensor`) and the
+    range analysis' notes (`precision.range`, `precision.loose_range`,
+    `precision.observed_range`, `precision.request`) differ. This pass
+    merges pure ops without regions that differ in nothing else: the same
+    op, operands, result types and properties, and the same other
+    attributes, an assignment compared by its types (its reason and detail
+    explain them). The first op stays, with its names.
+
+    Example:
+
+    ```mlir
+    // Input:
+    %m0 = tosa.select %c, %zero, %lowest {precision.layer = "layers.0/Where"} : ...
+    %m1 = tosa.select %c, %zero, %lowest {precision.layer = "layers.1/Where"} : ...
+    // Output:
+    %m0 = tosa.select %c, %zero, %lowest {precision.layer = "layers.0/Where"} : ...
+    // (%m1's readers read %m0)
+    ```
+  }];
+}
+
 def PrecFuseAttentionQuantization
     : Pass<"prec-fuse-attention-quantization", "::mlir::func::FuncOp"> {
   let summary = "Let engine.attention write the f8 activation an f8 op reads";

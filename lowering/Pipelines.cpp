@@ -97,6 +97,7 @@ static void addSharedLowering(OpPassManager &pm) {
   // it (LLaMA's q, k and v projections): the same constant scale, multiply
   // and cast, computed once.
   pm.addNestedPass<func::FuncOp>(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createPrecMergeLayerDuplicates());
 }
 
 void buildLowerToCpuPipeline(OpPassManager &pm) {
