@@ -47,7 +47,8 @@ def build_library(cu):
 # Torch types of the manifest's binding dtypes.
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
           "i8": torch.int8, "i32": torch.int32, "i64": torch.int64,
-          "i1": torch.uint8}
+          "i1": torch.uint8, "f8e4m3": torch.float8_e4m3fn,
+          "f8e5m2": torch.float8_e5m2}
 
 
 class Engine:

@@ -8,6 +8,17 @@
 // RUN: FileCheck %s < %t/attn8.cu
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/attn8.json
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/attn8.cu -o %t/attn8.o %}
+// The other two kernels take the functor too: CUDA-core tiles (a query head
+// size of 24) and a warp per row (value head size 24 as well), whose launch
+// then names every type.
+// RUN: prec-translate --emit-cuda %S/Inputs/attention-quantized-tiles.mlir --output-dir=%t/tiles --engine-name=tiles
+// RUN: FileCheck %s --check-prefix=TILES < %t/tiles/tiles.cu
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/tiles/tiles.cu -o %t/tiles/tiles.o %}
+// RUN: prec-translate --emit-cuda %S/Inputs/attention-quantized-rows.mlir --output-dir=%t/rows --engine-name=rows
+// RUN: FileCheck %s --check-prefix=ROWS < %t/rows/rows.cu
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/rows/rows.cu -o %t/rows/rows.o %}
+// TILES: prec_attention_cuda_cores<24, 16, false, k0_attention_logit, __half, __half, __half, __nv_fp8_e4m3, int, k0_attention_result><<<
+// ROWS: prec_attention<1, false, k0_attention_logit, __half, __half, __half, __nv_fp8_e4m3, int, k0_attention_result><<<
 
 // CHECK: struct k0_attention_result {
 // CHECK-NEXT: static constexpr bool PAIRS = false;
