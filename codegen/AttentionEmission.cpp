@@ -124,21 +124,18 @@ std::string getLogitFunctor(engine::AttentionOp op, StringRef name,
       getPairLogitExpression(op));
 }
 
-/// The functor a quantized result (result_scale) stores through:
-/// f8(f32(round_U(o)) * scale), rounding as the program's casts and
-/// multiply did; its name, or "" where the result is only rounded.
+/// The functor `name`_result through which a quantized result
+/// (result_scale) is stored: f8(f32(round_U(o)) * scale), rounding as the
+/// program's casts and multiply did.
 std::string getResultFunctor(engine::AttentionOp op, StringRef name,
-                             const DeviceType &out, std::string &kernels) {
-  std::optional<APFloat> scale = op.getResultScale();
-  if (!scale)
-    return "";
-  std::string scaled = "__fmul_rn(" + roundedTo(*op.getUnscaledType(), "x") +
-                       ", " + floatLiteral(scale->convertToDouble()) + ")";
-  kernels += llvm::formatv(
+                             const DeviceType &out) {
+  std::string scaled =
+      "__fmul_rn(" + roundedTo(*op.getUnscaledType(), "x") + ", " +
+      floatLiteral(op.getResultScale()->convertToDouble()) + ")";
+  return llvm::formatv(
       "struct {0}_result {{\n  static constexpr bool PAIRS = false;\n"
       "  __device__ {1} operator()(float x) const {{ return {2}; }\n};\n\n",
       name, out.cType, substitute(out.fromFloat, scaled));
-  return (name + "_result").str();
 }
 
 /// The report's record of what each part of `op` computes in.
@@ -215,10 +212,12 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   Value mask = op.getMask();
   const char *maskType = mask ? typeOf(mask).cType : "float";
   kernels += getLogitFunctor(op, name, layer, maskType);
-  std::string result =
-      getResultFunctor(op, name, typeOf(op.getResult()), kernels);
   // The kernels' trailing template argument, where the result is scaled.
-  std::string resultArgument = result.empty() ? "" : ", " + result;
+  std::string resultArgument;
+  if (op.getResultScale()) {
+    kernels += getResultFunctor(op, name, typeOf(op.getResult()));
+    resultArgument = ", " + name + "_result";
+  }
 
   SmallVector<int64_t> strides =
       mask ? getMaskStrides(mask) : SmallVector<int64_t>(4, 0);
@@ -293,7 +292,7 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   } else {
     // A scaled result names every type: the functor comes after them.
     std::string types =
-        result.empty()
+        resultArgument.empty()
             ? ""
             : llvm::formatv(", {0}, {1}, {2}, {3}, {4}{5}", queryType,
                             valueType, maskType, outType, index, resultArgument)

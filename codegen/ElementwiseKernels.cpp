@@ -21,7 +21,8 @@ using namespace mlir;
 namespace prec::cuda {
 
 /// `coordinate * stride` terms turning an output index into the offset of an
-/// operand of shape `operand` broadcast to `result`.
+/// operand of shape `operand` broadcast to `result`, named o<names[n]> (or
+/// o<n>); `remainder` holds what is left of the index to split.
 std::string broadcastOffsets(const IndexSpelling &indexSpelling,
                              ArrayRef<int64_t> result,
                              ArrayRef<ArrayRef<int64_t>> operands,
