@@ -3,9 +3,10 @@
 // Exporters repeat in every layer what depends on the model's inputs alone:
 // each decoder layer of a LLaMA export rebuilds the same causal mask, a
 // kernel per layer, and each attention then records the same mask's tiles.
-// CSE keeps those ops apart, as their names (the layer and tensor they come
-// from) and the range analysis' notes differ. This pass merges pure ops that
-// differ in nothing else.
+// MLIR's CSE keeps those ops apart, as their names (the layer and tensor
+// they come from) and the range analysis' notes differ. This pass is the
+// lowering's CSE: it merges pure ops that differ in nothing else, equal ones
+// included.
 //
 //===----------------------------------------------------------------------===//
 

@@ -591,14 +591,16 @@ def PrecMergeLayerDuplicates
     : Pass<"prec-merge-layer-duplicates", "::mlir::func::FuncOp"> {
   let summary = "Compute once what every layer repeats";
   let description = [{
-    Part of both lowering pipelines, after their CSE. Exporters repeat in
-    every layer what depends on the model's inputs alone: each decoder
-    layer of a LLaMA export rebuilds the same causal mask, and each
-    attention then records the same mask's tiles. CSE keeps those ops
-    apart, as their names (`precision.layer`, `precision.tensor`) and the
+    Part of both lowering pipelines: their CSE, blind to names. Exporters
+    repeat in every layer what depends on the model's inputs alone: each
+    decoder layer of a LLaMA export rebuilds the same causal mask, and each
+    attention then records the same mask's tiles; materialization quantizes
+    an activation once for each f8 Linear reading it. MLIR's CSE would keep
+    the masks apart, as their names (`precision.layer`, `precision.tensor`) and the
     range analysis' notes (`precision.range`, `precision.loose_range`,
     `precision.observed_range`, `precision.request`) differ. This pass
-    merges pure ops without regions that differ in nothing else: the same
+    merges pure ops without regions (the lowered body has none) that differ
+    in nothing else, as CSE merges equal ones: the same
     op, operands, result types and properties, and the same other
     attributes, an assignment compared by its types (its reason and detail
     explain them). The first op stays, with its names.
@@ -686,7 +688,7 @@ def PrecPlanWeightLayouts
       its constant weights stored with rows zero-padded to its GEMM's depth,
       marked `engine.padded_depth`.
     A constant is stored once, in one layout: one that readers need in
-    different layouts (the pipeline's CSE merges equal weights) is first
+    different layouts (the pipeline merges equal weights) is first
     copied, a copy for each layout but that of its plain readers. Marks
     already there are replaced, so that the plan is their only source.
 

@@ -93,10 +93,9 @@ static void addSharedLowering(OpPassManager &pm) {
   pm.addPass(createPrecLowerPrecisionCasts());
   pm.addNestedPass<func::FuncOp>(createPrecFuseBias());
   pm.addNestedPass<func::FuncOp>(createPrecShrinkBroadcasts());
-  // Materialization quantizes an activation once for each Linear reading
-  // it (LLaMA's q, k and v projections): the same constant scale, multiply
-  // and cast, computed once.
-  pm.addNestedPass<func::FuncOp>(createCSEPass());
+  // Equal ops computed once, whatever layer names they carry: the
+  // quantization materialized for each Linear reading one activation
+  // (LLaMA's q, k and v projections), the causal mask each layer rebuilds.
   pm.addNestedPass<func::FuncOp>(createPrecMergeLayerDuplicates());
 }
 

@@ -26,31 +26,34 @@ namespace prec {
 
 namespace {
 
-/// How a reader needs a constant stored: as it is (0), transposed (1: an
-/// 8-bit GEMM's B) or in rows of a padded depth (2: an 8-bit convolution's
-/// weights whose depth is not a multiple of 16), with that depth.
-using StoredLayout = std::pair<int, int64_t>;
+/// How a reader needs a constant stored: as it is, transposed (an 8-bit
+/// GEMM's B) or in rows of a padded depth (an 8-bit convolution's weights
+/// whose depth is not a multiple of 16).
+enum class Storage { AsIs, Transposed, PaddedRows };
+
+/// A reader's storage, with the padded depth of PaddedRows (else 0).
+using StoredLayout = std::pair<Storage, int64_t>;
 
 StoredLayout getStoredLayout(OpOperand &use) {
   Operation *reader = use.getOwner();
   auto type = cast<RankedTensorType>(use.get().getType());
   if (type.getNumElements() == 0)
-    return {0, 0};
+    return {Storage::AsIs, 0};
   if (auto matmul = dyn_cast<tosa::MatMulOp>(reader))
     if (use.get() == matmul.getB() && needsTransposedB(matmul))
-      return {1, 0};
+      return {Storage::Transposed, 0};
   if (auto conv = dyn_cast<tosa::Conv2DOp>(reader)) {
     int64_t depth = getConvGemmDepth(conv);
     if (use.get() == conv.getWeight() &&
         depth != type.getNumElements() / type.getDimSize(0))
-      return {2, depth};
+      return {Storage::PaddedRows, depth};
   }
-  return {0, 0};
+  return {Storage::AsIs, 0};
 }
 
 /// The engine stores a constant once, in one layout. One whose readers
-/// need different layouts (CSE merges equal weights) is copied, a copy for
-/// each layout but the one of its plain readers (or of the first layout).
+/// need different layouts (the lowering merges equal weights) is copied, a copy
+/// for each layout but the one of its plain readers (or of the first layout).
 void copyWeightsPerLayout(func::FuncOp function) {
   SmallVector<tosa::ConstOp> shared;
   function.walk([&](tosa::ConstOp constant) {
@@ -90,11 +93,11 @@ public:
     function.walk([&](tosa::ConstOp constant) {
       if (constant->use_empty())
         return;
-      auto [kind, depth] = getStoredLayout(*constant->getUses().begin());
-      if (kind == 1)
+      auto [storage, depth] = getStoredLayout(*constant->getUses().begin());
+      if (storage == Storage::Transposed)
         dialect.getStoredTransposedAttrHelper().setAttr(
             constant, UnitAttr::get(&getContext()));
-      if (kind == 2)
+      if (storage == Storage::PaddedRows)
         dialect.getPaddedDepthAttrHelper().setAttr(
             constant,
             IntegerAttr::get(IntegerType::get(&getContext(), 64), depth));

@@ -63,7 +63,7 @@ func.func @not_a_bias(%x: tensor<1x4x16xf16>, %column: tensor<1x4x1xf16>, %b: te
   %acc = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x16xf16>, tensor<1x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8xf32>
   %d = tosa.cast %acc {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
   %y1 = tosa.add %d, %column : (tensor<1x4x8xf16>, tensor<1x4x1xf16>) -> tensor<1x4x8xf16>
-  // Distinct weights: the GPU pipeline's CSE would merge equal matmuls.
+  // Distinct weights: the GPU pipeline would merge equal matmuls.
   %w2 = "tosa.const"() <{values = dense<2.0> : tensor<1x16x8xf16>}> : () -> tensor<1x16x8xf16>
   %w3 = "tosa.const"() <{values = dense<3.0> : tensor<1x16x8xf16>}> : () -> tensor<1x16x8xf16>
   %w4 = "tosa.const"() <{values = dense<4.0> : tensor<1x16x8xf16>}> : () -> tensor<1x16x8xf16>

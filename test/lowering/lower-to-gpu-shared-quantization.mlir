@@ -1,6 +1,6 @@
 // prec-lower-to-gpu quantizes an activation that several f8 Linears read
 // once: materialization gives each its own scale constant, multiply and
-// cast, which the pipeline's CSE makes one (LLaMA's q, k and v projections
+// cast, which the pipeline merges into one (LLaMA's q, k and v projections
 // read one normalized hidden state).
 // RUN: prec-opt %s --prec-legalize="enabled=f16 target=sm_90" | prec-opt --prec-lower-to-gpu | FileCheck %s
 // CHECK-LABEL: func.func @two_linears
