@@ -25,6 +25,9 @@ const char *const attentionKernel =
 
 namespace {
 
+/// The most blocks a CUDA grid has along y.
+constexpr int64_t kMaxGridY = 65535;
+
 /// `value` as a C++ float literal: nine digits hold any f32, and an integer
 /// takes a ".0" ("256f" is not a literal).
 std::string floatLiteral(double value) {
@@ -244,7 +247,7 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   const char *zeroNanRows = op.getZeroNanRows() ? "true" : "false";
   // The tiled kernels' shared memory exceeds the default 48 KB at large
   // head sizes: the engine's create raises their limit.
-  auto launchTiled = [&](StringRef kernel, StringRef bytes, int64_t rows,
+  auto launchTiled = [&](StringRef kernel, StringRef bytes, StringRef grid,
                          int64_t threads, StringRef on,
                          StringRef extraArgument = "") {
     createCode +=
@@ -253,10 +256,8 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
                       kernel, bytes);
     runCode += llvm::formatv(
         "  // engine.attention{0}, on {1}\n"
-        "  {2}<<<dim3({3}, (unsigned)({4})), {5}, {6}, stream>>>({7}, "
-        "{8}_logit(){9});\n",
-        where, on, kernel, llvm::divideCeil(sq, rows), matrices, threads, bytes,
-        args, name, extraArgument);
+        "  {2}<<<{3}, {4}, {5}, stream>>>({6}, {7}_logit(){8});\n",
+        where, on, kernel, grid, threads, bytes, args, name, extraArgument);
   };
   const char *queryType = typeOf(op.getQuery()).cType;
   const char *valueType = typeOf(op.getValues()).cType;
@@ -264,6 +265,14 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   if (op.getKernel() == engine::AttentionKernel::TensorCores) {
     // Tiles of 16 query rows a warp of 4 takes.
     int64_t tiles = *op.getQueryRows() / 64;
+    // A column of blocks of rows per matrix: the kernel starts them row
+    // block by row block across matrices.
+    int64_t rowBlocks = llvm::divideCeil(sq, *op.getQueryRows());
+    if (rowBlocks > kMaxGridY)
+      return op.emitOpError() << "needs " << rowBlocks
+                              << " blocks of query rows, more than a CUDA "
+                                 "grid's "
+                              << kMaxGridY;
     std::string keptTiles = "nullptr";
     if (op.getSkipMaskedKeys())
       keptTiles = emitKeptTiles(op, maskType, index);
@@ -278,7 +287,8 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
         llvm::formatv("prec_attention_tiles<{0}, {1}, {2}, {3}, {4}>::BYTES",
                       tiles, d, dv, queryType, keyRows)
             .str(),
-        *op.getQueryRows(), 128, "tensor cores", ", " + keptTiles);
+        llvm::formatv("dim3((unsigned)({0}), {1})", matrices, rowBlocks).str(),
+        128, "tensor cores", ", " + keptTiles);
   } else if (op.getKernel() == engine::AttentionKernel::CudaCores) {
     launchTiled(
         llvm::formatv("prec_attention_cuda_cores<{0}, {1}, {2}, "
@@ -288,7 +298,10 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
             .str(),
         llvm::formatv("prec_attention_cuda_tiles<{0}, {1}>::BYTES", d, dv)
             .str(),
-        64, 256, "CUDA-core tiles");
+        llvm::formatv("dim3({0}, (unsigned)({1}))", llvm::divideCeil(sq, 64),
+                      matrices)
+            .str(),
+        256, "CUDA-core tiles");
   } else {
     // A scaled result names every type: the functor comes after them.
     std::string types =

@@ -648,10 +648,12 @@ __global__ void __launch_bounds__(128)
   T *values_tile = keys_tile + Tiles::KEY_ELEMENTS;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int g = lane >> 2, t = lane & 3;
-  // The last blocks of rows first: under a causal mask they see the most
-  // keys, and the grid's tail then holds the shortest.
-  const I head = blockIdx.y,
-          block_row = (I)(gridDim.x - 1 - blockIdx.x) * QUERIES;
+  // The grid is (matrices, blocks of rows), so that blocks start in the
+  // order of their rows across all matrices, the last rows first: under a
+  // causal mask they see the most keys, and the grid's tail then holds the
+  // shortest of every matrix.
+  const I head = blockIdx.x,
+          block_row = (I)(gridDim.y - 1 - blockIdx.y) * QUERIES;
   // This thread's rows: m-th tile of the warp, r-th half of the tile.
   auto row_of = [&](int m, int r) {
     return block_row + warp * 16 * MT + m * 16 + r * 8 + g;
@@ -661,22 +663,24 @@ __global__ void __launch_bounds__(128)
   const T *values = a.value_matrix(head);
   const I query_rows = a.query_stride[2], value_rows = a.value_stride[2],
           key_rows = KEY_ROWS ? a.key_stride[3] : a.key_stride[2];
-  // Each thread's mask rows (rows past the end read row 0). How the mask is
-  // read: NO_MASK, MASK_PAIRS (a pair as one value, where keys are adjacent
-  // and pairs aligned), MASK_ROW_PAIRS (the same, from the one row every
-  // query shares: a padding mask, one load for all of a thread's rows) or
-  // MASK_ELEMENTS.
+  // Each thread's mask rows (rows past the end read row 0), found where
+  // they are read rather than kept in registers across the loop. How the
+  // mask is read: NO_MASK, MASK_PAIRS (a pair as one value, where keys are
+  // adjacent and pairs aligned), MASK_ROW_PAIRS (the same, from the one row
+  // every query shares: a padding mask, one load for all of a thread's rows)
+  // or MASK_ELEMENTS.
   enum { NO_MASK, MASK_PAIRS, MASK_ROW_PAIRS, MASK_ELEMENTS };
-  const M *mask_rows[MT][2];
+  auto mask_row_of = [&](int m, int r) {
+    return a.mask_row(head, row_of(m, r));
+  };
   bool pairs_aligned = true;
 #pragma unroll
   for (int m = 0; m < MT; ++m)
 #pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      mask_rows[m][r] = a.mask_row(head, row_of(m, r));
+    for (int r = 0; r < 2; ++r)
       pairs_aligned &=
-          reinterpret_cast<uintptr_t>(mask_rows[m][r]) % sizeof(MaskPair) == 0;
-    }
+          reinterpret_cast<uintptr_t>(mask_row_of(m, r)) % sizeof(MaskPair) ==
+          0;
   const bool pairs = a.mask_stride[3] == 1 && a.sk % 2 == 0 && pairs_aligned;
   const int mask_mode = !a.mask                 ? NO_MASK
                         : !pairs                ? MASK_ELEMENTS
@@ -708,8 +712,8 @@ __global__ void __launch_bounds__(128)
     if (decltype(mode)::value == NO_MASK)
       return prec_pair<M>::make(M(), M());
     if (decltype(mode)::value == MASK_ROW_PAIRS)
-      return *reinterpret_cast<const MaskPair *>(mask_rows[0][0] + key);
-    const M *row = mask_rows[m][r];
+      return *reinterpret_cast<const MaskPair *>(mask_row_of(0, 0) + key);
+    const M *row = mask_row_of(m, r);
     if (decltype(mode)::value == MASK_PAIRS)
       return *reinterpret_cast<const MaskPair *>(row + key);
     const I stride = a.mask_stride[3];
