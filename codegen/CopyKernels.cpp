@@ -18,10 +18,42 @@ using namespace mlir;
 
 namespace prec::cuda {
 
+/// `shape` counted in groups of `lanes` innermost elements, the unit a copy
+/// kernel that moves them together indexes.
+static SmallVector<int64_t> inLanes(ArrayRef<int64_t> shape, int64_t lanes) {
+  SmallVector<int64_t> grouped(shape);
+  if (!grouped.empty())
+    grouped.back() /= lanes;
+  return grouped;
+}
+
+int64_t CudaEmitter::getCopyLanes(Operation *op) const {
+  IntegerAttr bytes = getEngineDialect().getVectorBytesAttrHelper().getAttr(op);
+  if (!bytes)
+    return 1;
+  return bytes.getInt() / typeOf(op->getResult(0)).bytes;
+}
+
+std::string CudaEmitter::getCopyCType(Operation *op) const {
+  IntegerAttr bytes = getEngineDialect().getVectorBytesAttrHelper().getAttr(op);
+  if (!bytes)
+    return typeOf(op->getResult(0)).cType;
+  switch (bytes.getInt()) {
+  case 4:
+    return "unsigned";
+  case 8:
+    return "uint2";
+  default:
+    return "uint4";
+  }
+}
+
 LogicalResult CudaEmitter::emitTranspose(tosa::TransposeOp op) {
-  ArrayRef<int64_t> out = shapeOf(op.getResult());
+  int64_t lanes = getCopyLanes(op);
+  SmallVector<int64_t> out = inLanes(shapeOf(op.getResult()), lanes);
   ArrayRef<int32_t> perms = op.getPerms();
-  SmallVector<int64_t> inStrides = computeStrides(shapeOf(op.getInput1()));
+  SmallVector<int64_t> inStrides =
+      computeStrides(inLanes(shapeOf(op.getInput1()), lanes));
   std::string offsets =
       llvm::formatv("  {0} rem = i, o0 = 0;\n", indexSpelling.type()).str();
   for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d)
@@ -35,7 +67,8 @@ LogicalResult CudaEmitter::emitTranspose(tosa::TransposeOp op) {
 }
 
 /// A kernel moving elements of `input` into `op`'s result, a thread per
-/// element `i`: gathering `out[i] = in0[o0]` over the output, or scattering
+/// element `i` (or per group of getCopyLanes elements, in which `offsets`
+/// then counts): gathering `out[i] = in0[o0]` over the output, or scattering
 /// `out[o0] = in0[i]` over the input, with `offsets` computing `o0` from `i`.
 void CudaEmitter::emitCopyKernel(Operation *op, Value input,
                                  llvm::StringRef offsets, bool scatter,
@@ -43,6 +76,8 @@ void CudaEmitter::emitCopyKernel(Operation *op, Value input,
   Value result = op->getResult(0);
   Value space = scatter ? input : result;
   std::string name = kernelName(op);
+  int64_t count = countOf(space) / getCopyLanes(op);
+  std::string cType = getCopyCType(op);
   std::string statement =
       scatter ? "out[o0] = in0[i]"
       : fill.empty()
@@ -52,10 +87,10 @@ void CudaEmitter::emitCopyKernel(Operation *op, Value input,
       "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, "
       "{3} *__restrict__ out{6}) {{\n  {8} i = blockIdx.x * ({8})blockDim.x + "
       "threadIdx.x;\n  if (i >= {4}) return;\n{5}  {7};\n}\n\n",
-      op->getName(), getLayerName(op), name, typeOf(result).cType,
-      kernelBound(space, countOf(space)), offsets, countParameter(space),
-      statement, indexSpelling.type());
-  launch(op, name, countOf(space), {input}, result);
+      op->getName(), getLayerName(op), name, cType, kernelBound(space, count),
+      offsets, countParameter(space), statement, indexSpelling.type());
+  launch(op, name, count, {input}, result, /*elementsPerThread=*/1,
+         [&](Value value) { return pointer(value, cType); });
 }
 
 /// A copy kernel whose source offset for output coordinate `c` along
@@ -86,9 +121,12 @@ LogicalResult CudaEmitter::emitSlice(tosa::SliceOp op) {
   SmallVector<int64_t> start;
   if (!tosa::getConstShapeValues(op.getStart().getDefiningOp(), start))
     return unsupported(op, "its start is not a constant shape");
+  int64_t lanes = getCopyLanes(op);
+  start.back() /= lanes;
   emitCopyKernel(op, op.getInput1(),
-                 copyBody(indexSpelling, shapeOf(op.getResult()),
-                          shapeOf(op.getInput1()),
+                 copyBody(indexSpelling,
+                          inLanes(shapeOf(op.getResult()), lanes),
+                          inLanes(shapeOf(op.getInput1()), lanes),
                           [&](int64_t d, std::string c) {
                             return c + " + " + indexSpelling.literal(start[d]);
                           }));
@@ -96,9 +134,11 @@ LogicalResult CudaEmitter::emitSlice(tosa::SliceOp op) {
 }
 
 LogicalResult CudaEmitter::emitTile(tosa::TileOp op) {
-  ArrayRef<int64_t> in = shapeOf(op.getInput1());
+  int64_t lanes = getCopyLanes(op);
+  SmallVector<int64_t> in = inLanes(shapeOf(op.getInput1()), lanes);
   emitCopyKernel(op, op.getInput1(),
-                 copyBody(indexSpelling, shapeOf(op.getResult()), in,
+                 copyBody(indexSpelling,
+                          inLanes(shapeOf(op.getResult()), lanes), in,
                           [&](int64_t d, std::string c) {
                             return c + " % " + indexSpelling.literal(in[d]);
                           }));
@@ -106,10 +146,12 @@ LogicalResult CudaEmitter::emitTile(tosa::TileOp op) {
 }
 
 LogicalResult CudaEmitter::emitReverse(tosa::ReverseOp op) {
-  ArrayRef<int64_t> in = shapeOf(op.getInput1());
+  int64_t lanes = getCopyLanes(op);
+  SmallVector<int64_t> in = inLanes(shapeOf(op.getInput1()), lanes);
   int64_t axis = op.getAxis();
   emitCopyKernel(op, op.getInput1(),
-                 copyBody(indexSpelling, shapeOf(op.getResult()), in,
+                 copyBody(indexSpelling,
+                          inLanes(shapeOf(op.getResult()), lanes), in,
                           [&](int64_t d, std::string c) {
                             if (d != axis)
                               return c;
@@ -155,11 +197,12 @@ LogicalResult CudaEmitter::emitPad(tosa::PadOp op) {
 
 LogicalResult CudaEmitter::emitConcat(tosa::ConcatOp op) {
   int64_t axis = op.getAxis();
-  ArrayRef<int64_t> out = shapeOf(op.getResult());
-  SmallVector<int64_t> outStrides = computeStrides(out);
+  int64_t lanes = getCopyLanes(op);
+  SmallVector<int64_t> outStrides =
+      computeStrides(inLanes(shapeOf(op.getResult()), lanes));
   int64_t offset = 0;
   for (Value input : op.getInput1()) {
-    ArrayRef<int64_t> in = shapeOf(input);
+    SmallVector<int64_t> in = inLanes(shapeOf(input), lanes);
     // One thread per input element, written at its place in the output.
     std::string body =
         llvm::formatv("  {0} rem = i, o0 = 0;\n", indexSpelling.type()).str();
@@ -180,11 +223,13 @@ LogicalResult CudaEmitter::emitConcat(tosa::ConcatOp op) {
 }
 
 LogicalResult CudaEmitter::emitGather(tosa::GatherOp op) {
+  int64_t lanes = getCopyLanes(op);
   ArrayRef<int64_t> values = shapeOf(op.getValues());
-  ArrayRef<int64_t> out = shapeOf(op.getResult());
-  DeviceType type = typeOf(op.getResult());
+  SmallVector<int64_t> out = inLanes(shapeOf(op.getResult()), lanes);
+  std::string type = getCopyCType(op);
   DeviceType indices = typeOf(op.getIndices());
   std::string name = kernelName(op);
+  int64_t count = countOf(op.getResult()) / lanes;
   // out[n, w, c] = values[n, indices[n, w], c].
   kernels += llvm::formatv(
       R"(// tosa.gather {0}
@@ -197,13 +242,15 @@ __global__ void {1}(const {2} *__restrict__ in0, const {3} *__restrict__ in1, {2
 }
 
 )",
-      getLayerName(op), name, type.cType, indices.cType,
-      kernelBound(op.getResult(), countOf(op.getResult())),
-      indexSpelling.literal(out[2]), indexSpelling.literal(out[1]),
-      indexSpelling.literal(values[1]), countParameter(op.getResult()),
-      indexSpelling.type());
-  launch(op, name, countOf(op.getResult()), {op.getValues(), op.getIndices()},
-         op.getResult());
+      getLayerName(op), name, type, indices.cType,
+      kernelBound(op.getResult(), count), indexSpelling.literal(out[2]),
+      indexSpelling.literal(out[1]), indexSpelling.literal(values[1]),
+      countParameter(op.getResult()), indexSpelling.type());
+  launch(op, name, count, {op.getValues(), op.getIndices()}, op.getResult(),
+         /*elementsPerThread=*/1, [&](Value value) {
+           return value == op.getIndices() ? pointer(value)
+                                           : pointer(value, type);
+         });
   return success();
 }
 

@@ -167,7 +167,7 @@ LogicalResult CudaEmitter::assignBuffer(Value value) {
   return success();
 }
 
-std::string CudaEmitter::pointer(Value value) {
+std::string CudaEmitter::pointer(Value value, StringRef asType) {
   const Buffer &buffer = buffers.lookup(value);
   std::string base;
   switch (buffer.kind) {
@@ -182,7 +182,8 @@ std::string CudaEmitter::pointer(Value value) {
     base = llvm::formatv("(e->arena + {0})", buffer.offset);
     break;
   }
-  return llvm::formatv("(({0} *){1})", buffer.cType, base);
+  return llvm::formatv("(({0} *){1})",
+                       asType.empty() ? StringRef(buffer.cType) : asType, base);
 }
 
 std::string CudaEmitter::kernelName(Operation *op) {
@@ -226,7 +227,11 @@ std::string CudaEmitter::blocksFor(Value value, int64_t count,
 
 void CudaEmitter::launch(Operation *op, const std::string &kernel,
                          int64_t count, ArrayRef<Value> inputs, Value output,
-                         int64_t elementsPerThread) {
+                         int64_t elementsPerThread,
+                         llvm::function_ref<std::string(Value)> pointerOf) {
+  auto spell = [&](Value value) {
+    return pointerOf ? pointerOf(value) : pointer(value);
+  };
   std::string layer = getLayerName(op).str();
   runCode += llvm::formatv("  // {0}{1}\n", op->getName(),
                            layer.empty() ? "" : " '" + layer + "'");
@@ -234,8 +239,8 @@ void CudaEmitter::launch(Operation *op, const std::string &kernel,
   runCode += llvm::formatv("  {0}<<<{1}, 256, 0, stream>>>(", kernel,
                            blocksFor(output, count, perBlock));
   for (Value input : inputs)
-    runCode += pointer(input) + ", ";
-  runCode += pointer(output);
+    runCode += spell(input) + ", ";
+  runCode += spell(output);
   if (isBatched(output))
     runCode += ", " + runtimeCount(output, count);
   runCode += ");\n";

@@ -141,11 +141,15 @@ private:
     return launch ? launch : op;
   }
   LogicalResult addWeight(Value value, ElementsAttr values);
-  std::string pointer(Value value);
+  /// `value`'s buffer as a pointer to its elements, or to `asType`.
+  std::string pointer(Value value, StringRef asType = {});
   std::string kernelName(Operation *op);
+  /// Launches `kernel` over `count` elements of `output`, passing each
+  /// buffer as `pointerOf` spells it (by default, `pointer`).
   void launch(Operation *op, const std::string &kernel, int64_t count,
               ArrayRef<Value> inputs, Value output,
-              int64_t elementsPerThread = 1);
+              int64_t elementsPerThread = 1,
+              llvm::function_ref<std::string(Value)> pointerOf = nullptr);
   LogicalResult emitElementwise(Operation *op);
   std::string readOffsets(ArrayRef<std::pair<Value, ArrayRef<int64_t>>> inputs,
                           ArrayRef<int64_t> resultShape) const;
@@ -164,6 +168,11 @@ private:
   int addGemmState();
   void emitCopyKernel(Operation *op, Value input, llvm::StringRef offsets,
                       bool scatter = false, llvm::StringRef fill = "");
+  /// The elements each thread of `op`'s copy kernel moves together
+  /// (engine.vector_bytes), 1 without the plan's mark.
+  int64_t getCopyLanes(Operation *op) const;
+  /// The C type of what a thread of `op`'s copy kernel moves at a time.
+  std::string getCopyCType(Operation *op) const;
   LogicalResult emitReverse(tosa::ReverseOp op);
   LogicalResult emitPad(tosa::PadOp op);
   LogicalResult emitSlice(tosa::SliceOp op);

@@ -120,6 +120,7 @@ static void addEnginePlanPasses(OpPassManager &pm,
   pm.addPass(std::move(convAlgorithms));
   pm.addPass(createPrecPlanKernels());
   pm.addPass(createPrecPlanWeightLayouts());
+  pm.addPass(createPrecPlanCopyVectors());
   pm.addPass(createPrecPlanBuffers());
   pm.addPass(createPrecPlanIndexWidth());
 }

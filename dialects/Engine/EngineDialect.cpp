@@ -334,6 +334,19 @@ LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (name == VectorBytesAttrHelper::getNameStr()) {
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!bytes || !bytes.getType().isInteger(64) ||
+        !llvm::is_contained({4, 8, 16}, bytes.getInt()) ||
+        !llvm::is_contained({"tosa.transpose", "tosa.slice", "tosa.concat",
+                             "tosa.tile", "tosa.reverse", "tosa.gather"},
+                            op->getName().getStringRef()))
+      return op->emitError() << "'" << name
+                             << "' must be 4, 8 or 16 (i64) on a "
+                                "tosa.transpose, slice, concat, tile, "
+                                "reverse or gather";
+    return success();
+  }
   if (name == IndexBitwidthAttrHelper::getNameStr()) {
     auto bits = dyn_cast<IntegerAttr>(attr.getValue());
     if (!bits || !bits.getType().isInteger(64) ||

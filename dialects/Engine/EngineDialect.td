@@ -37,6 +37,9 @@ def Engine_Dialect : Dialect {
       whose result scales with it.
     * `engine.index_bitwidth` on the function: 32 or 64, the width of the
       kernels' indices.
+    * `engine.vector_bytes` on a copy op (transpose, slice, concat, tile,
+      reverse, gather) that runs as a kernel of its own: 4, 8 or 16, the
+      bytes of consecutive innermost elements each thread moves.
     * How a constant's weights are laid out in the weights file:
       `engine.stored_transposed` on a [batch, K, N] tosa.const that 8-bit
       GEMMs read as [batch, N, K]; `engine.padded_depth` on a tosa.const of
@@ -77,7 +80,8 @@ def Engine_Dialect : Dialect {
     "::mlir::UnitAttr":$read_through,
     "::mlir::UnitAttr":$stored_transposed,
     "::mlir::IntegerAttr":$block_threads,
-    "::mlir::IntegerAttr":$padded_depth
+    "::mlir::IntegerAttr":$padded_depth,
+    "::mlir::IntegerAttr":$vector_bytes
   );
 }
 

@@ -470,3 +470,28 @@ func.func @infinite_result_scale(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf1
   %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16, result_scale = 0x7FF0000000000000 : f64, unscaled_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf8E4M3FN>
   return %o : tensor<4x16x16xf8E4M3FN>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @vector_bytes
+// CHECK: tosa.transpose {{.*}}engine.vector_bytes = 16 : i64
+func.func @vector_bytes(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
+  %t = tosa.transpose %x {perms = array<i32: 0, 1>, engine.vector_bytes = 16 : i64} : (tensor<2x8xf16>) -> tensor<2x8xf16>
+  return %t : tensor<2x8xf16>
+}
+
+// -----
+
+func.func @vector_bytes_not_a_width(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
+  // expected-error @+1 {{'engine.vector_bytes' must be 4, 8 or 16 (i64) on a tosa.transpose, slice, concat, tile, reverse or gather}}
+  %t = tosa.transpose %x {perms = array<i32: 0, 1>, engine.vector_bytes = 12 : i64} : (tensor<2x8xf16>) -> tensor<2x8xf16>
+  return %t : tensor<2x8xf16>
+}
+
+// -----
+
+func.func @vector_bytes_not_a_copy(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
+  // expected-error @+1 {{'engine.vector_bytes' must be 4, 8 or 16 (i64) on a tosa.transpose, slice, concat, tile, reverse or gather}}
+  %y = tosa.exp %x {engine.vector_bytes = 16 : i64} : (tensor<2x8xf16>) -> tensor<2x8xf16>
+  return %y : tensor<2x8xf16>
+}
