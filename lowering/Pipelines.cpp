@@ -92,6 +92,7 @@ static void addToLlvm(OpPassManager &pm) {
 static void addSharedLowering(OpPassManager &pm) {
   pm.addPass(createPrecLowerPrecisionCasts());
   pm.addNestedPass<func::FuncOp>(createPrecFuseBias());
+  pm.addNestedPass<func::FuncOp>(createPrecSquarePowers());
   pm.addNestedPass<func::FuncOp>(createPrecShrinkBroadcasts());
   // Equal ops computed once, whatever layer names they carry: the
   // quantization materialized for each Linear reading one activation
