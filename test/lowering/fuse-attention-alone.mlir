@@ -203,11 +203,41 @@ func.func @scores_read_outside(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, 
 
 // -----
 
-// More than 64 queries: blocks of 128 query rows, 32 a warp. Any number of
-// keys fuses.
+// More than 64 queries with heads of more than 64: blocks of 128 query
+// rows, 32 a warp. Any number of keys fuses.
 // CHECK-LABEL: func.func @query_rows_128
 // CHECK-NEXT: engine.attention {{.*}} kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 128 : i64,
-func.func @query_rows_128(%q: tensor<4x96x16xf16>, %kt: tensor<4x16x160xf16>, %v: tensor<4x160x16xf16>, %mask: tensor<2x1x1x160xf16>) -> (tensor<4x96x16xf16>) {
+func.func @query_rows_128(%q: tensor<4x96x128xf16>, %kt: tensor<4x128x160xf16>, %v: tensor<4x160x128xf16>, %mask: tensor<2x1x1x160xf16>) -> (tensor<4x96x128xf16>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %c = "tosa.const"() <{values = dense<0.25> : tensor<1x1x1x1xf16>}> : () -> tensor<1x1x1x1xf16>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x96x128xf16>, tensor<4x128x160xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x96x160xf32>
+  %s16 = tosa.cast %s {precision.epilogue} : (tensor<4x96x160xf32>) -> tensor<4x96x160xf16>
+  %shape4 = tosa.const_shape {values = dense<[2, 2, 96, 160]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s4 = tosa.reshape %s16, %shape4 : (tensor<4x96x160xf16>, !tosa.shape<4>) -> tensor<2x2x96x160xf16>
+  %x = tosa.mul %s4, %c, %shift : (tensor<2x2x96x160xf16>, tensor<1x1x1x1xf16>, tensor<1xi8>) -> tensor<2x2x96x160xf16>
+  %y = tosa.add %x, %mask : (tensor<2x2x96x160xf16>, tensor<2x1x1x160xf16>) -> tensor<2x2x96x160xf16>
+  %m = tosa.reduce_max %y {axis = 3 : i32} : (tensor<2x2x96x160xf16>) -> tensor<2x2x96x1xf16>
+  %d = tosa.sub %y, %m : (tensor<2x2x96x160xf16>, tensor<2x2x96x1xf16>) -> tensor<2x2x96x160xf16>
+  %d32 = tosa.cast %d : (tensor<2x2x96x160xf16>) -> tensor<2x2x96x160xf32>
+  %e = tosa.exp %d32 : (tensor<2x2x96x160xf32>) -> tensor<2x2x96x160xf32>
+  %l = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<2x2x96x160xf32>) -> tensor<2x2x96x1xf32>
+  %r = tosa.reciprocal %l : (tensor<2x2x96x1xf32>) -> tensor<2x2x96x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x2x96x160xf32>, tensor<2x2x96x1xf32>, tensor<1xi8>) -> tensor<2x2x96x160xf32>
+  %p16 = tosa.cast %p : (tensor<2x2x96x160xf32>) -> tensor<2x2x96x160xf16>
+  %shape3 = tosa.const_shape {values = dense<[4, 96, 160]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %p3 = tosa.reshape %p16, %shape3 : (tensor<2x2x96x160xf16>, !tosa.shape<3>) -> tensor<4x96x160xf16>
+  %o = tosa.matmul %p3, %v, %zp, %zp : (tensor<4x96x160xf16>, tensor<4x160x128xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x96x128xf32>
+  %o16 = tosa.cast %o {precision.epilogue} : (tensor<4x96x128xf32>) -> tensor<4x96x128xf16>
+  return %o16 : tensor<4x96x128xf16>
+}
+
+// -----
+
+// Heads of 64 or less take blocks of 64 query rows, however many queries.
+// CHECK-LABEL: func.func @query_rows_small_heads
+// CHECK-NEXT: engine.attention {{.*}} kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64,
+func.func @query_rows_small_heads(%q: tensor<4x96x16xf16>, %kt: tensor<4x16x160xf16>, %v: tensor<4x160x16xf16>, %mask: tensor<2x1x1x160xf16>) -> (tensor<4x96x16xf16>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %c = "tosa.const"() <{values = dense<0.25> : tensor<1x1x1x1xf16>}> : () -> tensor<1x1x1x1xf16>
