@@ -75,8 +75,8 @@ bool movesInnermostVectors(Operation *op, int64_t lanes) {
 bool movesOnlyEngineBuffers(Operation *op,
                             const llvm::DenseMap<Value, int64_t> &inPlace) {
   auto gather = dyn_cast<tosa::GatherOp>(op);
-  ValueRange moved =
-      gather ? ValueRange(gather.getValues()) : ValueRange(op->getOperands());
+  SmallVector<Value> moved = gather ? SmallVector<Value>{gather.getValues()}
+                                    : llvm::to_vector(op->getOperands());
   return llvm::none_of(moved,
                        [](Value operand) {
                          return isa<BlockArgument>(getStorageRoot(operand));
