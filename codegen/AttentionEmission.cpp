@@ -197,11 +197,16 @@ std::string CudaEmitter::emitKeptTiles(engine::AttentionOp op,
   createCode += llvm::formatv("    PREC_CHECK(cudaMalloc(&{0}, {1}));\n",
                               buffer, slices * blocks * tiles);
   releaseCode += "  cudaFree(" + buffer + ");\n";
-  runCode += llvm::formatv(
-      "  prec_attention_kept_tiles<{0}, {1}, {2}, {3}><<<dim3({4}, {5}, {6}), "
-      "128, 0, stream>>>({7}, {8}, {9}, {10}, {11}, {12}, {13}, {14}, {15});\n",
-      rows, keys, maskType, index, tiles, blocks, slices, pointer(mask), sq, sk,
-      strides[0], strides[1], strides[2], strides[3], shape[1], buffer);
+  runCode += launchCall(
+      llvm::formatv("prec_attention_kept_tiles<{0}, {1}, {2}, {3}>", rows, keys,
+                    maskType, index)
+          .str(),
+      llvm::formatv("dim3({0}, {1}, {2})", tiles, blocks, slices).str(), "128",
+      "0",
+      llvm::formatv("{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}",
+                    pointer(mask), sq, sk, strides[0], strides[1], strides[2],
+                    strides[3], shape[1], buffer)
+          .str());
   return buffer;
 }
 
@@ -254,10 +259,10 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
         llvm::formatv("    PREC_CHECK(cudaFuncSetAttribute({0}, "
                       "cudaFuncAttributeMaxDynamicSharedMemorySize, {1}));\n",
                       kernel, bytes);
-    runCode += llvm::formatv(
-        "  // engine.attention{0}, on {1}\n"
-        "  {2}<<<{3}, {4}, {5}, stream>>>({6}, {7}_logit(){8});\n",
-        where, on, kernel, grid, threads, bytes, args, name, extraArgument);
+    runCode += llvm::formatv("  // engine.attention{0}, on {1}\n", where, on);
+    runCode +=
+        launchCall(kernel, grid, std::to_string(threads), bytes,
+                   args + ", " + name + "_logit()" + extraArgument.str());
   };
   const char *queryType = typeOf(op.getQuery()).cType;
   const char *valueType = typeOf(op.getValues()).cType;
@@ -303,19 +308,17 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
             .str(),
         256, "CUDA-core tiles");
   } else {
-    // A scaled result names every type: the functor comes after them.
-    std::string types =
-        resultArgument.empty()
-            ? ""
-            : llvm::formatv(", {0}, {1}, {2}, {3}, {4}{5}", queryType,
-                            valueType, maskType, outType, index, resultArgument)
-                  .str();
-    runCode += llvm::formatv(
-        "  // engine.attention{0}\n  prec_attention<{1}, {2}, {3}_logit{8}>"
-        "<<<dim3({4}, (unsigned)({5})), 128, {6}, stream>>>({7}, "
-        "{3}_logit());\n",
-        where, (dv + 31) / 32, zeroNanRows, name, (sq + 3) / 4, matrices,
-        4 * d * sizeof(float), args, types);
+    runCode += llvm::formatv("  // engine.attention{0}\n", where);
+    runCode += launchCall(
+        llvm::formatv("prec_attention<{0}, {1}, {2}_logit, {3}, {4}, {5}, {6}, "
+                      "{7}{8}>",
+                      (dv + 31) / 32, zeroNanRows, name, queryType, valueType,
+                      maskType, outType, index, resultArgument)
+            .str(),
+        llvm::formatv("dim3({0}, (unsigned)({1}))", (sq + 3) / 4, matrices)
+            .str(),
+        "128", std::to_string(4 * d * sizeof(float)),
+        args + ", " + name + "_logit()");
   }
 
   opRecords.push_back(getAttentionRecord(op, layer));

@@ -64,6 +64,7 @@ CudaEmitter::emitConvColumns(tosa::Conv2DOp op, bool pointwise,
     kernels += llvm::formatv(
         "// im2col for tosa.conv2d {0}\n__global__ void {1}(const {2} "
         "*__restrict__ in0, {2} *__restrict__ out{19}) {{\n"
+        "  prec_kernel_start();\n"
         "  {2} v[{17}];\n"
         "  const {21} base = blockIdx.x * {18} + threadIdx.x;\n"
         "#pragma unroll\n"
@@ -98,11 +99,11 @@ CudaEmitter::emitConvColumns(tosa::Conv2DOp op, bool pointwise,
                              layer.empty() ? "" : " '" + layer + "'", rows,
                              channels, gemmDepth, epilogueName);
     int64_t perBlock = 256 * elementwiseUnroll;
-    runCode += llvm::formatv(
-        "  {0}<<<{1}, 256, 0, stream>>>({2}, {3}{4});\n", name,
-        blocksFor(result, rows * gemmDepth, perBlock), pointer(input), columns,
-        isBatched(result) ? ", " + runtimeCount(result, rows * gemmDepth)
-                          : std::string());
+    runCode += launchCall(
+        name, blocksFor(result, rows * gemmDepth, perBlock), "256", "0",
+        pointer(input) + ", " + columns +
+            (isBatched(result) ? ", " + runtimeCount(result, rows * gemmDepth)
+                               : std::string()));
   }
   return columns;
 }

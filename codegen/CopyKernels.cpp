@@ -85,7 +85,8 @@ void CudaEmitter::emitCopyKernel(Operation *op, Value input,
           : llvm::formatv("out[i] = o0 < 0 ? {0} : in0[o0]", fill).str();
   kernels += llvm::formatv(
       "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, "
-      "{3} *__restrict__ out{6}) {{\n  {8} i = blockIdx.x * ({8})blockDim.x + "
+      "{3} *__restrict__ out{6}) {{\n  prec_kernel_start();\n  {8} i = "
+      "blockIdx.x * ({8})blockDim.x + "
       "threadIdx.x;\n  if (i >= {4}) return;\n{5}  {7};\n}\n\n",
       op->getName(), getLayerName(op), name, cType, kernelBound(space, count),
       offsets, countParameter(space), statement, indexSpelling.type());
@@ -234,6 +235,7 @@ LogicalResult CudaEmitter::emitGather(tosa::GatherOp op) {
   kernels += llvm::formatv(
       R"(// tosa.gather {0}
 __global__ void {1}(const {2} *__restrict__ in0, const {3} *__restrict__ in1, {2} *__restrict__ out{8}) {{
+  prec_kernel_start();
   {9} i = blockIdx.x * ({9})blockDim.x + threadIdx.x;
   if (i >= {4}) return;
   {9} c = i % {5}, w = (i / {5}) % {6}, n = i / ({5} * {6});

@@ -186,6 +186,15 @@ std::string CudaEmitter::pointer(Value value, StringRef asType) {
                        asType.empty() ? StringRef(buffer.cType) : asType, base);
 }
 
+std::string CudaEmitter::launchCall(StringRef kernel, StringRef grid,
+                                    StringRef block, StringRef shared,
+                                    StringRef arguments) {
+  return llvm::formatv("  prec_launch(e->early_launch, {0}, {1}, {2}, {3}, "
+                       "stream, {4});\n",
+                       kernel, grid, block, shared, arguments)
+      .str();
+}
+
 std::string CudaEmitter::kernelName(Operation *op) {
   std::string name = "k" + std::to_string(kernelCount++) + "_";
   for (char c : op->getName().stripDialect())
@@ -236,14 +245,14 @@ void CudaEmitter::launch(Operation *op, const std::string &kernel,
   runCode += llvm::formatv("  // {0}{1}\n", op->getName(),
                            layer.empty() ? "" : " '" + layer + "'");
   int64_t perBlock = 256 * elementsPerThread;
-  runCode += llvm::formatv("  {0}<<<{1}, 256, 0, stream>>>(", kernel,
-                           blocksFor(output, count, perBlock));
+  std::string arguments;
   for (Value input : inputs)
-    runCode += spell(input) + ", ";
-  runCode += spell(output);
+    arguments += spell(input) + ", ";
+  arguments += spell(output);
   if (isBatched(output))
-    runCode += ", " + runtimeCount(output, count);
-  runCode += ");\n";
+    arguments += ", " + runtimeCount(output, count);
+  runCode += launchCall(kernel, blocksFor(output, count, perBlock), "256", "0",
+                        arguments);
 }
 
 bool CudaEmitter::isStoredTransposed(Value weight) const {
@@ -573,6 +582,7 @@ void CudaEmitter::printEngine(llvm::raw_ostream &cu, llvm::StringRef batchCode,
   cublasLtHandle_t lt = nullptr;
   prec_stream_guard guard;
   prec_graph graph;
+  bool early_launch = false;
   float float_one = 1.0f, float_zero = 0.0f;
   int32_t int_one = 1, int_zero = 0;
   __half half_one = __float2half(1.0f), half_zero = __float2half(0.0f);
@@ -593,6 +603,7 @@ void CudaEmitter::printEngine(llvm::raw_ostream &cu, llvm::StringRef batchCode,
   if (status == 0) status = prec_device_alloc(&e->workspace, PREC_WORKSPACE);
   if (status == 0) status = prec_guard_create(&e->guard);
   if (status == 0) status = prec_graph_create(&e->graph);
+  e->early_launch = prec_device_launches_early();
   if (status == 0) {{
     cublasStatus_t created = cublasLtCreate(&e->lt);
     if (created != CUBLAS_STATUS_SUCCESS) status = 10000 + (int)created;

@@ -144,6 +144,12 @@ private:
   /// `value`'s buffer as a pointer to its elements, or to `asType`.
   std::string pointer(Value value, StringRef asType = {});
   std::string kernelName(Operation *op);
+  /// The run code launching `kernel` over `grid` blocks of `block` threads
+  /// with `shared` bytes of dynamic shared memory (prec_launch: early where
+  /// the device can).
+  static std::string launchCall(StringRef kernel, StringRef grid,
+                                StringRef block, StringRef shared,
+                                StringRef arguments);
   /// Launches `kernel` over `count` elements of `output`, passing each
   /// buffer as `pointerOf` spells it (by default, `pointer`).
   void launch(Operation *op, const std::string &kernel, int64_t count,

@@ -191,7 +191,7 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   for (const std::string &fused : fusedNames)
     kernels += "// fused: " + fused + "\n";
   kernels += llvm::formatv("// {0} {1}\n__global__ void {2}({3}{4} "
-                           "*__restrict__ out{5}) {{\n",
+                           "*__restrict__ out{5}) {{\n  prec_kernel_start();\n",
                            op->getName(), getLayerName(op), name, signature,
                            out.cType, countParameter(result));
   // Each thread loads its elementwiseUnroll elements (256 apart, so warps

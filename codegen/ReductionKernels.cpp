@@ -35,6 +35,7 @@ LogicalResult CudaEmitter::emitReduce(Operation *op, bool isMax) {
     kernels += llvm::formatv(
         "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, {4} "
         "*__restrict__ out) {{\n"
+        "  prec_kernel_start();\n"
         "  __shared__ float partial[256];\n"
         "  const {3} *row = in0 + blockIdx.x * {5};\n"
         "  float acc = {6};\n"
@@ -55,15 +56,15 @@ LogicalResult CudaEmitter::emitReduce(Operation *op, bool isMax) {
     std::string layer = getLayerName(op).str();
     runCode += llvm::formatv("  // {0}{1}\n", op->getName(),
                              layer.empty() ? "" : " '" + layer + "'");
-    runCode += llvm::formatv("  {0}<<<{1}, 256, 0, stream>>>({2}, {3});\n",
-                             name, blocksFor(result, count, 1), pointer(input),
-                             pointer(result));
+    runCode += launchCall(name, blocksFor(result, count, 1), "256", "0",
+                          pointer(input) + ", " + pointer(result));
     return success();
   }
   // Each step rounds to the result type, as a reduction in that type does.
   kernels += llvm::formatv(
       R"(// {0} {1}
 __global__ void {2}(const {3} *__restrict__ in0, {4} *__restrict__ out{12}) {{
+  prec_kernel_start();
   {13} i = blockIdx.x * ({13})blockDim.x + threadIdx.x;
   if (i >= {5}) return;
   {13} outer = i / {6}, inner = i % {6};
@@ -304,6 +305,7 @@ LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
   kernels += llvm::formatv(
       "// row kernel: {0} rows of {1}, a block of {2} threads per row, for\n"
       "{3}__global__ void {4}({5}) {{\n"
+      "  prec_kernel_start();\n"
       "  __shared__ float partial[8];\n"
       "  const {8} row = blockIdx.x;\n{6}{7}}\n\n",
       group.rows, kernel.width, kernel.threads, kernel.layers, name, signature,
@@ -312,13 +314,12 @@ LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
   runCode += llvm::formatv("  // row kernel ending at {0}{1}\n",
                            group.ops.back()->getName(),
                            layer.empty() ? "" : " '" + layer + "'");
-  runCode += llvm::formatv(
-      "  {0}<<<{1}, {2}, 0, stream>>>(", name,
-      blocksFor(group.ops.back()->getResult(0), group.rows, 1), kernel.threads);
   SmallVector<std::string> arguments;
   for (Value value : llvm::concat<Value>(kernel.inputs, kernel.outputs))
     arguments.push_back(pointer(value));
-  runCode += llvm::join(arguments, ", ") + ");\n";
+  runCode += launchCall(
+      name, blocksFor(group.ops.back()->getResult(0), group.rows, 1),
+      std::to_string(kernel.threads), "0", llvm::join(arguments, ", "));
   return success();
 }
 

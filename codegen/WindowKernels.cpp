@@ -84,6 +84,7 @@ LogicalResult CudaEmitter::emitConv(Operation *op, bool depthwise) {
       "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, const "
       "{4} *__restrict__ in1, const {5} *__restrict__ in2, {6} "
       "*__restrict__ out{11}) {{\n"
+      "  prec_kernel_start();\n"
       "  {12} i = blockIdx.x * ({12})blockDim.x + threadIdx.x;\n"
       "  if (i >= {7}) return;\n"
       "  {12} oc = i % {8}, ow = (i / {8}) % {9}, oh = (i / ({8} * {9})) % "
@@ -112,6 +113,7 @@ LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
   kernels += llvm::formatv(
       "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, {4} "
       "*__restrict__ out{18}) {{\n"
+      "  prec_kernel_start();\n"
       "  {19} i = blockIdx.x * ({19})blockDim.x + threadIdx.x;\n"
       "  if (i >= {5}) return;\n"
       "  {19} c = i % {6}, ow = (i / {6}) % {7}, oh = (i / ({6} * {7})) % "

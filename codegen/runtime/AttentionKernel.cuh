@@ -90,6 +90,7 @@ template <int COLUMNS, bool ZERO_NAN_ROWS, typename Scores, typename Q,
           typename Result = prec_result<O>>
 __global__ void __launch_bounds__(128)
     prec_attention(prec_attention_args<Q, V, M, O, I> a, Scores scores) {
+  prec_kernel_start();
   extern __shared__ float prec_attention_rows[];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const I row = (I)blockIdx.x * 4 + warp, head = blockIdx.y;
@@ -204,6 +205,7 @@ template <int D, int DV, bool ZERO_NAN_ROWS, typename Scores, typename Q,
 __global__ void __launch_bounds__(256)
     prec_attention_cuda_cores(prec_attention_args<Q, V, M, O, I> a,
                               Scores scores) {
+  prec_kernel_start();
   using Tiles = prec_attention_cuda_tiles<D, DV>;
   constexpr int ROWS = Tiles::ROWS, KEYS = Tiles::KEYS;
   constexpr int PROB_STRIDE = Tiles::PROB_STRIDE, COLUMNS = DV / 16;
@@ -545,6 +547,7 @@ __global__ void __launch_bounds__(128)
     prec_attention_kept_tiles(const M *mask, I sq, I sk, I batch_stride,
                               I head_stride, I row_stride, I key_stride,
                               I mask_heads, unsigned char *kept) {
+  prec_kernel_start();
   const I tile = blockIdx.x, block = blockIdx.y, slice = blockIdx.z;
   const M *first_row = mask + slice / mask_heads * batch_stride +
                        slice % mask_heads * head_stride;
@@ -634,6 +637,7 @@ template <int MT, int D, int DV, bool ZERO_NAN_ROWS, bool SKIP_MASKED_KEYS,
 __global__ void __launch_bounds__(128)
     prec_attention_mma(prec_attention_args<T, T, M, O, I> a, Logits logits,
                        const unsigned char *kept_tiles) {
+  prec_kernel_start();
   using Tiles = prec_attention_tiles<MT, D, DV, T, KEY_ROWS>;
   using MaskPair = typename prec_pair<M>::type;
   constexpr int QUERIES = Tiles::QUERIES, KEYS = Tiles::KEYS;

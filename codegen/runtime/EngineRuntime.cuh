@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 // Status codes of create and run, beside CUDA's own (below 10000), cuBLAS's
 // (10000 + status) and cuDNN's (40000 + status).
@@ -166,4 +167,50 @@ static inline int prec_guard_leave(prec_stream_guard *guard,
 static inline void prec_guard_destroy(prec_stream_guard *guard) {
   if (guard->done)
     cudaEventDestroy(guard->done);
+}
+
+// Programmatic dependent launch (sm_90 and up): each kernel of an engine may
+// be launched while the one before it in the stream is still running, so
+// that its launch and its blocks' start overlap that kernel's last wave
+// instead of following it. Every kernel calls this first: it waits until
+// the kernels before it have completed and their writes are visible (it
+// reads and writes nothing before), then lets the next kernel launch once
+// all of its own blocks have started.
+__device__ __forceinline__ void prec_kernel_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+}
+
+// Whether the current device launches kernels early (compute capability 9
+// and up), asked once at create.
+static inline bool prec_device_launches_early() {
+  int device = 0, major = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                             device) != cudaSuccess)
+    return false;
+  return major >= 9;
+}
+
+// Launches `kernel` as <<<grid, block, shared, stream>>> would, allowing it
+// to start early where `early` (prec_kernel_start waits in it).
+template <typename... Parameters, typename... Arguments>
+static inline void prec_launch(bool early, void (*kernel)(Parameters...),
+                               dim3 grid, dim3 block, size_t shared,
+                               cudaStream_t stream, Arguments &&...arguments) {
+  cudaLaunchAttribute attribute = {};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared;
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = early ? 1 : 0;
+  // A failed launch is found by the cudaGetLastError after the run.
+  (void)cudaLaunchKernelEx(&config, kernel,
+                           std::forward<Arguments>(arguments)...);
 }

@@ -17,16 +17,16 @@
 // RUN: prec-translate --emit-cuda %S/Inputs/attention-quantized-rows.mlir --output-dir=%t/rows --engine-name=rows
 // RUN: FileCheck %s --check-prefix=ROWS < %t/rows/rows.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/rows/rows.cu -o %t/rows/rows.o %}
-// TILES: prec_attention_cuda_cores<24, 16, false, k0_attention_logit, __half, __half, __half, __nv_fp8_e4m3, int, k0_attention_result><<<
-// ROWS: prec_attention<1, false, k0_attention_logit, __half, __half, __half, __nv_fp8_e4m3, int, k0_attention_result><<<
+// TILES: prec_launch(e->early_launch, prec_attention_cuda_cores<24, 16, false, k0_attention_logit, __half, __half, __half, __nv_fp8_e4m3, int, k0_attention_result>,
+// ROWS: prec_launch(e->early_launch, prec_attention<1, false, k0_attention_logit, __half, __half, __half, __nv_fp8_e4m3, int, k0_attention_result>,
 
 // CHECK: struct k0_attention_result {
 // CHECK-NEXT: static constexpr bool PAIRS = false;
 // CHECK-NEXT: __device__ __nv_fp8_e4m3 operator()(float x) const { return __nv_fp8_e4m3(__fmul_rn(__half2float((__float2half_rn(x))), 256.0f)); }
 // CHECK: // engine.attention '/encoder/layer.0/attention/self/MatMul_1', on tensor cores
-// CHECK-NEXT: prec_attention_mma<1, 16, 16, false, false, false, k0_attention_logit, __half, __half, __nv_fp8_e4m3, int, k0_attention_result><<<
+// CHECK-NEXT: prec_launch(e->early_launch, prec_attention_mma<1, 16, 16, false, false, false, k0_attention_logit, __half, __half, __nv_fp8_e4m3, int, k0_attention_result>,
 // CHECK-SAME: prec_attention_args<__half, __half, __half, __nv_fp8_e4m3, int>
-// CHECK-NOT: <<<
+// CHECK-NOT: prec_launch(
 
 // MANIFEST: "op": "engine.attention",
 // MANIFEST-NEXT: "parts": {

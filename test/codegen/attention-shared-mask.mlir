@@ -9,12 +9,12 @@
 
 // CHECK-COUNT-2: PREC_CHECK(cudaMalloc(&e->kept_tiles
 // CHECK-NOT: cudaMalloc(&e->kept_tiles
-// CHECK: prec_attention_kept_tiles<128, 64, float, int><<<dim3(3, 2, 2), 128, 0, stream>>>({{.*}}, e->kept_tiles[[K:[0-9]+]]);
+// CHECK: prec_launch(e->early_launch, prec_attention_kept_tiles<128, 64, float, int>, dim3(3, 2, 2), 128, 0, stream, {{.*}}, e->kept_tiles[[K:[0-9]+]]);
 // CHECK-NEXT: // engine.attention, on tensor cores
 // CHECK-NEXT: prec_attention_mma<{{.*}}, e->kept_tiles[[K]]);
-// CHECK-NOT: prec_attention_kept_tiles<128, 64, float, int><<<dim3(3, 2, 2)
+// CHECK-NOT: prec_attention_kept_tiles<128, 64, float, int>, dim3(3, 2, 2)
 // CHECK: prec_attention_mma<{{.*}}, e->kept_tiles[[K]]);
-// CHECK: prec_attention_kept_tiles<128, 64, float, int><<<dim3(3, 1, 2), 128, 0, stream>>>({{.*}}, e->kept_tiles[[L:[0-9]+]]);
+// CHECK: prec_launch(e->early_launch, prec_attention_kept_tiles<128, 64, float, int>, dim3(3, 1, 2), 128, 0, stream, {{.*}}, e->kept_tiles[[L:[0-9]+]]);
 // CHECK-NEXT: // engine.attention, on tensor cores
 // CHECK-NEXT: prec_attention_mma<{{.*}}, e->kept_tiles[[L]]);
 func.func @main(%q: tensor<4x200x16xf16>, %kt: tensor<4x16x160xf16>, %v: tensor<4x160x16xf16>, %q2: tensor<4x100x16xf16>, %m: tensor<2x1x1x160xf32>) -> (tensor<4x200x16xf16>, tensor<4x100x16xf16>) {

@@ -9,14 +9,14 @@
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/reuse.cu -o %t/reuse.o %}
 // CHECK-LABEL: int reuse_enqueue(
 // CHECK: // tosa.transpose 'first'
-// CHECK-NEXT: k0_transpose<<<{{.*}}>>>(((float *)bindings[0]), ((float *)(e->arena + 0)));
+// CHECK-NEXT: prec_launch(e->early_launch, k0_transpose, {{.*}}, stream, ((float *)bindings[0]), ((float *)(e->arena + 0)));
 // CHECK: // tosa.transpose 'second'
-// CHECK-NEXT: k1_transpose<<<{{.*}}>>>(((float *)(e->arena + 0)), ((float *)(e->arena + 256)));
+// CHECK-NEXT: prec_launch(e->early_launch, k1_transpose, {{.*}}, stream, ((float *)(e->arena + 0)), ((float *)(e->arena + 256)));
 // 'first' is dead once 'second' has read it:
 // CHECK: // tosa.transpose 'third'
-// CHECK-NEXT: k2_transpose<<<{{.*}}>>>(((float *)(e->arena + 256)), ((float *)(e->arena + 0)));
+// CHECK-NEXT: prec_launch(e->early_launch, k2_transpose, {{.*}}, stream, ((float *)(e->arena + 256)), ((float *)(e->arena + 0)));
 // CHECK: // tosa.transpose 'fourth'
-// CHECK-NEXT: k3_transpose<<<{{.*}}>>>(((float *)(e->arena + 0)), ((float *)bindings[1]));
+// CHECK-NEXT: prec_launch(e->early_launch, k3_transpose, {{.*}}, stream, ((float *)(e->arena + 0)), ((float *)bindings[1]));
 // MANIFEST: "activation_bytes": 512,
 func.func @main(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %a = tosa.transpose %x {perms = array<i32: 1, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32> loc("first")

@@ -13,7 +13,7 @@
 // CHECK: // tosa.conv2d 'expand': 1x1, a GEMM 81x16x4 on the input with the bias epilogue
 // CHECK-NEXT: PREC_CHECK_BLAS(cublasLtMatmul(e->lt, e->desc{{[0-9]+}}, &e->float_one, {{.*}}, ((float *)bindings[0]), e->lb{{[0-9]+}}, &e->float_zero, ((float *)bindings[1])
 // CHECK: // tosa.conv2d 'shortcut': im2col, then a GEMM 25x8x4 with the bias epilogue
-// CHECK-NEXT: k{{[0-9]+}}_conv2d<<<1, 256, 0, stream>>>(((float *)bindings[0]), ((float *)(e->arena + 0)));
+// CHECK-NEXT: prec_launch(e->early_launch, k{{[0-9]+}}_conv2d, 1, 256, 0, stream, ((float *)bindings[0]), ((float *)(e->arena + 0)));
 // The results go straight to their bindings: the shortcut's 25x4 f32
 // columns (400 bytes, in 256-byte blocks) are the only activation buffer.
 // MANIFEST: "activation_bytes": 512,

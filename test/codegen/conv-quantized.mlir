@@ -27,7 +27,7 @@
 // I8: cublasLtMatrixLayoutCreate(&e->la{{[0-9]+}}, CUDA_R_8I, 32, 3, 32)
 // I8: cublasLtMatrixLayoutCreate(&e->lc{{[0-9]+}}, CUDA_R_32I, 3, 16, 3)
 // I8: // tosa.conv2d 'conv': im2col, then a GEMM 16x3x32 with the default epilogue
-// I8-NEXT: <<<
+// I8-NEXT: prec_launch(e->early_launch, k{{[0-9]+}}_conv2d,
 // I8-NEXT: cublasLtMatmul(e->lt, e->desc{{[0-9]+}}, &e->int_one,{{.*}}&e->int_zero,
 
 // F8-NOT: cudnn

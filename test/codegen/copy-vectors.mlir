@@ -10,6 +10,7 @@
 // concat of 60 + 4 elements, 4 (uint2); an embedding lookup, 8 f16 of its
 // table's rows, with its indices read as int32.
 // CHECK-LABEL: __global__ void k1_transpose(const uint4 *__restrict__ in0, uint4 *__restrict__ out) {
+// CHECK-NEXT: prec_kernel_start();
 // CHECK-NEXT: int i = blockIdx.x * (int)blockDim.x + threadIdx.x;
 // CHECK-NEXT: if (i >= 1024) return;
 // CHECK-NEXT: int rem = i, o0 = 0;
@@ -23,19 +24,21 @@
 // CHECK-LABEL: __global__ void k5_concat(const uint2 *__restrict__ in0, uint2 *__restrict__ out) {
 // CHECK: out[o0] = in0[i];
 // CHECK-LABEL: __global__ void k6_concat(const uint2 *__restrict__ in0, uint2 *__restrict__ out) {
+// CHECK-NEXT: prec_kernel_start();
 // CHECK-NEXT: int i = blockIdx.x * (int)blockDim.x + threadIdx.x;
 // CHECK-NEXT: if (i >= 128) return;
 // CHECK-NEXT: int rem = i, o0 = 0;
 // CHECK-NEXT: o0 += 15 * 1;
 // CHECK-LABEL: __global__ void k8_gather(const uint4 *__restrict__ in0, const int32_t *__restrict__ in1, uint4 *__restrict__ out) {
+// CHECK-NEXT: prec_kernel_start();
 // CHECK-NEXT: int i = blockIdx.x * (int)blockDim.x + threadIdx.x;
 // CHECK-NEXT: if (i >= 32) return;
 // CHECK-NEXT: int c = i % 8, w = (i / 8) % 4, n = i / (8 * 4);
 // CHECK-NEXT: int k = in1[n * 4 + w];
 // CHECK-NEXT: out[i] = in0[(n * 10 + k) * 8 + c];
-// CHECK: k1_transpose<<<4, 256, 0, stream>>>(((uint4 *)(e->arena + {{[0-9]+}})), ((uint4 *)(e->arena + {{[0-9]+}})));
-// CHECK: k3_slice<<<8, 256, 0, stream>>>(((uint2 *)(e->arena
-// CHECK: k8_gather<<<1, 256, 0, stream>>>(((uint4 *)(e->weights + {{[0-9]+}})), ((int32_t *)bindings[1]), ((uint4 *)(e->arena
+// CHECK: prec_launch(e->early_launch, k1_transpose, 4, 256, 0, stream, ((uint4 *)(e->arena + {{[0-9]+}})), ((uint4 *)(e->arena + {{[0-9]+}})));
+// CHECK: prec_launch(e->early_launch, k3_slice, 8, 256, 0, stream, ((uint2 *)(e->arena
+// CHECK: prec_launch(e->early_launch, k8_gather, 1, 256, 0, stream, ((uint4 *)(e->weights + {{[0-9]+}})), ((int32_t *)bindings[1]), ((uint4 *)(e->arena
 func.func @main(%x: tensor<16x8x64xf16>, %ids: tensor<1x4xi32>) -> (tensor<8x16x64xf16>, tensor<16x8x64xf16>, tensor<1x4x64xf16>) {
   %a = tosa.exp %x : (tensor<16x8x64xf16>) -> tensor<16x8x64xf16>
   %t = tosa.transpose %a {perms = array<i32: 1, 0, 2>} : (tensor<16x8x64xf16>) -> tensor<8x16x64xf16>

@@ -57,12 +57,12 @@
 // CHECK-NEXT: if (e->configured_batch != e->batch) {
 // CHECK-NEXT: if (int s_ = dyn_resize(e)) return s_;
 // The input's conversion: 192 elements a sample.
-// CHECK: <<<(int)((192LL * e->batch + 1023) / 1024), 256, 0, stream>>>({{.*}}, 192LL * e->batch);
+// CHECK: , (int)((192LL * e->batch + 1023) / 1024), 256, 0, stream, {{.*}}, 192LL * e->batch);
 // The im2col covers 64 positions x 27 a sample.
-// CHECK: <<<(int)((1728LL * e->batch + 1023) / 1024), 256, 0, stream>>>({{.*}}, 1728LL * e->batch);
+// CHECK: , (int)((1728LL * e->batch + 1023) / 1024), 256, 0, stream, {{.*}}, 1728LL * e->batch);
 // The softmax's row kernel: a block per sample.
 // CHECK: // row kernel ending at
-// CHECK-NEXT: <<<(int)(1LL * e->batch), 32, 0, stream>>>(
+// CHECK-NEXT: , (int)(1LL * e->batch), 32, 0, stream, 
 // A graph captured at one batch is not replayed at another.
 // CHECK-LABEL: extern "C" int dyn_run_graph(
 // CHECK: status = prec_graph_run(&e->graph, bindings, 2, e->batch, stream,

@@ -22,7 +22,7 @@
 // CHECK-NEXT: v1[k] = (in1[o1]);
 // CHECK-NEXT: v2[k] = (in2[o2]);
 // CHECK: float r = __fadd_rn((__fmul_rn((a0), (a1))), (a2));
-// CHECK: k0_add<<<1, 256, 0, stream>>>(((float *)bindings[0]), ((float *)bindings[1]), ((float *)bindings[2]), ((float *)bindings[3]));
+// CHECK: prec_launch(e->early_launch, k0_add, 1, 256, 0, stream, ((float *)bindings[0]), ((float *)bindings[1]), ((float *)bindings[2]), ((float *)bindings[3]));
 func.func @main(%x: tensor<2x3x4xf32>, %bias: tensor<1x1x4xf32>, %column: tensor<1x6x1xf32>) -> tensor<1x6x4xf32> {
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %m = tosa.mul %x, %bias, %shift : (tensor<2x3x4xf32>, tensor<1x1x4xf32>, tensor<1xi8>) -> tensor<2x3x4xf32> loc("scale")

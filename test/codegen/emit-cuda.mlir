@@ -13,6 +13,8 @@
 // CU: #include "needs_constraints.h"
 // CU: // tosa.cast
 // CU-NEXT: __global__ void k0_cast(const float *__restrict__ in0, __half *__restrict__ out)
+// The kernel may start before the one ahead of it ends, and waits for it.
+// CU-NEXT: prec_kernel_start();
 // Each thread loads four elements, 256 apart, before it computes any.
 // CU-NEXT: float v0[4];
 // Every index space fits in 32 bits, so indices are ints (64-bit division

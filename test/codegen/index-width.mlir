@@ -13,7 +13,7 @@
 // CHECK-NEXT: for (int k = 0; k < 4; ++k) {
 // CHECK-NEXT: long long i = base + k * 256LL;
 // CHECK-NEXT: long long o0 = i;
-// CHECK: k0_exp<<<2097152, 256, 0, stream>>>
+// CHECK: prec_launch(e->early_launch, k0_exp, 2097152, 256, 0, stream, 
 func.func @main(%x: tensor<2147483648xf32>) -> tensor<2147483648xf32> {
   %y = tosa.exp %x : (tensor<2147483648xf32>) -> tensor<2147483648xf32> loc("exp")
   return %y : tensor<2147483648xf32>

@@ -54,12 +54,12 @@
 // Only the input's conversion to f16 runs before the GEMM.
 // CHECK-LABEL: static int ln_enqueue(
 // CHECK-NEXT: // tosa.cast
-// CHECK-NEXT: <<<
+// CHECK-NEXT: prec_launch(e->early_launch,
 // CHECK-NEXT: // tosa.matmul 'linear': 8x48x48, batch 1, bias epilogue
 // CHECK-NEXT: { const void *bias = ((__half *)(e->weights + {{[0-9]+}})); PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{{[0-9]+}}, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias))); }
 // CHECK-NEXT: cublasLtMatmul(
 // CHECK: // row kernel ending at tosa.cast
-// CHECK-NEXT: [[ROW]]<<<8, 32, 0, stream>>>(
+// CHECK-NEXT: prec_launch(e->early_launch, [[ROW]], 8, 32, 0, stream, 
 func.func @main(%x: tensor<1x8x48xf32> loc("x")) -> tensor<1x8x48xf32> {
   %w = "tosa.const"() <{values = dense<0.01> : tensor<1x48x48xf32>}> : () -> tensor<1x48x48xf32>
   %b = "tosa.const"() <{values = dense<[[[0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 5.5, 6.0, 6.5, 7.0, 7.5, 8.0, 8.5, 9.0, 9.5, 10.0, 10.5, 11.0, 11.5, 12.0, 12.5, 13.0, 13.5, 14.0, 14.5, 15.0, 15.5, 16.0, 16.5, 17.0, 17.5, 18.0, 18.5, 19.0, 19.5, 20.0, 20.5, 21.0, 21.5, 22.0, 22.5, 23.0, 23.5]]]> : tensor<1x1x48xf32>}> : () -> tensor<1x1x48xf32>

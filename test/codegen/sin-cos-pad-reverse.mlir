@@ -16,10 +16,10 @@
 // CHECK: { int c = rem % 5; rem /= 5; int s = c - 0; inside = inside && s >= 0 && s < 3; o0 += s * 1; }
 // CHECK-NEXT: { int c = rem % 4; rem /= 4; int s = c - 1; inside = inside && s >= 0 && s < 2; o0 += s * 3; }
 // CHECK: out[i] = o0 < 0 ? (-0x1.4p+1f) : in0[o0];
-// CHECK: k0_cos<<<1, 256, 0, stream>>>(((float *)bindings[0]), ((float *)(e->arena + 0)));
+// CHECK: prec_launch(e->early_launch, k0_cos, 1, 256, 0, stream, ((float *)bindings[0]), ((float *)(e->arena + 0)));
 // CHECK: // tosa.reverse 'flip'
 // CHECK: // tosa.pad 'pad'
-// CHECK-NEXT: k2_pad<<<1, 256, 0, stream>>>(((float *)bindings[0]), ((float *)bindings[2]));
+// CHECK-NEXT: prec_launch(e->early_launch, k2_pad, 1, 256, 0, stream, ((float *)bindings[0]), ((float *)bindings[2]));
 func.func @main(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<4x5xf32>) {
   %s = tosa.sin %x : (tensor<2x3xf32>) -> tensor<2x3xf32> loc("sin")
   %c = tosa.cos %s : (tensor<2x3xf32>) -> tensor<2x3xf32> loc("cos")
