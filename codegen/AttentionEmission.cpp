@@ -15,8 +15,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InterleavedRange.h"
 
-#include <cstdio>
-
 namespace prec::cuda {
 
 const char *const attentionKernel =
@@ -28,17 +26,6 @@ namespace {
 /// The most blocks a CUDA grid has along y.
 constexpr int64_t kMaxGridY = 65535;
 
-/// `value` as a C++ float literal: nine digits hold any f32, and an integer
-/// takes a ".0" ("256f" is not a literal).
-std::string floatLiteral(double value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.9g", value);
-  std::string literal = text;
-  if (literal.find_first_not_of("-0123456789") == std::string::npos)
-    literal += ".0";
-  return literal + "f";
-}
-
 /// The logit of `scores` with the op's scale (`scaled(x, scale)`, left out
 /// where the scale is 1) and mask (`masked(x)`, left out without a mask),
 /// in the op's order.
@@ -49,7 +36,7 @@ std::string composeLogit(
     llvm::function_ref<std::string(const std::string &)> masked) {
   double value = op.getScale().convertToDouble();
   auto scale = [&](const std::string &x) {
-    return value == 1.0 ? x : scaled(x, floatLiteral(value));
+    return value == 1.0 ? x : scaled(x, getFloatLiteral(float(value)));
   };
   auto mask = [&](const std::string &x) {
     return op.getMask() ? masked(x) : x;
@@ -134,7 +121,7 @@ std::string getResultFunctor(engine::AttentionOp op, StringRef name,
                              const DeviceType &out) {
   std::string scaled =
       "__fmul_rn(" + roundedTo(*op.getUnscaledType(), "x") + ", " +
-      floatLiteral(op.getResultScale()->convertToDouble()) + ")";
+      getFloatLiteral(float(op.getResultScale()->convertToDouble())) + ")";
   return llvm::formatv(
       "struct {0}_result {{\n  static constexpr bool PAIRS = false;\n"
       "  __device__ {1} operator()(float x) const {{ return {2}; }\n};\n\n",

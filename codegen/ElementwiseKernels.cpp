@@ -13,7 +13,6 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
-#include <cstdio>
 #include <functional>
 
 using namespace mlir;
@@ -89,15 +88,7 @@ std::optional<std::string> getSplatLiteral(Value value) {
   bool losesInfo = false;
   element.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
                   &losesInfo);
-  float number = element.convertToFloat();
-  if (std::isnan(number))
-    return std::string("NAN");
-  if (std::isinf(number))
-    return std::string(number < 0 ? "-INFINITY" : "INFINITY");
-  // Hexadecimal: exact, whatever the value.
-  char text[64];
-  std::snprintf(text, sizeof(text), "%af", double(number));
-  return std::string(text);
+  return getFloatLiteral(element.convertToFloat());
 }
 
 std::string

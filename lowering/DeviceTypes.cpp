@@ -4,6 +4,9 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <cmath>
+#include <cstdio>
+
 using namespace mlir;
 
 namespace prec {
@@ -42,6 +45,16 @@ std::optional<DeviceType> getDeviceType(Type type) {
     return DeviceType{"int64_t", "i64", "((float)(x))", "prec_saturate_i64(x)",
                       nullptr,   8};
   return std::nullopt;
+}
+
+std::string getFloatLiteral(float value) {
+  if (std::isnan(value))
+    return "NAN";
+  if (std::isinf(value))
+    return value < 0 ? "-INFINITY" : "INFINITY";
+  char text[64];
+  std::snprintf(text, sizeof(text), "%af", double(value));
+  return text;
 }
 
 } // namespace prec

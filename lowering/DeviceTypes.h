@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace prec {
 
@@ -22,6 +23,10 @@ struct DeviceType {
 
 /// The device type of `type`, if an engine can store it.
 std::optional<DeviceType> getDeviceType(mlir::Type type);
+
+/// `value` as a CUDA float literal: hexadecimal, so exact whatever the
+/// value, or NAN, INFINITY, -INFINITY.
+std::string getFloatLiteral(float value);
 
 } // namespace prec
 

@@ -7,6 +7,8 @@
 
 #include "lowering/ElementwiseExpressionInterface.h"
 
+#include "lowering/DeviceTypes.h"
+
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOps.h"
 #include "dialects/Utils/Constants.h"
@@ -18,7 +20,6 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
-#include <cstdio>
 
 using namespace mlir;
 
@@ -108,10 +109,8 @@ struct DivideExpressionModel
         !multipliesAsItDivides(cast<FloatType>(element).getFloatSemantics(),
                                divisorValue, reciprocal))
       return kDiv;
-    // Hexadecimal: the reciprocal exactly.
-    char literal[64];
-    std::snprintf(literal, sizeof(literal), "%af", double(reciprocal));
-    return llvm::formatv("__fmul_rn($0, {0})", literal).str();
+    return llvm::formatv("__fmul_rn($0, {0})", getFloatLiteral(reciprocal))
+        .str();
   }
 };
 
