@@ -351,8 +351,7 @@ LogicalResult CudaEmitter::emitOp(Operation *op) {
       return unsupported(op, "only tensor constants are emitted");
     return addWeight(constant.getResult(), values);
   }
-  // Reshapes and identities alias their input's buffer.
-  if (isa<tosa::ReshapeOp, tosa::IdentityOp>(op)) {
+  if (isBufferAlias(op)) {
     buffers[op->getResult(0)] = buffers.lookup(op->getOperand(0));
     return success();
   }

@@ -149,7 +149,7 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
       [&](Value value, ArrayRef<int64_t> readAt) -> std::string {
     Operation *def = value.getDefiningOp();
     if (def && isFusedIntoUser(def)) {
-      if (isa<tosa::ReshapeOp, tosa::IdentityOp>(def))
+      if (isBufferAlias(def))
         return valueExpression(def->getOperand(0), shapeOf(def->getOperand(0)));
       ArrayRef<int64_t> shape = shapeOf(value);
       std::string expression = expressionOf(

@@ -11,9 +11,13 @@ using namespace mlir;
 
 namespace prec {
 
+bool isBufferAlias(Operation *op) {
+  return isa<tosa::ReshapeOp, tosa::IdentityOp>(op);
+}
+
 Value getStorageRoot(Value value) {
   while (Operation *def = value.getDefiningOp()) {
-    if (!isa<tosa::ReshapeOp, tosa::IdentityOp>(def) &&
+    if (!isBufferAlias(def) &&
         !def->hasAttr(
             engine::EngineDialect::ReadThroughAttrHelper::getNameStr()))
       break;
@@ -28,8 +32,7 @@ llvm::DenseMap<Value, int64_t> getResultsWrittenInPlace(func::FuncOp function) {
   for (auto [index, operand] : llvm::enumerate(ret.getOperands())) {
     Value value = operand;
     while (Operation *def = value.getDefiningOp()) {
-      if (!isa<tosa::ReshapeOp, tosa::IdentityOp>(def) ||
-          !def->getOperand(0).hasOneUse())
+      if (!isBufferAlias(def) || !def->getOperand(0).hasOneUse())
         break;
       value = def->getOperand(0);
     }

@@ -9,6 +9,10 @@
 
 namespace prec {
 
+/// Whether `op` moves no element: a reshape or an identity, whose result is
+/// its operand's buffer, the same elements in the same order.
+bool isBufferAlias(mlir::Operation *op);
+
 /// The value whose buffer `value` uses in an engine: reshapes and
 /// identities alias their input's, and so do the ops GEMMs read through
 /// (engine.read_through).

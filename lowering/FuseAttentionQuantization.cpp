@@ -12,6 +12,7 @@
 
 #include "dialects/Engine/EngineDialect.h"
 #include "dialects/Utils/Constants.h"
+#include "lowering/BufferAliases.h"
 #include "lowering/PlannableFunction.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -47,7 +48,7 @@ std::optional<ResultQuantization> findQuantization(engine::AttentionOp op) {
   ResultQuantization found;
   Value value = op.getResult();
   Operation *reader = getOnlyReader(value);
-  while (reader && isa<tosa::ReshapeOp, tosa::IdentityOp>(reader)) {
+  while (reader && isBufferAlias(reader)) {
     found.views.push_back(reader);
     value = reader->getResult(0);
     reader = getOnlyReader(value);

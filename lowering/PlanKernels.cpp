@@ -12,6 +12,7 @@
 #include "lowering/Passes.h"
 
 #include "dialects/Precision/PrecisionOpInterface.h"
+#include "lowering/BufferAliases.h"
 #include "lowering/ContractionEpilogues.h"
 #include "lowering/ConvolutionPlan.h"
 #include "lowering/ElementwiseExpressionInterface.h"
@@ -186,7 +187,7 @@ private:
   /// Reshapes and identities outside row kernels: the same elements in the
   /// same order, so a fused kernel reads through them at the same index.
   bool isView(Operation *op) const {
-    return isa<tosa::ReshapeOp, tosa::IdentityOp>(op) && !rowGroupOf.count(op);
+    return isBufferAlias(op) && !rowGroupOf.count(op);
   }
 
   /// The op that reads `op`'s result, directly or through views that
