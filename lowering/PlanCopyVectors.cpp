@@ -11,6 +11,7 @@
 
 #include "lowering/Passes.h"
 
+#include "dialects/Utils/Shapes.h"
 #include "lowering/BufferAliases.h"
 #include "lowering/DeviceTypes.h"
 #include "lowering/PlannableFunction.h"
@@ -27,10 +28,6 @@ namespace prec {
 #include "lowering/Passes.h.inc"
 
 namespace {
-
-ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<RankedTensorType>(value.getType()).getShape();
-}
 
 /// Whether each thread of `op`'s copy kernel can move `lanes` consecutive
 /// elements of the innermost dimension: it stays innermost, and every
