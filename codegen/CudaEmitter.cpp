@@ -5,8 +5,10 @@
 #include "codegen/runtime/WeightsFile.h"
 
 #include "lowering/BatchAnalysis.h"
+#include "lowering/ElementIndexMapInterface.h"
 #include "lowering/ElementwiseExpressionInterface.h"
 #include "lowering/KernelGroups.h"
+#include "lowering/Pipelines.h"
 #include "lowering/RowGroups.h"
 
 #include "dialects/Engine/EngineDialect.h"
@@ -14,9 +16,6 @@
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOps.h"
 #include "dialects/Utils/OpNames.h"
-#include "lowering/ElementwiseExpressionInterface.h"
-#include "lowering/Pipelines.h"
-#include "lowering/RowGroups.h"
 #include "support/NestingDepth.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -928,6 +927,7 @@ void registerCudaEmitTranslation() {
                         precision::PrecisionDialect, engine::EngineDialect>();
         registerPrecisionExternalModels(registry);
         registerElementwiseExpressionModels(registry);
+        registerElementIndexMapModels(registry);
         context->appendDialectRegistry(registry);
         const llvm::MemoryBuffer *input =
             sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());

@@ -65,6 +65,21 @@ std::string broadcastOffsets(const IndexSpelling &indexSpelling,
                              ArrayRef<ArrayRef<int64_t>> operands,
                              ArrayRef<size_t> names = {},
                              StringRef remainder = "rem");
+/// A value a fused elementwise kernel loads: at the kernel's flat index
+/// split by `readAt` (its shape, or that of the op reading it through a
+/// reshape) or, read through ops that move elements, at the index
+/// expression `offset`, only where `guard` holds (empty: always).
+struct ElementLoad {
+  Value value;
+  ArrayRef<int64_t> readAt;
+  std::string offset, guard;
+
+  bool operator==(const ElementLoad &other) const {
+    return value == other.value && readAt == other.readAt &&
+           offset == other.offset && guard == other.guard;
+  }
+};
+
 /// A float literal for a constant whose elements are all one value.
 std::optional<std::string> getSplatLiteral(Value value);
 /// The float expression elementwise `op` computes, each data operand's $n
@@ -157,7 +172,7 @@ private:
               int64_t elementsPerThread = 1,
               llvm::function_ref<std::string(Value)> pointerOf = nullptr);
   LogicalResult emitElementwise(Operation *op);
-  std::string readOffsets(ArrayRef<std::pair<Value, ArrayRef<int64_t>>> inputs,
+  std::string readOffsets(ArrayRef<ElementLoad> inputs,
                           ArrayRef<int64_t> resultShape) const;
   LogicalResult emitMatmul(tosa::MatMulOp op);
   LogicalResult emitAttention(engine::AttentionOp op);

@@ -5,10 +5,12 @@
 #include "dialects/Precision/PrecisionOpInterface.h"
 #include "dialects/Utils/Constants.h"
 #include "dialects/Utils/OpNames.h"
+#include "lowering/ElementIndexMapInterface.h"
 #include "lowering/ElementwiseExpressionInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -114,53 +116,180 @@ std::string roundedTo(Type type, llvm::StringRef expression) {
                     "(" + substitute(device.fromFloat, expression) + ")");
 }
 
-/// The offset o<n> of each input n, read at its shape: the result's, or
-/// that of a fused op before a reshape, whose coordinates come from the same
-/// flat index split by that shape.
-std::string
-CudaEmitter::readOffsets(ArrayRef<std::pair<Value, ArrayRef<int64_t>>> inputs,
-                         ArrayRef<int64_t> resultShape) const {
+/// The offset o<n> of each input n read at a shape: the result's, or that
+/// of a fused op before a reshape, whose coordinates come from the same flat
+/// index split by that shape. Inputs read through ops that move elements
+/// have offsets of their own.
+std::string CudaEmitter::readOffsets(ArrayRef<ElementLoad> inputs,
+                                     ArrayRef<int64_t> resultShape) const {
   llvm::MapVector<ArrayRef<int64_t>, SmallVector<size_t>> readers;
   readers[resultShape];
   for (auto [n, input] : llvm::enumerate(inputs))
-    readers[input.second].push_back(n);
+    if (input.offset.empty())
+      readers[input.readAt].push_back(n);
   std::string code;
   for (auto [index, reader] : llvm::enumerate(readers)) {
     auto &[readAt, names] = reader;
     SmallVector<ArrayRef<int64_t>> shapes;
     for (size_t n : names)
-      shapes.push_back(shapeOf(inputs[n].first));
+      shapes.push_back(shapeOf(inputs[n].value));
     code += broadcastOffsets(indexSpelling, readAt, shapes, names,
                              index ? "rem" + std::to_string(index) : "rem");
   }
   return code;
 }
 
+/// The coordinates of the element at flat index `flat` of a tensor of
+/// `shape`. The outermost that varies is not reduced modulo its extent, so
+/// that it holds at any batch.
+static SmallVector<std::string> delinearize(const IndexSpelling &spelling,
+                                            StringRef flat,
+                                            ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides = computeStrides(shape);
+  const int64_t *outermost =
+      llvm::find_if(shape, [](int64_t d) { return d != 1; });
+  SmallVector<std::string> coordinates;
+  for (auto [d, extent] : llvm::enumerate(shape)) {
+    if (extent == 1) {
+      coordinates.push_back(spelling.literal(0));
+      continue;
+    }
+    std::string coordinate = flat.str();
+    if (strides[d] != 1)
+      coordinate =
+          "(" + coordinate + " / " + spelling.literal(strides[d]) + ")";
+    if (&shape[d] != outermost)
+      coordinate = "(" + coordinate + " % " + spelling.literal(extent) + ")";
+    coordinates.push_back(coordinate);
+  }
+  return coordinates;
+}
+
+/// The flat index of the element at `coordinates` of a tensor of `shape`.
+static std::string linearize(const IndexSpelling &spelling,
+                             ArrayRef<std::string> coordinates,
+                             ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides = computeStrides(shape);
+  std::string flat;
+  for (auto [d, extent] : llvm::enumerate(shape)) {
+    if (extent == 1)
+      continue;
+    if (!flat.empty())
+      flat += " + ";
+    flat += strides[d] == 1
+                ? coordinates[d]
+                : coordinates[d] + " * " + spelling.literal(strides[d]);
+  }
+  return flat.empty() ? spelling.literal(0) : "(" + flat + ")";
+}
+
+/// The coordinates at which an elementwise op at `coordinates` reads its
+/// operand of `shape`: 0 along the dimensions it broadcasts.
+static SmallVector<std::string>
+broadcastCoordinates(const IndexSpelling &spelling,
+                     ArrayRef<std::string> coordinates,
+                     ArrayRef<int64_t> shape) {
+  SmallVector<std::string> read(coordinates);
+  for (auto [d, extent] : llvm::enumerate(shape))
+    if (extent == 1)
+      read[d] = spelling.literal(0);
+  return read;
+}
+
+/// Where a fused expression reads a value: at the kernel's flat index split
+/// by `shape`, or, below an op that moves elements, at `coordinates`, where
+/// `guard` holds.
+struct ElementPosition {
+  ArrayRef<int64_t> shape;
+  std::optional<SmallVector<std::string>> coordinates;
+  std::string guard;
+};
+
+using ValueExpression =
+    llvm::function_ref<std::string(Value, const ElementPosition &)>;
+
+/// The expression of an op that moves elements, at `coordinates`: each
+/// source's, read at its own coordinates where `guard` and its condition
+/// (and no earlier source's) hold, chosen by the conditions.
+static std::string readThroughMap(ElementIndexMapOpInterface map,
+                                  ArrayRef<std::string> coordinates,
+                                  StringRef guard, ValueExpression read) {
+  SmallVector<Value> sources = map.getElementSources();
+  std::string expression, earlier;
+  for (auto [n, source] : llvm::enumerate(sources)) {
+    SmallVector<std::string> sourceCoordinates;
+    std::string condition =
+        map.getSourceCoordinates(n, coordinates, sourceCoordinates);
+    std::string sourceGuard = guard.str();
+    for (StringRef term : {StringRef(earlier), StringRef(condition)})
+      if (!term.empty())
+        sourceGuard += (sourceGuard.empty() ? "" : " && ") + term.str();
+    std::string value =
+        read(source, {shapeOf(source), sourceCoordinates, sourceGuard});
+    if (condition.empty()) {
+      expression += "(" + value + ")";
+      break;
+    }
+    expression += "(" + condition + ") ? (" + value + ") : ";
+    earlier += (earlier.empty() ? "!(" : " && !(") + condition + ")";
+  }
+  return expression;
+}
+
 LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   if (!isElementwise(op))
     return unsupported(op, "no kernel for this op yet");
   Value result = op->getResult(0);
-  // The values the fused expression reads from memory, each once per shape
-  // it is read at: that of the op reading it, which differs from the
-  // result's where the kernel reads through a reshape.
-  SmallVector<std::pair<Value, ArrayRef<int64_t>>> inputs;
+  // The values the fused expression reads from memory, each once per place
+  // it is read at: the shape of the op reading it, which differs from the
+  // result's where the kernel reads through a reshape, or coordinates below
+  // an op that moves elements.
+  SmallVector<ElementLoad> inputs;
   SmallVector<std::string> fusedNames;
-  std::function<std::string(Value, ArrayRef<int64_t>)> valueExpression =
-      [&](Value value, ArrayRef<int64_t> readAt) -> std::string {
+  std::function<std::string(Value, const ElementPosition &)> valueExpression =
+      [&](Value value, const ElementPosition &at) -> std::string {
     Operation *def = value.getDefiningOp();
     if (def && isFusedIntoUser(def)) {
+      Value source = def->getNumOperands() ? def->getOperand(0) : Value();
+      if (isBufferAlias(def) && !at.coordinates)
+        return valueExpression(source, {shapeOf(source)});
+      SmallVector<std::string> coordinates =
+          at.coordinates ? *at.coordinates
+                         : delinearize(indexSpelling, "i", shapeOf(value));
       if (isBufferAlias(def))
-        return valueExpression(def->getOperand(0), shapeOf(def->getOperand(0)));
+        return valueExpression(
+            source,
+            {shapeOf(source),
+             delinearize(indexSpelling,
+                         linearize(indexSpelling, coordinates, shapeOf(value)),
+                         shapeOf(source)),
+             at.guard});
+      std::string fusedName =
+          (def->getName().getStringRef() + " " + getLayerName(def)).str();
+      if (auto map = dyn_cast<ElementIndexMapOpInterface>(def)) {
+        std::string expression =
+            readThroughMap(map, coordinates, at.guard, valueExpression);
+        fusedNames.push_back(fusedName);
+        return expression;
+      }
       ArrayRef<int64_t> shape = shapeOf(value);
-      std::string expression = expressionOf(
-          def, [&](Value operand) { return valueExpression(operand, shape); });
-      fusedNames.push_back(
-          (def->getName().getStringRef() + " " + getLayerName(def)).str());
+      std::string expression = expressionOf(def, [&](Value operand) {
+        if (!at.coordinates)
+          return valueExpression(operand, {shape});
+        return valueExpression(
+            operand,
+            {shapeOf(operand),
+             broadcastCoordinates(indexSpelling, coordinates, shapeOf(operand)),
+             at.guard});
+      });
+      fusedNames.push_back(fusedName);
       return roundedTo(getElementTypeOrSelf(value.getType()), expression);
     }
     if (std::optional<std::string> literal = getSplatLiteral(value))
       return *literal;
-    std::pair<Value, ArrayRef<int64_t>> input(value, readAt);
+    ElementLoad input{value, at.shape, "", at.guard};
+    if (at.coordinates)
+      input.offset = linearize(indexSpelling, *at.coordinates, shapeOf(value));
     auto it = llvm::find(inputs, input);
     size_t index = it - inputs.begin();
     if (it == inputs.end())
@@ -169,7 +298,7 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   };
   // Build the root's expression (with fused producers inlined).
   std::string expression = expressionOf(op, [&](Value operand) {
-    return valueExpression(operand, shapeOf(result));
+    return valueExpression(operand, {shapeOf(result)});
   });
 
   std::string name = kernelName(op);
@@ -177,7 +306,7 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   std::string signature;
   for (auto [index, input] : llvm::enumerate(inputs))
     signature += llvm::formatv("const {0} *__restrict__ in{1}, ",
-                               typeOf(input.first).cType, index);
+                               typeOf(input.value).cType, index);
   int64_t count = countOf(result);
   for (const std::string &fused : fusedNames)
     kernels += "// fused: " + fused + "\n";
@@ -207,11 +336,17 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
                : std::string(),
       indexSpelling.type(), indexSpelling.literal(256));
   kernels += readOffsets(inputs, shapeOf(result));
-  for (auto [position, input] : llvm::enumerate(inputs))
-    kernels +=
-        llvm::formatv("    v{0}[k] = {1};\n", position,
-                      substitute(typeOf(input.first).toFloat,
-                                 llvm::formatv("in{0}[o{0}]", position).str()));
+  for (auto [position, input] : llvm::enumerate(inputs)) {
+    std::string load = substitute(
+        typeOf(input.value).toFloat,
+        input.offset.empty()
+            ? llvm::formatv("in{0}[o{0}]", position).str()
+            : llvm::formatv("in{0}[{1}]", position, input.offset).str());
+    // A source of a concatenation is read only where it holds the element.
+    if (!input.guard.empty())
+      load = "(" + input.guard + ") ? " + load + " : 0.0f";
+    kernels += llvm::formatv("    v{0}[k] = {1};\n", position, load);
+  }
   kernels += llvm::formatv("  }\n"
                            "#pragma unroll\n"
                            "  for (int k = 0; k < {0}; ++k) {{\n"
@@ -226,7 +361,9 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   kernels += values;
   kernels += "    float r = " + expression + ";\n";
   kernels += "    out[i] = " + substitute(out.fromFloat, "r") + ";\n  }\n}\n\n";
-  launch(op, name, count, llvm::to_vector(llvm::make_first_range(inputs)),
+  launch(op, name, count,
+         llvm::map_to_vector(
+             inputs, [](const ElementLoad &input) { return input.value; }),
          result, elementwiseUnroll);
   return success();
 }

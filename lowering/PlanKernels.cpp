@@ -12,9 +12,11 @@
 #include "lowering/Passes.h"
 
 #include "dialects/Precision/PrecisionOpInterface.h"
+#include "dialects/Utils/Shapes.h"
 #include "lowering/BufferAliases.h"
 #include "lowering/ContractionEpilogues.h"
 #include "lowering/ConvolutionPlan.h"
+#include "lowering/ElementIndexMapInterface.h"
 #include "lowering/ElementwiseExpressionInterface.h"
 #include "lowering/KernelGroups.h"
 #include "lowering/PlannableFunction.h"
@@ -56,6 +58,7 @@ public:
     for (const RowGroup &group : rowGroups)
       for (Operation *op : group.ops)
         rowGroupOf[op] = &group;
+    planFusion();
   }
 
   /// Records each computing op's kernel: indices in launch order; and the
@@ -190,25 +193,78 @@ private:
     return isBufferAlias(op) && !rowGroupOf.count(op);
   }
 
-  /// The op that reads `op`'s result, directly or through views that
-  /// nothing else reads, and the value it reads; no op when the result or a
-  /// view of it has several readers.
-  std::pair<Operation *, Value> getOnlyReader(Operation *op) const {
-    Value value = op->getResult(0);
-    while (value.hasOneUse()) {
-      Operation *user = *value.user_begin();
-      if (!isView(user) || user->getBlock() != op->getBlock())
-        return {user, value};
-      value = user->getResult(0);
+  /// The ops that read `value`, directly or through views, each with the
+  /// value it reads.
+  void collectReaders(
+      Value value,
+      SmallVectorImpl<std::pair<Operation *, Value>> &readers) const {
+    for (Operation *user : value.getUsers()) {
+      if (isView(user) && user->getBlock() == &body)
+        collectReaders(user->getResult(0), readers);
+      else
+        readers.emplace_back(user, value);
     }
-    return {nullptr, value};
   }
 
-  /// Whether `op` can be computed inside its only reader's kernel: both are
-  /// elementwise, and the reader reads the result (or a view of it) at its
-  /// own shape, so one thread per element computes both, rounding the inner
-  /// result to its type as its own kernel would. The views between are part
-  /// of that kernel too.
+  /// The op launching the kernel in which `reader` reads `read` element by
+  /// element at its own coordinates: an elementwise op reading it at its own
+  /// shape (its kernel, or itself), or an op that moves elements, read
+  /// through inside such a kernel; none otherwise.
+  Operation *getElementReadingKernel(Operation *reader, Value read) const {
+    if (reader->getBlock() != &body || isContractionPart(reader) ||
+        rowGroupOf.count(reader))
+      return nullptr;
+    if (isElementwise(reader)) {
+      bool atOwnShape = llvm::is_contained(getDataOperands(reader), read) &&
+                        shapeOf(reader->getResult(0)) == shapeOf(read);
+      if (!atOwnShape)
+        return nullptr;
+      Operation *kernel = fusedInto.lookup(reader);
+      return kernel ? kernel : reader;
+    }
+    if (isElementIndexMap(reader) &&
+        llvm::is_contained(
+            cast<ElementIndexMapOpInterface>(reader).getElementSources(), read))
+      return fusedInto.lookup(reader);
+    return nullptr;
+  }
+
+  /// The kernel `op` is computed in, other than its own: that of every op
+  /// reading its result, where each reads it element by element (see
+  /// getElementReadingKernel), rounding it to its type as its own kernel
+  /// would. An elementwise op is computed once per reader, so only with
+  /// one; an op that moves elements computes nothing, so every reader
+  /// reading through it costs only its loads.
+  Operation *getFusingKernel(Operation *op) const {
+    bool movesElements = isElementIndexMap(op);
+    if ((!isElementwise(op) && !movesElements) || op->getNumResults() != 1 ||
+        isContractionPart(op) || rowGroupOf.count(op))
+      return nullptr;
+    SmallVector<std::pair<Operation *, Value>> readers;
+    collectReaders(op->getResult(0), readers);
+    if (readers.empty() || (readers.size() > 1 && !movesElements))
+      return nullptr;
+    Operation *kernel = nullptr;
+    for (auto [reader, read] : readers) {
+      Operation *readerKernel = getElementReadingKernel(reader, read);
+      if (!readerKernel || (kernel && kernel != readerKernel))
+        return nullptr;
+      kernel = readerKernel;
+    }
+    return kernel;
+  }
+
+  /// Decides fusion from the last op back, so that the kernels of an op's
+  /// readers are known before it. Views follow their producers.
+  void planFusion() {
+    for (Operation &op : llvm::reverse(body))
+      if (!isView(&op))
+        if (Operation *kernel = getFusingKernel(&op))
+          fusedInto[&op] = kernel;
+  }
+
+  /// Whether `op` is computed inside another op's kernel (fusedInto); the
+  /// views between it and its readers are part of that kernel too.
   bool isFusedIntoUser(Operation *op) const {
     if (isView(op)) {
       Operation *producer = op;
@@ -216,28 +272,19 @@ private:
         producer = producer->getOperand(0).getDefiningOp();
       return producer && isFusedIntoUser(producer);
     }
-    if (!isElementwise(op) || op->getNumResults() != 1)
-      return false;
-    auto [user, read] = getOnlyReader(op);
-    // Computed by a GEMM's epilogue or a row kernel instead.
-    if (!user || isContractionPart(op) || isContractionPart(user) ||
-        rowGroupOf.count(op) || rowGroupOf.count(user))
-      return false;
-    return user->getBlock() == op->getBlock() && isElementwise(user) &&
-           llvm::is_contained(getDataOperands(user), read) &&
-           cast<RankedTensorType>(user->getResult(0).getType()).getShape() ==
-               cast<RankedTensorType>(read.getType()).getShape();
+    return fusedInto.count(op);
   }
 
   /// Each op's kernel op, the one whose kernel computes its result (itself
-  /// unless grouped). From the last op back, an op fused into its user takes
-  /// the user's, already known, instead of walking the fused chain again:
-  /// long elementwise chains would make that quadratic.
+  /// unless grouped). A fused view takes its first reader's, already known
+  /// from the last op back.
   llvm::DenseMap<Operation *, Operation *> getKernelOps() const {
     llvm::DenseMap<Operation *, Operation *> kernelOps;
     for (Operation &op : llvm::reverse(body)) {
       Operation *kernel = &op;
-      if (isFusedIntoUser(&op))
+      if (Operation *fused = fusedInto.lookup(&op))
+        kernel = fused;
+      else if (isFusedIntoUser(&op))
         kernel = kernelOps.lookup(*op.getResult(0).user_begin());
       else if (Operation *gemm = performedBy.lookup(&op))
         kernel = gemm;
@@ -280,6 +327,8 @@ private:
   llvm::SmallPtrSet<Operation *, 8> readThrough;
   std::vector<RowGroup> rowGroups;
   llvm::DenseMap<Operation *, const RowGroup *> rowGroupOf;
+  /// Each op computed in another op's kernel, mapped to that op.
+  llvm::DenseMap<Operation *, Operation *> fusedInto;
 };
 
 class PlanKernelsPass

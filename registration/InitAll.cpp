@@ -5,6 +5,7 @@
 #include "dialects/Engine/EngineDialect.h"
 #include "dialects/ExternalModels/PrecisionModels.h"
 #include "dialects/Precision/PrecisionDialect.h"
+#include "lowering/ElementIndexMapInterface.h"
 #include "lowering/ElementwiseExpressionInterface.h"
 #include "lowering/Pipelines.h"
 #include "passes/Passes.h"
@@ -22,6 +23,7 @@ void registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllExtensions(registry);
   registerPrecisionExternalModels(registry);
   registerElementwiseExpressionModels(registry);
+  registerElementIndexMapModels(registry);
 }
 
 void registerAllPasses() {

@@ -5,7 +5,8 @@ decomposition, RMSNorm, GroupNorm, InstanceNorm on N(0, 500) activations:
 their statistics stay f32, on the CPU and in the engines' row kernels alike)
 and of test/import/onnx-ops.test that run on data known only at run time
 (embeddings of int64 ids, masks from attention_mask, scans and pads,
-gathers, einsums, Trilu, Mod, Sin and Cos),
+gathers, einsums, Trilu, Mod, Sin and Cos, rotary embeddings read through
+their moves),
 legalized with enabled=f16 for sm_90.
 
   python3 op_engines.py prepare BIN WORK   # here: prec's tools
@@ -23,7 +24,7 @@ import sys
 
 MODELS = ["ln_big", "ln_decomposed", "rmsnorm", "groupnorm", "groupnorm18",
           "instancenorm", "embedding", "runtime_mask", "scans", "gathers",
-          "einsum"]
+          "einsum", "rotary"]
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAKE_MODELS = os.path.join(HERE, "..", "..", "test", "import", "Inputs",
                            "make_models.py")

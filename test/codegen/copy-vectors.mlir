@@ -8,7 +8,9 @@
 // the buffers as that type. A split of heads that keeps the innermost
 // dimension moves 8 f16 a thread (uint4); slices from 4 elements in and a
 // concat of 60 + 4 elements, 4 (uint2); an embedding lookup, 8 f16 of its
-// table's rows, with its indices read as int32.
+// table's rows, with its indices read as int32. Two kernels read each
+// transpose and concat, so they are kernels of their own rather than read
+// through.
 // CHECK-LABEL: __global__ void k1_transpose(const uint4 *__restrict__ in0, uint4 *__restrict__ out) {
 // CHECK-NEXT: prec_kernel_start();
 // CHECK-NEXT: int i = blockIdx.x * (int)blockDim.x + threadIdx.x;
@@ -18,18 +20,18 @@
 // CHECK-NEXT: { int c = rem % 16; rem /= 16; o0 += c * 64; }
 // CHECK-NEXT: { int c = rem % 8; rem /= 8; o0 += c * 8; }
 // CHECK-NEXT: out[i] = in0[o0];
-// CHECK-LABEL: __global__ void k3_slice(const uint2 *__restrict__ in0, uint2 *__restrict__ out) {
+// CHECK-LABEL: __global__ void k4_slice(const uint2 *__restrict__ in0, uint2 *__restrict__ out) {
 // CHECK: if (i >= 1920) return;
 // CHECK: { int c = rem % 15; rem /= 15; o0 += (c + 1) * 1; }
-// CHECK-LABEL: __global__ void k5_concat(const uint2 *__restrict__ in0, uint2 *__restrict__ out) {
-// CHECK: out[o0] = in0[i];
 // CHECK-LABEL: __global__ void k6_concat(const uint2 *__restrict__ in0, uint2 *__restrict__ out) {
+// CHECK: out[o0] = in0[i];
+// CHECK-LABEL: __global__ void k7_concat(const uint2 *__restrict__ in0, uint2 *__restrict__ out) {
 // CHECK-NEXT: prec_kernel_start();
 // CHECK-NEXT: int i = blockIdx.x * (int)blockDim.x + threadIdx.x;
 // CHECK-NEXT: if (i >= 128) return;
 // CHECK-NEXT: int rem = i, o0 = 0;
 // CHECK-NEXT: o0 += 15 * 1;
-// CHECK-LABEL: __global__ void k8_gather(const uint4 *__restrict__ in0, const int32_t *__restrict__ in1, uint4 *__restrict__ out) {
+// CHECK-LABEL: __global__ void k10_gather(const uint4 *__restrict__ in0, const int32_t *__restrict__ in1, uint4 *__restrict__ out) {
 // CHECK-NEXT: prec_kernel_start();
 // CHECK-NEXT: int i = blockIdx.x * (int)blockDim.x + threadIdx.x;
 // CHECK-NEXT: if (i >= 32) return;
@@ -37,12 +39,13 @@
 // CHECK-NEXT: int k = in1[n * 4 + w];
 // CHECK-NEXT: out[i] = in0[(n * 10 + k) * 8 + c];
 // CHECK: prec_launch(e->early_launch, k1_transpose, 4, 256, 0, stream, ((uint4 *)(e->arena + {{[0-9]+}})), ((uint4 *)(e->arena + {{[0-9]+}})));
-// CHECK: prec_launch(e->early_launch, k3_slice, 8, 256, 0, stream, ((uint2 *)(e->arena
-// CHECK: prec_launch(e->early_launch, k8_gather, 1, 256, 0, stream, ((uint4 *)(e->weights + {{[0-9]+}})), ((int32_t *)bindings[1]), ((uint4 *)(e->arena
-func.func @main(%x: tensor<16x8x64xf16>, %ids: tensor<1x4xi32>) -> (tensor<8x16x64xf16>, tensor<16x8x64xf16>, tensor<1x4x64xf16>) {
+// CHECK: prec_launch(e->early_launch, k4_slice, 8, 256, 0, stream, ((uint2 *)(e->arena
+// CHECK: prec_launch(e->early_launch, k10_gather, 1, 256, 0, stream, ((uint4 *)(e->weights + {{[0-9]+}})), ((int32_t *)bindings[1]), ((uint4 *)(e->arena
+func.func @main(%x: tensor<16x8x64xf16>, %ids: tensor<1x4xi32>) -> (tensor<8x16x64xf16>, tensor<8x16x64xf16>, tensor<16x8x64xf16>, tensor<16x8x64xf16>, tensor<1x4x64xf16>) {
   %a = tosa.exp %x : (tensor<16x8x64xf16>) -> tensor<16x8x64xf16>
   %t = tosa.transpose %a {perms = array<i32: 1, 0, 2>} : (tensor<16x8x64xf16>) -> tensor<8x16x64xf16>
   %r = tosa.exp %t : (tensor<8x16x64xf16>) -> tensor<8x16x64xf16>
+  %r2 = tosa.tanh %t : (tensor<8x16x64xf16>) -> tensor<8x16x64xf16>
   %start = tosa.const_shape {values = dense<[0, 0, 4]> : tensor<3xindex>} : () -> !tosa.shape<3>
   %size = tosa.const_shape {values = dense<[16, 8, 60]> : tensor<3xindex>} : () -> !tosa.shape<3>
   %s = tosa.slice %a, %start, %size : (tensor<16x8x64xf16>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<16x8x60xf16>
@@ -51,8 +54,9 @@ func.func @main(%x: tensor<16x8x64xf16>, %ids: tensor<1x4xi32>) -> (tensor<8x16x
   %h = tosa.slice %a, %start2, %size2 : (tensor<16x8x64xf16>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<16x8x4xf16>
   %c = tosa.concat %s, %h {axis = 2 : i32} : (tensor<16x8x60xf16>, tensor<16x8x4xf16>) -> tensor<16x8x64xf16>
   %d = tosa.exp %c : (tensor<16x8x64xf16>) -> tensor<16x8x64xf16>
+  %d2 = tosa.tanh %c : (tensor<16x8x64xf16>) -> tensor<16x8x64xf16>
   %w = "tosa.const"() <{values = dense<1.0> : tensor<1x10x64xf16>}> : () -> tensor<1x10x64xf16>
   %g = tosa.gather %w, %ids : (tensor<1x10x64xf16>, tensor<1x4xi32>) -> tensor<1x4x64xf16>
   %e = tosa.exp %g : (tensor<1x4x64xf16>) -> tensor<1x4x64xf16>
-  return %r, %d, %e : tensor<8x16x64xf16>, tensor<16x8x64xf16>, tensor<1x4x64xf16>
+  return %r, %r2, %d, %d2, %e : tensor<8x16x64xf16>, tensor<8x16x64xf16>, tensor<16x8x64xf16>, tensor<16x8x64xf16>, tensor<1x4x64xf16>
 }

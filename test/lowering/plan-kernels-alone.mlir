@@ -208,3 +208,65 @@ func.func @views_not_fused(%g: tensor<2x16x8xf16>, %u: tensor<2x16x8xf16>, %v: t
   %a = tosa.add %x, %nr : (tensor<4x1x8xf16>, tensor<1x1x8xf16>) -> tensor<4x1x8xf16>
   return %e, %t, %a : tensor<1x32x8xf16>, tensor<1x32x8xf16>, tensor<4x1x8xf16>
 }
+
+// -----
+
+// Ops that only move elements (transpose, slice, concat) are read through
+// by the kernel of the elementwise ops after them, even where several of
+// its ops read one (the transpose, read by the slices and the first
+// multiply): rotary embeddings are one kernel. The elementwise negate
+// fuses into the concat that reads it.
+// CHECK-LABEL: func.func @rotary
+// CHECK: tosa.transpose {{.*}}engine.kernel = #engine.kernel<0, fused>
+// CHECK: tosa.slice {{.*}}engine.kernel = #engine.kernel<0, fused>
+// CHECK: tosa.slice {{.*}}engine.kernel = #engine.kernel<0, fused>
+// CHECK: tosa.negate {{.*}}engine.kernel = #engine.kernel<0, fused>
+// CHECK: tosa.concat {{.*}}engine.kernel = #engine.kernel<0, fused>
+// CHECK: tosa.mul {{.*}}engine.kernel = #engine.kernel<0, fused>
+// CHECK: tosa.mul {{.*}}engine.kernel = #engine.kernel<0, fused>
+// CHECK: tosa.add {{.*}}engine.kernel = #engine.kernel<0, fused>
+// CHECK-NOT: engine.kernel
+func.func @rotary(%q: tensor<1x8x4x16xf16>, %cos: tensor<1x1x8x16xf16>, %sin: tensor<1x1x8x16xf16>) -> tensor<1x4x8x16xf16> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %t = tosa.transpose %q {perms = array<i32: 0, 2, 1, 3>} : (tensor<1x8x4x16xf16>) -> tensor<1x4x8x16xf16>
+  %lo_start = tosa.const_shape {values = dense<[0, 0, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %hi_start = tosa.const_shape {values = dense<[0, 0, 0, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %half = tosa.const_shape {values = dense<[1, 4, 8, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %lo = tosa.slice %t, %lo_start, %half : (tensor<1x4x8x16xf16>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x8x8xf16>
+  %hi = tosa.slice %t, %hi_start, %half : (tensor<1x4x8x16xf16>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x8x8xf16>
+  %n = tosa.negate %hi, %zp, %zp : (tensor<1x4x8x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x8x8xf16>
+  %r = tosa.concat %n, %lo {axis = 3 : i32} : (tensor<1x4x8x8xf16>, tensor<1x4x8x8xf16>) -> tensor<1x4x8x16xf16>
+  %a = tosa.mul %t, %cos, %shift : (tensor<1x4x8x16xf16>, tensor<1x1x8x16xf16>, tensor<1xi8>) -> tensor<1x4x8x16xf16>
+  %b = tosa.mul %r, %sin, %shift : (tensor<1x4x8x16xf16>, tensor<1x1x8x16xf16>, tensor<1xi8>) -> tensor<1x4x8x16xf16>
+  %s = tosa.add %a, %b : (tensor<1x4x8x16xf16>, tensor<1x4x8x16xf16>) -> tensor<1x4x8x16xf16>
+  return %s : tensor<1x4x8x16xf16>
+}
+
+// -----
+
+// Moves are copied by kernels of their own where an op other than an
+// elementwise one at their shape reads them: the function's result (the
+// transpose), a row kernel (the slice, read by the reduction's cast) or
+// two readers (the concat: the exp, and the function's result). An
+// elementwise op read by several kernels is computed once, in its own (the
+// tanh).
+// CHECK-LABEL: func.func @moves_not_fused
+// CHECK: tosa.transpose {{.*}}engine.kernel = #engine.kernel<0, single>
+// CHECK: tosa.tanh {{.*}}engine.kernel = #engine.kernel<1, single>
+// CHECK: tosa.slice {{.*}}engine.kernel = #engine.kernel<2, single>
+// CHECK: tosa.concat {{.*}}engine.kernel = #engine.kernel<3, single>
+// CHECK: tosa.exp {{.*}}engine.kernel = #engine.kernel<4, single>
+// CHECK: tosa.reduce_sum {{.*}}engine.kernel = #engine.kernel<5, rows>
+func.func @moves_not_fused(%x: tensor<4x8xf16>) -> (tensor<8x4xf16>, tensor<4x16xf16>, tensor<4x16xf16>, tensor<4x1xf32>) {
+  %t = tosa.transpose %x {perms = array<i32: 1, 0>} : (tensor<4x8xf16>) -> tensor<8x4xf16>
+  %h = tosa.tanh %x : (tensor<4x8xf16>) -> tensor<4x8xf16>
+  %start = tosa.const_shape {values = dense<[0, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %size = tosa.const_shape {values = dense<[4, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %s = tosa.slice %h, %start, %size : (tensor<4x8xf16>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<4x4xf16>
+  %c = tosa.concat %h, %h {axis = 1 : i32} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x16xf16>
+  %e = tosa.exp %c : (tensor<4x16xf16>) -> tensor<4x16xf16>
+  %w = tosa.cast %s : (tensor<4x4xf16>) -> tensor<4x4xf32>
+  %sum = tosa.reduce_sum %w {axis = 1 : i32} : (tensor<4x4xf32>) -> tensor<4x1xf32>
+  return %t, %c, %e, %sum : tensor<8x4xf16>, tensor<4x16xf16>, tensor<4x16xf16>, tensor<4x1xf32>
+}

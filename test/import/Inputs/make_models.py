@@ -942,3 +942,34 @@ bad("empty_slice_used",
     [helper.make_node("Slice", ["x", "starts", "ends"], ["rest"], name="slice"),
      helper.make_node("Add", ["rest", "x"], ["y"], name="add")],
     {"x": [4, 4]}, initializers=[known("starts", [4]), known("ends", [5])])
+
+# Rotary embeddings as LLaMA's exports write them (heads moved out, the
+# halves rotated by Slice, Neg and Concat), and a Tile read by a Mul: the
+# engines read through the moves instead of copying.
+rx = f32(2, 6, 4, 16)
+rcos, rsin = np.cos(f32(6, 16) * 3), np.sin(f32(6, 16) * 3)
+rt = rx.transpose(0, 2, 1, 3)
+save("rotary",
+     [helper.make_node("Transpose", ["x"], ["t"], name="heads",
+                       perm=[0, 2, 1, 3]),
+      helper.make_node("Slice", ["t", "zero", "half", "minus_one"], ["x1"],
+                       name="low"),
+      helper.make_node("Slice", ["t", "half", "dim", "minus_one"], ["x2"],
+                       name="high"),
+      helper.make_node("Neg", ["x2"], ["nx2"], name="negate"),
+      helper.make_node("Concat", ["nx2", "x1"], ["rotated"], name="rotate",
+                       axis=-1),
+      helper.make_node("Mul", ["t", "cos"], ["by_cos"], name="by_cos"),
+      helper.make_node("Mul", ["rotated", "sin"], ["by_sin"], name="by_sin"),
+      helper.make_node("Add", ["by_cos", "by_sin"], ["embedded"], name="rope"),
+      helper.make_node("Tile", ["x", "repeats"], ["tiled"], name="tile"),
+      helper.make_node("Mul", ["tiled", "two"], ["doubled"], name="double")],
+     {"x": rx}, None,
+     [("zero", np.array([0], np.int64)), ("half", np.array([8], np.int64)),
+      ("dim", np.array([16], np.int64)), ("minus_one", np.array([-1], np.int64)),
+      ("cos", rcos.astype(np.float32)), ("sin", rsin.astype(np.float32)),
+      ("repeats", np.array([1, 1, 2, 1], np.int64)),
+      ("two", np.array([2], np.float32))],
+     golden={"embedded": rt * rcos + np.concatenate(
+                 [-rt[..., 8:], rt[..., :8]], axis=-1) * rsin,
+             "doubled": np.tile(rx, (1, 1, 2, 1)) * 2})
