@@ -48,24 +48,6 @@ std::string CudaEmitter::getCopyCType(Operation *op) const {
   }
 }
 
-LogicalResult CudaEmitter::emitTranspose(tosa::TransposeOp op) {
-  int64_t lanes = getCopyLanes(op);
-  SmallVector<int64_t> out = inLanes(shapeOf(op.getResult()), lanes);
-  ArrayRef<int32_t> perms = op.getPerms();
-  SmallVector<int64_t> inStrides =
-      computeStrides(inLanes(shapeOf(op.getInput1()), lanes));
-  std::string offsets =
-      llvm::formatv("  {0} rem = i, o0 = 0;\n", indexSpelling.type()).str();
-  for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d)
-    if (out[d] != 1)
-      offsets += llvm::formatv(
-          "  {{ {2} c = rem % {0}; rem /= {0}; o0 += c * {1}; }\n",
-          indexSpelling.literal(out[d]),
-          indexSpelling.literal(inStrides[perms[d]]), indexSpelling.type());
-  emitCopyKernel(op, op.getInput1(), offsets);
-  return success();
-}
-
 /// A kernel moving elements of `input` into `op`'s result, a thread per
 /// element `i` (or per group of getCopyLanes elements, in which `offsets`
 /// then counts): gathering `out[i] = in0[o0]` over the output, or scattering
@@ -94,70 +76,33 @@ void CudaEmitter::emitCopyKernel(Operation *op, Value input,
          [&](Value value) { return pointer(value, cType); });
 }
 
-/// A copy kernel whose source offset for output coordinate `c` along
-/// dimension d is `sourceCoordinate(d, "c")`.
-static std::string copyBody(
-    const IndexSpelling &indexSpelling, ArrayRef<int64_t> out,
-    ArrayRef<int64_t> in,
-    llvm::function_ref<std::string(int64_t, std::string)> sourceCoordinate) {
-  SmallVector<int64_t> inStrides = computeStrides(in);
-  std::string body =
-      llvm::formatv("  {0} rem = i, o0 = 0;\n", indexSpelling.type()).str();
-  for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d) {
-    if (out[d] == 1) {
-      body += llvm::formatv("  o0 += ({0}) * {1};\n",
-                            sourceCoordinate(d, indexSpelling.literal(0)),
-                            indexSpelling.literal(inStrides[d]));
-      continue;
-    }
-    body += llvm::formatv(
-        "  {{ {3} c = rem % {0}; rem /= {0}; o0 += ({1}) * {2}; }\n",
-        indexSpelling.literal(out[d]), sourceCoordinate(d, "c"),
-        indexSpelling.literal(inStrides[d]), indexSpelling.type());
-  }
-  return body;
-}
-
-LogicalResult CudaEmitter::emitSlice(tosa::SliceOp op) {
-  SmallVector<int64_t> start;
-  if (!tosa::getConstShapeValues(op.getStart().getDefiningOp(), start))
-    return unsupported(op, "its start is not a constant shape");
+/// A transpose, slice, tile or reverse: each thread reads its element (or
+/// its getCopyLanes elements, whose innermost coordinate steps by that
+/// many) where the op's index map says it comes from.
+LogicalResult CudaEmitter::emitMove(ElementIndexMapOpInterface op) {
+  SmallVector<Value> sources = op.getElementSources();
+  if (sources.size() != 1)
+    return unsupported(op, "its index map is not known at compile time");
+  Value source = sources.front();
   int64_t lanes = getCopyLanes(op);
-  start.back() /= lanes;
-  emitCopyKernel(op, op.getInput1(),
-                 copyBody(indexSpelling,
-                          inLanes(shapeOf(op.getResult()), lanes),
-                          inLanes(shapeOf(op.getInput1()), lanes),
-                          [&](int64_t d, std::string c) {
-                            return c + " + " + indexSpelling.literal(start[d]);
-                          }));
-  return success();
-}
-
-LogicalResult CudaEmitter::emitTile(tosa::TileOp op) {
-  int64_t lanes = getCopyLanes(op);
-  SmallVector<int64_t> in = inLanes(shapeOf(op.getInput1()), lanes);
-  emitCopyKernel(op, op.getInput1(),
-                 copyBody(indexSpelling,
-                          inLanes(shapeOf(op.getResult()), lanes), in,
-                          [&](int64_t d, std::string c) {
-                            return c + " % " + indexSpelling.literal(in[d]);
-                          }));
-  return success();
-}
-
-LogicalResult CudaEmitter::emitReverse(tosa::ReverseOp op) {
-  int64_t lanes = getCopyLanes(op);
-  SmallVector<int64_t> in = inLanes(shapeOf(op.getInput1()), lanes);
-  int64_t axis = op.getAxis();
-  emitCopyKernel(op, op.getInput1(),
-                 copyBody(indexSpelling,
-                          inLanes(shapeOf(op.getResult()), lanes), in,
-                          [&](int64_t d, std::string c) {
-                            if (d != axis)
-                              return c;
-                            return indexSpelling.literal(in[d] - 1) + " - " + c;
-                          }));
+  SmallVector<std::string> coordinates = delinearize(
+      indexSpelling, "i", inLanes(shapeOf(op->getResult(0)), lanes));
+  auto scale = [&](std::string &innermost, StringRef by) {
+    if (lanes != 1)
+      innermost =
+          "(" + innermost + by.str() + indexSpelling.literal(lanes) + ")";
+  };
+  if (!coordinates.empty())
+    scale(coordinates.back(), " * ");
+  SmallVector<std::string> sourceCoordinates;
+  op.getSourceCoordinates(0, coordinates, sourceCoordinates);
+  if (!sourceCoordinates.empty())
+    scale(sourceCoordinates.back(), " / ");
+  std::string offset = linearize(indexSpelling, sourceCoordinates,
+                                 inLanes(shapeOf(source), lanes));
+  emitCopyKernel(
+      op, source,
+      llvm::formatv("  {0} o0 = {1};\n", indexSpelling.type(), offset).str());
   return success();
 }
 

@@ -21,6 +21,7 @@
 #include "lowering/ContractionEpilogues.h"
 #include "lowering/ConvolutionPlan.h"
 #include "lowering/DeviceTypes.h"
+#include "lowering/ElementIndexMapInterface.h"
 #include "lowering/ElementwiseExpressionInterface.h"
 #include "lowering/RowGroups.h"
 
@@ -65,6 +66,16 @@ std::string broadcastOffsets(const IndexSpelling &indexSpelling,
                              ArrayRef<ArrayRef<int64_t>> operands,
                              ArrayRef<size_t> names = {},
                              StringRef remainder = "rem");
+/// The coordinates (C index expressions) of the element at flat index
+/// `flat` of a tensor of `shape`. The outermost that varies is not reduced
+/// modulo its extent, so that it holds at any batch.
+SmallVector<std::string> delinearize(const IndexSpelling &spelling,
+                                     StringRef flat, ArrayRef<int64_t> shape);
+/// The flat index of the element at `coordinates` of a tensor of `shape`.
+std::string linearize(const IndexSpelling &spelling,
+                      ArrayRef<std::string> coordinates,
+                      ArrayRef<int64_t> shape);
+
 /// A value a fused elementwise kernel loads: at the kernel's flat index
 /// split by `readAt` (its shape, or that of the op reading it through a
 /// reshape) or, read through ops that move elements, at the index
@@ -185,7 +196,6 @@ private:
   FailureOr<GemmComputeType> getGemmComputeType(tosa::MatMulOp op);
   void addAlgorithmPick(tosa::MatMulOp op, int index, const std::string &pick);
   LogicalResult emitReduce(Operation *op, bool isMax);
-  LogicalResult emitTranspose(tosa::TransposeOp op);
   int addGemmState();
   void emitCopyKernel(Operation *op, Value input, llvm::StringRef offsets,
                       bool scatter = false, llvm::StringRef fill = "");
@@ -194,11 +204,9 @@ private:
   int64_t getCopyLanes(Operation *op) const;
   /// The C type of what a thread of `op`'s copy kernel moves at a time.
   std::string getCopyCType(Operation *op) const;
-  LogicalResult emitReverse(tosa::ReverseOp op);
+  LogicalResult emitMove(ElementIndexMapOpInterface op);
   LogicalResult emitPad(tosa::PadOp op);
-  LogicalResult emitSlice(tosa::SliceOp op);
   LogicalResult emitConcat(tosa::ConcatOp op);
-  LogicalResult emitTile(tosa::TileOp op);
   LogicalResult emitGather(tosa::GatherOp op);
   LogicalResult emitConv(Operation *op, bool depthwise);
   LogicalResult emitConvGemm(tosa::Conv2DOp op);

@@ -10,7 +10,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
-#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -139,50 +138,6 @@ std::string CudaEmitter::readOffsets(ArrayRef<ElementLoad> inputs,
   return code;
 }
 
-/// The coordinates of the element at flat index `flat` of a tensor of
-/// `shape`. The outermost that varies is not reduced modulo its extent, so
-/// that it holds at any batch.
-static SmallVector<std::string> delinearize(const IndexSpelling &spelling,
-                                            StringRef flat,
-                                            ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides = computeStrides(shape);
-  const int64_t *outermost =
-      llvm::find_if(shape, [](int64_t d) { return d != 1; });
-  SmallVector<std::string> coordinates;
-  for (auto [d, extent] : llvm::enumerate(shape)) {
-    if (extent == 1) {
-      coordinates.push_back(spelling.literal(0));
-      continue;
-    }
-    std::string coordinate = flat.str();
-    if (strides[d] != 1)
-      coordinate =
-          "(" + coordinate + " / " + spelling.literal(strides[d]) + ")";
-    if (&shape[d] != outermost)
-      coordinate = "(" + coordinate + " % " + spelling.literal(extent) + ")";
-    coordinates.push_back(coordinate);
-  }
-  return coordinates;
-}
-
-/// The flat index of the element at `coordinates` of a tensor of `shape`.
-static std::string linearize(const IndexSpelling &spelling,
-                             ArrayRef<std::string> coordinates,
-                             ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides = computeStrides(shape);
-  std::string flat;
-  for (auto [d, extent] : llvm::enumerate(shape)) {
-    if (extent == 1)
-      continue;
-    if (!flat.empty())
-      flat += " + ";
-    flat += strides[d] == 1
-                ? coordinates[d]
-                : coordinates[d] + " * " + spelling.literal(strides[d]);
-  }
-  return flat.empty() ? spelling.literal(0) : "(" + flat + ")";
-}
-
 /// The coordinates at which an elementwise op at `coordinates` reads its
 /// operand of `shape`: 0 along the dimensions it broadcasts.
 static SmallVector<std::string>
@@ -269,7 +224,9 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
       if (auto map = dyn_cast<ElementIndexMapOpInterface>(def)) {
         std::string expression =
             readThroughMap(map, coordinates, at.guard, valueExpression);
-        fusedNames.push_back(fusedName);
+        // Several ops of the kernel may read through one move.
+        if (!llvm::is_contained(fusedNames, fusedName))
+          fusedNames.push_back(fusedName);
         return expression;
       }
       ArrayRef<int64_t> shape = shapeOf(value);

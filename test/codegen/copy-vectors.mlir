@@ -8,21 +8,20 @@
 // the buffers as that type. A split of heads that keeps the innermost
 // dimension moves 8 f16 a thread (uint4); slices from 4 elements in and a
 // concat of 60 + 4 elements, 4 (uint2); an embedding lookup, 8 f16 of its
-// table's rows, with its indices read as int32. Two kernels read each
+// table's rows, with its indices read as int32. The offsets come from the
+// ops' index maps, with the innermost coordinate counted in elements and
+// divided back into vectors. Two kernels read each
 // transpose and concat, so they are kernels of their own rather than read
 // through.
 // CHECK-LABEL: __global__ void k1_transpose(const uint4 *__restrict__ in0, uint4 *__restrict__ out) {
 // CHECK-NEXT: prec_kernel_start();
 // CHECK-NEXT: int i = blockIdx.x * (int)blockDim.x + threadIdx.x;
 // CHECK-NEXT: if (i >= 1024) return;
-// CHECK-NEXT: int rem = i, o0 = 0;
-// CHECK-NEXT: { int c = rem % 8; rem /= 8; o0 += c * 1; }
-// CHECK-NEXT: { int c = rem % 16; rem /= 16; o0 += c * 64; }
-// CHECK-NEXT: { int c = rem % 8; rem /= 8; o0 += c * 8; }
+// CHECK-NEXT: int o0 = (((i / 8) % 16) * 64 + (i / 128) * 8 + (((i % 8) * 8) / 8));
 // CHECK-NEXT: out[i] = in0[o0];
 // CHECK-LABEL: __global__ void k4_slice(const uint2 *__restrict__ in0, uint2 *__restrict__ out) {
 // CHECK: if (i >= 1920) return;
-// CHECK: { int c = rem % 15; rem /= 15; o0 += (c + 1) * 1; }
+// CHECK: int o0 = ((i / 120) * 128 + ((i / 15) % 8) * 16 + ((((i % 15) * 4) + 4) / 4));
 // CHECK-LABEL: __global__ void k6_concat(const uint2 *__restrict__ in0, uint2 *__restrict__ out) {
 // CHECK: out[o0] = in0[i];
 // CHECK-LABEL: __global__ void k7_concat(const uint2 *__restrict__ in0, uint2 *__restrict__ out) {

@@ -10,8 +10,7 @@
 // CHECK-NEXT: // tosa.cos cos
 // CHECK: float r = cosf((sinf((a0))));
 // CHECK: // tosa.reverse flip
-// CHECK: { int c = rem % 3; rem /= 3; o0 += (2 - c) * 1; }
-// CHECK-NEXT: { int c = rem % 2; rem /= 2; o0 += (c) * 3; }
+// CHECK: int o0 = ((i / 3) * 3 + (2 - (i % 3)));
 // CHECK: // tosa.pad pad
 // CHECK: { int c = rem % 5; rem /= 5; int s = c - 0; inside = inside && s >= 0 && s < 3; o0 += s * 1; }
 // CHECK-NEXT: { int c = rem % 4; rem /= 4; int s = c - 1; inside = inside && s >= 0 && s < 2; o0 += s * 3; }
