@@ -92,11 +92,11 @@ std::optional<std::string> getSplatLiteral(Value value) {
   return getFloatLiteral(element.convertToFloat());
 }
 
-std::string
-expressionOf(Operation *op,
-             llvm::function_ref<std::string(Value)> operandExpression) {
-  std::string expression =
-      cast<ElementwiseExpressionOpInterface>(op).getElementwiseExpression();
+/// `pattern` with each data operand's $n replaced by
+/// `operandExpression(operand)`.
+static std::string
+substituteOperands(std::string expression, Operation *op,
+                   llvm::function_ref<std::string(Value)> operandExpression) {
   for (auto [index, operand] : llvm::enumerate(getDataOperands(op))) {
     std::string placeholder = "$" + std::to_string(index);
     std::string replacement = "(" + operandExpression(operand) + ")";
@@ -105,6 +105,51 @@ expressionOf(Operation *op,
       expression.replace(at, placeholder.size(), replacement);
   }
   return expression;
+}
+
+std::string
+expressionOf(Operation *op,
+             llvm::function_ref<std::string(Value)> operandExpression) {
+  return substituteOperands(
+      cast<ElementwiseExpressionOpInterface>(op).getElementwiseExpression(), op,
+      operandExpression);
+}
+
+/// Whether kernels keep `type`'s values in that type: the 16-bit floats,
+/// whose exact operations (getHalfExpression) need no conversion.
+static bool isHalfType(Type type) { return type.isF16() || type.isBF16(); }
+
+/// A splat constant of a 16-bit float type as a literal of that type.
+static std::optional<std::string> getHalfSplatLiteral(Value value) {
+  std::optional<APFloat> splat = getFloatSplat(value);
+  Type type = getElementTypeOrSelf(value.getType());
+  if (!splat || !isHalfType(type))
+    return std::nullopt;
+  APFloat element = *splat;
+  bool losesInfo = false;
+  element.convert(cast<FloatType>(type).getFloatSemantics(),
+                  APFloat::rmNearestTiesToEven, &losesInfo);
+  return llvm::formatv("{0}((unsigned short){1:x}U)",
+                       type.isF16() ? "__ushort_as_half"
+                                    : "__ushort_as_bfloat16",
+                       element.bitcastToAPInt().getZExtValue())
+      .str();
+}
+
+/// `op`'s expression in its 16-bit float result type, where it has one
+/// (getHalfExpression) and reads only operands of that type.
+static std::string
+halfExpressionOf(Operation *op,
+                 llvm::function_ref<std::string(Value)> operandHalf) {
+  Type type = getElementTypeOrSelf(op->getResult(0).getType());
+  std::string pattern =
+      cast<ElementwiseExpressionOpInterface>(op).getHalfExpression();
+  if (pattern.empty() || !isHalfType(type) ||
+      !llvm::all_of(getDataOperands(op), [&](Value operand) {
+        return getElementTypeOrSelf(operand.getType()) == type;
+      }))
+    return "";
+  return substituteOperands(pattern, op, operandHalf);
 }
 
 std::string roundedTo(Type type, llvm::StringRef expression) {
@@ -160,17 +205,24 @@ struct ElementPosition {
   std::string guard;
 };
 
+/// An element of a fused kernel as a float expression and, for a 16-bit
+/// float value, as an expression of its type (empty for other types).
+struct ElementExpression {
+  std::string value, half;
+};
+
 using ValueExpression =
-    llvm::function_ref<std::string(Value, const ElementPosition &)>;
+    llvm::function_ref<ElementExpression(Value, const ElementPosition &)>;
 
 /// The expression of an op that moves elements, at `coordinates`: each
 /// source's, read at its own coordinates where `guard` and its condition
 /// (and no earlier source's) hold, chosen by the conditions.
-static std::string readThroughMap(ElementIndexMapOpInterface map,
-                                  ArrayRef<std::string> coordinates,
-                                  StringRef guard, ValueExpression read) {
+static ElementExpression readThroughMap(ElementIndexMapOpInterface map,
+                                        ArrayRef<std::string> coordinates,
+                                        StringRef guard, ValueExpression read) {
   SmallVector<Value> sources = map.getElementSources();
-  std::string expression, earlier;
+  ElementExpression expression;
+  std::string earlier;
   for (auto [n, source] : llvm::enumerate(sources)) {
     SmallVector<std::string> sourceCoordinates;
     std::string condition =
@@ -179,15 +231,20 @@ static std::string readThroughMap(ElementIndexMapOpInterface map,
     for (StringRef term : {StringRef(earlier), StringRef(condition)})
       if (!term.empty())
         sourceGuard += (sourceGuard.empty() ? "" : " && ") + term.str();
-    std::string value =
+    ElementExpression element =
         read(source, {shapeOf(source), sourceCoordinates, sourceGuard});
-    if (condition.empty()) {
-      expression += "(" + value + ")";
+    std::string choice = condition.empty() ? "" : "(" + condition + ") ? ";
+    expression.value += choice + "(" + element.value + ")";
+    expression.half += choice + "(" + element.half + ")";
+    if (condition.empty())
       break;
-    }
-    expression += "(" + condition + ") ? (" + value + ") : ";
+    expression.value += " : ";
+    expression.half += " : ";
     earlier += (earlier.empty() ? "!(" : " && !(") + condition + ")";
   }
+  // A move keeps its sources' type: each has a half form, or none has.
+  if (!isHalfType(getElementTypeOrSelf(map->getResult(0).getType())))
+    expression.half.clear();
   return expression;
 }
 
@@ -201,8 +258,46 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   // an op that moves elements.
   SmallVector<ElementLoad> inputs;
   SmallVector<std::string> fusedNames;
-  std::function<std::string(Value, const ElementPosition &)> valueExpression =
-      [&](Value value, const ElementPosition &at) -> std::string {
+  // An op's data operands' expressions, each built once, by value.
+  auto operandExpressions = [](Operation *user, auto build) {
+    llvm::DenseMap<Value, ElementExpression> expressions;
+    for (Value operand : getDataOperands(user))
+      if (!expressions.count(operand))
+        expressions[operand] = build(operand);
+    return expressions;
+  };
+  // A 16-bit operand in its type: its own form, or its float rounded
+  // (exact: it holds a value of that type).
+  auto halfOf = [](const ElementExpression &operand, Type type) {
+    if (!operand.half.empty())
+      return operand.half;
+    return substitute(getDeviceType(type)->fromFloat, operand.value);
+  };
+  // `user`'s element from its operands': in the 16-bit type where the
+  // hardware rounds exactly as the float expression rounded once would,
+  // else the float expression rounded to the result's type.
+  auto computed =
+      [&](Operation *user,
+          const llvm::DenseMap<Value, ElementExpression> &operands) {
+        Type type = getElementTypeOrSelf(user->getResult(0).getType());
+        ElementExpression element;
+        element.half = halfExpressionOf(user, [&](Value operand) {
+          return halfOf(operands.lookup(operand), type);
+        });
+        std::string expression = expressionOf(user, [&](Value operand) {
+          return operands.lookup(operand).value;
+        });
+        if (element.half.empty() && isHalfType(type))
+          element.half = substitute(getDeviceType(type)->fromFloat, expression);
+        element.value = element.half.empty()
+                            ? roundedTo(type, expression)
+                            : substitute(getDeviceType(type)->toFloat,
+                                         "(" + element.half + ")");
+        return std::make_pair(element, expression);
+      };
+  std::function<ElementExpression(Value, const ElementPosition &)>
+      valueExpression =
+          [&](Value value, const ElementPosition &at) -> ElementExpression {
     Operation *def = value.getDefiningOp();
     if (def && isFusedIntoUser(def)) {
       Value source = def->getNumOperands() ? def->getOperand(0) : Value();
@@ -222,7 +317,7 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
       std::string fusedName =
           (def->getName().getStringRef() + " " + getLayerName(def)).str();
       if (auto map = dyn_cast<ElementIndexMapOpInterface>(def)) {
-        std::string expression =
+        ElementExpression expression =
             readThroughMap(map, coordinates, at.guard, valueExpression);
         // Several ops of the kernel may read through one move.
         if (!llvm::is_contained(fusedNames, fusedName))
@@ -230,7 +325,7 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
         return expression;
       }
       ArrayRef<int64_t> shape = shapeOf(value);
-      std::string expression = expressionOf(def, [&](Value operand) {
+      auto operands = operandExpressions(def, [&](Value operand) {
         if (!at.coordinates)
           return valueExpression(operand, {shape});
         return valueExpression(
@@ -240,10 +335,10 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
              at.guard});
       });
       fusedNames.push_back(fusedName);
-      return roundedTo(getElementTypeOrSelf(value.getType()), expression);
+      return computed(def, operands).first;
     }
     if (std::optional<std::string> literal = getSplatLiteral(value))
-      return *literal;
+      return {*literal, getHalfSplatLiteral(value).value_or("")};
     ElementLoad input{value, at.shape, "", at.guard};
     if (at.coordinates)
       input.offset = linearize(indexSpelling, *at.coordinates, shapeOf(value));
@@ -251,12 +346,17 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
     size_t index = it - inputs.begin();
     if (it == inputs.end())
       inputs.push_back(input);
-    return "a" + std::to_string(index);
+    // 16-bit inputs are loaded as they are, and widened where read as float.
+    bool half = isHalfType(getElementTypeOrSelf(value.getType()));
+    return {"a" + std::to_string(index),
+            half ? llvm::formatv("v{0}[k]", index).str() : ""};
   };
   // Build the root's expression (with fused producers inlined).
-  std::string expression = expressionOf(op, [&](Value operand) {
-    return valueExpression(operand, {shapeOf(result)});
-  });
+  auto [root, expression] =
+      computed(op, operandExpressions(op, [&](Value operand) {
+                 return valueExpression(operand, {shapeOf(result)});
+               }));
+  bool storesHalf = halfExpressionOf(op, [](Value) { return ""; }) != "";
 
   std::string name = kernelName(op);
   DeviceType out = typeOf(result);
@@ -276,8 +376,13 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   // few loads in flight to reach the memory bandwidth.
   std::string loads, values;
   for (auto [position, input] : llvm::enumerate(inputs)) {
-    loads += llvm::formatv("  float v{0}[{1}];\n", position, elementwiseUnroll);
-    values += llvm::formatv("    float a{0} = v{0}[k];\n", position);
+    bool half = isHalfType(getElementTypeOrSelf(input.value.getType()));
+    DeviceType type = typeOf(input.value);
+    loads += llvm::formatv("  {0} v{1}[{2}];\n", half ? type.cType : "float",
+                           position, elementwiseUnroll);
+    std::string element = llvm::formatv("v{0}[k]", position);
+    values += llvm::formatv("    float a{0} = {1};\n", position,
+                            half ? substitute(type.toFloat, element) : element);
   }
   kernels += loads;
   // The last block overruns the elements unless they fill every block.
@@ -294,14 +399,18 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
       indexSpelling.type(), indexSpelling.literal(256));
   kernels += readOffsets(inputs, shapeOf(result));
   for (auto [position, input] : llvm::enumerate(inputs)) {
-    std::string load = substitute(
-        typeOf(input.value).toFloat,
+    bool half = isHalfType(getElementTypeOrSelf(input.value.getType()));
+    DeviceType type = typeOf(input.value);
+    std::string load =
         input.offset.empty()
             ? llvm::formatv("in{0}[o{0}]", position).str()
-            : llvm::formatv("in{0}[{1}]", position, input.offset).str());
+            : llvm::formatv("in{0}[{1}]", position, input.offset).str();
+    if (!half)
+      load = substitute(type.toFloat, load);
     // A source of a concatenation is read only where it holds the element.
     if (!input.guard.empty())
-      load = "(" + input.guard + ") ? " + load + " : 0.0f";
+      load = "(" + input.guard + ") ? " + load + " : " +
+             (half ? std::string(type.cType) + "()" : "0.0f");
     kernels += llvm::formatv("    v{0}[k] = {1};\n", position, load);
   }
   kernels += llvm::formatv("  }\n"
@@ -316,8 +425,13 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
                                     : std::string(),
                            indexSpelling.type(), indexSpelling.literal(256));
   kernels += values;
-  kernels += "    float r = " + expression + ";\n";
-  kernels += "    out[i] = " + substitute(out.fromFloat, "r") + ";\n  }\n}\n\n";
+  if (storesHalf) {
+    kernels += "    out[i] = " + root.half + ";\n  }\n}\n\n";
+  } else {
+    kernels += "    float r = " + expression + ";\n";
+    kernels +=
+        "    out[i] = " + substitute(out.fromFloat, "r") + ";\n  }\n}\n\n";
+  }
   launch(op, name, count,
          llvm::map_to_vector(
              inputs, [](const ElementLoad &input) { return input.value; }),

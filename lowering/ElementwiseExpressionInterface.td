@@ -20,6 +20,15 @@ def ElementwiseExpressionOpInterface
     InterfaceMethod<
       [{The CUDA float expression of one element, e.g. `__fadd_rn($0, $1)`.}],
       "std::string", "getElementwiseExpression">,
+    InterfaceMethod<
+      [{The same element computed in its 16-bit float type (f16, bf16) on
+        operands of that type, e.g. `__hadd($0, $1)`, where the hardware's
+        operation rounds exactly as the float expression rounded once to
+        that type does: IEEE addition, subtraction, multiplication and
+        negation, for which f32's 24 bits make rounding twice innocuous.
+        Empty where there is none.}],
+      "std::string", "getHalfExpression", (ins), [{}],
+      [{ return std::string(); }]>,
   ];
 }
 

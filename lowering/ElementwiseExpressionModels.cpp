@@ -37,6 +37,16 @@ struct ExpressionModel
   }
 };
 
+/// An op that 16-bit float hardware computes exactly as rounding its f32
+/// expression would.
+template <typename OpTy, const char *Expression, const char *HalfExpression>
+struct ExactHalfExpressionModel
+    : ElementwiseExpressionOpInterface::ExternalModel<
+          ExactHalfExpressionModel<OpTy, Expression, HalfExpression>, OpTy> {
+  std::string getElementwiseExpression(Operation *) const { return Expression; }
+  std::string getHalfExpression(Operation *) const { return HalfExpression; }
+};
+
 /// A clamp's bounds are attributes, written into its expression.
 struct ClampExpressionModel
     : ElementwiseExpressionOpInterface::ExternalModel<ClampExpressionModel,
@@ -126,6 +136,10 @@ constexpr char kMinimum[] = "fminf($0, $1)";
 constexpr char kPow[] = "powf($0, $1)";
 constexpr char kAbs[] = "fabsf($0)";
 constexpr char kNegate[] = "-$0";
+constexpr char kHalfAdd[] = "__hadd($0, $1)";
+constexpr char kHalfSub[] = "__hsub($0, $1)";
+constexpr char kHalfMul[] = "__hmul($0, $1)";
+constexpr char kHalfNegate[] = "__hneg($0)";
 constexpr char kExp[] = "expf($0)";
 constexpr char kLog[] = "logf($0)";
 constexpr char kTanh[] = "tanhf($0)";
@@ -154,17 +168,23 @@ void attach(MLIRContext *context) {
   OpTy::template attachInterface<ExpressionModel<OpTy, Expression>>(*context);
 }
 
+template <typename OpTy, const char *Expression, const char *HalfExpression>
+void attach(MLIRContext *context) {
+  OpTy::template attachInterface<
+      ExactHalfExpressionModel<OpTy, Expression, HalfExpression>>(*context);
+}
+
 void attachTosaModels(MLIRContext *context) {
   using namespace tosa;
-  attach<AddOp, kAdd>(context);
-  attach<SubOp, kSub>(context);
-  attach<MulOp, kMul>(context);
+  attach<AddOp, kAdd, kHalfAdd>(context);
+  attach<SubOp, kSub, kHalfSub>(context);
+  attach<MulOp, kMul, kHalfMul>(context);
   attach<IntDivOp, kIntDiv>(context);
   attach<MaximumOp, kMaximum>(context);
   attach<MinimumOp, kMinimum>(context);
   attach<PowOp, kPow>(context);
   attach<AbsOp, kAbs>(context);
-  attach<NegateOp, kNegate>(context);
+  attach<NegateOp, kNegate, kHalfNegate>(context);
   attach<ExpOp, kExp>(context);
   attach<LogOp, kLog>(context);
   attach<TanhOp, kTanh>(context);

@@ -136,18 +136,37 @@ TEST_F(ElementwiseModelsTest, AnExpressionNamesExactlyTheDataOperands) {
     auto model = dyn_cast<ElementwiseExpressionOpInterface>(op);
     if (!model)
       continue;
-    std::string expression = model.getElementwiseExpression();
-    std::set<size_t> named;
-    for (std::sregex_iterator it(expression.begin(), expression.end(),
-                                 placeholder),
-         end;
-         it != end; ++it)
-      named.insert(std::stoul((*it)[1]));
     std::set<size_t> expected;
     for (size_t i = 0; i < getDataOperands(op).size(); ++i)
       expected.insert(i);
-    EXPECT_EQ(named, expected) << op->getName().getStringRef().str() << ": "
-                               << expression;
+    for (const std::string &expression :
+         {model.getElementwiseExpression(), model.getHalfExpression()}) {
+      if (expression.empty())
+        continue;
+      std::set<size_t> named;
+      for (std::sregex_iterator
+               it(expression.begin(), expression.end(), placeholder),
+           end;
+           it != end; ++it)
+        named.insert(std::stoul((*it)[1]));
+      EXPECT_EQ(named, expected)
+          << op->getName().getStringRef().str() << ": " << expression;
+    }
+  }
+}
+
+// Only the operations IEEE rounds exactly as rounding their f32 result run in
+// 16-bit types: not division (the reciprocal's exactness is checked per
+// divisor in f32), nor minimum/maximum (NaN rules differ), nor functions.
+TEST_F(ElementwiseModelsTest, HalfExpressionsAreTheExactOperations) {
+  ASSERT_TRUE(module);
+  for (Operation *op : getComputingOps()) {
+    auto model = dyn_cast<ElementwiseExpressionOpInterface>(op);
+    if (!model)
+      continue;
+    bool exact = isa<tosa::AddOp, tosa::SubOp, tosa::MulOp, tosa::NegateOp>(op);
+    EXPECT_EQ(!model.getHalfExpression().empty(), exact)
+        << op->getName().getStringRef().str();
   }
 }
 
