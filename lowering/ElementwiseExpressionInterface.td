@@ -22,7 +22,7 @@ def ElementwiseExpressionOpInterface
       "std::string", "getElementwiseExpression">,
     InterfaceMethod<
       [{The same element computed in its 16-bit float type (f16, bf16) on
-        operands of that type, e.g. `__hadd($0, $1)`, where the hardware's
+        operands of that type, e.g. `__hadd_rn($0, $1)`, where the hardware's
         operation rounds exactly as the float expression rounded once to
         that type does: IEEE addition, subtraction, multiplication and
         negation, for which f32's 24 bits make rounding twice innocuous.

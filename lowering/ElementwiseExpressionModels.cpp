@@ -136,9 +136,11 @@ constexpr char kMinimum[] = "fminf($0, $1)";
 constexpr char kPow[] = "powf($0, $1)";
 constexpr char kAbs[] = "fabsf($0)";
 constexpr char kNegate[] = "-$0";
-constexpr char kHalfAdd[] = "__hadd($0, $1)";
-constexpr char kHalfSub[] = "__hsub($0, $1)";
-constexpr char kHalfMul[] = "__hmul($0, $1)";
+// The _rn forms: nvcc may contract __hmul and __hadd into an fma, which
+// rounds once where the program rounds twice.
+constexpr char kHalfAdd[] = "__hadd_rn($0, $1)";
+constexpr char kHalfSub[] = "__hsub_rn($0, $1)";
+constexpr char kHalfMul[] = "__hmul_rn($0, $1)";
 constexpr char kHalfNegate[] = "__hneg($0)";
 constexpr char kExp[] = "expf($0)";
 constexpr char kLog[] = "logf($0)";
