@@ -183,6 +183,9 @@ private:
               int64_t elementsPerThread = 1,
               llvm::function_ref<std::string(Value)> pointerOf = nullptr);
   LogicalResult emitElementwise(Operation *op);
+  void printElementwiseKernel(Operation *op, ArrayRef<ElementLoad> inputs,
+                              ArrayRef<std::string> fusedNames,
+                              StringRef expression, StringRef half);
   std::string readOffsets(ArrayRef<ElementLoad> inputs,
                           ArrayRef<int64_t> resultShape) const;
   LogicalResult emitMatmul(tosa::MatMulOp op);

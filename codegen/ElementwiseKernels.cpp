@@ -248,6 +248,49 @@ static ElementExpression readThroughMap(ElementIndexMapOpInterface map,
   return expression;
 }
 
+using OperandExpressions = llvm::DenseMap<Value, ElementExpression>;
+
+/// `user`'s data operands' expressions, each built once, by value.
+static OperandExpressions
+buildOperands(Operation *user,
+              llvm::function_ref<ElementExpression(Value)> build) {
+  OperandExpressions expressions;
+  for (Value operand : getDataOperands(user))
+    if (!expressions.count(operand))
+      expressions[operand] = build(operand);
+  return expressions;
+}
+
+/// A 16-bit operand in its type: its own form, or its float rounded (exact:
+/// it holds a value of that type).
+static std::string halfOf(const ElementExpression &operand, Type type) {
+  if (!operand.half.empty())
+    return operand.half;
+  return substitute(getDeviceType(type)->fromFloat, operand.value);
+}
+
+/// `user`'s element from its operands': in its 16-bit type where the
+/// hardware rounds exactly as the float expression rounded once would, else
+/// the float expression rounded to the result's type. Also returns that
+/// float expression, unrounded.
+static std::pair<ElementExpression, std::string>
+computeElement(Operation *user, const OperandExpressions &operands) {
+  Type type = getElementTypeOrSelf(user->getResult(0).getType());
+  ElementExpression element;
+  element.half = halfExpressionOf(user, [&](Value operand) {
+    return halfOf(operands.lookup(operand), type);
+  });
+  std::string expression = expressionOf(
+      user, [&](Value operand) { return operands.lookup(operand).value; });
+  if (element.half.empty() && isHalfType(type))
+    element.half = substitute(getDeviceType(type)->fromFloat, expression);
+  element.value =
+      element.half.empty()
+          ? roundedTo(type, expression)
+          : substitute(getDeviceType(type)->toFloat, "(" + element.half + ")");
+  return {element, expression};
+}
+
 LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   if (!isElementwise(op))
     return unsupported(op, "no kernel for this op yet");
@@ -258,43 +301,6 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   // an op that moves elements.
   SmallVector<ElementLoad> inputs;
   SmallVector<std::string> fusedNames;
-  // An op's data operands' expressions, each built once, by value.
-  auto operandExpressions = [](Operation *user, auto build) {
-    llvm::DenseMap<Value, ElementExpression> expressions;
-    for (Value operand : getDataOperands(user))
-      if (!expressions.count(operand))
-        expressions[operand] = build(operand);
-    return expressions;
-  };
-  // A 16-bit operand in its type: its own form, or its float rounded
-  // (exact: it holds a value of that type).
-  auto halfOf = [](const ElementExpression &operand, Type type) {
-    if (!operand.half.empty())
-      return operand.half;
-    return substitute(getDeviceType(type)->fromFloat, operand.value);
-  };
-  // `user`'s element from its operands': in the 16-bit type where the
-  // hardware rounds exactly as the float expression rounded once would,
-  // else the float expression rounded to the result's type.
-  auto computed =
-      [&](Operation *user,
-          const llvm::DenseMap<Value, ElementExpression> &operands) {
-        Type type = getElementTypeOrSelf(user->getResult(0).getType());
-        ElementExpression element;
-        element.half = halfExpressionOf(user, [&](Value operand) {
-          return halfOf(operands.lookup(operand), type);
-        });
-        std::string expression = expressionOf(user, [&](Value operand) {
-          return operands.lookup(operand).value;
-        });
-        if (element.half.empty() && isHalfType(type))
-          element.half = substitute(getDeviceType(type)->fromFloat, expression);
-        element.value = element.half.empty()
-                            ? roundedTo(type, expression)
-                            : substitute(getDeviceType(type)->toFloat,
-                                         "(" + element.half + ")");
-        return std::make_pair(element, expression);
-      };
   std::function<ElementExpression(Value, const ElementPosition &)>
       valueExpression =
           [&](Value value, const ElementPosition &at) -> ElementExpression {
@@ -325,7 +331,7 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
         return expression;
       }
       ArrayRef<int64_t> shape = shapeOf(value);
-      auto operands = operandExpressions(def, [&](Value operand) {
+      OperandExpressions operands = buildOperands(def, [&](Value operand) {
         if (!at.coordinates)
           return valueExpression(operand, {shape});
         return valueExpression(
@@ -335,7 +341,7 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
              at.guard});
       });
       fusedNames.push_back(fusedName);
-      return computed(def, operands).first;
+      return computeElement(def, operands).first;
     }
     if (std::optional<std::string> literal = getSplatLiteral(value))
       return {*literal, getHalfSplatLiteral(value).value_or("")};
@@ -353,11 +359,23 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   };
   // Build the root's expression (with fused producers inlined).
   auto [root, expression] =
-      computed(op, operandExpressions(op, [&](Value operand) {
-                 return valueExpression(operand, {shapeOf(result)});
-               }));
-  bool storesHalf = halfExpressionOf(op, [](Value) { return ""; }) != "";
+      computeElement(op, buildOperands(op, [&](Value operand) {
+                       return valueExpression(operand, {shapeOf(result)});
+                     }));
+  bool storesHalf = !halfExpressionOf(op, [](Value) { return ""; }).empty();
+  printElementwiseKernel(op, inputs, fusedNames, expression,
+                         storesHalf ? root.half : "");
+  return success();
+}
 
+/// The kernel of a fused elementwise chain ending at `op`: each thread loads
+/// its elements of `inputs`, computes `expression` and stores it converted
+/// to `op`'s type, or stores `half` (already of that type) where given.
+void CudaEmitter::printElementwiseKernel(Operation *op,
+                                         ArrayRef<ElementLoad> inputs,
+                                         ArrayRef<std::string> fusedNames,
+                                         StringRef expression, StringRef half) {
+  Value result = op->getResult(0);
   std::string name = kernelName(op);
   DeviceType out = typeOf(result);
   std::string signature;
@@ -425,10 +443,10 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
                                     : std::string(),
                            indexSpelling.type(), indexSpelling.literal(256));
   kernels += values;
-  if (storesHalf) {
-    kernels += "    out[i] = " + root.half + ";\n  }\n}\n\n";
+  if (!half.empty()) {
+    kernels += "    out[i] = " + half.str() + ";\n  }\n}\n\n";
   } else {
-    kernels += "    float r = " + expression + ";\n";
+    kernels += "    float r = " + expression.str() + ";\n";
     kernels +=
         "    out[i] = " + substitute(out.fromFloat, "r") + ";\n  }\n}\n\n";
   }
@@ -436,7 +454,6 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
          llvm::map_to_vector(
              inputs, [](const ElementLoad &input) { return input.value; }),
          result, elementwiseUnroll);
-  return success();
 }
 
 } // namespace prec::cuda
