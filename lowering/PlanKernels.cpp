@@ -2,10 +2,11 @@
 //
 // A CUDA engine launches far fewer kernels than its function has ops: GEMMs
 // and convolutions take their epilogues, row kernels take LayerNorm and
-// softmax, elementwise ops fuse into their users. This pass makes those
-// groups and records each op's as #engine.kernel<index, kind>, then moves
-// each group's ops next to its last op, where the emitter launches it: the
-// block lists ops in the order the engine runs them.
+// softmax, elementwise ops fuse into their users, and so do the transposes,
+// slices, concats, tiles and reverses elementwise kernels read through. This
+// pass makes those groups and records each op's as #engine.kernel<index,
+// kind>, then moves each group's ops next to its last op, where the emitter
+// launches it: the block lists ops in the order the engine runs them.
 //
 //===----------------------------------------------------------------------===//
 
