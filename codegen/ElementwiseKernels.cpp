@@ -115,15 +115,11 @@ expressionOf(Operation *op,
       operandExpression);
 }
 
-/// Whether kernels keep `type`'s values in that type: the 16-bit floats,
-/// whose exact operations (getHalfExpression) need no conversion.
-static bool isHalfType(Type type) { return type.isF16() || type.isBF16(); }
-
 /// A splat constant of a 16-bit float type as a literal of that type.
 static std::optional<std::string> getHalfSplatLiteral(Value value) {
   std::optional<APFloat> splat = getFloatSplat(value);
   Type type = getElementTypeOrSelf(value.getType());
-  if (!splat || !isHalfType(type))
+  if (!splat || !isHalfFloat(type))
     return std::nullopt;
   APFloat element = *splat;
   bool losesInfo = false;
@@ -144,7 +140,7 @@ halfExpressionOf(Operation *op,
   Type type = getElementTypeOrSelf(op->getResult(0).getType());
   std::string pattern =
       cast<ElementwiseExpressionOpInterface>(op).getHalfExpression();
-  if (pattern.empty() || !isHalfType(type) ||
+  if (pattern.empty() || !isHalfFloat(type) ||
       !llvm::all_of(getDataOperands(op), [&](Value operand) {
         return getElementTypeOrSelf(operand.getType()) == type;
       }))
@@ -221,6 +217,8 @@ static ElementExpression readThroughMap(ElementIndexMapOpInterface map,
                                         ArrayRef<std::string> coordinates,
                                         StringRef guard, ValueExpression read) {
   SmallVector<Value> sources = map.getElementSources();
+  // A move keeps its sources' type: each has a half form, or none has.
+  bool half = isHalfFloat(getElementTypeOrSelf(map->getResult(0).getType()));
   ElementExpression expression;
   std::string earlier;
   for (auto [n, source] : llvm::enumerate(sources)) {
@@ -234,17 +232,14 @@ static ElementExpression readThroughMap(ElementIndexMapOpInterface map,
     ElementExpression element =
         read(source, {shapeOf(source), sourceCoordinates, sourceGuard});
     std::string choice = condition.empty() ? "" : "(" + condition + ") ? ";
-    expression.value += choice + "(" + element.value + ")";
-    expression.half += choice + "(" + element.half + ")";
+    std::string otherwise = condition.empty() ? "" : " : ";
+    expression.value += choice + "(" + element.value + ")" + otherwise;
+    if (half)
+      expression.half += choice + "(" + element.half + ")" + otherwise;
     if (condition.empty())
       break;
-    expression.value += " : ";
-    expression.half += " : ";
     earlier += (earlier.empty() ? "!(" : " && !(") + condition + ")";
   }
-  // A move keeps its sources' type: each has a half form, or none has.
-  if (!isHalfType(getElementTypeOrSelf(map->getResult(0).getType())))
-    expression.half.clear();
   return expression;
 }
 
@@ -269,26 +264,37 @@ static std::string halfOf(const ElementExpression &operand, Type type) {
   return substitute(getDeviceType(type)->fromFloat, operand.value);
 }
 
+/// An op's element (ElementExpression), with its float expression before
+/// rounding, and whether the half form computes it in its 16-bit type
+/// rather than rounding that float expression.
+struct ComputedElement {
+  ElementExpression element;
+  std::string unrounded;
+  bool inOwnType = false;
+};
+
 /// `user`'s element from its operands': in its 16-bit type where the
 /// hardware rounds exactly as the float expression rounded once would, else
-/// the float expression rounded to the result's type. Also returns that
-/// float expression, unrounded.
-static std::pair<ElementExpression, std::string>
-computeElement(Operation *user, const OperandExpressions &operands) {
+/// the float expression rounded to the result's type.
+static ComputedElement computeElement(Operation *user,
+                                      const OperandExpressions &operands) {
   Type type = getElementTypeOrSelf(user->getResult(0).getType());
-  ElementExpression element;
+  ComputedElement computed;
+  ElementExpression &element = computed.element;
   element.half = halfExpressionOf(user, [&](Value operand) {
     return halfOf(operands.lookup(operand), type);
   });
-  std::string expression = expressionOf(
+  computed.inOwnType = !element.half.empty();
+  computed.unrounded = expressionOf(
       user, [&](Value operand) { return operands.lookup(operand).value; });
-  if (element.half.empty() && isHalfType(type))
-    element.half = substitute(getDeviceType(type)->fromFloat, expression);
+  if (!computed.inOwnType && isHalfFloat(type))
+    element.half =
+        substitute(getDeviceType(type)->fromFloat, computed.unrounded);
   element.value =
       element.half.empty()
-          ? roundedTo(type, expression)
+          ? roundedTo(type, computed.unrounded)
           : substitute(getDeviceType(type)->toFloat, "(" + element.half + ")");
-  return {element, expression};
+  return computed;
 }
 
 LogicalResult CudaEmitter::emitElementwise(Operation *op) {
@@ -341,7 +347,7 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
              at.guard});
       });
       fusedNames.push_back(fusedName);
-      return computeElement(def, operands).first;
+      return computeElement(def, operands).element;
     }
     if (std::optional<std::string> literal = getSplatLiteral(value))
       return {*literal, getHalfSplatLiteral(value).value_or("")};
@@ -353,18 +359,17 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
     if (it == inputs.end())
       inputs.push_back(input);
     // 16-bit inputs are loaded as they are, and widened where read as float.
-    bool half = isHalfType(getElementTypeOrSelf(value.getType()));
+    bool half = isHalfFloat(getElementTypeOrSelf(value.getType()));
     return {"a" + std::to_string(index),
             half ? llvm::formatv("v{0}[k]", index).str() : ""};
   };
   // Build the root's expression (with fused producers inlined).
-  auto [root, expression] =
+  ComputedElement root =
       computeElement(op, buildOperands(op, [&](Value operand) {
                        return valueExpression(operand, {shapeOf(result)});
                      }));
-  bool storesHalf = !halfExpressionOf(op, [](Value) { return ""; }).empty();
-  printElementwiseKernel(op, inputs, fusedNames, expression,
-                         storesHalf ? root.half : "");
+  printElementwiseKernel(op, inputs, fusedNames, root.unrounded,
+                         root.inOwnType ? root.element.half : "");
   return success();
 }
 
@@ -394,7 +399,7 @@ void CudaEmitter::printElementwiseKernel(Operation *op,
   // few loads in flight to reach the memory bandwidth.
   std::string loads, values;
   for (auto [position, input] : llvm::enumerate(inputs)) {
-    bool half = isHalfType(getElementTypeOrSelf(input.value.getType()));
+    bool half = isHalfFloat(getElementTypeOrSelf(input.value.getType()));
     DeviceType type = typeOf(input.value);
     loads += llvm::formatv("  {0} v{1}[{2}];\n", half ? type.cType : "float",
                            position, elementwiseUnroll);
@@ -417,7 +422,7 @@ void CudaEmitter::printElementwiseKernel(Operation *op,
       indexSpelling.type(), indexSpelling.literal(256));
   kernels += readOffsets(inputs, shapeOf(result));
   for (auto [position, input] : llvm::enumerate(inputs)) {
-    bool half = isHalfType(getElementTypeOrSelf(input.value.getType()));
+    bool half = isHalfFloat(getElementTypeOrSelf(input.value.getType()));
     DeviceType type = typeOf(input.value);
     std::string load =
         input.offset.empty()

@@ -24,6 +24,12 @@ struct DeviceType {
 /// The device type of `type`, if an engine can store it.
 std::optional<DeviceType> getDeviceType(mlir::Type type);
 
+/// Whether `type` is a 16-bit float (f16, bf16): kernels keep such values
+/// in their type, and an f32 operation rounded to it is often exact.
+inline bool isHalfFloat(mlir::Type type) {
+  return type.isF16() || type.isBF16();
+}
+
 /// `value` as a CUDA float literal: hexadecimal, so exact whatever the
 /// value, or NAN, INFINITY, -INFINITY.
 std::string getFloatLiteral(float value);

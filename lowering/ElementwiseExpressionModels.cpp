@@ -107,7 +107,7 @@ struct DivideExpressionModel
     auto divide = cast<arith::DivFOp>(op);
     Type element = getElementTypeOrSelf(divide.getType());
     std::optional<APFloat> divisor = getFloatSplat(divide.getRhs());
-    if (!divisor || !(element.isF16() || element.isBF16()) ||
+    if (!divisor || !isHalfFloat(element) ||
         getElementTypeOrSelf(divide.getLhs().getType()) != element)
       return kDiv;
     bool losesInfo = false;
