@@ -4,6 +4,8 @@
 
 #include "passes/Calibration.h"
 
+#include "dialects/Utils/Constants.h"
+
 #include "dialects/Precision/PrecisionOpInterface.h"
 #include "dialects/Precision/PrecisionOps.h"
 
@@ -68,7 +70,10 @@ struct PrecApplyCalibrationPass
                                    {found->second.min, found->second.max}));
     }
     function.walk([&](Operation *op) {
-      if (!isQuantizable(op) || hasRegionInputRange(op))
+      if (!isQuantizable(op))
+        return;
+      recordActivationB(op);
+      if (hasRegionInputRange(op))
         return;
       auto found = file->tensors.find(getTensorName(getCalibratedInput(op)));
       if (found == file->tensors.end())
@@ -77,6 +82,21 @@ struct PrecApplyCalibrationPass
       op->setAttr(PrecisionDialect::getInputRangeAttrName(),
                   DenseF64ArrayAttr::get(&getContext(), range));
     });
+  }
+
+  /// A matmul of two activations (attention's Q·Kᵀ and P·V) takes its B
+  /// operand's range from what the calibration observed of its source.
+  /// Observed ranges cover every tensor, so calibrations made before B
+  /// operands were quantized still fit.
+  void recordActivationB(Operation *op) {
+    if (!isa<tosa::MatMulOp>(op) || isConstantWeights(op->getOperand(1)))
+      return;
+    Operation *source = getCalibratedInput(op, 1).getDefiningOp();
+    auto observed = source ? source->getAttrOfType<DenseF64ArrayAttr>(
+                                 PrecisionDialect::getObservedRangeAttrName())
+                           : nullptr;
+    if (observed)
+      op->setAttr(PrecisionDialect::getBInputRangeAttrName(), observed);
   }
 
   std::shared_ptr<const CalibrationFile> file;

@@ -168,8 +168,8 @@ std::string getTensorName(Value value) {
   return name;
 }
 
-Value getCalibratedInput(Operation *op) {
-  Value input = lookThroughRegions(op->getOperand(0));
+Value getCalibratedInput(Operation *op, unsigned operand) {
+  Value input = lookThroughRegions(op->getOperand(operand));
   // A transpose or reshape moves values without changing them, and a slice
   // (the importer's, which makes strides divide) keeps some: the source's
   // range covers them, under the source's name, as TensorRT names it.

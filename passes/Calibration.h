@@ -40,10 +40,11 @@ computeModelFingerprint(mlir::ModuleOp module, llvm::StringRef function);
 std::string getTensorName(mlir::Value value);
 
 /// The value whose range an op prec-quantize may quantize (a matmul or a
-/// convolution) needs: its input, followed through precision.region
-/// boundaries and through transposes, reshapes and slices, whose values
-/// lie in their source's range.
-mlir::Value getCalibratedInput(mlir::Operation *op);
+/// convolution) needs: its input (or another operand, a matmul's B where it
+/// is an activation), followed through precision.region boundaries and
+/// through transposes, reshapes and slices, whose values lie in their
+/// source's range.
+mlir::Value getCalibratedInput(mlir::Operation *op, unsigned operand = 0);
 
 /// The tensors a calibration of `function` covers: the calibrated inputs of
 /// its matmuls and convolutions, each once, in program order.

@@ -342,18 +342,24 @@ public:
 
 private:
   /// The range of a quantized region's inputs belongs to the matmuls that
-  /// read them, for prec-quantize: the region is gone by then.
+  /// read them, for prec-quantize: the region is gone by then. A matmul's B
+  /// operand that is an input (attention's keys and values) has it too.
   static void recordQuantizedInputRanges(ModuleOp module) {
     module.walk([](RegionOp region) {
       if (!isQuantizedPrecision(region.getPrecision()) ||
           !region.getInputMin() || !region.getInputMax())
         return;
-      double range[] = {region.getInputMin()->convertToDouble(),
-                        region.getInputMax()->convertToDouble()};
-      for (Operation &op : region.getBodyBlock())
-        if (isQuantizable(&op) && isa<BlockArgument>(op.getOperand(0)))
-          op.setAttr(PrecisionDialect::getInputRangeAttrName(),
-                     DenseF64ArrayAttr::get(region.getContext(), range));
+      double bounds[] = {region.getInputMin()->convertToDouble(),
+                         region.getInputMax()->convertToDouble()};
+      auto range = DenseF64ArrayAttr::get(region.getContext(), bounds);
+      for (Operation &op : region.getBodyBlock()) {
+        if (!isQuantizable(&op))
+          continue;
+        if (isa<BlockArgument>(op.getOperand(0)))
+          op.setAttr(PrecisionDialect::getInputRangeAttrName(), range);
+        if (isa<tosa::MatMulOp>(op) && isa<BlockArgument>(op.getOperand(1)))
+          op.setAttr(PrecisionDialect::getBInputRangeAttrName(), range);
+      }
     });
   }
 

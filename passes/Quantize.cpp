@@ -53,7 +53,8 @@ namespace {
 
 /// How a matmul or convolution is quantized: the type, the largest value it
 /// holds, the input's scale, the weights' scales (one per output channel for
-/// i8, one for f8) and the quantized weights' bytes.
+/// constant i8 weights, else one) and the quantized weights' bytes, or none
+/// where B is an activation, quantized at run time as the input is.
 struct QuantizationScales {
   Type type;
   double largest = 0;
@@ -61,8 +62,9 @@ struct QuantizationScales {
   int64_t channels = 0;
   std::vector<double> weights;
   std::vector<char> weightBits;
+  bool activationB = false;
 
-  bool isPerChannel() const { return type.isInteger(8); }
+  bool isInteger() const { return type.isInteger(8); }
 };
 
 /// Builds, before a float matmul or convolution, its quantized form: the
@@ -77,37 +79,27 @@ public:
         resultType(cast<RankedTensorType>(op->getResult(0).getType())),
         shift(splat({1}, builder.getI8Type(), builder.getI8IntegerAttr(0))) {}
 
-  /// x / s_x, clamped for i8, converted (rounding to nearest even; f8
-  /// saturates).
+  /// The quantized input.
   Value input() {
-    Value activation = op->getOperand(0);
-    auto aType = cast<RankedTensorType>(activation.getType());
-    SmallVector<int64_t> ones(aType.getRank(), 1);
-    Value inverseScale =
-        splat(ones, f32, builder.getF32FloatAttr(1.0 / scales.input));
-    Value scaled = tosa::MulOp::create(builder, named(".quantize.scale"), aType,
-                                       activation, inverseScale, shift);
-    if (scales.isPerChannel())
-      scaled = tosa::ClampOp::create(
-          builder, named(".quantize.clamp"), aType, scaled,
-          builder.getF32FloatAttr(-scales.largest),
-          builder.getF32FloatAttr(scales.largest),
-          tosa::NanPropagationModeAttr::get(
-              builder.getContext(), tosa::NanPropagationMode::PROPAGATE));
-    return tosa::CastOp::create(builder, named(".quantize"),
-                                aType.clone(scales.type), scaled);
+    return quantize(op->getOperand(0), scales.input, ".quantize");
+  }
+
+  /// The quantized weights: a constant, or B quantized at run time.
+  Value weights() {
+    if (scales.activationB)
+      return quantize(op->getOperand(1), scales.weights.front(), ".quantize_b");
+    auto weightType =
+        cast<RankedTensorType>(op->getOperand(1).getType()).clone(scales.type);
+    return tosa::ConstOp::create(
+        builder, named(".weights"), weightType,
+        DenseElementsAttr::getFromRawBuffer(weightType, scales.weightBits));
   }
 
   /// The same op on the quantized input and weights, accumulating in i32
   /// (i8) or f32 (f8); a convolution's bias is added after the
   /// dequantization, since its accumulator holds scaled products.
-  Value product(Value input) {
+  Value product(Value input, Value weight) {
     bool isConv = isa<tosa::Conv2DOp>(op);
-    auto weightType =
-        cast<RankedTensorType>(op->getOperand(1).getType()).clone(scales.type);
-    Value weight = tosa::ConstOp::create(
-        builder, named(".weights"), weightType,
-        DenseElementsAttr::getFromRawBuffer(weightType, scales.weightBits));
     Value zero = splat({1}, scales.type, zeroOf(scales.type));
     Type accumulator = getAccumulator();
     Value zeroBias =
@@ -128,6 +120,7 @@ public:
     product->getResult(0).setType(resultType.clone(accumulator));
     product->removeAttr(PrecisionDialect::getQuantizeAttrName());
     product->removeAttr(PrecisionDialect::getInputRangeAttrName());
+    product->removeAttr(PrecisionDialect::getBInputRangeAttrName());
     if (auto assigned = op->getAttrOfType<prec::precision::AssignmentAttr>(
             PrecisionDialect::getAssignmentAttrName()))
       product->setAttr(PrecisionDialect::getAssignmentAttrName(),
@@ -140,7 +133,7 @@ public:
 
   /// f32(acc) x s_x x s_w, plus a convolution's bias.
   Value dequantize(Value accumulated) {
-    if (scales.isPerChannel())
+    if (scales.isInteger())
       accumulated = tosa::CastOp::create(builder, named(".dequantize.convert"),
                                          resultType, accumulated);
     SmallVector<float> dequantize;
@@ -167,8 +160,27 @@ public:
   }
 
 private:
+  /// x / s, clamped for i8, converted (rounding to nearest even; f8
+  /// saturates).
+  Value quantize(Value x, double scale, StringRef suffix) {
+    auto xType = cast<RankedTensorType>(x.getType());
+    SmallVector<int64_t> ones(xType.getRank(), 1);
+    Value inverseScale = splat(ones, f32, builder.getF32FloatAttr(1.0 / scale));
+    Value scaled = tosa::MulOp::create(builder, named(suffix, ".scale"), xType,
+                                       x, inverseScale, shift);
+    if (scales.isInteger())
+      scaled = tosa::ClampOp::create(
+          builder, named(suffix, ".clamp"), xType, scaled,
+          builder.getF32FloatAttr(-scales.largest),
+          builder.getF32FloatAttr(scales.largest),
+          tosa::NanPropagationModeAttr::get(
+              builder.getContext(), tosa::NanPropagationMode::PROPAGATE));
+    return tosa::CastOp::create(builder, named(suffix),
+                                xType.clone(scales.type), scaled);
+  }
+
   Type getAccumulator() const {
-    return scales.isPerChannel() ? Type(builder.getI32Type()) : f32;
+    return scales.isInteger() ? Type(builder.getI32Type()) : f32;
   }
 
   Attribute zeroOf(Type type) const {
@@ -176,9 +188,9 @@ private:
                                   : Attribute(builder.getFloatAttr(type, 0.0));
   }
 
-  Location named(llvm::StringRef suffix) const {
-    return NameLoc::get(StringAttr::get(builder.getContext(), layer + suffix),
-                        loc);
+  Location named(llvm::StringRef suffix, llvm::StringRef part = "") const {
+    return NameLoc::get(
+        StringAttr::get(builder.getContext(), layer + suffix + part), loc);
   }
 
   Value splat(ArrayRef<int64_t> shape, Type element, Attribute value) const {
@@ -205,10 +217,7 @@ double getLargest(Type type) {
 /// The values of a float constant as f32, looking through an exact widening
 /// (f16 or bf16 weights cast to f32), or none.
 std::optional<std::vector<float>> readFloats(Value value) {
-  if (auto widening = value.getDefiningOp<tosa::CastOp>())
-    if (getElementTypeOrSelf(widening.getInput().getType())
-            .getIntOrFloatBitWidth() < 32)
-      value = widening.getInput();
+  value = prec::lookThroughWidening(value);
   ElementsAttr values;
   if (!matchPattern(value, m_Constant(&values)))
     return std::nullopt;
@@ -262,11 +271,12 @@ public:
   }
 
 private:
-  /// The [min, max] of the matmul's A operand.
-  std::optional<std::pair<double, double>> getInputRange(Operation *op) {
-    auto range = op->getAttrOfType<DenseF64ArrayAttr>(
-        PrecisionDialect::getInputRangeAttrName());
-    Value input = op->getOperand(0);
+  /// The [min, max] of operand `operand` (A, or B where it is an activation):
+  /// recorded on the op as `rangeName`, else range analysis' on its producer.
+  std::optional<std::pair<double, double>>
+  getInputRange(Operation *op, unsigned operand, StringRef rangeName) {
+    auto range = op->getAttrOfType<DenseF64ArrayAttr>(rangeName);
+    Value input = op->getOperand(operand);
     if (!range) {
       if (Operation *def = input.getDefiningOp())
         range = def->getAttrOfType<DenseF64ArrayAttr>(
@@ -295,7 +305,9 @@ private:
       return failure();
     OpBuilder builder(op);
     QuantizedBuilder quantized(builder, op, *scales);
-    Value result = quantized.dequantize(quantized.product(quantized.input()));
+    Value input = quantized.input();
+    Value weights = quantized.weights();
+    Value result = quantized.dequantize(quantized.product(input, weights));
     SmallVector<Value> old(op->getOperands());
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
@@ -312,8 +324,8 @@ private:
   }
 
   /// The scales of `op`'s input and weights and its quantized weights; an
-  /// error at `op` when its input has no usable range or its weights are not
-  /// a constant.
+  /// error at `op` when its input has no usable range or its weights are
+  /// neither a constant nor a matmul's B operand with a range.
   FailureOr<QuantizationScales> computeScales(Operation *op) {
     QuantizationScales scales;
     scales.type =
@@ -325,34 +337,63 @@ private:
       return (layer.empty() ? name : "'" + layer + "' (" + name + ")") +
              " computes in ";
     };
-    std::optional<std::pair<double, double>> range = getInputRange(op);
-    if (!range)
+    auto noRange = [&](StringRef operand) {
       return op->emitError()
-             << describe() << scales.type
-             << " but its input has no range: give its precision.region an "
-                "input_range, calibrate the model (prec-calibrate, then "
-                "prec-legalize calibration=CALIB.json), or give its inputs a "
-                "val-range";
-    std::optional<std::vector<float>> weights = readFloats(op->getOperand(1));
-    if (!weights)
-      return op->emitError() << describe() << scales.type
-                             << ": its weights (B) must be a float constant";
-
+             << describe() << scales.type << " but its " << operand
+             << " has no range: give its precision.region an input_range, "
+                "calibrate the model (prec-calibrate, then prec-legalize "
+                "calibration=CALIB.json), or give its inputs a val-range";
+    };
+    std::optional<std::pair<double, double>> range =
+        getInputRange(op, 0, PrecisionDialect::getInputRangeAttrName());
+    if (!range)
+      return noRange("input");
     scales.largest = getLargest(scales.type);
-    scales.input = std::max(std::abs(range->first), std::abs(range->second)) /
+    FailureOr<double> inputScale = computeScale(op, *range, scales, describe);
+    if (failed(inputScale))
+      return failure();
+    scales.input = *inputScale;
+
+    if (std::optional<std::vector<float>> weights =
+            readFloats(op->getOperand(1))) {
+      quantizeWeights(op, *weights, scales);
+      return scales;
+    }
+    if (!isa<tosa::MatMulOp>(op) || prec::isConstantWeights(op->getOperand(1)))
+      return op->emitError() << describe() << scales.type
+                             << ": its weights must be a float constant";
+    // B is an activation (attention's keys or values): one scale for the
+    // tensor, from its range, as for the input.
+    std::optional<std::pair<double, double>> bRange =
+        getInputRange(op, 1, PrecisionDialect::getBInputRangeAttrName());
+    if (!bRange)
+      return noRange("B operand");
+    FailureOr<double> bScale = computeScale(op, *bRange, scales, describe);
+    if (failed(bScale))
+      return failure();
+    scales.weights = {*bScale};
+    scales.activationB = true;
+    return scales;
+  }
+
+  /// max(|lo|, |hi|) / qmax for a range [lo, hi] (1 where it is 0); an
+  /// error where that or its inverse would not be a normal f32, as the
+  /// constants that hold them are.
+  static FailureOr<double> computeScale(Operation *op,
+                                        std::pair<double, double> range,
+                                        const QuantizationScales &scales,
+                                        function_ref<std::string()> describe) {
+    double scale = std::max(std::abs(range.first), std::abs(range.second)) /
                    scales.largest;
-    if (scales.input == 0.0)
-      scales.input = 1.0;
-    // The scale and its inverse become f32 constants: outside f32's normal
-    // range one of them would be zero or infinite.
-    if (!(scales.input >= std::numeric_limits<float>::min() &&
-          scales.input <= std::numeric_limits<float>::max()))
+    if (scale == 0.0)
+      return 1.0;
+    if (!(scale >= std::numeric_limits<float>::min() &&
+          scale <= std::numeric_limits<float>::max()))
       return op->emitError()
              << describe() << scales.type << " but its input range ["
-             << range->first << ", " << range->second << "] gives the scale "
-             << scales.input << ", which is not a normal f32";
-    quantizeWeights(op, *weights, scales);
-    return scales;
+             << range.first << ", " << range.second << "] gives the scale "
+             << scale << ", which is not a normal f32";
+    return scale;
   }
 
   /// Weight scales (one per output channel for i8, one for f8) and the
@@ -365,7 +406,7 @@ private:
     // first (O) index.
     scales.channels = isConv ? bType.getDimSize(0) : bType.getDimSize(2);
     int64_t perOutput = bType.getNumElements() / scales.channels;
-    bool perChannel = scales.isPerChannel();
+    bool perChannel = scales.isInteger();
     auto scaleIndex = [&](int64_t index) -> int64_t {
       if (!perChannel)
         return 0;

@@ -64,7 +64,7 @@ LogicalResult PrecisionDialect::verifyOperationAttribute(Operation *op,
     return verifyAttrKind<AssignmentAttr>(op, name, value,
                                           "a #precision.assignment");
   if (name == getRangeAttrName() || name == getInputRangeAttrName() ||
-      name == getObservedRangeAttrName())
+      name == getBInputRangeAttrName() || name == getObservedRangeAttrName())
     return verifyRangeAttr(op, attr);
   if (name == getQuantizeAttrName()) {
     auto type = dyn_cast<TypeAttr>(value);

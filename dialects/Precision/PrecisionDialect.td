@@ -102,6 +102,12 @@ def Precision_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getInputRangeAttrName() {
       return ::llvm::StringLiteral("precision.input_range");
     }
+    /// [min, max] of a quantized matmul's B operand where B is an activation
+    /// (attention's keys and values), from its region's input_range or a
+    /// calibration; quantized per tensor at run time.
+    static constexpr ::llvm::StringLiteral getBInputRangeAttrName() {
+      return ::llvm::StringLiteral("precision.b_input_range");
+    }
     /// [min, max] the calibration data reached in an op's result, which
     /// range analysis widens by its margin.
     static constexpr ::llvm::StringLiteral getObservedRangeAttrName() {

@@ -2,6 +2,7 @@
 
 #include "dialects/Utils/Constants.h"
 
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 
@@ -21,6 +22,19 @@ std::optional<APFloat> getFloatSplat(Value value) {
       !isa<FloatType>(values.getElementType()))
     return std::nullopt;
   return values.getSplatValue<APFloat>();
+}
+
+Value lookThroughWidening(Value value) {
+  if (auto widening = value.getDefiningOp<tosa::CastOp>())
+    if (getElementTypeOrSelf(widening.getInput().getType())
+            .getIntOrFloatBitWidth() <
+        getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth())
+      return widening.getInput();
+  return value;
+}
+
+bool isConstantWeights(Value value) {
+  return matchPattern(lookThroughWidening(value), m_Constant());
 }
 
 bool forEachFloat(ElementsAttr values,

@@ -20,6 +20,13 @@ bool isZeroConstant(mlir::Value value);
 /// whose dense float elements are all one value.
 std::optional<llvm::APFloat> getFloatSplat(mlir::Value value);
 
+/// `value`, or the source of the cast that widens it from a narrower type
+/// (f16 or bf16 weights that the program reads in f32).
+mlir::Value lookThroughWidening(mlir::Value value);
+
+/// Whether `value` is a constant, or a constant widened by a cast.
+bool isConstantWeights(mlir::Value value);
+
 /// Calls `visit(index, value)` for every element of a float constant, dense
 /// or a resource blob (whose bytes are decoded in its element type); false,
 /// visiting nothing, for other element types or a blob of the wrong size.

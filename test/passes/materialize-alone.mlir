@@ -139,6 +139,21 @@ func.func @quantized_matmul(%arg0: tensor<1x4x8xf32>) -> tensor<1x4x3xf32> {
 
 // -----
 
+// Both operands of an f8 matmul are region inputs (attention's Q and Kᵀ):
+// the region's input_range goes to B as well, as b_input_range.
+// CHECK-LABEL: func.func @quantized_activations
+// CHECK: tosa.matmul %arg0, %arg1, {{.*}}precision.b_input_range = array<f64: -2.000000e+00, 2.000000e+00>, precision.input_range = array<f64: -2.000000e+00, 2.000000e+00>, precision.quantize = f8E4M3FN}
+func.func @quantized_activations(%arg0: tensor<1x4x8xf32>, %arg1: tensor<1x8x4xf32>) -> tensor<1x4x4xf32> {
+  %0 = precision.region f8E4M3FN obey input_range [-2.000000e+00, 2.000000e+00] (%a = %arg0 : tensor<1x4x8xf32>, %b = %arg1 : tensor<1x8x4xf32>) -> tensor<1x4x4xf32> {
+    %1 = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %2 = tosa.matmul %a, %b, %1, %1 {precision.assigned = #precision.assignment<compute = f8E4M3FN, accumulate = f32, storage = f32, reason = region>} : (tensor<1x4x8xf32>, tensor<1x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+    precision.yield %2 : tensor<1x4x4xf32>
+  }
+  return %0 : tensor<1x4x4xf32>
+}
+
+// -----
+
 // The signature keeps f32 unless io-types asks: then input x and output y
 // are f16 bindings and their casts disappear; the other input keeps f32.
 // CHECK-LABEL: func.func @io_types

@@ -144,10 +144,52 @@ func.func @no_range(%x: tensor<1x2x4xf32>) -> tensor<1x2x2xf32> {
 
 // -----
 
-// Weights that are not a constant cannot be quantized at compile time.
-func.func @weights_not_constant(%x: tensor<1x2x4xf32>, %w: tensor<1x4x2xf32>) -> tensor<1x2x2xf32> {
+// B passed in is an activation (attention's keys or values): quantized
+// per tensor at run time like the input, from its b_input_range (s_b =
+// 2 / 448, so B times 224), and the product scaled back by s_x s_b.
+// CHECK-LABEL: func.func @f8_activation_b
+// CHECK: %[[INV:.*]] = "tosa.const"() <{values = dense<4.480000e+02> : tensor<1x1x1xf32>}>
+// CHECK: %[[SCALED:.*]] = tosa.mul %arg0, %[[INV]], %{{.*}}
+// CHECK: %[[Q:.*]] = tosa.cast %[[SCALED]] : (tensor<1x2x4xf32>) -> tensor<1x2x4xf8E4M3FN>
+// CHECK: %[[BINV:.*]] = "tosa.const"() <{values = dense<2.240000e+02> : tensor<1x1x1xf32>}>
+// CHECK: %[[BSCALED:.*]] = tosa.mul %arg1, %[[BINV]], %{{.*}}
+// CHECK: %[[BQ:.*]] = tosa.cast %[[BSCALED]] : (tensor<1x4x2xf32>) -> tensor<1x4x2xf8E4M3FN>
+// CHECK: %[[ACC:.*]] = tosa.matmul %[[Q]], %[[BQ]], %{{.*}}, %{{.*}} {precision.layer = "scores"} : {{.*}} -> tensor<1x2x2xf32>
+// CHECK: %[[S:.*]] = "tosa.const"() <{values = dense<9.96492326E-6> : tensor<1x1x1xf32>}>
+// CHECK: tosa.mul %[[ACC]], %[[S]], %{{.*}}
+func.func @f8_activation_b(%x: tensor<1x2x4xf32>, %w: tensor<1x4x2xf32>) -> tensor<1x2x2xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
-  // expected-error @+1 {{tosa.matmul computes in 'f8E4M3FN': its weights (B) must be a float constant}}
+  %m = tosa.matmul %x, %w, %zp, %zp {precision.b_input_range = array<f64: -1.0, 2.0>, precision.input_range = array<f64: -1.0, 1.0>, precision.layer = "scores", precision.quantize = f8E4M3FN} : (tensor<1x2x4xf32>, tensor<1x4x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2xf32>
+  return %m : tensor<1x2x2xf32>
+}
+
+// -----
+
+// In i8, B is clamped and converted like the input, with one scale for the
+// tensor (127 / 2); the i32 product converts to f32 and scales back by
+// 1/127 x 2/127. Without a b_input_range, B's range is its producer's.
+// CHECK-LABEL: func.func @i8_activation_b
+// CHECK: tosa.cast %{{.*}} : (tensor<1x2x4xf32>) -> tensor<1x2x4xi8>
+// CHECK: "tosa.const"() <{values = dense<6.350000e+01> : tensor<1x1x1xf32>}>
+// CHECK: %[[BSCALED:.*]] = tosa.mul %[[B:.*]], %{{.*}}, %{{.*}}
+// CHECK: %[[BCLAMPED:.*]] = tosa.clamp %[[BSCALED]] {max_val = 1.270000e+02 : f32, min_val = -1.270000e+02 : f32{{.*}}}
+// CHECK: %[[BQ:.*]] = tosa.cast %[[BCLAMPED]] : (tensor<1x4x2xf32>) -> tensor<1x4x2xi8>
+// CHECK: tosa.matmul %{{.*}}, %[[BQ]], {{.*}} -> tensor<1x2x2xi32>
+// CHECK: tosa.cast %{{.*}} : (tensor<1x2x2xi32>) -> tensor<1x2x2xf32>
+// CHECK: "tosa.const"() <{values = dense<1.24000246E-4> : tensor<1x1x1xf32>}>
+func.func @i8_activation_b(%x: tensor<1x2x4xf32>, %w: tensor<1x4x2xf32>) -> tensor<1x2x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %b = tosa.tanh %w {precision.range = array<f64: -2.0, 1.0>} : (tensor<1x4x2xf32>) -> tensor<1x4x2xf32>
+  %m = tosa.matmul %x, %b, %zp, %zp {precision.input_range = array<f64: -1.0, 1.0>, precision.quantize = i8} : (tensor<1x2x4xf32>, tensor<1x4x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2xf32>
+  return %m : tensor<1x2x2xf32>
+}
+
+// -----
+
+// B passed in with no range of its own: no scale.
+func.func @activation_b_without_range(%x: tensor<1x2x4xf32>, %w: tensor<1x4x2xf32>) -> tensor<1x2x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  // expected-error @+1 {{tosa.matmul computes in 'f8E4M3FN' but its B operand has no range}}
   %m = tosa.matmul %x, %w, %zp, %zp {precision.input_range = array<f64: -1.0, 1.0>, precision.quantize = f8E4M3FN} : (tensor<1x2x4xf32>, tensor<1x4x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2xf32>
   return %m : tensor<1x2x2xf32>
 }

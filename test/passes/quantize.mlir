@@ -78,3 +78,24 @@ func.func @conv(%x: tensor<1x4x4x2xf32> loc("x")) -> tensor<1x4x4x2xf32> {
   }
   return %y : tensor<1x4x4x2xf32>
 }
+
+// -----
+
+// Attention's scores pinned to f8: Q and K are both activations, inputs of
+// the region, and take its input_range [-2, 2] (x 224 each); the product
+// scales back by (2/448)^2.
+// CHECK-LABEL: func.func @scores_f8
+// CHECK: "tosa.const"() <{values = dense<2.240000e+02> : tensor<1x1x1xf32>}>
+// CHECK: tosa.cast %{{.*}} : (tensor<2x4x8xf32>) -> tensor<2x4x8xf8E4M3FN>
+// CHECK: "tosa.const"() <{values = dense<2.240000e+02> : tensor<1x1x1xf32>}>
+// CHECK: tosa.cast %{{.*}} : (tensor<2x8x4xf32>) -> tensor<2x8x4xf8E4M3FN>
+// CHECK: tosa.matmul {{.*}} : (tensor<2x4x8xf8E4M3FN>, tensor<2x8x4xf8E4M3FN>, {{.*}}) -> tensor<2x4x4xf32>
+// CHECK: "tosa.const"() <{values = dense<1.99298465E-5> : tensor<1x1x1xf32>}>
+func.func @scores_f8(%q: tensor<2x4x8xf32> loc("q"), %kt: tensor<2x8x4xf32> loc("kt")) -> tensor<2x4x4xf32> {
+  %s = precision.region f8E4M3FN obey output f16 input_range [-2.0, 2.0] (%a = %q : tensor<2x4x8xf32>, %b = %kt : tensor<2x8x4xf32>) -> tensor<2x4x4xf32> {
+    %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %m = tosa.matmul %a, %b, %zp, %zp : (tensor<2x4x8xf32>, tensor<2x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x4x4xf32> loc("scores")
+    precision.yield %m : tensor<2x4x4xf32>
+  }
+  return %s : tensor<2x4x4xf32>
+}

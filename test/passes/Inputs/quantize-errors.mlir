@@ -1,14 +1,15 @@
 // Quantized regions prec-legalize refuses (see ../quantize.mlir).
 
-// Weights that are not a constant cannot be quantized here.
-// CHECK: error: {{.*}}'fc' (tosa.matmul) computes in 'f8E4M3FN': its weights (B) must be a float constant
-func.func @bound_weights(%x: tensor<1x4x8xf32> loc("x"), %w: tensor<1x8x3xf32> loc("w")) -> tensor<1x4x3xf32> {
-  %y = precision.region f8E4M3FN obey output f16 input_range [-4.0, 4.0] output_range [-10.0, 10.0] (%a = %x : tensor<1x4x8xf32>, %b = %w : tensor<1x8x3xf32>) -> tensor<1x4x3xf32> {
+// Convolution weights that are not a constant cannot be quantized here.
+// CHECK: error: {{.*}}'conv' (tosa.conv2d) computes in 'f8E4M3FN': its weights must be a float constant
+func.func @bound_weights(%x: tensor<1x4x4x2xf32> loc("x"), %w: tensor<2x1x1x2xf32> loc("w")) -> tensor<1x4x4x2xf32> {
+  %y = precision.region f8E4M3FN obey output f16 input_range [-4.0, 4.0] output_range [-10.0, 10.0] (%a = %x : tensor<1x4x4x2xf32>, %b = %w : tensor<2x1x1x2xf32>) -> tensor<1x4x4x2xf32> {
+    %bias = "tosa.const"() <{values = dense<0.0> : tensor<2xf32>}> : () -> tensor<2xf32>
     %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
-    %h = tosa.matmul %a, %b, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x3xf32> loc("fc")
-    precision.yield %h : tensor<1x4x3xf32>
+    %c = tosa.conv2d %a, %b, %bias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x2xf32> loc("conv")
+    precision.yield %c : tensor<1x4x4x2xf32>
   }
-  return %y : tensor<1x4x3xf32>
+  return %y : tensor<1x4x4x2xf32>
 }
 
 // -----
