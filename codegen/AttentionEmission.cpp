@@ -44,11 +44,22 @@ std::string composeLogit(
   return op.getMaskFirst() ? scale(mask(scores)) : mask(scale(scores));
 }
 
+/// The scores of dot product `s`: multiplied by the dequantization factor
+/// where the op's matmuls are quantized, rounding to f32.
+std::string getScores(engine::AttentionOp op, StringRef s) {
+  engine::AttentionQuantizationAttr quantization = op.getQuantizationAttr();
+  if (!quantization)
+    return s.str();
+  return "__fmul_rn(" + s.str() + ", " +
+         getFloatLiteral(quantization.getScores().getValue().convertToFloat()) +
+         ")";
+}
+
 /// The logit of dot product `s` and mask value `m`: each part rounded to
 /// its type.
 std::string getLogitExpression(engine::AttentionOp op) {
   return composeLogit(
-      op, roundedTo(op.getScoreType(), "s"),
+      op, roundedTo(op.getScoreType(), getScores(op, "s")),
       [&](const std::string &x, const std::string &scale) {
         return roundedTo(op.getScaledType(), "(" + x + ") * " + scale);
       },
@@ -91,8 +102,12 @@ std::string getPairLogitExpression(engine::AttentionOp op) {
            "(*this)(s.y, prec_to_float(m.y)))";
   std::string pair =
       llvm::formatv("prec_pair<{0}>", getDeviceType(*packed)->cType).str();
+  std::string scores = op.getQuantizationAttr()
+                           ? "make_float2(" + getScores(op, "s.x") + ", " +
+                                 getScores(op, "s.y") + ")"
+                           : std::string("s");
   std::string logit = composeLogit(
-      op, pair + "::round(s)",
+      op, pair + "::round(" + scores + ")",
       [&](const std::string &x, const std::string &scale) {
         return "__hmul2_rn(" + x + ", " + pair + "::splat(" + scale + "))";
       },
@@ -128,6 +143,26 @@ std::string getResultFunctor(engine::AttentionOp op, StringRef name,
       name, out.cType, substitute(out.fromFloat, scaled));
 }
 
+/// The tensor-core kernel's trailing template argument and kernel argument
+/// for a quantized attention: prec_attention_f8 of the op's type, with its
+/// factors.
+std::pair<std::string, std::string>
+getQuantizationArguments(engine::AttentionOp op) {
+  engine::AttentionQuantizationAttr quantization = op.getQuantizationAttr();
+  std::string type = llvm::formatv("prec_attention_f8<{0}>",
+                                   getDeviceType(quantization.getType())->cType)
+                         .str();
+  auto literal = [](FloatAttr factor) {
+    return getFloatLiteral(factor.getValue().convertToFloat());
+  };
+  std::string value = llvm::formatv(
+      "{0}{{{1}, {2}, {3}, {4}, {5}}", type, literal(quantization.getQuery()),
+      literal(quantization.getKeys()), literal(quantization.getValues()),
+      literal(quantization.getProbabilities()),
+      literal(quantization.getResult()));
+  return {type, value};
+}
+
 /// The report's record of what each part of `op` computes in.
 llvm::json::Object getAttentionRecord(engine::AttentionOp op, StringRef layer) {
   auto elementName = [](Value value) { return typeName(elementOf(value)); };
@@ -139,9 +174,16 @@ llvm::json::Object getAttentionRecord(engine::AttentionOp op, StringRef layer) {
   // A quantized result: the output's rounding before its scale.
   if (std::optional<Type> unscaled = op.getUnscaledType())
     parts["unscaled_result"] = typeName(*unscaled);
+  // Quantized matmuls: Q, K, V and the probabilities in their f8 type.
+  std::string compute = elementName(op.getQuery());
+  if (engine::AttentionQuantizationAttr quantization =
+          op.getQuantizationAttr()) {
+    compute = typeName(quantization.getType());
+    parts["probabilities"] = compute;
+  }
   return llvm::json::Object{{"name", layer.str()},
                             {"op", "engine.attention"},
-                            {"compute", elementName(op.getQuery())},
+                            {"compute", compute},
                             {"accumulate", "f32"},
                             {"storage", elementName(op.getResult())},
                             {"parts", std::move(parts)}};
@@ -269,6 +311,15 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
     if (op.getSkipMaskedKeys())
       keptTiles = emitKeptTiles(op, maskType, index);
     const char *keyRows = op.hasKeyRows() ? "true" : "false";
+    std::string quantizationArgument = ", prec_attention_unquantized()";
+    if (op.getQuantizationAttr()) {
+      auto [type, value] = getQuantizationArguments(op);
+      if (resultArgument.empty())
+        resultArgument =
+            llvm::formatv(", prec_result<{0}>", typeOf(op.getResult()).cType);
+      resultArgument += ", " + type;
+      quantizationArgument = ", " + value;
+    }
     launchTiled(
         llvm::formatv("prec_attention_mma<{0}, {1}, {2}, {3}, {4}, {5}, "
                       "{6}_logit, {7}, {8}, {9}, {10}{11}>",
@@ -280,7 +331,7 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
                       tiles, d, dv, queryType, keyRows)
             .str(),
         llvm::formatv("dim3((unsigned)({0}), {1})", matrices, rowBlocks).str(),
-        128, "tensor cores", ", " + keptTiles);
+        128, "tensor cores", ", " + keptTiles + quantizationArgument);
   } else if (op.getKernel() == engine::AttentionKernel::CudaCores) {
     launchTiled(
         llvm::formatv("prec_attention_cuda_cores<{0}, {1}, {2}, "

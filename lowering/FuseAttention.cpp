@@ -35,9 +35,24 @@ namespace {
 /// after `narrow` changes nothing).
 bool isWithin(Type narrow, Type wide) { return narrow == wide || wide.isF32(); }
 
+/// The factors of an attention whose matmuls the program quantized
+/// (engine.attention_quantization).
+struct QuantizationFactors {
+  Type type;
+  APFloat query{0.0f}, keys{0.0f}, values{0.0f}, probabilities{0.0f},
+      scores{0.0f}, result{0.0f};
+};
+
 /// One attention as the program writes it, found from its P·V matmul.
 struct AttentionMatch {
   tosa::MatMulOp scores, output;
+  /// The attention op's operands: the matmuls' operands, or where the
+  /// program quantized them, what it quantized.
+  Value query, keys, values;
+  std::optional<QuantizationFactors> quantization;
+  /// The ops that quantize the operands, which have their shapes rather
+  /// than the scores'.
+  llvm::SmallPtrSet<Operation *, 8> operandOps;
   /// The op whose result the attention op replaces: the P·V matmul or its
   /// epilogue cast.
   Operation *result = nullptr;
@@ -56,33 +71,113 @@ class AttentionMatcher {
 public:
   std::optional<AttentionMatch> match(tosa::MatMulOp output) {
     match_ = AttentionMatch();
+    scoresDequantized = false;
     match_.output = output;
     match_.ops.insert(output);
-    if (!elementOf(output.getResult()).isF32() ||
-        !isComputeType(elementOf(output.getA())))
+    if (!elementOf(output.getResult()).isF32())
       return std::nullopt;
-    Value probabilities = lookThrough(output.getA());
+    Value probabilities = output.getA();
+    match_.values = output.getB();
+    if (isQuantized(output)) {
+      match_.quantization.emplace();
+      match_.quantization->type = elementOf(output.getA());
+      std::optional<Value> p =
+          matchQuantized(probabilities, match_.quantization->probabilities);
+      std::optional<Value> v =
+          matchQuantized(match_.values, match_.quantization->values);
+      if (!p || !v)
+        return std::nullopt;
+      probabilities = *p;
+      match_.values = *v;
+    } else if (!isComputeType(elementOf(probabilities))) {
+      return std::nullopt;
+    }
+    probabilities = lookThrough(probabilities);
     if (Value guarded = matchNanGuard(probabilities)) {
       match_.zeroNanRows = true;
       probabilities = lookThrough(guarded);
     }
     Value logits = matchSoftmax(probabilities);
-    if (!logits || !matchScores(logits) || !isClosed())
+    if (!logits || !matchScores(logits) || !matchResult() || !isClosed())
       return std::nullopt;
-    match_.result = output;
-    if (output->hasOneUse())
-      if (auto cast = dyn_cast<tosa::CastOp>(*output->user_begin());
-          cast &&
-          cast->hasAttr(precision::PrecisionDialect::getEpilogueAttrName())) {
-        match_.result = cast;
-        match_.ops.insert(cast);
-      }
+    if (match_.quantization &&
+        !engine::AttentionOp::fitsTensorCores(
+            elementOf(match_.query), elementOf(match_.values),
+            shapeOf(match_.query)[2], shapeOf(match_.values)[2]))
+      return std::nullopt;
     return std::move(match_);
   }
 
 private:
   static bool isComputeType(Type type) {
     return engine::AttentionOp::isComputeType(type);
+  }
+
+  /// Whether the program quantized `matmul` to f8 (prec-quantize).
+  static bool isQuantized(tosa::MatMulOp matmul) {
+    return isa<Float8E4M3FNType, Float8E5M2Type>(elementOf(matmul.getA()));
+  }
+
+  /// The P·V matmul's result, or its dequantization, possibly followed by
+  /// its epilogue cast.
+  bool matchResult() {
+    Operation *result = match_.output;
+    if (match_.quantization) {
+      auto dequantize = getOnlyUser<tosa::MulOp>(result);
+      if (!dequantize || !matchFactor(dequantize, result->getResult(0),
+                                      match_.quantization->result))
+        return false;
+      take(dequantize);
+      result = dequantize;
+    }
+    if (auto cast = getOnlyUser<tosa::CastOp>(result);
+        cast &&
+        cast->hasAttr(precision::PrecisionDialect::getEpilogueAttrName())) {
+      take(cast);
+      result = cast;
+    }
+    match_.result = result;
+    return true;
+  }
+
+  /// The only user of `op`'s result, if it is an OpTy.
+  template <typename OpTy> static OpTy getOnlyUser(Operation *op) {
+    return op->hasOneUse() ? dyn_cast<OpTy>(*op->user_begin()) : OpTy();
+  }
+
+  /// Whether `mul` multiplies `value` by an f32 splat, recorded in `factor`.
+  static bool matchFactor(tosa::MulOp mul, Value value, APFloat &factor) {
+    Value other = mul.getInput1() == value ? mul.getInput2() : mul.getInput1();
+    std::optional<APFloat> splat = getFloatSplat(other);
+    if (!splat || !elementOf(other).isF32() ||
+        (mul.getInput1() != value && mul.getInput2() != value))
+      return false;
+    factor = *splat;
+    return true;
+  }
+
+  /// What `operand`, a quantized matmul's operand, quantizes:
+  /// cast<f8>(x * factor) gives x, under a widening cast from the type the
+  /// program stored it in; the factor goes to `factor`.
+  std::optional<Value> matchQuantized(Value operand, APFloat &factor) {
+    auto cast = operand.getDefiningOp<tosa::CastOp>();
+    auto mul = cast ? cast.getInput().getDefiningOp<tosa::MulOp>() : nullptr;
+    if (!mul)
+      return std::nullopt;
+    Value x =
+        getFloatSplat(mul.getInput2()) ? mul.getInput1() : mul.getInput2();
+    if (!elementOf(x).isF32() || !matchFactor(mul, x, factor))
+      return std::nullopt;
+    for (Operation *op : {cast.getOperation(), mul.getOperation()}) {
+      take(op);
+      match_.operandOps.insert(op);
+    }
+    Value source = lookThroughWidening(x);
+    if (source != x) {
+      take(x.getDefiningOp());
+      match_.operandOps.insert(x.getDefiningOp());
+    }
+    return source;
   }
 
   /// Records that the attention op replaces `op`.
@@ -154,8 +249,9 @@ private:
   }
 
   /// Walks from the logits back to the Q·Kᵀ matmul through at most one
-  /// scale by a constant and one added mask, recording the type each part
-  /// rounds to (the narrowest on its way).
+  /// scale by a constant and one added mask (and, where the program
+  /// quantized the matmul, its dequantization), recording the type each
+  /// part rounds to (the narrowest on its way).
   bool matchScores(Value logits) {
     SmallVector<Operation *> steps;
     Type rounding = elementOf(logits);
@@ -178,6 +274,10 @@ private:
         value = def->getOperand(0);
         continue;
       }
+      if (std::optional<Value> product = matchScoresDequantization(def)) {
+        value = *product;
+        continue;
+      }
       std::optional<Value> next = matchStep(def);
       if (!next)
         return false;
@@ -187,8 +287,7 @@ private:
       value = *next;
     }
     if (!match_.scores || steps.size() > 2 ||
-        !elementOf(match_.scores.getResult()).isF32() ||
-        !isComputeType(elementOf(match_.scores.getA())))
+        !elementOf(match_.scores.getResult()).isF32() || !matchQueryAndKeys())
       return false;
     take(match_.scores);
     // From the matmul on: the scores, then each step's result.
@@ -209,6 +308,47 @@ private:
     match_.scaledType = scaled ? *scaled : masked ? *masked : rounding;
     match_.maskedType = masked ? *masked : match_.scaledType;
     return finishHeads();
+  }
+
+  /// The product of a quantized Q·Kᵀ under its dequantization, the factor
+  /// recorded.
+  std::optional<Value> matchScoresDequantization(Operation *op) {
+    auto mul = dyn_cast<tosa::MulOp>(op);
+    if (!mul || !match_.quantization || scoresDequantized)
+      return std::nullopt;
+    for (Value product : {mul.getInput1(), mul.getInput2()}) {
+      auto matmul = product.getDefiningOp<tosa::MatMulOp>();
+      if (matmul && isQuantized(matmul) &&
+          matchFactor(mul, product, match_.quantization->scores)) {
+        scoresDequantized = true;
+        return product;
+      }
+    }
+    return std::nullopt;
+  }
+
+  /// Q and Kᵀ: the scores matmul's operands, or what they quantize where
+  /// the P·V matmul is quantized too (to the same type).
+  bool matchQueryAndKeys() {
+    tosa::MatMulOp scores = match_.scores;
+    if (!match_.quantization) {
+      match_.query = scores.getA();
+      match_.keys = scores.getB();
+      return isComputeType(elementOf(match_.query));
+    }
+    if (!scoresDequantized ||
+        elementOf(scores.getA()) != match_.quantization->type ||
+        elementOf(scores.getB()) != match_.quantization->type)
+      return false;
+    std::optional<Value> query =
+        matchQuantized(scores.getA(), match_.quantization->query);
+    std::optional<Value> keys =
+        matchQuantized(scores.getB(), match_.quantization->keys);
+    if (!query || !keys)
+      return false;
+    match_.query = *query;
+    match_.keys = *keys;
+    return true;
   }
 
   /// The narrower of two types of which one holds the other, or null.
@@ -288,7 +428,7 @@ private:
     if (match_.mask && maskShape.size() != 3 && maskShape.size() != 4)
       return false;
     return llvm::all_of(match_.ops, [&](Operation *op) {
-      return isa<tosa::MatMulOp>(op) ||
+      return isa<tosa::MatMulOp>(op) || match_.operandOps.contains(op) ||
              llvm::all_of(op->getResults(), [&](Value result) {
                return isScoresShape(shapeOf(result));
              });
@@ -311,7 +451,7 @@ private:
   /// Whether nothing outside the attention reads a value it replaces.
   bool isClosed() {
     return llvm::all_of(match_.ops, [&](Operation *op) {
-      if (op == match_.output.getOperation())
+      if (op == match_.result)
         return true;
       return llvm::all_of(op->getUsers(), [&](Operation *user) {
         return match_.ops.contains(user);
@@ -321,6 +461,7 @@ private:
 
   AttentionMatch match_;
   ArrayRef<int64_t> maskShape;
+  bool scoresDequantized = false;
 };
 
 /// The mask in the attention's [B, H, Sq, Sk] space: a rank-3 one gains a
@@ -367,10 +508,24 @@ IntegerAttr chooseQueryRows(Builder &builder, engine::AttentionKernel kernel,
   return builder.getI64IntegerAttr(large ? 128 : 64);
 }
 
+engine::AttentionQuantizationAttr
+getQuantizationAttr(Builder &builder,
+                    const std::optional<QuantizationFactors> &factors) {
+  if (!factors)
+    return {};
+  auto f32 = [&](const APFloat &factor) {
+    return builder.getF32FloatAttr(factor.convertToFloat());
+  };
+  return engine::AttentionQuantizationAttr::get(
+      builder.getContext(), factors->type, f32(factors->query),
+      f32(factors->keys), f32(factors->values), f32(factors->probabilities),
+      f32(factors->scores), f32(factors->result));
+}
+
 void replace(AttentionMatch &match) {
   OpBuilder builder(match.result);
   Value mask = match.mask ? getRank4Mask(builder, match.mask) : Value();
-  Value query = match.scores.getA(), values = match.output.getB();
+  Value query = match.query, values = match.values;
   engine::AttentionKernel kernel = chooseKernel(query, values);
   // The engine sizes what it records of the mask's tiles at create. A single
   // tile of keys has nothing to skip, and the record costs
@@ -378,16 +533,17 @@ void replace(AttentionMatch &match) {
   bool skipMaskedKeys =
       engine::AttentionOp::canSkipMaskedKeys(kernel, mask, match.maskFirst,
                                              match.scale) &&
-      shapeOf(match.scores.getB())[2] > engine::AttentionOp::kKeysPerTile;
+      shapeOf(match.keys)[2] > engine::AttentionOp::kKeysPerTile;
   auto attention = engine::AttentionOp::create(
       builder, match.result->getLoc(), match.result->getResult(0).getType(),
-      query, match.scores.getB(), values, mask, match.heads, kernel,
+      query, match.keys, values, mask, match.heads, kernel,
       chooseQueryRows(builder, kernel, query, values), APFloat(match.scale),
       match.scoreType, match.scaledType, match.maskedType, match.maskFirst,
       match.zeroNanRows, skipMaskedKeys, /*sizes=*/nullptr,
       /*query_strides=*/nullptr, /*keys_strides=*/nullptr,
       /*values_strides=*/nullptr, /*result_strides=*/nullptr,
-      /*kv_group=*/1, /*result_scale=*/nullptr, /*unscaled_type=*/nullptr);
+      /*kv_group=*/1, /*result_scale=*/nullptr, /*unscaled_type=*/nullptr,
+      getQuantizationAttr(builder, match.quantization));
   if (auto layer = match.output->getAttr(
           precision::PrecisionDialect::getLayerAttrName()))
     attention->setAttr(precision::PrecisionDialect::getLayerAttrName(), layer);
@@ -421,7 +577,7 @@ public:
     SmallVector<tosa::MatMulOp> matmuls;
     function.walk([&](tosa::MatMulOp matmul) { matmuls.push_back(matmul); });
     AttentionMatcher matcher;
-    SmallVector<AttentionMatch> matches;
+    std::vector<AttentionMatch> matches;
     llvm::DenseSet<Operation *> fused;
     for (tosa::MatMulOp matmul : matmuls) {
       if (fused.contains(matmul))

@@ -215,8 +215,8 @@ private:
                           << " as required, but " << problem->describe()
                           << ": it will "
                           << (problem->overflow ? "overflow" : "underflow");
-      } else {
-        Type promoted = Float32Type::get(op->getContext());
+      } else if (Type promoted = Float32Type::get(op->getContext());
+                 compute != promoted || storage != promoted) {
         // Where the compute type is f32 already, what widens is the storage.
         bool storageOnly = compute == promoted;
         // The compiler's own choice changing is a remark; a request that

@@ -276,7 +276,8 @@ private:
   std::optional<std::pair<double, double>>
   getInputRange(Operation *op, unsigned operand, StringRef rangeName) {
     auto range = op->getAttrOfType<DenseF64ArrayAttr>(rangeName);
-    Value input = op->getOperand(operand);
+    // A widening cast (materialize reads f16 values in f32) keeps them.
+    Value input = prec::lookThroughWidening(op->getOperand(operand));
     if (!range) {
       if (Operation *def = input.getDefiningOp())
         range = def->getAttrOfType<DenseF64ArrayAttr>(
@@ -287,7 +288,9 @@ private:
           range = function.getArgAttrOfType<DenseF64ArrayAttr>(
               argument.getArgNumber(), PrecisionDialect::getRangeAttrName());
     }
-    if (!range || range.size() != 2)
+    // An unbounded range (exp of an unbounded input) gives no scale.
+    if (!range || range.size() != 2 || !std::isfinite(range[0]) ||
+        !std::isfinite(range[1]))
       return std::nullopt;
     return std::make_pair(range[0], range[1]);
   }

@@ -8,6 +8,7 @@
 
 #include "mlir/Analysis/DataFlow/SparseAnalysis.h"
 #include "mlir/Analysis/DataFlow/Utils.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -146,6 +147,13 @@ public:
       bound = inferBound(known, operands,
                          known.inferResultRange(operandRanges, constants));
     }
+    if (isSoftmaxQuotient(op, operands))
+      bound = Bound(Interval{0.0, 1.0}, /*reached=*/true,
+                    /*independent=*/false);
+    else if (isShiftedByMaximum(op) && !bound.isUninitialized() &&
+             bound.get().hi > 0)
+      bound = Bound(Interval{bound.get().lo, 0.0}, /*reached=*/true,
+                    /*independent=*/false);
     if (auto observed = op->getAttrOfType<DenseF64ArrayAttr>(
             precision::PrecisionDialect::getObservedRangeAttrName()))
       bound = Bound(
@@ -165,6 +173,37 @@ public:
   }
 
 private:
+  /// Whether `op` is a softmax's quotient e * reciprocal(sum(e)) of values
+  /// e >= 0 (exp's): each lies in [0, 1], being one term of the sum, where
+  /// interval arithmetic sees up to the largest e over the smallest sum.
+  static bool isSoftmaxQuotient(Operation *op,
+                                ArrayRef<const BoundLattice *> operands) {
+    auto mul = dyn_cast<tosa::MulOp>(op);
+    if (!mul)
+      return false;
+    for (unsigned e : {0u, 1u}) {
+      auto reciprocal =
+          mul->getOperand(1 - e).getDefiningOp<tosa::ReciprocalOp>();
+      auto sum = reciprocal
+                     ? reciprocal.getInput1().getDefiningOp<tosa::ReduceSumOp>()
+                     : nullptr;
+      const Bound &terms = operands[e]->getValue();
+      if (sum && sum.getInput() == mul->getOperand(e) &&
+          !terms.isUninitialized() && terms.get().lo >= 0)
+        return true;
+    }
+    return false;
+  }
+
+  /// Whether `op` is x - max(x) over an axis (a softmax's shift): at most
+  /// 0, where interval arithmetic sees up to hi(x) - lo(x).
+  static bool isShiftedByMaximum(Operation *op) {
+    auto sub = dyn_cast<tosa::SubOp>(op);
+    auto maximum =
+        sub ? sub.getInput2().getDefiningOp<tosa::ReduceMaxOp>() : nullptr;
+    return maximum && maximum.getInput() == sub.getInput1();
+  }
+
   /// The bound of `op`'s results, given `range` from its interval
   /// arithmetic: whether it is reached follows the varying (non-constant)
   /// data operands; a sum over elements reaches its bound only where they

@@ -4,8 +4,10 @@ images), ViT-B, BERT-base and LLaMA-8B shapes with a padding mask, and
 without a mask at 512, 2048 and 8192 keys against SDPA's flash backend; with
 a causal mask (its lowest finite value above the diagonal, as transformers
 builds it) at GPT-2 and LLaMA-8B shapes against the flash backend's
-is_causal; and in f32 (the CUDA-core kernel) at four of the padding-masked
-shapes. Each engine whose kernel skips masked keys is also timed with the
+is_causal; in f32 (the CUDA-core kernel) at four of the padding-masked
+shapes; and with both matmuls pinned to f8 E4M3 (f16 bindings), at
+BERT-base and LLaMA-8B shapes, against SDPA in f16, its error from f32
+checked against the f8 program's own (computed by PyTorch in f32). Each engine whose kernel skips masked keys is also timed with the
 skipping compiled out (the `_noskip` engine, the same .cu with the kernel's
 SKIP_MASKED_KEYS false).
 
@@ -54,12 +56,28 @@ SHAPES = {
     "f32_vit_base_32x197": (32, 12, 197, 64, "padding", "f32"),
     "f32_bert_base_8x512": (8, 12, 512, 64, "padding", "f32"),
     "f32_llama8b_prefill_2048": (1, 32, 2048, 128, "padding", "f32"),
+    "f8_bert_base_8x512": (8, 12, 512, 64, "padding", "f8"),
+    "f8_llama8b_prefill_2048": (1, 32, 2048, 128, "padding", "f8"),
+    "f8_unmasked_4x2048": (4, 32, 2048, 128, None, "f8"),
 }
 
+# How each row's element type legalizes: f8 rows keep f16 bindings and pin
+# both matmuls to f8 E4M3, with Q, Kᵀ and V in [-4.5, 4.5] (randn inputs
+# saturate beyond it once in 150,000) and P in [0, 1] by range analysis.
+POLICIES = {
+    "f16": "enabled=f16 target=sm_90",
+    "f32": "enabled=f32 target=sm_90",
+    "f8": "enabled=f16,f8E4M3FN constraints=obey "
+          "layer-precisions=scores:f8E4M3FN,output:f8E4M3FN "
+          "val-range=q:[-4.5,4.5],kt:[-4.5,4.5],v:[-4.5,4.5] target=sm_90",
+}
+BINDINGS = {"f16": "f16", "f32": "f32", "f8": "f16"}
 
-def attention_mlir(batch, heads, seq, dim, masked, h):
-    """The attention as an exporter writes it, with bindings of element type
-    `h` (f16 or f32); the softmax runs in f32."""
+
+def attention_mlir(batch, heads, seq, dim, masked, element):
+    """The attention as an exporter writes it, with bindings of the row's
+    element type (f16 for f8 rows); the softmax runs in f32."""
+    h = BINDINGS[element]
     n = batch * heads
     q = f"tensor<{n}x{seq}x{dim}x{h}>"
     kt = f"tensor<{n}x{dim}x{seq}x{h}>"
@@ -92,7 +110,7 @@ def attention_mlir(batch, heads, seq, dim, masked, h):
   %zp = "tosa.const"() <{{values = dense<0.0> : tensor<1x{h}>}}> : () -> tensor<1x{h}>
   %shift = "tosa.const"() <{{values = dense<0> : tensor<1xi8>}}> : () -> tensor<1xi8>
   %c = "tosa.const"() <{{values = dense<{scale}> : tensor<1x1x1x1x{h}>}}> : () -> tensor<1x1x1x1x{h}>
-  %s = tosa.matmul %q, %kt, %zp, %zp : ({q}, {kt}, tensor<1x{h}>, tensor<1x{h}>) -> {s32}
+  %s = tosa.matmul %q, %kt, %zp, %zp : ({q}, {kt}, tensor<1x{h}>, tensor<1x{h}>) -> {s32} loc("scores")
 {scores_cast}  %shape4 = tosa.const_shape {{values = dense<[{batch}, {heads}, {seq}, {seq}]> : tensor<4xindex>}} : () -> !tosa.shape<4>
   %s4 = tosa.reshape {scores}, %shape4 : ({s16}, !tosa.shape<4>) -> {s4}
   %x = tosa.mul %s4, %c, %shift : ({s4}, tensor<1x1x1x1x{h}>, tensor<1xi8>) -> {s4}
@@ -104,7 +122,7 @@ def attention_mlir(batch, heads, seq, dim, masked, h):
   %p = tosa.mul %e, %r, %shift : ({e4}, {r4f}, tensor<1xi8>) -> {e4}
 {probs_cast}  %shape3 = tosa.const_shape {{values = dense<[{n}, {seq}, {seq}]> : tensor<3xindex>}} : () -> !tosa.shape<3>
   %p3 = tosa.reshape {probs}, %shape3 : ({s4}, !tosa.shape<3>) -> {s16}
-  %o = tosa.matmul %p3, %v, %zp, %zp : ({s16}, {q}, tensor<1x{h}>, tensor<1x{h}>) -> {q}
+  %o = tosa.matmul %p3, %v, %zp, %zp : ({s16}, {q}, tensor<1x{h}>, tensor<1x{h}>) -> {q} loc("output")
   return %o : {q}
 }}
 """
@@ -116,7 +134,7 @@ def emit(bin_dir, work, stem, source, element):
     with open(base + ".mlir", "w") as f:
         f.write(source)
     subprocess.run([tool("prec-opt"), base + ".mlir",
-                    f"--prec-legalize=enabled={element} target=sm_90",
+                    f"--prec-legalize={POLICIES[element]}",
                     "-o", base + ".f16.mlir"], check=True)
     subprocess.run([tool("prec-translate"), "--emit-cuda", base + ".f16.mlir",
                     "--output-dir=" + work, "--engine-name=" + stem,
@@ -161,6 +179,24 @@ def prepare(bin_dir, baseline_bin, work):
                  shape[-1])
 
 
+def f8_program(q, k, v, mask, scale):
+    """What the f8 rows' program computes, in f32: Q, K, V and P times
+    448 / their largest magnitude (4.5 for the inputs, 1 for P), converted to
+    f8 E4M3 with saturation, multiplied back after each matmul."""
+    import torch
+
+    def f8(x, largest):
+        factor = 448.0 / largest
+        x = (x.float() * factor).clamp(-448.0, 448.0)
+        return x.to(torch.float8_e4m3fn).float() / factor
+
+    s = torch.matmul(f8(q, 4.5), f8(k, 4.5).transpose(-1, -2)) * scale
+    if mask is not None:
+        s = s + mask.float()
+    p = torch.softmax(s, -1)
+    return torch.matmul(f8(p, 1.0), f8(v, 4.5))
+
+
 def check(work):
     import torch
     import torch.nn.functional as F
@@ -175,12 +211,13 @@ def check(work):
     for name, (batch, heads, seq, dim, masked, element) in SHAPES.items():
         torch.manual_seed(0)
         n = batch * heads
-        dtype = torch.half if element == "f16" else torch.float
+        dtype = torch.float if element == "f32" else torch.half
         q = torch.randn(n, seq, dim, device="cuda").to(dtype)
         k = torch.randn(n, seq, dim, device="cuda").to(dtype)
         v = torch.randn(n, seq, dim, device="cuda").to(dtype)
         inputs = {"q": q, "kt": k.transpose(1, 2).contiguous(), "v": v}
         q4, k4, v4 = (t.view(batch, heads, seq, dim) for t in (q, k, v))
+        scale = 1.0 / dim ** 0.5
         mask4, backends = None, [SDPBackend.FLASH_ATTENTION]
         causal = masked == "causal"
         if masked == "padding":
@@ -197,7 +234,7 @@ def check(work):
             mask4 = mask.expand(batch, heads, seq, seq)
         # The reference is one precision above the row's, so that SDPA's
         # error is measured too.
-        wide = torch.float if element == "f16" else torch.double
+        wide = torch.double if element == "f32" else torch.float
         with sdpa_kernel([SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]):
             reference = F.scaled_dot_product_attention(
                 q4.to(wide), k4.to(wide), v4.to(wide),
@@ -209,8 +246,6 @@ def check(work):
                 return F.scaled_dot_product_attention(
                     q4, k4, v4, attn_mask=None if causal else mask4,
                     is_causal=causal)
-
-        scale = 1.0 / dim ** 0.5
 
         def eager():
             s = torch.matmul(q4, k4.transpose(-1, -2)) * scale
@@ -241,7 +276,20 @@ def check(work):
             ok = False
         error = (out - reference).abs().max().item()
         sdpa_error = (sdpa().to(wide) - reference).abs().max().item()
-        ok &= error <= 4 * max(sdpa_error, 1e-3 if element == "f16" else 1e-5)
+        if element == "f8":
+            # The f8 program's own error, computed in f32 from the
+            # quantized Q, K, V and P: the engine must be about as far from
+            # f32, neither much further (a wrong factor) nor much closer
+            # (nothing quantized).
+            f8_error = (f8_program(q4, k4, v4, mask4, scale) -
+                        reference).abs().max().item()
+            within = 0.5 * f8_error <= error <= 2 * f8_error
+            print(f"{name}: f8 program's error from f32 {f8_error:.2e}, "
+                  f"the engine's {error:.2e}", flush=True)
+            ok &= within
+        else:
+            ok &= error <= 4 * max(sdpa_error,
+                                   1e-3 if element == "f16" else 1e-5)
         sdpa_ms, eager_ms = median_ms(sdpa), median_ms(eager)
         def column(ms):
             return ("-", "-") if ms is None else (f"{ms:.3f}",

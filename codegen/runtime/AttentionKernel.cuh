@@ -517,6 +517,62 @@ __device__ inline void prec_load_tile(T *tile, const T *source, I row_stride,
   }
 }
 
+// How the tensor-core kernel quantizes what it multiplies (engine.attention's
+// quantization): not at all, or as prec_attention_f8 does.
+struct prec_attention_unquantized {
+  static constexpr bool QUANTIZED = false;
+};
+
+// An f8 type's pair, converted from two floats at once.
+template <typename F8> struct prec_f8_pair;
+template <> struct prec_f8_pair<__nv_fp8_e4m3> {
+  using type = __nv_fp8x2_e4m3;
+  static constexpr __nv_fp8_interpretation_t KIND = __NV_E4M3;
+};
+template <> struct prec_f8_pair<__nv_fp8_e5m2> {
+  using type = __nv_fp8x2_e5m2;
+  static constexpr __nv_fp8_interpretation_t KIND = __NV_E5M2;
+};
+
+// Q, K, V and the probabilities quantized per tensor to F8 (__nv_fp8_e4m3
+// or __nv_fp8_e5m2): each value times its factor, converted to F8 with
+// saturation and held in the tiles' 16-bit type T, which holds every F8
+// value exactly, for T's tensor-core instructions. The result is multiplied
+// by `result`; the scores' factor is the logit functor's.
+template <typename F8> struct prec_attention_f8 {
+  static constexpr bool QUANTIZED = true;
+  float query, keys, values, probabilities, result;
+
+  // x and y times `factor`, quantized, as mma's pair of T.
+  template <typename T>
+  __device__ static uint32_t quantize_pair(float x, float y, float factor) {
+    const typename prec_f8_pair<F8>::type q(
+        make_float2(x * factor, y * factor));
+    const __half2 h(__nv_cvt_fp8x2_to_halfraw2(q.__x, prec_f8_pair<F8>::KIND));
+    if constexpr (std::is_same_v<T, __half>)
+      return *reinterpret_cast<const uint32_t *>(&h);
+    const float2 f = __half22float2(h);
+    return prec_mma<T>::pack(f.x, f.y);
+  }
+  // A ROWS x COLUMNS tile (rows STRIDE elements apart, COLUMNS a multiple
+  // of 8) quantized in place by the block's 128 threads, 16 bytes at a time.
+  template <int ROWS, int COLUMNS, int STRIDE, typename T>
+  __device__ static void quantize_tile(T *tile, float factor) {
+    constexpr int CHUNKS = COLUMNS / 8;
+    for (int i = threadIdx.x; i < ROWS * CHUNKS; i += 128) {
+      uint4 *chunk = reinterpret_cast<uint4 *>(tile + i / CHUNKS * STRIDE +
+                                               i % CHUNKS * 8);
+      uint4 bits = *chunk;
+      for (uint32_t *pair : {&bits.x, &bits.y, &bits.z, &bits.w}) {
+        const float2 f = prec_pair<T>::to_float(
+            *reinterpret_cast<const typename prec_pair<T>::type *>(pair));
+        *pair = quantize_pair<T>(f.x, f.y, factor);
+      }
+      *chunk = bits;
+    }
+  }
+};
+
 // The dynamic shared memory of prec_attention_mma<MT, D, DV, ...>: the
 // block's query rows, a tile of keys (as K's rows with KEY_ROWS, else as
 // Kᵀ's) and one of values, each row padded by 16 bytes so that the 8 row
@@ -630,13 +686,17 @@ __device__ inline bool prec_rows_reach(const float (&running_max)[MT][2],
 // dynamic shared memory. SKIP_MASKED_KEYS: engine.attention's
 // skip_masked_keys, with `kept_tiles` from prec_attention_kept_tiles (null
 // without). KEY_ROWS: the keys are stored as K's rows (key_stride[2] is 1),
-// else as Kᵀ's.
+// else as Kᵀ's. Quantization: prec_attention_unquantized, or
+// prec_attention_f8 with its factors in `quantization`; its tiles are
+// quantized in shared memory once they land.
 template <int MT, int D, int DV, bool ZERO_NAN_ROWS, bool SKIP_MASKED_KEYS,
           bool KEY_ROWS, typename Logits, typename T, typename M, typename O,
-          typename I, typename Result = prec_result<O>>
+          typename I, typename Result = prec_result<O>,
+          typename Quantization = prec_attention_unquantized>
 __global__ void __launch_bounds__(128)
     prec_attention_mma(prec_attention_args<T, T, M, O, I> a, Logits logits,
-                       const unsigned char *kept_tiles) {
+                       const unsigned char *kept_tiles,
+                       Quantization quantization) {
   prec_kernel_start();
   using Tiles = prec_attention_tiles<MT, D, DV, T, KEY_ROWS>;
   using MaskPair = typename prec_pair<M>::type;
@@ -781,6 +841,18 @@ __global__ void __launch_bounds__(128)
     prec_commit_copies();
     prec_wait_copies_but_one();
     __syncthreads();
+    if constexpr (Quantization::QUANTIZED) {
+      if (first == 0)
+        quantization.template quantize_tile<QUERIES, D, QUERY_STRIDE>(
+            queries_tile, quantization.query);
+      if (KEY_ROWS)
+        quantization.template quantize_tile<KEYS, D, KEY_STRIDE>(
+            keys_tile, quantization.keys);
+      else
+        quantization.template quantize_tile<D, KEYS, KEY_STRIDE>(
+            keys_tile, quantization.keys);
+      __syncthreads();
+    }
     // S = Q.K^T for this warp's rows and 64 keys: tiles of 16 x 8.
 #pragma unroll
     for (int m = 0; m < MT; ++m)
@@ -873,15 +945,29 @@ __global__ void __launch_bounds__(128)
         }
     prec_wait_copies_but_one();
     __syncthreads();
+    if constexpr (Quantization::QUANTIZED) {
+      quantization.template quantize_tile<KEYS, DV, VALUE_STRIDE>(
+          values_tile, quantization.values);
+      __syncthreads();
+    }
+    // A pair of probabilities as P.V's operand: rounded to T, or quantized
+    // (before their division by the row sum).
+    auto pack = [&](float x, float y) {
+      if constexpr (Quantization::QUANTIZED)
+        return Quantization::template quantize_pair<T>(
+            x, y, quantization.probabilities);
+      else
+        return prec_mma<T>::pack(x, y);
+    };
 #pragma unroll
     for (int k = 0; k < KEYS / 16; ++k) {
       uint32_t p[MT][4];
 #pragma unroll
       for (int m = 0; m < MT; ++m) {
-        p[m][0] = prec_mma<T>::pack(s[m][2 * k][0], s[m][2 * k][1]);
-        p[m][1] = prec_mma<T>::pack(s[m][2 * k][2], s[m][2 * k][3]);
-        p[m][2] = prec_mma<T>::pack(s[m][2 * k + 1][0], s[m][2 * k + 1][1]);
-        p[m][3] = prec_mma<T>::pack(s[m][2 * k + 1][2], s[m][2 * k + 1][3]);
+        p[m][0] = pack(s[m][2 * k][0], s[m][2 * k][1]);
+        p[m][1] = pack(s[m][2 * k][2], s[m][2 * k][3]);
+        p[m][2] = pack(s[m][2 * k + 1][0], s[m][2 * k + 1][1]);
+        p[m][3] = pack(s[m][2 * k + 1][2], s[m][2 * k + 1][3]);
       }
 #pragma unroll
       for (int j = 0; j < DV / 8; j += 2) {
@@ -926,8 +1012,10 @@ __global__ void __launch_bounds__(128)
         continue;
       // One reciprocal per row: the output is within an f32 rounding of
       // the quotient before its own rounding.
-      const float inverse =
+      float inverse =
           total == 0.0f ? (ZERO_NAN_ROWS ? 0.0f : NAN) : 1.0f / total;
+      if constexpr (Quantization::QUANTIZED)
+        inverse *= quantization.result;
       O *out_row = out_rows + row * a.out_stride[2];
 #pragma unroll
       for (int j = 0; j < DV / 8; ++j) {

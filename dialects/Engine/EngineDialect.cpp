@@ -133,6 +133,27 @@ verifyOperandLayout(AttentionOp op, StringRef name, Value value,
   return success();
 }
 
+/// A quantized attention runs on tensor cores, in an f8 type, with finite,
+/// nonzero f32 factors.
+static LogicalResult verifyQuantization(AttentionOp op) {
+  AttentionQuantizationAttr quantization = op.getQuantizationAttr();
+  if (!quantization)
+    return success();
+  if (!isa<Float8E4M3FNType, Float8E5M2Type>(quantization.getType()))
+    return op.emitOpError("quantizes only to f8E4M3FN or f8E5M2, not ")
+           << quantization.getType();
+  if (op.getKernel() != AttentionKernel::TensorCores)
+    return op.emitOpError("quantizes only on tensor cores");
+  for (FloatAttr factor :
+       {quantization.getQuery(), quantization.getKeys(),
+        quantization.getValues(), quantization.getProbabilities(),
+        quantization.getScores(), quantization.getResult()})
+    if (!factor || !factor.getType().isF32() ||
+        !factor.getValue().isFiniteNonZero())
+      return op.emitOpError("needs finite, nonzero f32 quantization factors");
+  return success();
+}
+
 LogicalResult AttentionOp::verify() {
   bool strided = getQueryStrides() || getKeysStrides() || getValuesStrides() ||
                  getResultStrides();
@@ -191,6 +212,8 @@ LogicalResult AttentionOp::verify() {
   if (std::optional<APFloat> scale = getResultScale();
       scale && !scale->isFiniteNonZero())
     return emitOpError("needs a finite, nonzero result_scale");
+  if (failed(verifyQuantization(*this)))
+    return failure();
   if (getUnscaledType()) {
     if (!isa<Float8E4M3FNType, Float8E5M2Type>(resultElement))
       return emitOpError("scales its result only into f8E4M3FN or f8E5M2, "

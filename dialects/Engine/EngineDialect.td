@@ -183,6 +183,28 @@ def Engine_AttentionKernelAttr
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Engine_AttentionQuantizationAttr
+    : AttrDef<Engine_Dialect, "AttentionQuantization"> {
+  let mnemonic = "attention_quantization";
+  let summary = "How an attention's two matmuls are quantized";
+  let description = [{
+    The program's quantized Q·Kᵀ and P·V (prec-quantize, each operand per
+    tensor) as factors in f32: each operand is multiplied by its factor
+    (`query`, `keys`, `values`, `probabilities`: the inverses of the
+    scales) and converted to `type` with saturation; the f32 product of
+    the scores is multiplied by `scores`, the result's by `result` (the
+    products of the two scales).
+  }];
+  let parameters = (ins "::mlir::Type":$type,
+                        "::mlir::FloatAttr":$query,
+                        "::mlir::FloatAttr":$keys,
+                        "::mlir::FloatAttr":$values,
+                        "::mlir::FloatAttr":$probabilities,
+                        "::mlir::FloatAttr":$scores,
+                        "::mlir::FloatAttr":$result);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
   let summary = "Scaled dot-product attention, run as one kernel";
   let description = [{
@@ -238,6 +260,19 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     two has stride 1. With `kv_group` g (grouped-query attention), head h
     reads the keys and values of head h / g.
 
+    Quantized matmuls (`quantization`, an f8 type): the program quantized
+    Q, Kᵀ, P and V per tensor for its f8 matmuls. The kernel reads Q, K and
+    V in their own type and quantizes them as it stages them in shared
+    memory, `f8(f32(x) * factor)`, with saturation; the f8 values, exact in
+    f16, are multiplied on f16 tensor cores into f32, which is what an f8
+    matmul computes up to summation order. The scores' product is
+    multiplied by the dequantization factor before the scale and the mask.
+    The probabilities are quantized before ·V as the program quantized
+    them, except that, as above, the kernel quantizes them before their
+    division by the row sum (exp(x - m) in [0, 1] times the program's
+    factor), and the result is multiplied by its dequantization factor
+    after that division.
+
     Quantized result (prec-fuse-attention-quantization): with
     `result_scale` s and `unscaled_type` U, the kernel writes
     `f8(f32(round_U(o)) * s)` for each output o, rounding the product to
@@ -282,7 +317,8 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     OptionalAttr<DenseI64ArrayAttr>:$result_strides,
     DefaultValuedAttr<I64Attr, "1">:$kv_group,
     OptionalAttr<F64Attr>:$result_scale,
-    OptionalAttr<TypeAttr>:$unscaled_type);
+    OptionalAttr<TypeAttr>:$unscaled_type,
+    OptionalAttr<Engine_AttentionQuantizationAttr>:$quantization);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $query `,` $keys `,` $values (`mask` $mask^)? attr-dict `:`

@@ -261,3 +261,86 @@ func.func @query_rows_small_heads(%q: tensor<4x96x16xf16>, %kt: tensor<4x16x160x
   %o16 = tosa.cast %o {precision.epilogue} : (tensor<4x96x16xf32>) -> tensor<4x96x16xf16>
   return %o16 : tensor<4x96x16xf16>
 }
+
+// -----
+
+// Both matmuls quantized to f8 by prec-quantize (Q, Kᵀ, P, V each times a
+// factor and converted; each product times its dequantization): one
+// engine.attention on the f16 values the program quantized, with the
+// factors; the quantization ops are gone.
+// CHECK-LABEL: func.func @quantized_f8
+// CHECK-NEXT: %[[O:.*]] = engine.attention %arg0, %arg1, %arg2 mask %arg3 {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f32, quantization = #engine.attention_quantization<type = f8E4M3FN, query = 1.120000e+02 : f32, keys = 2.240000e+02 : f32, values = 5.600000e+01 : f32, probabilities = 4.480000e+02 : f32, scores = 3.98596931E-5 : f32, result = 3.98596931E-5 : f32>, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x1x8xf32>) -> tensor<4x8x16xf16>
+// CHECK-NEXT: return %[[O]]
+func.func @quantized_f8(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %mask: tensor<2x1x1x8xf32>) -> (tensor<4x8x16xf16>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf8E4M3FN>}> : () -> tensor<1xf8E4M3FN>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %fq = "tosa.const"() <{values = dense<112.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fk = "tosa.const"() <{values = dense<224.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fv = "tosa.const"() <{values = dense<56.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fp = "tosa.const"() <{values = dense<448.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %ds = "tosa.const"() <{values = dense<3.98596931E-5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %c = "tosa.const"() <{values = dense<0.25> : tensor<1x1x1x1xf16>}> : () -> tensor<1x1x1x1xf16>
+  %q32 = tosa.cast %q : (tensor<4x8x16xf16>) -> tensor<4x8x16xf32>
+  %qs = tosa.mul %q32, %fq, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %q8 = tosa.cast %qs : (tensor<4x8x16xf32>) -> tensor<4x8x16xf8E4M3FN>
+  %k32 = tosa.cast %kt : (tensor<4x16x8xf16>) -> tensor<4x16x8xf32>
+  %ks = tosa.mul %k32, %fk, %shift : (tensor<4x16x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x16x8xf32>
+  %k8 = tosa.cast %ks : (tensor<4x16x8xf32>) -> tensor<4x16x8xf8E4M3FN>
+  %s = tosa.matmul %q8, %k8, %zp, %zp : (tensor<4x8x16xf8E4M3FN>, tensor<4x16x8xf8E4M3FN>, tensor<1xf8E4M3FN>, tensor<1xf8E4M3FN>) -> tensor<4x8x8xf32>
+  %sd = tosa.mul %s, %ds, %shift : (tensor<4x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %s16 = tosa.cast %sd {precision.epilogue} : (tensor<4x8x8xf32>) -> tensor<4x8x8xf16>
+  %shape4 = tosa.const_shape {values = dense<[2, 2, 8, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s4 = tosa.reshape %s16, %shape4 : (tensor<4x8x8xf16>, !tosa.shape<4>) -> tensor<2x2x8x8xf16>
+  %x = tosa.mul %s4, %c, %shift : (tensor<2x2x8x8xf16>, tensor<1x1x1x1xf16>, tensor<1xi8>) -> tensor<2x2x8x8xf16>
+  %x32 = tosa.cast %x : (tensor<2x2x8x8xf16>) -> tensor<2x2x8x8xf32>
+  %y = tosa.add %x32, %mask : (tensor<2x2x8x8xf32>, tensor<2x1x1x8xf32>) -> tensor<2x2x8x8xf32>
+  %m = tosa.reduce_max %y {axis = 3 : i32} : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x1xf32>
+  %d = tosa.sub %y, %m : (tensor<2x2x8x8xf32>, tensor<2x2x8x1xf32>) -> tensor<2x2x8x8xf32>
+  %e = tosa.exp %d : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %l = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x1xf32>
+  %r = tosa.reciprocal %l : (tensor<2x2x8x1xf32>) -> tensor<2x2x8x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x2x8x8xf32>, tensor<2x2x8x1xf32>, tensor<1xi8>) -> tensor<2x2x8x8xf32>
+  %shape3 = tosa.const_shape {values = dense<[4, 8, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %p3 = tosa.reshape %p, %shape3 : (tensor<2x2x8x8xf32>, !tosa.shape<3>) -> tensor<4x8x8xf32>
+  %ps = tosa.mul %p3, %fp, %shift : (tensor<4x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %p8 = tosa.cast %ps : (tensor<4x8x8xf32>) -> tensor<4x8x8xf8E4M3FN>
+  %v32 = tosa.cast %v : (tensor<4x8x16xf16>) -> tensor<4x8x16xf32>
+  %vs = tosa.mul %v32, %fv, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %v8 = tosa.cast %vs : (tensor<4x8x16xf32>) -> tensor<4x8x16xf8E4M3FN>
+  %o = tosa.matmul %p8, %v8, %zp, %zp : (tensor<4x8x8xf8E4M3FN>, tensor<4x8x16xf8E4M3FN>, tensor<1xf8E4M3FN>, tensor<1xf8E4M3FN>) -> tensor<4x8x16xf32>
+  %od = tosa.mul %o, %ds, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %o16 = tosa.cast %od {precision.epilogue} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf16>
+  return %o16 : tensor<4x8x16xf16>
+}
+
+// -----
+
+// Only P·V quantized: the kernel quantizes both matmuls or neither, and
+// nothing is fused.
+// CHECK-LABEL: func.func @half_quantized
+// CHECK-NOT: engine.attention
+// CHECK: return
+func.func @half_quantized(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>) -> (tensor<4x8x16xf16>) {
+  %zp16 = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf8E4M3FN>}> : () -> tensor<1xf8E4M3FN>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %fv = "tosa.const"() <{values = dense<56.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fp = "tosa.const"() <{values = dense<448.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %ds = "tosa.const"() <{values = dense<3.98596931E-5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %s = tosa.matmul %q, %kt, %zp16, %zp16 : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<4x8x8xf32>
+  %m = tosa.reduce_max %s {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
+  %d = tosa.sub %s, %m : (tensor<4x8x8xf32>, tensor<4x8x1xf32>) -> tensor<4x8x8xf32>
+  %e = tosa.exp %d : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
+  %r = tosa.reciprocal %l : (tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<4x8x8xf32>, tensor<4x8x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %ps = tosa.mul %p, %fp, %shift : (tensor<4x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %p8 = tosa.cast %ps : (tensor<4x8x8xf32>) -> tensor<4x8x8xf8E4M3FN>
+  %v32 = tosa.cast %v : (tensor<4x8x16xf16>) -> tensor<4x8x16xf32>
+  %vs = tosa.mul %v32, %fv, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %v8 = tosa.cast %vs : (tensor<4x8x16xf32>) -> tensor<4x8x16xf8E4M3FN>
+  %o = tosa.matmul %p8, %v8, %zp, %zp : (tensor<4x8x8xf8E4M3FN>, tensor<4x8x16xf8E4M3FN>, tensor<1xf8E4M3FN>, tensor<1xf8E4M3FN>) -> tensor<4x8x16xf32>
+  %od = tosa.mul %o, %ds, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %o16 = tosa.cast %od {precision.epilogue} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf16>
+  return %o16 : tensor<4x8x16xf16>
+}

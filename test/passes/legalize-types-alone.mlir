@@ -22,6 +22,19 @@ module attributes {precision.policy = #precision.policy<typing = weak, enabled =
 
 // -----
 
+// An op already computing and storing f32 whose range exceeds f32 has
+// nothing to be promoted to: no remark, and its reason stays.
+// CHECK-LABEL: func.func @f32_overflows
+// CHECK: tosa.exp {{.*}}precision.assigned = #precision.assignment<compute = f32, accumulate = f32, storage = f32, reason = class_rule>
+module attributes {precision.policy = #precision.policy<typing = weak, enabled = [f16], constraints = prefer, target = "cpu">} {
+  func.func @f32_overflows(%x: tensor<4xf32> {precision.range = array<f64: 0.0, 200.0>}) -> tensor<4xf32> {
+    %e = tosa.exp %x {precision.assigned = #precision.assignment<compute = f32, accumulate = f32, storage = f32, reason = class_rule>, precision.range = array<f64: 1.0, 7.2e86>} : (tensor<4xf32>) -> tensor<4xf32>
+    return %e : tensor<4xf32>
+  }
+}
+
+// -----
+
 // A preferred f16 gives way to the range with a warning; an obeyed one
 // stands, with a warning that it will overflow.
 // CHECK-LABEL: func.func @prefer_and_obey

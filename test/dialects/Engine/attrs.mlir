@@ -473,6 +473,39 @@ func.func @infinite_result_scale(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf1
 
 // -----
 
+// CHECK-LABEL: func.func @quantized
+// CHECK: quantization = #engine.attention_quantization<type = f8E4M3FN, query = 1.120000e+02 : f32, keys = 2.240000e+02 : f32, values = 5.600000e+01 : f32, probabilities = 4.480000e+02 : f32, scores = 3.98596931E-5 : f32, result = 3.98596931E-5 : f32>
+func.func @quantized(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf16> {
+  %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, quantization = #engine.attention_quantization<type = f8E4M3FN, query = 1.120000e+02 : f32, keys = 2.240000e+02 : f32, values = 5.600000e+01 : f32, probabilities = 4.480000e+02 : f32, scores = 3.98596931E-5 : f32, result = 3.98596931E-5 : f32>, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  return %o : tensor<4x16x16xf16>
+}
+
+// -----
+
+func.func @quantized_to_i8(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf16> {
+  // expected-error @+1 {{quantizes only to f8E4M3FN or f8E5M2, not 'i8'}}
+  %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, quantization = #engine.attention_quantization<type = i8, query = 1.120000e+02 : f32, keys = 2.240000e+02 : f32, values = 5.600000e+01 : f32, probabilities = 4.480000e+02 : f32, scores = 3.98596931E-5 : f32, result = 3.98596931E-5 : f32>, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  return %o : tensor<4x16x16xf16>
+}
+
+// -----
+
+func.func @quantized_on_cuda_cores(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf16> {
+  // expected-error @+1 {{quantizes only on tensor cores}}
+  %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<cuda_cores>, masked_type = f16, quantization = #engine.attention_quantization<type = f8E5M2, query = 1.120000e+02 : f32, keys = 2.240000e+02 : f32, values = 5.600000e+01 : f32, probabilities = 4.480000e+02 : f32, scores = 3.98596931E-5 : f32, result = 3.98596931E-5 : f32>, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  return %o : tensor<4x16x16xf16>
+}
+
+// -----
+
+func.func @quantized_zero_factor(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf16> {
+  // expected-error @+1 {{needs finite, nonzero f32 quantization factors}}
+  %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, quantization = #engine.attention_quantization<type = f8E4M3FN, query = 1.120000e+02 : f32, keys = 2.240000e+02 : f32, values = 5.600000e+01 : f32, probabilities = 4.480000e+02 : f32, scores = 0.000000e+00 : f32, result = 3.98596931E-5 : f32>, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  return %o : tensor<4x16x16xf16>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @vector_bytes
 // CHECK: tosa.transpose {{.*}}engine.vector_bytes = 16 : i64
 func.func @vector_bytes(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
