@@ -27,14 +27,14 @@ static SmallVector<int64_t> inLanes(ArrayRef<int64_t> shape, int64_t lanes) {
   return grouped;
 }
 
-int64_t CudaEmitter::getCopyLanes(Operation *op) const {
+int64_t CudaEmitter::getVectorLanes(Operation *op) const {
   IntegerAttr bytes = getEngineDialect().getVectorBytesAttrHelper().getAttr(op);
   if (!bytes)
     return 1;
   return bytes.getInt() / typeOf(op->getResult(0)).bytes;
 }
 
-std::string CudaEmitter::getCopyCType(Operation *op) const {
+std::string CudaEmitter::getVectorCType(Operation *op) const {
   IntegerAttr bytes = getEngineDialect().getVectorBytesAttrHelper().getAttr(op);
   if (!bytes)
     return typeOf(op->getResult(0)).cType;
@@ -49,7 +49,7 @@ std::string CudaEmitter::getCopyCType(Operation *op) const {
 }
 
 /// A kernel moving elements of `input` into `op`'s result, a thread per
-/// element `i` (or per group of getCopyLanes elements, in which `offsets`
+/// element `i` (or per group of getVectorLanes elements, in which `offsets`
 /// then counts): gathering `out[i] = in0[o0]` over the output, or scattering
 /// `out[o0] = in0[i]` over the input, with `offsets` computing `o0` from `i`.
 void CudaEmitter::emitCopyKernel(Operation *op, Value input,
@@ -58,8 +58,8 @@ void CudaEmitter::emitCopyKernel(Operation *op, Value input,
   Value result = op->getResult(0);
   Value space = scatter ? input : result;
   std::string name = kernelName(op);
-  int64_t count = countOf(space) / getCopyLanes(op);
-  std::string cType = getCopyCType(op);
+  int64_t count = countOf(space) / getVectorLanes(op);
+  std::string cType = getVectorCType(op);
   std::string statement =
       scatter ? "out[o0] = in0[i]"
       : fill.empty()
@@ -77,14 +77,14 @@ void CudaEmitter::emitCopyKernel(Operation *op, Value input,
 }
 
 /// A transpose, slice, tile or reverse: each thread reads its element (or
-/// its getCopyLanes elements, whose innermost coordinate steps by that
+/// its getVectorLanes elements, whose innermost coordinate steps by that
 /// many) where the op's index map says it comes from.
 LogicalResult CudaEmitter::emitMove(ElementIndexMapOpInterface op) {
   SmallVector<Value> sources = op.getElementSources();
   if (sources.size() != 1)
     return unsupported(op, "its index map is not known at compile time");
   Value source = sources.front();
-  int64_t lanes = getCopyLanes(op);
+  int64_t lanes = getVectorLanes(op);
   SmallVector<std::string> coordinates = delinearize(
       indexSpelling, "i", inLanes(shapeOf(op->getResult(0)), lanes));
   auto scale = [&](std::string &innermost, StringRef by) {
@@ -143,7 +143,7 @@ LogicalResult CudaEmitter::emitPad(tosa::PadOp op) {
 
 LogicalResult CudaEmitter::emitConcat(tosa::ConcatOp op) {
   int64_t axis = op.getAxis();
-  int64_t lanes = getCopyLanes(op);
+  int64_t lanes = getVectorLanes(op);
   SmallVector<int64_t> outStrides =
       computeStrides(inLanes(shapeOf(op.getResult()), lanes));
   int64_t offset = 0;
@@ -169,10 +169,10 @@ LogicalResult CudaEmitter::emitConcat(tosa::ConcatOp op) {
 }
 
 LogicalResult CudaEmitter::emitGather(tosa::GatherOp op) {
-  int64_t lanes = getCopyLanes(op);
+  int64_t lanes = getVectorLanes(op);
   ArrayRef<int64_t> values = shapeOf(op.getValues());
   SmallVector<int64_t> out = inLanes(shapeOf(op.getResult()), lanes);
-  std::string type = getCopyCType(op);
+  std::string type = getVectorCType(op);
   DeviceType indices = typeOf(op.getIndices());
   std::string name = kernelName(op);
   int64_t count = countOf(op.getResult()) / lanes;

@@ -186,8 +186,14 @@ private:
   void printElementwiseKernel(Operation *op, ArrayRef<ElementLoad> inputs,
                               ArrayRef<std::string> fusedNames,
                               StringRef expression, StringRef half);
+  std::string printVectorElementwiseBody(Operation *op,
+                                         ArrayRef<ElementLoad> inputs,
+                                         StringRef expression, StringRef half);
+  /// The offsets o<n> of the inputs read at a shape (those `isRead` takes,
+  /// if given), computed from the flat index `i`.
   std::string readOffsets(ArrayRef<ElementLoad> inputs,
-                          ArrayRef<int64_t> resultShape) const;
+                          ArrayRef<int64_t> resultShape,
+                          llvm::function_ref<bool(size_t)> isRead = {}) const;
   LogicalResult emitMatmul(tosa::MatMulOp op);
   LogicalResult emitAttention(engine::AttentionOp op);
   std::string emitKeptTiles(engine::AttentionOp op, StringRef maskType,
@@ -202,11 +208,11 @@ private:
   int addGemmState();
   void emitCopyKernel(Operation *op, Value input, llvm::StringRef offsets,
                       bool scatter = false, llvm::StringRef fill = "");
-  /// The elements each thread of `op`'s copy kernel moves together
-  /// (engine.vector_bytes), 1 without the plan's mark.
-  int64_t getCopyLanes(Operation *op) const;
-  /// The C type of what a thread of `op`'s copy kernel moves at a time.
-  std::string getCopyCType(Operation *op) const;
+  /// The elements each thread of `op`'s copy or elementwise kernel moves
+  /// together (engine.vector_bytes), 1 without the plan's mark.
+  int64_t getVectorLanes(Operation *op) const;
+  /// The C type of what a thread of `op`'s kernel moves at a time.
+  std::string getVectorCType(Operation *op) const;
   LogicalResult emitMove(ElementIndexMapOpInterface op);
   LogicalResult emitPad(tosa::PadOp op);
   LogicalResult emitConcat(tosa::ConcatOp op);

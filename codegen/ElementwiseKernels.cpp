@@ -160,12 +160,14 @@ std::string roundedTo(Type type, llvm::StringRef expression) {
 /// of a fused op before a reshape, whose coordinates come from the same flat
 /// index split by that shape. Inputs read through ops that move elements
 /// have offsets of their own.
-std::string CudaEmitter::readOffsets(ArrayRef<ElementLoad> inputs,
-                                     ArrayRef<int64_t> resultShape) const {
+std::string
+CudaEmitter::readOffsets(ArrayRef<ElementLoad> inputs,
+                         ArrayRef<int64_t> resultShape,
+                         llvm::function_ref<bool(size_t)> isRead) const {
   llvm::MapVector<ArrayRef<int64_t>, SmallVector<size_t>> readers;
   readers[resultShape];
   for (auto [n, input] : llvm::enumerate(inputs))
-    if (input.offset.empty())
+    if (input.offset.empty() && (!isRead || isRead(n)))
       readers[input.readAt].push_back(n);
   std::string code;
   for (auto [index, reader] : llvm::enumerate(readers)) {
@@ -301,6 +303,7 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   if (!isElementwise(op))
     return unsupported(op, "no kernel for this op yet");
   Value result = op->getResult(0);
+  bool vectorized = getVectorLanes(op) > 1;
   // The values the fused expression reads from memory, each once per place
   // it is read at: the shape of the op reading it, which differs from the
   // result's where the kernel reads through a reshape, or coordinates below
@@ -360,8 +363,10 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
       inputs.push_back(input);
     // 16-bit inputs are loaded as they are, and widened where read as float.
     bool half = isHalfFloat(getElementTypeOrSelf(value.getType()));
-    return {"a" + std::to_string(index),
-            half ? llvm::formatv("v{0}[k]", index).str() : ""};
+    return {
+        "a" + std::to_string(index),
+        half ? llvm::formatv(vectorized ? "v{0}[k][l]" : "v{0}[k]", index).str()
+             : ""};
   };
   // Build the root's expression (with fused producers inlined).
   ComputedElement root =
@@ -371,6 +376,24 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   printElementwiseKernel(op, inputs, fusedNames, root.unrounded,
                          root.inOwnType ? root.element.half : "");
   return success();
+}
+
+/// The load of input `position`'s element at its offset: as it is for a
+/// 16-bit float, else widened to float.
+static std::string loadElement(const ElementLoad &input, size_t position) {
+  bool half = isHalfFloat(getElementTypeOrSelf(input.value.getType()));
+  DeviceType type = *getDeviceType(getElementTypeOrSelf(input.value.getType()));
+  std::string load =
+      input.offset.empty()
+          ? llvm::formatv("in{0}[o{0}]", position).str()
+          : llvm::formatv("in{0}[{1}]", position, input.offset).str();
+  if (!half)
+    load = substitute(type.toFloat, load);
+  // A source of a concatenation is read only where it holds the element.
+  if (!input.guard.empty())
+    load = "(" + input.guard + ") ? " + load + " : " +
+           (half ? std::string(type.cType) + "()" : "0.0f");
+  return load;
 }
 
 /// The kernel of a fused elementwise chain ending at `op`: each thread loads
@@ -394,6 +417,17 @@ void CudaEmitter::printElementwiseKernel(Operation *op,
                            "*__restrict__ out{5}) {{\n  prec_kernel_start();\n",
                            op->getName(), getLayerName(op), name, signature,
                            out.cType, countParameter(result));
+  auto launchKernel = [&](int64_t elementsPerThread) {
+    launch(op, name, count,
+           llvm::map_to_vector(
+               inputs, [](const ElementLoad &input) { return input.value; }),
+           result, elementsPerThread);
+  };
+  if (int64_t lanes = getVectorLanes(op); lanes > 1) {
+    kernels += printVectorElementwiseBody(op, inputs, expression, half);
+    launchKernel(elementwiseUnroll * lanes);
+    return;
+  }
   // Each thread loads its elementwiseUnroll elements (256 apart, so warps
   // stay coalesced) before computing any: one element per thread leaves too
   // few loads in flight to reach the memory bandwidth.
@@ -421,21 +455,9 @@ void CudaEmitter::printElementwiseKernel(Operation *op,
                : std::string(),
       indexSpelling.type(), indexSpelling.literal(256));
   kernels += readOffsets(inputs, shapeOf(result));
-  for (auto [position, input] : llvm::enumerate(inputs)) {
-    bool half = isHalfFloat(getElementTypeOrSelf(input.value.getType()));
-    DeviceType type = typeOf(input.value);
-    std::string load =
-        input.offset.empty()
-            ? llvm::formatv("in{0}[o{0}]", position).str()
-            : llvm::formatv("in{0}[{1}]", position, input.offset).str();
-    if (!half)
-      load = substitute(type.toFloat, load);
-    // A source of a concatenation is read only where it holds the element.
-    if (!input.guard.empty())
-      load = "(" + input.guard + ") ? " + load + " : " +
-             (half ? std::string(type.cType) + "()" : "0.0f");
-    kernels += llvm::formatv("    v{0}[k] = {1};\n", position, load);
-  }
+  for (auto [position, input] : llvm::enumerate(inputs))
+    kernels += llvm::formatv("    v{0}[k] = {1};\n", position,
+                             loadElement(input, position));
   kernels += llvm::formatv("  }\n"
                            "#pragma unroll\n"
                            "  for (int k = 0; k < {0}; ++k) {{\n"
@@ -455,10 +477,102 @@ void CudaEmitter::printElementwiseKernel(Operation *op,
     kernels +=
         "    out[i] = " + substitute(out.fromFloat, "r") + ";\n  }\n}\n\n";
   }
-  launch(op, name, count,
-         llvm::map_to_vector(
-             inputs, [](const ElementLoad &input) { return input.value; }),
-         result, elementwiseUnroll);
+  launchKernel(elementwiseUnroll);
+}
+
+/// The body of printElementwiseKernel's kernel where each thread takes
+/// elementwiseUnroll runs of `lanes` consecutive elements
+/// (engine.vector_bytes), 256 runs apart: inputs read at their reader's
+/// index (the result's, or before a reshape) whose elements are as wide as
+/// the result's load a run as one vector, the others element by element,
+/// and the run is stored as one vector.
+std::string
+CudaEmitter::printVectorElementwiseBody(Operation *op,
+                                        ArrayRef<ElementLoad> inputs,
+                                        StringRef expression, StringRef half) {
+  Value result = op->getResult(0);
+  DeviceType out = typeOf(result);
+  int64_t lanes = getVectorLanes(op), count = countOf(result);
+  std::string vector = getVectorCType(op), index = indexSpelling.type().str();
+  auto loadsVector = [&](const ElementLoad &input) {
+    Type type = getElementTypeOrSelf(input.value.getType());
+    return input.offset.empty() && input.guard.empty() &&
+           shapeOf(input.value) == input.readAt &&
+           (isHalfFloat(type) || type.isF32()) &&
+           typeOf(input.value).bytes == out.bytes;
+  };
+  std::string code, vectorLoads, elementLoads, values;
+  for (auto [position, input] : llvm::enumerate(inputs)) {
+    bool isHalf = isHalfFloat(getElementTypeOrSelf(input.value.getType()));
+    DeviceType type = typeOf(input.value);
+    code += llvm::formatv("  __align__(16) {0} v{1}[{2}][{3}];\n",
+                          isHalf ? type.cType : "float", position,
+                          elementwiseUnroll, lanes);
+    std::string element = llvm::formatv("v{0}[k][l]", position);
+    values +=
+        llvm::formatv("      float a{0} = {1};\n", position,
+                      isHalf ? substitute(type.toFloat, element) : element);
+    if (loadsVector(input)) {
+      vectorLoads +=
+          llvm::formatv("    *reinterpret_cast<{0} *>(v{1}[k]) = "
+                        "*reinterpret_cast<const {0} *>(in{1} + i0);\n",
+                        vector, position);
+      continue;
+    }
+    elementLoads += llvm::formatv("      v{0}[k][l] = {1};\n", position,
+                                  loadElement(input, position));
+  }
+  // Runs never straddle the end: the innermost extent divides by `lanes`.
+  bool overruns =
+      isBatched(result) || count % (256 * elementwiseUnroll * lanes) != 0;
+  std::string bound = kernelBound(result, count);
+  auto runStart = [&](StringRef leave) {
+    std::string check =
+        overruns
+            ? llvm::formatv("    if (i0 >= {0}) {1};\n", bound, leave).str()
+            : std::string();
+    return llvm::formatv("    const {0} i0 = (base + k * {1}) * {2};\n", index,
+                         indexSpelling.literal(256),
+                         indexSpelling.literal(lanes))
+               .str() +
+           check;
+  };
+  code += llvm::formatv("  const {0} base = blockIdx.x * {1} + threadIdx.x;\n"
+                        "#pragma unroll\n"
+                        "  for (int k = 0; k < {2}; ++k) {{\n",
+                        index, indexSpelling.literal(256 * elementwiseUnroll),
+                        elementwiseUnroll);
+  code += runStart("break") + vectorLoads;
+  if (!elementLoads.empty())
+    code += llvm::formatv("#pragma unroll\n"
+                          "    for (int l = 0; l < {0}; ++l) {{\n"
+                          "      const {1} i = i0 + l;\n",
+                          lanes, index)
+                .str() +
+            readOffsets(inputs, shapeOf(result),
+                        [&](size_t n) { return !loadsVector(inputs[n]); }) +
+            elementLoads + "    }\n";
+  code += llvm::formatv("  }\n"
+                        "#pragma unroll\n"
+                        "  for (int k = 0; k < {0}; ++k) {{\n",
+                        elementwiseUnroll);
+  code += runStart("return");
+  code += llvm::formatv("    __align__(16) {0} w[{1}];\n"
+                        "#pragma unroll\n"
+                        "    for (int l = 0; l < {1}; ++l) {{\n"
+                        "      [[maybe_unused]] const {2} i = i0 + l;\n",
+                        out.cType, lanes, index);
+  code += values;
+  if (!half.empty())
+    code += "      w[l] = " + half.str() + ";\n";
+  else
+    code += "      float r = " + expression.str() +
+            ";\n      w[l] = " + substitute(out.fromFloat, "r") + ";\n";
+  code += llvm::formatv("    }\n"
+                        "    *reinterpret_cast<{0} *>(out + i0) = "
+                        "*reinterpret_cast<const {0} *>(w);\n  }\n}\n\n",
+                        vector);
+  return code;
 }
 
 } // namespace prec::cuda

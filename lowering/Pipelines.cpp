@@ -122,6 +122,7 @@ static void addEnginePlanPasses(OpPassManager &pm,
   pm.addPass(createPrecPlanKernels());
   pm.addPass(createPrecPlanWeightLayouts());
   pm.addPass(createPrecPlanCopyVectors());
+  pm.addPass(createPrecPlanElementwiseVectors());
   pm.addPass(createPrecPlanBuffers());
   pm.addPass(createPrecPlanIndexWidth());
 }

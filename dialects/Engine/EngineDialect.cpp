@@ -359,15 +359,15 @@ LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == VectorBytesAttrHelper::getNameStr()) {
     auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    // Copy ops and the last ops of elementwise kernels take it: ops with
+    // one tensor result.
     if (!bytes || !bytes.getType().isInteger(64) ||
         !llvm::is_contained({4, 8, 16}, bytes.getInt()) ||
-        !llvm::is_contained({"tosa.transpose", "tosa.slice", "tosa.concat",
-                             "tosa.tile", "tosa.reverse", "tosa.gather"},
-                            op->getName().getStringRef()))
+        op->getNumResults() != 1 ||
+        !isa<RankedTensorType>(op->getResult(0).getType()))
       return op->emitError() << "'" << name
-                             << "' must be 4, 8 or 16 (i64) on a "
-                                "tosa.transpose, slice, concat, tile, "
-                                "reverse or gather";
+                             << "' must be 4, 8 or 16 (i64) on an op with "
+                                "one tensor result";
     return success();
   }
   if (name == IndexBitwidthAttrHelper::getNameStr()) {

@@ -38,8 +38,9 @@ def Engine_Dialect : Dialect {
     * `engine.index_bitwidth` on the function: 32 or 64, the width of the
       kernels' indices.
     * `engine.vector_bytes` on a copy op (transpose, slice, concat, tile,
-      reverse, gather) that runs as a kernel of its own: 4, 8 or 16, the
-      bytes of consecutive innermost elements each thread moves.
+      reverse, gather) that runs as a kernel of its own, or on the last op
+      of an elementwise kernel: 4, 8 or 16, the bytes of consecutive
+      innermost elements each thread moves or stores at a time.
     * How a constant's weights are laid out in the weights file:
       `engine.stored_transposed` on a [batch, K, N] tosa.const that 8-bit
       GEMMs read as [batch, N, K]; `engine.padded_depth` on a tosa.const of

@@ -516,15 +516,16 @@ func.func @vector_bytes(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
 // -----
 
 func.func @vector_bytes_not_a_width(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
-  // expected-error @+1 {{'engine.vector_bytes' must be 4, 8 or 16 (i64) on a tosa.transpose, slice, concat, tile, reverse or gather}}
+  // expected-error @+1 {{'engine.vector_bytes' must be 4, 8 or 16 (i64) on an op with one tensor result}}
   %t = tosa.transpose %x {perms = array<i32: 0, 1>, engine.vector_bytes = 12 : i64} : (tensor<2x8xf16>) -> tensor<2x8xf16>
   return %t : tensor<2x8xf16>
 }
 
 // -----
 
-func.func @vector_bytes_not_a_copy(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
-  // expected-error @+1 {{'engine.vector_bytes' must be 4, 8 or 16 (i64) on a tosa.transpose, slice, concat, tile, reverse or gather}}
-  %y = tosa.exp %x {engine.vector_bytes = 16 : i64} : (tensor<2x8xf16>) -> tensor<2x8xf16>
+func.func @vector_bytes_not_a_tensor(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
+  // expected-error @+1 {{'engine.vector_bytes' must be 4, 8 or 16 (i64) on an op with one tensor result}}
+  %s = tosa.const_shape {values = dense<[2, 8]> : tensor<2xindex>, engine.vector_bytes = 16 : i64} : () -> !tosa.shape<2>
+  %y = tosa.reshape %x, %s : (tensor<2x8xf16>, !tosa.shape<2>) -> tensor<2x8xf16>
   return %y : tensor<2x8xf16>
 }
