@@ -57,4 +57,15 @@ std::string getFloatLiteral(float value) {
   return text;
 }
 
+std::optional<int64_t>
+chooseVectorBytes(const DeviceType &element,
+                  llvm::function_ref<bool(int64_t lanes)> fits) {
+  for (int64_t bytes : {16, 8, 4}) {
+    int64_t lanes = bytes / element.bytes;
+    if (lanes >= 2 && bytes % element.bytes == 0 && fits(lanes))
+      return bytes;
+  }
+  return std::nullopt;
+}
+
 } // namespace prec

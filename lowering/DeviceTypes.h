@@ -4,6 +4,7 @@
 #define PREC_LOWERING_DEVICETYPES_H
 
 #include "mlir/IR/Types.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
 #include <optional>
@@ -29,6 +30,13 @@ std::optional<DeviceType> getDeviceType(mlir::Type type);
 inline bool isHalfFloat(mlir::Type type) {
   return type.isF16() || type.isBF16();
 }
+
+/// The widest of 16, 8 or 4 bytes that holds two or more whole elements of
+/// `element` and for which `fits(lanes)` holds: what a thread of a copy or
+/// elementwise kernel moves at a time (engine.vector_bytes).
+std::optional<int64_t>
+chooseVectorBytes(const DeviceType &element,
+                  llvm::function_ref<bool(int64_t lanes)> fits);
 
 /// `value` as a CUDA float literal: hexadecimal, so exact whatever the
 /// value, or NAN, INFINITY, -INFINITY.

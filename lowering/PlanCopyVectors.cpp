@@ -108,15 +108,12 @@ public:
           getDeviceType(getElementTypeOrSelf(op->getResult(0).getType()));
       if (!element)
         return;
-      for (int64_t bytes : {16, 8, 4}) {
-        int64_t lanes = bytes / element->bytes;
-        if (lanes < 2 || bytes % element->bytes != 0 ||
-            !movesInnermostVectors(op, lanes))
-          continue;
+      if (std::optional<int64_t> bytes =
+              chooseVectorBytes(*element, [&](int64_t lanes) {
+                return movesInnermostVectors(op, lanes);
+              }))
         vectorBytes.setAttr(
-            op, IntegerAttr::get(IntegerType::get(&getContext(), 64), bytes));
-        return;
-      }
+            op, IntegerAttr::get(IntegerType::get(&getContext(), 64), *bytes));
     });
     return success();
   }

@@ -45,6 +45,22 @@ collectElementwiseKernels(func::FuncOp function,
   return kernels;
 }
 
+/// Whether `holds(reader, input)` for every value the kernel of `ops` reads
+/// from memory: each operand computed outside the kernel, constants aside.
+bool allInputs(ArrayRef<Operation *> ops,
+               function_ref<bool(Operation *reader, Value input)> holds) {
+  for (Operation *op : ops)
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if ((def && llvm::is_contained(ops, def)) ||
+          matchPattern(operand, m_Constant()))
+        continue;
+      if (!holds(op, operand))
+        return false;
+    }
+  return true;
+}
+
 /// Whether every buffer the kernel of `ops` reads and writes is the arena's
 /// or the weights' (256-byte aligned): a binding's alignment is the
 /// caller's, and so is that of a result written into one.
@@ -54,16 +70,9 @@ bool touchesOnlyEngineBuffers(ArrayRef<Operation *> ops,
     return !isa<BlockArgument>(getStorageRoot(value)) &&
            !inPlace.contains(value) && !inPlace.contains(getStorageRoot(value));
   };
-  for (Operation *op : ops)
-    for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      if ((def && llvm::is_contained(ops, def)) ||
-          matchPattern(operand, m_Constant()))
-        continue;
-      if (!isEngineBuffer(operand))
-        return false;
-    }
-  return isEngineBuffer(ops.back()->getResult(0));
+  return allInputs(ops, [&](Operation *,
+                            Value input) { return isEngineBuffer(input); }) &&
+         isEngineBuffer(ops.back()->getResult(0));
 }
 
 /// Whether each thread reading runs of consecutive elements keeps the
@@ -74,23 +83,16 @@ bool touchesOnlyEngineBuffers(ArrayRef<Operation *> ops,
 /// embedding's transposes and slices) or narrower than the result (f16
 /// into an f8 result) would be read a strided element at a time.
 bool keepsLoadsCoalesced(ArrayRef<Operation *> ops, Type resultElement) {
-  for (Operation *op : ops)
-    for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      if ((def && llvm::is_contained(ops, def)) ||
-          matchPattern(operand, m_Constant()))
-        continue;
-      if (isa<ElementIndexMapOpInterface>(op))
-        return false;
-      if (shapeOf(operand) != shapeOf(op->getResult(0)))
-        continue;
-      Type element = getElementTypeOrSelf(operand.getType());
-      if (!(isHalfFloat(element) || element.isF32()) ||
-          element.getIntOrFloatBitWidth() !=
-              resultElement.getIntOrFloatBitWidth())
-        return false;
-    }
-  return true;
+  return allInputs(ops, [&](Operation *reader, Value input) {
+    if (isa<ElementIndexMapOpInterface>(reader))
+      return false;
+    if (shapeOf(input) != shapeOf(reader->getResult(0)))
+      return true;
+    Type element = getElementTypeOrSelf(input.getType());
+    return (isHalfFloat(element) || element.isF32()) &&
+           element.getIntOrFloatBitWidth() ==
+               resultElement.getIntOrFloatBitWidth();
+  });
 }
 
 class PlanElementwiseVectorsPass
@@ -110,22 +112,19 @@ public:
       // A plan already there is replaced.
       root->removeAttr(vectorBytes.getName());
       ArrayRef<int64_t> shape = shapeOf(root->getResult(0));
-      std::optional<DeviceType> element =
-          getDeviceType(getElementTypeOrSelf(root->getResult(0).getType()));
-      if (shape.empty() || !element ||
+      Type resultElement = getElementTypeOrSelf(root->getResult(0).getType());
+      std::optional<DeviceType> element = getDeviceType(resultElement);
+      if (shape.empty() || ShapedType::isDynamic(shape.back()) || !element ||
           !touchesOnlyEngineBuffers(ops, inPlace) ||
-          !keepsLoadsCoalesced(
-              ops, getElementTypeOrSelf(root->getResult(0).getType())))
+          !keepsLoadsCoalesced(ops, resultElement))
         continue;
-      for (int64_t bytes : {16, 8, 4}) {
-        int64_t lanes = bytes / element->bytes;
-        if (lanes < 2 || bytes % element->bytes != 0 ||
-            ShapedType::isDynamic(shape.back()) || shape.back() % lanes != 0)
-          continue;
+      if (std::optional<int64_t> bytes =
+              chooseVectorBytes(*element, [&](int64_t lanes) {
+                return shape.back() % lanes == 0;
+              }))
         vectorBytes.setAttr(
-            root, IntegerAttr::get(IntegerType::get(&getContext(), 64), bytes));
-        break;
-      }
+            root,
+            IntegerAttr::get(IntegerType::get(&getContext(), 64), *bytes));
     }
     return success();
   }
