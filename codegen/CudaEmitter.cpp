@@ -40,6 +40,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 #include <cstring>
 #include <functional>
@@ -874,11 +875,17 @@ LogicalResult emitCudaEngine(ModuleOp module, llvm::StringRef directory,
   llvm::SmallString<256> path(directory);
   llvm::sys::path::append(path, stem + ".cu");
   std::error_code error;
-  llvm::raw_fd_ostream cu(path, error);
+  // Removed unless the engine is emitted whole: a failed emission leaves
+  // no partial engine behind.
+  llvm::ToolOutputFile cu(path, error, llvm::sys::fs::OF_None);
   if (error)
     return emitError(module.getLoc())
            << "cannot write '" << path << "': " << error.message();
-  return cuda::CudaEmitter(function, stem, options).emit(cu, directory);
+  if (failed(
+          cuda::CudaEmitter(function, stem, options).emit(cu.os(), directory)))
+    return failure();
+  cu.keep();
+  return success();
 }
 
 /// Whether `name` can prefix the engine's C functions.

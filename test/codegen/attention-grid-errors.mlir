@@ -1,5 +1,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: not prec-translate --emit-cuda %s --output-dir=%t --engine-name=attn 2>&1 | FileCheck %s
+// A failed emission leaves no engine behind, not even a partial .cu.
+// RUN: not ls %t/attn.cu
 
 // The tensor-core kernel's grid holds the blocks of query rows along y,
 // which CUDA bounds at 65535: 65536 blocks of 128 rows and one row more
