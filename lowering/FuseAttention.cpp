@@ -13,6 +13,7 @@
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Utils/Constants.h"
 #include "dialects/Utils/Shapes.h"
+#include "dialects/Utils/Softmax.h"
 #include "lowering/PlannableFunction.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -215,31 +216,23 @@ private:
   /// The logits of `exp(x - max(x)) * reciprocal(sum(...))` over the last
   /// axis, whose exponential runs in f32.
   Value matchSoftmax(Value probabilities) {
-    auto normalize = probabilities.getDefiningOp<tosa::MulOp>();
-    if (!normalize)
+    std::optional<SoftmaxQuotient> quotient =
+        matchSoftmaxQuotient(probabilities.getDefiningOp());
+    auto expOp =
+        quotient ? quotient->terms.getDefiningOp<tosa::ExpOp>() : nullptr;
+    if (!expOp || !isLastAxis(quotient->sum) ||
+        !elementOf(quotient->terms).isF32())
       return {};
-    Value exp = normalize.getInput1(), inverse = normalize.getInput2();
-    if (!inverse.getDefiningOp<tosa::ReciprocalOp>())
-      std::swap(exp, inverse);
-    auto reciprocal = inverse.getDefiningOp<tosa::ReciprocalOp>();
-    auto sum = reciprocal
-                   ? reciprocal.getInput1().getDefiningOp<tosa::ReduceSumOp>()
-                   : nullptr;
-    auto expOp = exp.getDefiningOp<tosa::ExpOp>();
-    if (!sum || !expOp || sum.getInput() != exp || !isLastAxis(sum) ||
-        !elementOf(exp).isF32())
+    std::optional<MaximumShift> shift =
+        matchMaximumShift(lookThrough(expOp.getInput1()).getDefiningOp());
+    if (!shift || !isLastAxis(shift->maximum))
       return {};
-    Value shifted = lookThrough(expOp.getInput1());
-    auto sub = shifted.getDefiningOp<tosa::SubOp>();
-    auto max =
-        sub ? sub.getInput2().getDefiningOp<tosa::ReduceMaxOp>() : nullptr;
-    if (!max || max.getInput() != sub.getInput1() || !isLastAxis(max))
-      return {};
-    for (Operation *op : {normalize.getOperation(), reciprocal.getOperation(),
-                          sum.getOperation(), expOp.getOperation(),
-                          sub.getOperation(), max.getOperation()})
+    for (Operation *op :
+         {quotient->product.getOperation(), quotient->reciprocal.getOperation(),
+          quotient->sum.getOperation(), expOp.getOperation(),
+          shift->shift.getOperation(), shift->maximum.getOperation()})
       take(op);
-    return sub.getInput1();
+    return shift->shift.getInput1();
   }
 
   static bool isLastAxis(Operation *reduction) {

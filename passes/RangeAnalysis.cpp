@@ -5,10 +5,10 @@
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOpInterface.h"
 #include "dialects/Utils/RegionBoundaries.h"
+#include "dialects/Utils/Softmax.h"
 
 #include "mlir/Analysis/DataFlow/SparseAnalysis.h"
 #include "mlir/Analysis/DataFlow/Utils.h"
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -150,7 +150,9 @@ public:
     if (isSoftmaxQuotient(op, operands))
       bound = Bound(Interval{0.0, 1.0}, /*reached=*/true,
                     /*independent=*/false);
-    else if (isShiftedByMaximum(op) && !bound.isUninitialized() &&
+    // x - max(x) over an axis is at most 0, where interval arithmetic sees
+    // up to hi(x) - lo(x).
+    else if (matchMaximumShift(op) && !bound.isUninitialized() &&
              bound.get().hi > 0)
       bound = Bound(Interval{bound.get().lo, 0.0}, /*reached=*/true,
                     /*independent=*/false);
@@ -178,30 +180,12 @@ private:
   /// interval arithmetic sees up to the largest e over the smallest sum.
   static bool isSoftmaxQuotient(Operation *op,
                                 ArrayRef<const BoundLattice *> operands) {
-    auto mul = dyn_cast<tosa::MulOp>(op);
-    if (!mul)
+    std::optional<SoftmaxQuotient> quotient = matchSoftmaxQuotient(op);
+    if (!quotient)
       return false;
-    for (unsigned e : {0u, 1u}) {
-      auto reciprocal =
-          mul->getOperand(1 - e).getDefiningOp<tosa::ReciprocalOp>();
-      auto sum = reciprocal
-                     ? reciprocal.getInput1().getDefiningOp<tosa::ReduceSumOp>()
-                     : nullptr;
-      const Bound &terms = operands[e]->getValue();
-      if (sum && sum.getInput() == mul->getOperand(e) &&
-          !terms.isUninitialized() && terms.get().lo >= 0)
-        return true;
-    }
-    return false;
-  }
-
-  /// Whether `op` is x - max(x) over an axis (a softmax's shift): at most
-  /// 0, where interval arithmetic sees up to hi(x) - lo(x).
-  static bool isShiftedByMaximum(Operation *op) {
-    auto sub = dyn_cast<tosa::SubOp>(op);
-    auto maximum =
-        sub ? sub.getInput2().getDefiningOp<tosa::ReduceMaxOp>() : nullptr;
-    return maximum && maximum.getInput() == sub.getInput1();
+    const Bound &terms =
+        operands[quotient->terms == op->getOperand(0) ? 0 : 1]->getValue();
+    return !terms.isUninitialized() && terms.get().lo >= 0;
   }
 
   /// The bound of `op`'s results, given `range` from its interval
