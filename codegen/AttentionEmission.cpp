@@ -200,6 +200,21 @@ SmallVector<int64_t> getMaskStrides(Value mask) {
   return strides;
 }
 
+/// How the tensor-core kernel reads `mask` (a prec_mask_read) where its
+/// first element is aligned for a pair: a pair of keys as one value where
+/// keys are adjacent, Sk is even and every row starts at an even element,
+/// from a single row where every query shares it; else element by element.
+StringRef getMaskRead(Value mask, int64_t sk) {
+  if (!mask)
+    return "PREC_NO_MASK";
+  SmallVector<int64_t> strides = getMaskStrides(mask);
+  bool evenRows = llvm::all_of(ArrayRef(strides).take_front(3),
+                               [](int64_t stride) { return stride % 2 == 0; });
+  if (strides[3] != 1 || sk % 2 != 0 || !evenRows)
+    return "PREC_MASK_ELEMENTS";
+  return strides[2] == 0 ? "PREC_MASK_ROW_PAIRS" : "PREC_MASK_PAIRS";
+}
+
 } // namespace
 
 /// For an attention that skips masked keys: which tiles of keys its mask
@@ -280,18 +295,28 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
   std::string where = layer.empty() ? "" : " '" + layer + "'";
   const char *zeroNanRows = op.getZeroNanRows() ? "true" : "false";
   // The tiled kernels' shared memory exceeds the default 48 KB at large
-  // head sizes: the engine's create raises their limit.
-  auto launchTiled = [&](StringRef kernel, StringRef bytes, StringRef grid,
-                         int64_t threads, StringRef on,
-                         StringRef extraArgument = "") {
-    createCode +=
-        llvm::formatv("    PREC_CHECK(cudaFuncSetAttribute({0}, "
-                      "cudaFuncAttributeMaxDynamicSharedMemorySize, {1}));\n",
-                      kernel, bytes);
+  // head sizes: the engine's create raises their limit. With two kernels,
+  // the run launches the first where `condition` holds, else the second.
+  auto launchTiled = [&](ArrayRef<std::string> kernels, StringRef bytes,
+                         StringRef grid, int64_t threads, StringRef on,
+                         StringRef extraArgument = "",
+                         StringRef condition = "") {
+    for (const std::string &kernel : kernels)
+      createCode +=
+          llvm::formatv("    PREC_CHECK(cudaFuncSetAttribute({0}, "
+                        "cudaFuncAttributeMaxDynamicSharedMemorySize, {1}));\n",
+                        kernel, bytes);
     runCode += llvm::formatv("  // engine.attention{0}, on {1}\n", where, on);
-    runCode +=
-        launchCall(kernel, grid, std::to_string(threads), bytes,
-                   args + ", " + name + "_logit()" + extraArgument.str());
+    auto launch = [&](StringRef kernel) {
+      return launchCall(kernel, grid, std::to_string(threads), bytes,
+                        args + ", " + name + "_logit()" + extraArgument.str());
+    };
+    if (kernels.size() == 1) {
+      runCode += launch(kernels[0]);
+      return;
+    }
+    runCode += llvm::formatv("  if ({0})\n  {1}  else\n  {2}", condition,
+                             launch(kernels[0]), launch(kernels[1]));
   };
   const char *queryType = typeOf(op.getQuery()).cType;
   const char *valueType = typeOf(op.getValues()).cType;
@@ -320,25 +345,40 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
       resultArgument += ", " + type;
       quantizationArgument = ", " + value;
     }
+    auto kernel = [&](StringRef maskRead) {
+      return llvm::formatv("prec_attention_mma<{0}, {1}, {2}, {3}, {4}, {5}, "
+                           "{6}, {7}_logit, {8}, {9}, {10}, {11}{12}>",
+                           tiles, d, dv, zeroNanRows,
+                           op.getSkipMaskedKeys() ? "true" : "false", keyRows,
+                           maskRead, name, queryType, maskType, outType, index,
+                           resultArgument)
+          .str();
+    };
+    // Pairs of mask values load as one where the mask's first element is
+    // aligned for them, which only the run knows.
+    StringRef maskRead = getMaskRead(mask, sk);
+    SmallVector<std::string, 2> kernels = {kernel(maskRead)};
+    std::string aligned;
+    if (maskRead.ends_with("PAIRS")) {
+      kernels.push_back(kernel("PREC_MASK_ELEMENTS"));
+      aligned = llvm::formatv("reinterpret_cast<uintptr_t>({0}) % (2 * "
+                              "sizeof({1})) == 0",
+                              pointer(mask), maskType);
+    }
     launchTiled(
-        llvm::formatv("prec_attention_mma<{0}, {1}, {2}, {3}, {4}, {5}, "
-                      "{6}_logit, {7}, {8}, {9}, {10}{11}>",
-                      tiles, d, dv, zeroNanRows,
-                      op.getSkipMaskedKeys() ? "true" : "false", keyRows, name,
-                      queryType, maskType, outType, index, resultArgument)
-            .str(),
+        kernels,
         llvm::formatv("prec_attention_tiles<{0}, {1}, {2}, {3}, {4}>::BYTES",
                       tiles, d, dv, queryType, keyRows)
             .str(),
         llvm::formatv("dim3((unsigned)({0}), {1})", matrices, rowBlocks).str(),
-        128, "tensor cores", ", " + keptTiles + quantizationArgument);
+        128, "tensor cores", ", " + keptTiles + quantizationArgument, aligned);
   } else if (op.getKernel() == engine::AttentionKernel::CudaCores) {
     launchTiled(
-        llvm::formatv("prec_attention_cuda_cores<{0}, {1}, {2}, "
-                      "{3}_logit, {4}, {5}, {6}, {7}, {8}{9}>",
-                      d, dv, zeroNanRows, name, queryType, valueType, maskType,
-                      outType, index, resultArgument)
-            .str(),
+        {llvm::formatv("prec_attention_cuda_cores<{0}, {1}, {2}, "
+                       "{3}_logit, {4}, {5}, {6}, {7}, {8}{9}>",
+                       d, dv, zeroNanRows, name, queryType, valueType, maskType,
+                       outType, index, resultArgument)
+             .str()},
         llvm::formatv("prec_attention_cuda_tiles<{0}, {1}>::BYTES", d, dv)
             .str(),
         llvm::formatv("dim3({0}, (unsigned)({1}))", llvm::divideCeil(sq, 64),

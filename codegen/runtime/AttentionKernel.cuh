@@ -69,13 +69,16 @@ struct prec_attention_args {
     return i * key_stride[2] + key * key_stride[3];
   }
 
-  // The mask's row for query `row` of matrix `head` (its first row past the
-  // end, which no logit reads); null without a mask.
-  __device__ const M *mask_row(I head, I row) const {
+  // The mask's first element for matrix `head`; null without a mask.
+  __device__ const M *mask_matrix(I head) const {
     return mask ? mask + (head / heads) * mask_stride[0] +
-                      (head % heads) * mask_stride[1] +
-                      (row < sq ? row : 0) * mask_stride[2]
+                      (head % heads) * mask_stride[1]
                 : nullptr;
+  }
+  // Row `row` of a matrix of the mask (its first row past the end, which no
+  // logit reads); null without a mask.
+  __device__ const M *mask_row(const M *matrix, I row) const {
+    return matrix ? matrix + (row < sq ? row : 0) * mask_stride[2] : nullptr;
   }
 };
 
@@ -102,7 +105,7 @@ __global__ void __launch_bounds__(128)
   __syncwarp();
   const Q *keys = a.key_matrix(head);
   const V *values = a.value_matrix(head);
-  const M *mask = a.mask_row(head, row);
+  const M *mask = a.mask_row(a.mask_matrix(head), row);
   float running_max = -INFINITY, sum = 0.0f, acc[COLUMNS];
   for (int c = 0; c < COLUMNS; ++c)
     acc[c] = 0.0f;
@@ -231,7 +234,7 @@ __global__ void __launch_bounds__(256)
   float running_max[4], sum[4], acc[4][COLUMNS];
 #pragma unroll
   for (int r = 0; r < 4; ++r) {
-    mask_rows[r] = a.mask_row(head, block_row + 4 * ty + r);
+    mask_rows[r] = a.mask_row(a.mask_matrix(head), block_row + 4 * ty + r);
     running_max[r] = -INFINITY;
     sum[r] = 0.0f;
 #pragma unroll
@@ -574,19 +577,32 @@ template <typename F8> struct prec_attention_f8 {
 };
 
 // The dynamic shared memory of prec_attention_mma<MT, D, DV, ...>: the
-// block's query rows, a tile of keys (as K's rows with KEY_ROWS, else as
-// Kᵀ's) and one of values, each row padded by 16 bytes so that the 8 row
-// addresses of an ldmatrix fall in distinct banks.
+// block's query rows, and two tiles of keys (as K's rows with KEY_ROWS, else
+// as Kᵀ's) and two of values, so that the next tile loads into one while
+// the block computes on the other; each row padded by 16 bytes so that the
+// 8 row addresses of an ldmatrix fall in distinct banks.
 template <int MT, int D, int DV, typename T, bool KEY_ROWS>
 struct prec_attention_tiles {
   static constexpr int QUERIES = 64 * MT, KEYS = 64;
   static constexpr int QUERY_STRIDE = D + 8,
                        KEY_STRIDE = KEY_ROWS ? D + 8 : KEYS + 8,
                        VALUE_STRIDE = DV + 8;
-  static constexpr int KEY_ELEMENTS = (KEY_ROWS ? KEYS : D) * KEY_STRIDE;
+  static constexpr int KEY_ELEMENTS = (KEY_ROWS ? KEYS : D) * KEY_STRIDE,
+                       VALUE_ELEMENTS = KEYS * VALUE_STRIDE;
   static constexpr int BYTES =
-      (QUERIES * QUERY_STRIDE + KEY_ELEMENTS + KEYS * VALUE_STRIDE) * sizeof(T);
+      (QUERIES * QUERY_STRIDE + 2 * KEY_ELEMENTS + 2 * VALUE_ELEMENTS) *
+      sizeof(T);
 };
+
+// 2^x by the hardware's ex2 alone. Results below 2^-126 are 0, where exp2f
+// spends three more instructions on subnormal results: the tensor-core
+// kernel's probabilities are exp(x - max) of a row whose largest is 1, and
+// a subnormal one is below what its sum resolves.
+__device__ inline float prec_exp2_flushed(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
 
 // What the mask leaves of each tile of KEYS keys to a block of ROWS query
 // rows: kept[(slice * blocks + block) * tiles + tile], over the grid (tiles,
@@ -680,6 +696,18 @@ __device__ inline bool prec_rows_reach(const float (&running_max)[MT][2],
   return __syncthreads_and(reached) != 0;
 }
 
+// How the tensor-core kernel reads its mask: not at all, a pair of keys as
+// one value (adjacent keys, pairs aligned), the same from the one row every
+// query shares (a padding mask: one load for all of a thread's rows), or
+// element by element. The engine chooses it at launch, so that the kernel
+// holds the code and registers of one.
+enum prec_mask_read : int {
+  PREC_NO_MASK,
+  PREC_MASK_PAIRS,
+  PREC_MASK_ROW_PAIRS,
+  PREC_MASK_ELEMENTS,
+};
+
 // `Logits` turns a pair of adjacent dot products and their mask values
 // (prec_pair<M>) into logits, rounding as the program did. Each warp takes
 // MT tiles of 16 query rows; launched with prec_attention_tiles' BYTES of
@@ -688,10 +716,10 @@ __device__ inline bool prec_rows_reach(const float (&running_max)[MT][2],
 // without). KEY_ROWS: the keys are stored as K's rows (key_stride[2] is 1),
 // else as Kᵀ's. Quantization: prec_attention_unquantized, or
 // prec_attention_f8 with its factors in `quantization`; its tiles are
-// quantized in shared memory once they land.
+// quantized in shared memory once they land. MASK_READ: a prec_mask_read.
 template <int MT, int D, int DV, bool ZERO_NAN_ROWS, bool SKIP_MASKED_KEYS,
-          bool KEY_ROWS, typename Logits, typename T, typename M, typename O,
-          typename I, typename Result = prec_result<O>,
+          bool KEY_ROWS, int MASK_READ, typename Logits, typename T, typename M,
+          typename O, typename I, typename Result = prec_result<O>,
           typename Quantization = prec_attention_unquantized>
 __global__ void __launch_bounds__(128)
     prec_attention_mma(prec_attention_args<T, T, M, O, I> a, Logits logits,
@@ -708,8 +736,16 @@ __global__ void __launch_bounds__(128)
   constexpr float LOG2E = 1.4426950408889634f;
   extern __shared__ __align__(16) unsigned char prec_attention_shared[];
   T *queries_tile = reinterpret_cast<T *>(prec_attention_shared);
-  T *keys_tile = queries_tile + QUERIES * QUERY_STRIDE;
-  T *values_tile = keys_tile + Tiles::KEY_ELEMENTS;
+  T *const keys_tiles = queries_tile + QUERIES * QUERY_STRIDE;
+  T *const values_tiles = keys_tiles + 2 * Tiles::KEY_ELEMENTS;
+  // The tiles of keys and values from key `first` on: even tiles in the
+  // first of each pair, odd ones in the second.
+  auto keys_tile = [&](I first) {
+    return keys_tiles + (first / KEYS & 1) * Tiles::KEY_ELEMENTS;
+  };
+  auto values_tile = [&](I first) {
+    return values_tiles + (first / KEYS & 1) * Tiles::VALUE_ELEMENTS;
+  };
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int g = lane >> 2, t = lane & 3;
   // The grid is (matrices, blocks of rows), so that blocks start in the
@@ -728,28 +764,12 @@ __global__ void __launch_bounds__(128)
   const I query_rows = a.query_stride[2], value_rows = a.value_stride[2],
           key_rows = KEY_ROWS ? a.key_stride[3] : a.key_stride[2];
   // Each thread's mask rows (rows past the end read row 0), found where
-  // they are read rather than kept in registers across the loop. How the
-  // mask is read: NO_MASK, MASK_PAIRS (a pair as one value, where keys are
-  // adjacent and pairs aligned), MASK_ROW_PAIRS (the same, from the one row
-  // every query shares: a padding mask, one load for all of a thread's rows)
-  // or MASK_ELEMENTS.
-  enum { NO_MASK, MASK_PAIRS, MASK_ROW_PAIRS, MASK_ELEMENTS };
+  // they are read rather than kept in registers across the loop; only the
+  // matrix's first element is kept, so that no tile divides by the heads.
+  const M *const mask_matrix = a.mask_matrix(head);
   auto mask_row_of = [&](int m, int r) {
-    return a.mask_row(head, row_of(m, r));
+    return a.mask_row(mask_matrix, row_of(m, r));
   };
-  bool pairs_aligned = true;
-#pragma unroll
-  for (int m = 0; m < MT; ++m)
-#pragma unroll
-    for (int r = 0; r < 2; ++r)
-      pairs_aligned &=
-          reinterpret_cast<uintptr_t>(mask_row_of(m, r)) % sizeof(MaskPair) ==
-          0;
-  const bool pairs = a.mask_stride[3] == 1 && a.sk % 2 == 0 && pairs_aligned;
-  const int mask_mode = !a.mask                 ? NO_MASK
-                        : !pairs                ? MASK_ELEMENTS
-                        : a.mask_stride[2] == 0 ? MASK_ROW_PAIRS
-                                                : MASK_PAIRS;
   // Tiles load by 16-byte copies where rows are 16-byte aligned.
   auto aligned_rows = [](const T *matrix, I row_stride) {
     return row_stride % 8 == 0 && reinterpret_cast<uintptr_t>(matrix) % 16 == 0;
@@ -761,24 +781,24 @@ __global__ void __launch_bounds__(128)
   const bool copy_queries = aligned_rows(queries, query_rows);
   auto load_keys = [&](I first) {
     if (KEY_ROWS)
-      prec_load_tile<KEYS, D>(keys_tile, keys + first * key_rows, key_rows,
-                              a.sk - first, (I)D, copy_keys);
+      prec_load_tile<KEYS, D>(keys_tile(first), keys + first * key_rows,
+                              key_rows, a.sk - first, (I)D, copy_keys);
     else
-      prec_load_tile<D, KEYS>(keys_tile, keys + first, key_rows, (I)D,
+      prec_load_tile<D, KEYS>(keys_tile(first), keys + first, key_rows, (I)D,
                               a.sk - first, copy_keys);
   };
   auto load_values = [&](I first) {
-    prec_load_tile<KEYS, DV>(values_tile, values + first * value_rows,
+    prec_load_tile<KEYS, DV>(values_tile(first), values + first * value_rows,
                              value_rows, a.sk - first, (I)DV, copy_values);
   };
   // The mask values of keys `key` and `key` + 1 in row (m, r).
   auto mask_pair = [&](auto mode, int m, int r, I key) {
-    if (decltype(mode)::value == NO_MASK)
+    if (decltype(mode)::value == PREC_NO_MASK)
       return prec_pair<M>::make(M(), M());
-    if (decltype(mode)::value == MASK_ROW_PAIRS)
-      return *reinterpret_cast<const MaskPair *>(mask_row_of(0, 0) + key);
+    if (decltype(mode)::value == PREC_MASK_ROW_PAIRS)
+      return *reinterpret_cast<const MaskPair *>(mask_matrix + key);
     const M *row = mask_row_of(m, r);
-    if (decltype(mode)::value == MASK_PAIRS)
+    if (decltype(mode)::value == PREC_MASK_PAIRS)
       return *reinterpret_cast<const MaskPair *>(row + key);
     const I stride = a.mask_stride[3];
     return prec_pair<M>::make(row[key * stride],
@@ -836,7 +856,13 @@ __global__ void __launch_bounds__(128)
                              query_rows, a.sq - block_row, (I)D, copy_queries);
   load_keys(0);
   prec_commit_copies();
+  // Two barriers a tile: one before Q.K^T, once the tile's keys have
+  // landed, and one before P.V, once its values have. A tile loads into the
+  // buffers of the tile before last, which every warp finished with before
+  // the later of the two barriers it passed.
   for (I first = 0; first < limit; first += KEYS) {
+    T *const keys_here = keys_tile(first), *const values_here =
+                                               values_tile(first);
     load_values(first);
     prec_commit_copies();
     prec_wait_copies_but_one();
@@ -847,10 +873,10 @@ __global__ void __launch_bounds__(128)
             queries_tile, quantization.query);
       if (KEY_ROWS)
         quantization.template quantize_tile<KEYS, D, KEY_STRIDE>(
-            keys_tile, quantization.keys);
+            keys_here, quantization.keys);
       else
         quantization.template quantize_tile<D, KEYS, KEY_STRIDE>(
-            keys_tile, quantization.keys);
+            keys_here, quantization.keys);
       __syncthreads();
     }
     // S = Q.K^T for this warp's rows and 64 keys: tiles of 16 x 8.
@@ -870,10 +896,10 @@ __global__ void __launch_bounds__(128)
       for (int j = 0; j < KEYS / 8; j += 2) {
         uint32_t b[4];
         if (KEY_ROWS)
-          prec_load_b_fragments_by_rows<T, KEY_STRIDE>(b, keys_tile, k * 16,
+          prec_load_b_fragments_by_rows<T, KEY_STRIDE>(b, keys_here, k * 16,
                                                        j * 8, lane);
         else
-          prec_load_b_fragments<T, KEY_STRIDE>(b, keys_tile, k * 16, j * 8,
+          prec_load_b_fragments<T, KEY_STRIDE>(b, keys_here, k * 16, j * 8,
                                                lane);
 #pragma unroll
         for (int m = 0; m < MT; ++m) {
@@ -882,7 +908,6 @@ __global__ void __launch_bounds__(128)
         }
       }
     }
-    __syncthreads();
     if (first + KEYS < limit)
       load_keys(first + KEYS);
     prec_commit_copies();
@@ -893,19 +918,15 @@ __global__ void __launch_bounds__(128)
     // A tile where the mask adds +0 throughout reads none of it. A mask
     // row every query shares costs one load a pair of keys: reading it
     // measured faster than looking the tile up.
-    const bool zero_mask = SKIP_MASKED_KEYS && mask_mode != MASK_ROW_PAIRS &&
-                           tile_states[first / KEYS] == PREC_TILE_ZERO;
+    const bool zero_mask =
+        SKIP_MASKED_KEYS &&
+        (MASK_READ == PREC_MASK_PAIRS || MASK_READ == PREC_MASK_ELEMENTS) &&
+        tile_states[first / KEYS] == PREC_TILE_ZERO;
     auto for_mask_mode = [&](auto partial) {
       if (zero_mask)
-        take_logits(first, tile_max, partial, prec_int<NO_MASK>());
-      else if (mask_mode == MASK_PAIRS)
-        take_logits(first, tile_max, partial, prec_int<MASK_PAIRS>());
-      else if (mask_mode == MASK_ROW_PAIRS)
-        take_logits(first, tile_max, partial, prec_int<MASK_ROW_PAIRS>());
-      else if (mask_mode == MASK_ELEMENTS)
-        take_logits(first, tile_max, partial, prec_int<MASK_ELEMENTS>());
+        take_logits(first, tile_max, partial, prec_int<PREC_NO_MASK>());
       else
-        take_logits(first, tile_max, partial, prec_int<NO_MASK>());
+        take_logits(first, tile_max, partial, prec_int<MASK_READ>());
     };
     if (a.sk - first < KEYS)
       for_mask_mode(prec_int<1>());
@@ -923,7 +944,8 @@ __global__ void __launch_bounds__(128)
         // Until a finite logit arrives, exponents are taken from 0 so that
         // -inf logits give 0, not NaN.
         const float from = new_max == -INFINITY ? 0.0f : new_max;
-        const float rescale = exp2f((running_max[m][r] - from) * LOG2E);
+        const float rescale =
+            prec_exp2_flushed((running_max[m][r] - from) * LOG2E);
         base[m][r] = from * LOG2E;
         running_max[m][r] = new_max;
         sum[m][r] *= rescale;
@@ -940,14 +962,15 @@ __global__ void __launch_bounds__(128)
       for (int j = 0; j < KEYS / 8; ++j)
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-          s[m][j][e] = exp2f(fmaf(s[m][j][e], LOG2E, -base[m][e >> 1]));
+          s[m][j][e] =
+              prec_exp2_flushed(fmaf(s[m][j][e], LOG2E, -base[m][e >> 1]));
           sum[m][e >> 1] += s[m][j][e];
         }
     prec_wait_copies_but_one();
     __syncthreads();
     if constexpr (Quantization::QUANTIZED) {
       quantization.template quantize_tile<KEYS, DV, VALUE_STRIDE>(
-          values_tile, quantization.values);
+          values_here, quantization.values);
       __syncthreads();
     }
     // A pair of probabilities as P.V's operand: rounded to T, or quantized
@@ -972,7 +995,7 @@ __global__ void __launch_bounds__(128)
 #pragma unroll
       for (int j = 0; j < DV / 8; j += 2) {
         uint32_t b[4];
-        prec_load_b_fragments<T, VALUE_STRIDE>(b, values_tile, k * 16, j * 8,
+        prec_load_b_fragments<T, VALUE_STRIDE>(b, values_here, k * 16, j * 8,
                                                lane);
 #pragma unroll
         for (int m = 0; m < MT; ++m) {
@@ -981,7 +1004,6 @@ __global__ void __launch_bounds__(128)
         }
       }
     }
-    __syncthreads();
     if (SKIP_MASKED_KEYS && first + KEYS >= limit && limit < a.sk &&
         !prec_rows_reach<MT>(running_max, -16384.0f, [&](int m, int r) {
           return row_of(m, r) < a.sq;

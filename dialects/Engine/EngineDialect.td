@@ -226,6 +226,9 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
       S×S matrix never reaches memory, and the division by the row sum
       comes after ·V instead of before it; where the program's max and
       subtraction ran in f16 the kernel is more accurate than the program.
+      On tensor cores, exponentials below 2^-126 are 0 (the hardware's ex2
+      alone): such a probability is below what the row's sum, at least 1,
+      resolves, and below f16's smallest.
     * The probabilities are rounded to `values`' element type before ·V, as
       the program's P·V matmul read them; the result to its element type.
     * `zero_nan_rows`: the program replaced NaN probabilities by 0 (the

@@ -24,8 +24,11 @@
 // CHECK-NEXT: static constexpr bool PAIRS = false;
 // CHECK-NEXT: __device__ __nv_fp8_e4m3 operator()(float x) const { return __nv_fp8_e4m3(__fmul_rn(__half2float((__float2half_rn(x))), 0x1p+8f)); }
 // CHECK: // engine.attention '/encoder/layer.0/attention/self/MatMul_1', on tensor cores
-// CHECK-NEXT: prec_launch(e->early_launch, prec_attention_mma<1, 16, 16, false, false, false, k0_attention_logit, __half, __half, __nv_fp8_e4m3, int, k0_attention_result>,
+// CHECK-NEXT: if (
+// CHECK-NEXT: prec_launch(e->early_launch, prec_attention_mma<1, 16, 16, false, false, false, PREC_MASK_ROW_PAIRS, k0_attention_logit, __half, __half, __nv_fp8_e4m3, int, k0_attention_result>,
 // CHECK-SAME: prec_attention_args<__half, __half, __half, __nv_fp8_e4m3, int>
+// CHECK-NEXT: else
+// CHECK-NEXT: prec_launch(e->early_launch, prec_attention_mma<1, 16, 16, false, false, false, PREC_MASK_ELEMENTS,
 // CHECK-NOT: prec_launch(
 
 // MANIFEST: "op": "engine.attention",

@@ -12,7 +12,7 @@
 
 // CHECK: struct k0_attention_logit {
 // CHECK-NEXT: __device__ float operator()(float s, float m) const { return (__half2float((__float2half_rn((__half2float((__float2half_rn(__fmul_rn(s, 0x1.4e5e0ap-15f))))) * 0x1p-2f)))) + m; }
-// CHECK: prec_launch(e->early_launch, prec_attention_mma<1, 16, 16, false, false, false, k0_attention_logit, __half, float, __half, int, prec_result<__half>, prec_attention_f8<__nv_fp8_e4m3>>,
+// CHECK: prec_launch(e->early_launch, prec_attention_mma<1, 16, 16, false, false, false, PREC_MASK_ROW_PAIRS, k0_attention_logit, __half, float, __half, int, prec_result<__half>, prec_attention_f8<__nv_fp8_e4m3>>,
 // CHECK-SAME: k0_attention_logit(), nullptr, prec_attention_f8<__nv_fp8_e4m3>{0x1.cp+6f, 0x1.cp+7f, 0x1.cp+5f, 0x1.cp+8f, 0x1.4e5e0ap-15f});
 // REPORT: "compute": "f8E4M3FN"
 // REPORT: "probabilities": "f8E4M3FN"

@@ -11,7 +11,8 @@
 // CHECK: PREC_CHECK(cudaMalloc(&e->kept_tiles[[K]], 12));
 // CHECK: prec_launch(e->early_launch, prec_attention_kept_tiles<128, 64, float, int>, dim3(3, 2, 2), 128, 0, stream, ((float *)bindings[3]), 200, 160, 32000, 0, 160, 1, 1, e->kept_tiles[[K]]);
 // CHECK-NEXT: // engine.attention, on tensor cores
-// CHECK-NEXT: prec_launch(e->early_launch, prec_attention_mma<2, 16, 16, false, true, false, k0_attention_logit, __half, float, __half, int>, dim3((unsigned)(4LL), 2), 128, prec_attention_tiles<2, 16, 16, __half, false>::BYTES, stream, 
+// CHECK-NEXT: if (
+// CHECK-NEXT: prec_launch(e->early_launch, prec_attention_mma<2, 16, 16, false, true, false, PREC_MASK_PAIRS, k0_attention_logit, __half, float, __half, int>, dim3((unsigned)(4LL), 2), 128, prec_attention_tiles<2, 16, 16, __half, false>::BYTES, stream, 
 // CHECK-SAME: k0_attention_logit(), e->kept_tiles[[K]], prec_attention_unquantized());
 // CHECK: cudaFree(e->kept_tiles[[K]]);
 func.func @main(%q: tensor<4x200x16xf16>, %kt: tensor<4x16x160xf16>, %v: tensor<4x160x16xf16>, %m: tensor<2x1x200x160xf32>) -> tensor<4x200x16xf16> {

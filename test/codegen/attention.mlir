@@ -17,9 +17,13 @@
 // CHECK-NEXT: return __half2float((__float2half_rn((__half2float((__float2half_rn((__half2float((__float2half_rn(s)))) * 0x1p-2f)))) + m))); }
 // CHECK-NEXT: __device__ float2 operator()(float2 s, prec_pair<__half>::type m) const {
 // CHECK-NEXT: return prec_pair<__half>::to_float(__hadd2(__hmul2_rn(prec_pair<__half>::round(s), prec_pair<__half>::splat(0x1p-2f)), m));
-// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_attention_mma<1, 16, 16, false, false, false, k0_attention_logit, __half, __half, __half, int>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_attention_tiles<1, 16, 16, __half, false>::BYTES));
+// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_attention_mma<1, 16, 16, false, false, false, PREC_MASK_ROW_PAIRS, k0_attention_logit, __half, __half, __half, int>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_attention_tiles<1, 16, 16, __half, false>::BYTES));
+// CHECK-NEXT: PREC_CHECK(cudaFuncSetAttribute(prec_attention_mma<1, 16, 16, false, false, false, PREC_MASK_ELEMENTS, k0_attention_logit, __half, __half, __half, int>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_attention_tiles<1, 16, 16, __half, false>::BYTES));
 // CHECK: // engine.attention '/encoder/layer.0/attention/self/MatMul_1', on tensor cores
-// CHECK-NEXT: prec_launch(e->early_launch, prec_attention_mma<1, 16, 16, false, false, false, k0_attention_logit, __half, __half, __half, int>, dim3((unsigned)(4LL), 1), 128, prec_attention_tiles<1, 16, 16, __half, false>::BYTES, stream, prec_attention_args<__half, __half, __half, __half, int>{((__half *)bindings[0]), ((__half *)bindings[1]), ((__half *)bindings[2]), ((__half *)bindings[3]), ((__half *)bindings[4]), (int)(4LL), 8, 8, 16, 16, 2, {8, 0, 0, 1}, {256, 128, 16, 1}, {256, 128, 8, 1}, {256, 128, 16, 1}, {256, 128, 16, 1}, 1}, k0_attention_logit(), nullptr, prec_attention_unquantized());
+// CHECK-NEXT: if (
+// CHECK-NEXT: prec_launch(e->early_launch, prec_attention_mma<1, 16, 16, false, false, false, PREC_MASK_ROW_PAIRS, k0_attention_logit, __half, __half, __half, int>, dim3((unsigned)(4LL), 1), 128, prec_attention_tiles<1, 16, 16, __half, false>::BYTES, stream, prec_attention_args<__half, __half, __half, __half, int>{((__half *)bindings[0]), ((__half *)bindings[1]), ((__half *)bindings[2]), ((__half *)bindings[3]), ((__half *)bindings[4]), (int)(4LL), 8, 8, 16, 16, 2, {8, 0, 0, 1}, {256, 128, 16, 1}, {256, 128, 8, 1}, {256, 128, 16, 1}, {256, 128, 16, 1}, 1}, k0_attention_logit(), nullptr, prec_attention_unquantized());
+// CHECK-NEXT: else
+// CHECK-NEXT: prec_launch(e->early_launch, prec_attention_mma<1, 16, 16, false, false, false, PREC_MASK_ELEMENTS,
 // CHECK-NOT: prec_launch(
 
 // MANIFEST: "name": "/encoder/layer.0/attention/self/MatMul_1",
