@@ -149,9 +149,11 @@ std::string getResultFunctor(engine::AttentionOp op, StringRef name,
 std::pair<std::string, std::string>
 getQuantizationArguments(engine::AttentionOp op) {
   engine::AttentionQuantizationAttr quantization = op.getQuantizationAttr();
-  std::string type = llvm::formatv("prec_attention_f8<{0}>",
-                                   getDeviceType(quantization.getType())->cType)
-                         .str();
+  std::string type =
+      llvm::formatv("prec_attention_f8<{0}, {1}>",
+                    getDeviceType(quantization.getType())->cType,
+                    getDeviceType(elementOf(op.getQuery()))->cType)
+          .str();
   auto literal = [](FloatAttr factor) {
     return getFloatLiteral(factor.getValue().convertToFloat());
   };
@@ -163,6 +165,22 @@ getQuantizationArguments(engine::AttentionOp op) {
   return {type, value};
 }
 
+/// The staging policy type and value of an attention whose query or keys
+/// are scaled (prec_attention_scaled), a missing factor being 1.
+std::pair<std::string, std::string> getScaleArguments(engine::AttentionOp op) {
+  Type element = elementOf(op.getQuery());
+  auto literal = [&](std::optional<APFloat> factor) {
+    return getHalfLiteral(factor.value_or(APFloat(1.0)), element);
+  };
+  std::string type =
+      llvm::formatv("prec_attention_scaled<{0}>", getDeviceType(element)->cType)
+          .str();
+  std::string value =
+      llvm::formatv("{0}{{{1}, {2}}", type, literal(op.getQueryFactor()),
+                    literal(op.getKeysFactor()));
+  return {type, value};
+}
+
 /// The report's record of what each part of `op` computes in.
 llvm::json::Object getAttentionRecord(engine::AttentionOp op, StringRef layer) {
   auto elementName = [](Value value) { return typeName(elementOf(value)); };
@@ -171,6 +189,11 @@ llvm::json::Object getAttentionRecord(engine::AttentionOp op, StringRef layer) {
                            {"masked", typeName(op.getMaskedType())},
                            {"softmax", "f32"},
                            {"probabilities", elementName(op.getValues())}};
+  // Query and keys multiplied by constants, rounded to their type.
+  if (op.getQueryFactor())
+    parts["scaled_query"] = elementName(op.getQuery());
+  if (op.getKeysFactor())
+    parts["scaled_keys"] = elementName(op.getKeys());
   // A quantized result: the output's rounding before its scale.
   if (std::optional<Type> unscaled = op.getUnscaledType())
     parts["unscaled_result"] = typeName(*unscaled);
@@ -337,8 +360,10 @@ LogicalResult CudaEmitter::emitAttention(engine::AttentionOp op) {
       keptTiles = emitKeptTiles(op, maskType, index);
     const char *keyRows = op.hasKeyRows() ? "true" : "false";
     std::string quantizationArgument = ", prec_attention_unquantized()";
-    if (op.getQuantizationAttr()) {
-      auto [type, value] = getQuantizationArguments(op);
+    if (op.getQuantizationAttr() || op.getQueryFactor() || op.getKeysFactor()) {
+      auto [type, value] = op.getQuantizationAttr()
+                               ? getQuantizationArguments(op)
+                               : getScaleArguments(op);
       if (resultArgument.empty())
         resultArgument =
             llvm::formatv(", prec_result<{0}>", typeOf(op.getResult()).cType);

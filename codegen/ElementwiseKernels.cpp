@@ -121,15 +121,7 @@ static std::optional<std::string> getHalfSplatLiteral(Value value) {
   Type type = getElementTypeOrSelf(value.getType());
   if (!splat || !isHalfFloat(type))
     return std::nullopt;
-  APFloat element = *splat;
-  bool losesInfo = false;
-  element.convert(cast<FloatType>(type).getFloatSemantics(),
-                  APFloat::rmNearestTiesToEven, &losesInfo);
-  return llvm::formatv("{0}((unsigned short){1:x}U)",
-                       type.isF16() ? "__ushort_as_half"
-                                    : "__ushort_as_bfloat16",
-                       element.bitcastToAPInt().getZExtValue())
-      .str();
+  return getHalfLiteral(*splat, type);
 }
 
 /// `op`'s expression in its 16-bit float result type, where it has one

@@ -3,6 +3,7 @@
 #include "lowering/DeviceTypes.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
 #include <cstdio>
@@ -55,6 +56,18 @@ std::string getFloatLiteral(float value) {
   char text[64];
   std::snprintf(text, sizeof(text), "%af", double(value));
   return text;
+}
+
+std::string getHalfLiteral(const llvm::APFloat &value, mlir::Type type) {
+  llvm::APFloat element = value;
+  bool losesInfo = false;
+  element.convert(llvm::cast<mlir::FloatType>(type).getFloatSemantics(),
+                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  return llvm::formatv("{0}((unsigned short){1:x}U)",
+                       type.isF16() ? "__ushort_as_half"
+                                    : "__ushort_as_bfloat16",
+                       element.bitcastToAPInt().getZExtValue())
+      .str();
 }
 
 std::optional<int64_t>

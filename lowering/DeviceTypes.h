@@ -4,6 +4,7 @@
 #define PREC_LOWERING_DEVICETYPES_H
 
 #include "mlir/IR/Types.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
@@ -41,6 +42,10 @@ chooseVectorBytes(const DeviceType &element,
 /// `value` as a CUDA float literal: hexadecimal, so exact whatever the
 /// value, or NAN, INFINITY, -INFINITY.
 std::string getFloatLiteral(float value);
+
+/// `value` rounded to the 16-bit float type `type` (f16 or bf16), as a
+/// literal of that type built from its bits.
+std::string getHalfLiteral(const llvm::APFloat &value, mlir::Type type);
 
 } // namespace prec
 

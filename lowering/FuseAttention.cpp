@@ -536,7 +536,8 @@ void replace(AttentionMatch &match) {
       /*query_strides=*/nullptr, /*keys_strides=*/nullptr,
       /*values_strides=*/nullptr, /*result_strides=*/nullptr,
       /*kv_group=*/1, /*result_scale=*/nullptr, /*unscaled_type=*/nullptr,
-      getQuantizationAttr(builder, match.quantization));
+      getQuantizationAttr(builder, match.quantization),
+      /*query_factor=*/nullptr, /*keys_factor=*/nullptr);
   if (auto layer = match.output->getAttr(
           precision::PrecisionDialect::getLayerAttrName()))
     attention->setAttr(precision::PrecisionDialect::getLayerAttrName(), layer);

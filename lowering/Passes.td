@@ -672,6 +672,36 @@ def PrecFuseAttentionQuantization
   let dependentDialects = ["::prec::engine::EngineDialect"];
 }
 
+def PrecFuseAttentionScales
+    : Pass<"prec-fuse-attention-scales", "::mlir::func::FuncOp"> {
+  let summary = "Let engine.attention multiply its query and keys by constants";
+  let description = [{
+    Runs after `prec-fold-attention-views` in `prec-plan-engine`. Exporters
+    split the softmax scale over Q and K (PyTorch's export of
+    scaled_dot_product_attention multiplies each by Sq^-1/4): two
+    elementwise kernels reading and writing Q and K whole. Where the
+    query or keys of a tensor-core attention without quantization are a
+    multiply by a constant of one value in the operand's type, read only
+    by the attention through views each the only reader of the one
+    before, the attention reads the multiply's input and takes the
+    constant as `query_factor` or `keys_factor`: its kernel multiplies the
+    tiles it stages by it, rounding each product to the operand's type as
+    the multiply did, so that the result is the same bit for bit.
+
+    Example:
+
+    ```mlir
+    // Input:
+    %qs = tosa.mul %q, %c, %shift : (tensor<4x16x16xf16>, tensor<1x1x1xf16>, tensor<1xi8>) -> tensor<4x16x16xf16>
+    %o = engine.attention %qs, %kt, %v {...} : (...) -> tensor<4x16x16xf16>
+    // Output (%c holds 0.353515625):
+    %o = engine.attention %q, %kt, %v {..., query_factor = 0.353515625 : f64}
+           : (...) -> tensor<4x16x16xf16>
+    ```
+  }];
+  let dependentDialects = ["::prec::engine::EngineDialect"];
+}
+
 def PrecPlanIndexWidth
     : Pass<"prec-plan-index-width", "::mlir::func::FuncOp"> {
   let summary = "Choose 32- or 64-bit indices for an engine's kernels";

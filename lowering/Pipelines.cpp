@@ -117,6 +117,7 @@ static void addEnginePlanPasses(OpPassManager &pm,
   pm.addPass(createPrecFuseAttention());
   pm.addPass(createPrecFoldAttentionViews());
   pm.addPass(createPrecFuseAttentionQuantization());
+  pm.addPass(createPrecFuseAttentionScales());
   pm.addPass(std::move(batch));
   pm.addPass(std::move(convAlgorithms));
   pm.addPass(createPrecPlanKernels());

@@ -484,46 +484,121 @@ template <> struct prec_pair<__nv_bfloat16> {
 // A compile-time choice passed to a generic lambda.
 template <int VALUE> struct prec_int { static constexpr int value = VALUE; };
 
+// Calls f(row, column) for each 16-byte chunk of a ROWS x COLUMNS tile
+// that this thread of a block of 128 loads: chunk threadIdx.x + 128 k, in
+// row-major order of the tile's chunks of 8 elements.
+template <int ROWS, int COLUMNS, typename F>
+__device__ inline void prec_for_own_chunks(F f) {
+  constexpr int CHUNKS = COLUMNS / 8;
+  static_assert(ROWS * CHUNKS % 128 == 0, "whole chunks per thread");
+#pragma unroll
+  for (int k = 0; k < ROWS * CHUNKS / 128; ++k) {
+    const unsigned i = threadIdx.x + k * 128;
+    f(i / CHUNKS, i % CHUNKS * 8);
+  }
+}
+
 // Loads a ROWS x COLUMNS tile of `source` (rows `row_stride` apart) into
 // `tile` (rows COLUMNS + 8 apart) with the block's 128 threads, zeros from
-// row `rows` and column `columns` on: by 16-byte async copies with `copy`
-// (aligned rows, `columns` a multiple of 8), else element by element. A
-// whole tile skips the bounds checks.
-template <int ROWS, int COLUMNS, typename T, typename I>
+// row `rows` and column `columns` on: by 16-byte async copies of each
+// thread's own chunks with `copy` (aligned rows, `columns` a multiple of
+// 8), else element by element: with OWN_CHUNKS each warp its threads'
+// chunks, else the threads side by side over the whole tile, which
+// measured faster where nothing transforms the tile (ViT-base's 197 keys:
+// 0.09 against 0.11 ms). A whole tile skips the bounds checks.
+template <int ROWS, int COLUMNS, bool OWN_CHUNKS, typename T, typename I>
 __device__ inline void prec_load_tile(T *tile, const T *source, I row_stride,
                                       I rows, I columns, bool copy) {
-  constexpr int STRIDE = COLUMNS + 8, CHUNKS = COLUMNS / 8;
-  static_assert(ROWS * CHUNKS % 128 == 0, "whole chunks per thread");
+  constexpr int STRIDE = COLUMNS + 8;
   if (copy && rows >= ROWS && columns >= COLUMNS) {
-#pragma unroll
-    for (int k = 0; k < ROWS * CHUNKS / 128; ++k) {
-      const unsigned i = threadIdx.x + k * 128;
-      const unsigned r = i / CHUNKS, c = i % CHUNKS * 8;
+    prec_for_own_chunks<ROWS, COLUMNS>([&](unsigned r, unsigned c) {
       prec_copy16_async(tile + r * STRIDE + c, source + r * row_stride + c, 16);
-    }
+    });
   } else if (copy) {
-#pragma unroll
-    for (int k = 0; k < ROWS * CHUNKS / 128; ++k) {
-      const unsigned i = threadIdx.x + k * 128;
-      const unsigned r = i / CHUNKS, c = i % CHUNKS * 8;
+    prec_for_own_chunks<ROWS, COLUMNS>([&](unsigned r, unsigned c) {
       const bool in = r < rows && c < columns;
       prec_copy16_async(tile + r * STRIDE + c,
                         in ? source + r * row_stride + c : source, in ? 16 : 0);
-    }
-  } else {
+    });
+  } else if (!OWN_CHUNKS) {
     for (int i = threadIdx.x; i < ROWS * COLUMNS; i += 128) {
       const int r = i / COLUMNS, c = i % COLUMNS;
       tile[r * STRIDE + c] = r < rows && c < columns
                                  ? source[r * row_stride + c]
                                  : prec_from_float<T>(0.0f);
     }
+  } else {
+    // Each warp loads the 32 chunks its threads own at a step, element by
+    // element with its lanes side by side, so that reads coalesce; the
+    // transforms of own chunks begin with __syncwarp(). A loop left
+    // rolled, so that the fallback's code and registers stay small.
+    constexpr int CHUNKS = COLUMNS / 8;
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll 1
+    for (unsigned first = warp * 32; first < ROWS * CHUNKS; first += 128)
+#pragma unroll
+      for (unsigned e = lane; e < 256; e += 32) {
+        const unsigned chunk = first + e / 8;
+        const unsigned r = chunk / CHUNKS, c = chunk % CHUNKS * 8 + e % 8;
+        tile[r * STRIDE + c] = r < rows && c < columns
+                                   ? source[r * row_stride + c]
+                                   : prec_from_float<T>(0.0f);
+      }
   }
 }
 
-// How the tensor-core kernel quantizes what it multiplies (engine.attention's
-// quantization): not at all, or as prec_attention_f8 does.
+// Replaces each chunk of 8 elements this thread owns in a ROWS x COLUMNS
+// tile by transform(chunk): once its copies have landed, the thread sees
+// its own chunks (its warp's, after element-wise loads), and the barrier
+// that shows the tile to the block shows them transformed.
+template <int ROWS, int COLUMNS, typename T, typename Transform>
+__device__ inline void prec_transform_own_chunks(T *tile, Transform transform) {
+  // The element-wise load's lanes stored each other's chunks.
+  __syncwarp();
+  prec_for_own_chunks<ROWS, COLUMNS>([&](unsigned r, unsigned c) {
+    uint4 *chunk = reinterpret_cast<uint4 *>(tile + r * (COLUMNS + 8) + c);
+    *chunk = transform(*chunk);
+  });
+}
+
+// Each pair of T in a chunk of 8 replaced by f(pair).
+template <typename T, typename F>
+__device__ inline uint4 prec_map_pairs(uint4 chunk, F f) {
+  using Pair = typename prec_pair<T>::type;
+  for (uint32_t *bits : {&chunk.x, &chunk.y, &chunk.z, &chunk.w}) {
+    const Pair result = f(*reinterpret_cast<const Pair *>(bits));
+    *bits = *reinterpret_cast<const uint32_t *>(&result);
+  }
+  return chunk;
+}
+
+// How the tensor-core kernel stages Q, K and V in shared memory: as loaded
+// (here), multiplied by factors (prec_attention_scaled) or quantized
+// (prec_attention_f8). A staging policy with STAGED transforms the chunks
+// each thread loaded (query_chunk, keys_chunk and, with VALUES,
+// values_chunk) before the barrier that shows a tile to the block, and one
+// with QUANTIZED also quantizes the probabilities and scales the result.
 struct prec_attention_unquantized {
-  static constexpr bool QUANTIZED = false;
+  static constexpr bool STAGED = false, VALUES = false, QUANTIZED = false;
+};
+
+// Q and K multiplied by `query` and `keys` in their type T, as the
+// program's multiplies by constants ahead of Q.K^T (exporters' split of the
+// softmax scale over Q and K) rounded them.
+template <typename T> struct prec_attention_scaled {
+  static constexpr bool STAGED = true, VALUES = false, QUANTIZED = false;
+  T query, keys;
+
+  __device__ uint4 query_chunk(uint4 chunk) const {
+    return scaled(chunk, query);
+  }
+  __device__ uint4 keys_chunk(uint4 chunk) const { return scaled(chunk, keys); }
+  static __device__ uint4 scaled(uint4 chunk, T factor) {
+    using Pair = typename prec_pair<T>::type;
+    const Pair factors = prec_pair<T>::make(factor, factor);
+    return prec_map_pairs<T>(chunk,
+                             [&](Pair x) { return __hmul2_rn(x, factors); });
+  }
 };
 
 // An f8 type's pair, converted from two floats at once.
@@ -537,17 +612,16 @@ template <> struct prec_f8_pair<__nv_fp8_e5m2> {
   static constexpr __nv_fp8_interpretation_t KIND = __NV_E5M2;
 };
 
-// Q, K, V and the probabilities quantized per tensor to F8 (__nv_fp8_e4m3
-// or __nv_fp8_e5m2): each value times its factor, converted to F8 with
-// saturation and held in the tiles' 16-bit type T, which holds every F8
-// value exactly, for T's tensor-core instructions. The result is multiplied
-// by `result`; the scores' factor is the logit functor's.
-template <typename F8> struct prec_attention_f8 {
-  static constexpr bool QUANTIZED = true;
+// Q, K, V and the probabilities of tiles of T quantized per tensor to F8
+// (__nv_fp8_e4m3 or __nv_fp8_e5m2): each value times its factor, converted
+// to F8 with saturation and held in T, which holds every F8 value exactly,
+// for T's tensor-core instructions. The result is multiplied by `result`;
+// the scores' factor is the logit functor's.
+template <typename F8, typename T> struct prec_attention_f8 {
+  static constexpr bool STAGED = true, VALUES = true, QUANTIZED = true;
   float query, keys, values, probabilities, result;
 
   // x and y times `factor`, quantized, as mma's pair of T.
-  template <typename T>
   __device__ static uint32_t quantize_pair(float x, float y, float factor) {
     const typename prec_f8_pair<F8>::type q(
         make_float2(x * factor, y * factor));
@@ -557,23 +631,17 @@ template <typename F8> struct prec_attention_f8 {
     const float2 f = __half22float2(h);
     return prec_mma<T>::pack(f.x, f.y);
   }
-  // A ROWS x COLUMNS tile (rows STRIDE elements apart, COLUMNS a multiple
-  // of 8) quantized in place by the block's 128 threads, 16 bytes at a time.
-  template <int ROWS, int COLUMNS, int STRIDE, typename T>
-  __device__ static void quantize_tile(T *tile, float factor) {
-    constexpr int CHUNKS = COLUMNS / 8;
-    for (int i = threadIdx.x; i < ROWS * CHUNKS; i += 128) {
-      uint4 *chunk = reinterpret_cast<uint4 *>(tile + i / CHUNKS * STRIDE +
-                                               i % CHUNKS * 8);
-      uint4 bits = *chunk;
-      for (uint32_t *pair : {&bits.x, &bits.y, &bits.z, &bits.w}) {
-        const float2 f = prec_pair<T>::to_float(
-            *reinterpret_cast<const typename prec_pair<T>::type *>(pair));
-        *pair = quantize_pair<T>(f.x, f.y, factor);
-      }
-      *chunk = bits;
-    }
+  __device__ static uint4 quantized(uint4 chunk, float factor) {
+    using Pair = typename prec_pair<T>::type;
+    return prec_map_pairs<T>(chunk, [&](Pair x) {
+      const float2 f = prec_pair<T>::to_float(x);
+      const uint32_t bits = quantize_pair(f.x, f.y, factor);
+      return *reinterpret_cast<const Pair *>(&bits);
+    });
   }
+  __device__ uint4 query_chunk(uint4 c) const { return quantized(c, query); }
+  __device__ uint4 keys_chunk(uint4 c) const { return quantized(c, keys); }
+  __device__ uint4 values_chunk(uint4 c) const { return quantized(c, values); }
 };
 
 // The dynamic shared memory of prec_attention_mma<MT, D, DV, ...>: the
@@ -714,17 +782,16 @@ enum prec_mask_read : int {
 // dynamic shared memory. SKIP_MASKED_KEYS: engine.attention's
 // skip_masked_keys, with `kept_tiles` from prec_attention_kept_tiles (null
 // without). KEY_ROWS: the keys are stored as K's rows (key_stride[2] is 1),
-// else as Kᵀ's. Quantization: prec_attention_unquantized, or
-// prec_attention_f8 with its factors in `quantization`; its tiles are
-// quantized in shared memory once they land. MASK_READ: a prec_mask_read.
+// else as Kᵀ's. Staging: how Q, K and V are staged (prec_attention_unquantized,
+// prec_attention_scaled or prec_attention_f8, with its factors in
+// `staging`). MASK_READ: a prec_mask_read.
 template <int MT, int D, int DV, bool ZERO_NAN_ROWS, bool SKIP_MASKED_KEYS,
           bool KEY_ROWS, int MASK_READ, typename Logits, typename T, typename M,
           typename O, typename I, typename Result = prec_result<O>,
-          typename Quantization = prec_attention_unquantized>
+          typename Staging = prec_attention_unquantized>
 __global__ void __launch_bounds__(128)
     prec_attention_mma(prec_attention_args<T, T, M, O, I> a, Logits logits,
-                       const unsigned char *kept_tiles,
-                       Quantization quantization) {
+                       const unsigned char *kept_tiles, Staging staging) {
   prec_kernel_start();
   using Tiles = prec_attention_tiles<MT, D, DV, T, KEY_ROWS>;
   using MaskPair = typename prec_pair<M>::type;
@@ -781,15 +848,18 @@ __global__ void __launch_bounds__(128)
   const bool copy_queries = aligned_rows(queries, query_rows);
   auto load_keys = [&](I first) {
     if (KEY_ROWS)
-      prec_load_tile<KEYS, D>(keys_tile(first), keys + first * key_rows,
-                              key_rows, a.sk - first, (I)D, copy_keys);
+      prec_load_tile<KEYS, D, Staging::STAGED>(
+          keys_tile(first), keys + first * key_rows, key_rows, a.sk - first,
+          (I)D, copy_keys);
     else
-      prec_load_tile<D, KEYS>(keys_tile(first), keys + first, key_rows, (I)D,
-                              a.sk - first, copy_keys);
+      prec_load_tile<D, KEYS, Staging::STAGED>(keys_tile(first), keys + first,
+                                               key_rows, (I)D, a.sk - first,
+                                               copy_keys);
   };
   auto load_values = [&](I first) {
-    prec_load_tile<KEYS, DV>(values_tile(first), values + first * value_rows,
-                             value_rows, a.sk - first, (I)DV, copy_values);
+    prec_load_tile<KEYS, DV, Staging::VALUES>(
+        values_tile(first), values + first * value_rows, value_rows,
+        a.sk - first, (I)DV, copy_values);
   };
   // The mask values of keys `key` and `key` + 1 in row (m, r).
   auto mask_pair = [&](auto mode, int m, int r, I key) {
@@ -852,8 +922,9 @@ __global__ void __launch_bounds__(128)
   // The block's queries and first keys arrive together; a tile's values
   // load while its scores are computed, the next tile's keys while its P.V
   // is.
-  prec_load_tile<QUERIES, D>(queries_tile, queries + block_row * query_rows,
-                             query_rows, a.sq - block_row, (I)D, copy_queries);
+  prec_load_tile<QUERIES, D, Staging::STAGED>(
+      queries_tile, queries + block_row * query_rows, query_rows,
+      a.sq - block_row, (I)D, copy_queries);
   load_keys(0);
   prec_commit_copies();
   // Two barriers a tile: one before Q.K^T, once the tile's keys have
@@ -866,19 +937,17 @@ __global__ void __launch_bounds__(128)
     load_values(first);
     prec_commit_copies();
     prec_wait_copies_but_one();
-    __syncthreads();
-    if constexpr (Quantization::QUANTIZED) {
+    if constexpr (Staging::STAGED) {
+      auto query_chunk = [&](uint4 c) { return staging.query_chunk(c); };
+      auto keys_chunk = [&](uint4 c) { return staging.keys_chunk(c); };
       if (first == 0)
-        quantization.template quantize_tile<QUERIES, D, QUERY_STRIDE>(
-            queries_tile, quantization.query);
+        prec_transform_own_chunks<QUERIES, D>(queries_tile, query_chunk);
       if (KEY_ROWS)
-        quantization.template quantize_tile<KEYS, D, KEY_STRIDE>(
-            keys_here, quantization.keys);
+        prec_transform_own_chunks<KEYS, D>(keys_here, keys_chunk);
       else
-        quantization.template quantize_tile<D, KEYS, KEY_STRIDE>(
-            keys_here, quantization.keys);
-      __syncthreads();
+        prec_transform_own_chunks<D, KEYS>(keys_here, keys_chunk);
     }
+    __syncthreads();
     // S = Q.K^T for this warp's rows and 64 keys: tiles of 16 x 8.
 #pragma unroll
     for (int m = 0; m < MT; ++m)
@@ -967,18 +1036,15 @@ __global__ void __launch_bounds__(128)
           sum[m][e >> 1] += s[m][j][e];
         }
     prec_wait_copies_but_one();
+    if constexpr (Staging::STAGED && Staging::VALUES)
+      prec_transform_own_chunks<KEYS, DV>(
+          values_here, [&](uint4 c) { return staging.values_chunk(c); });
     __syncthreads();
-    if constexpr (Quantization::QUANTIZED) {
-      quantization.template quantize_tile<KEYS, DV, VALUE_STRIDE>(
-          values_here, quantization.values);
-      __syncthreads();
-    }
     // A pair of probabilities as P.V's operand: rounded to T, or quantized
     // (before their division by the row sum).
     auto pack = [&](float x, float y) {
-      if constexpr (Quantization::QUANTIZED)
-        return Quantization::template quantize_pair<T>(
-            x, y, quantization.probabilities);
+      if constexpr (Staging::QUANTIZED)
+        return Staging::quantize_pair(x, y, staging.probabilities);
       else
         return prec_mma<T>::pack(x, y);
     };
@@ -1036,8 +1102,8 @@ __global__ void __launch_bounds__(128)
       // the quotient before its own rounding.
       float inverse =
           total == 0.0f ? (ZERO_NAN_ROWS ? 0.0f : NAN) : 1.0f / total;
-      if constexpr (Quantization::QUANTIZED)
-        inverse *= quantization.result;
+      if constexpr (Staging::QUANTIZED)
+        inverse *= staging.result;
       O *out_row = out_rows + row * a.out_stride[2];
 #pragma unroll
       for (int j = 0; j < DV / 8; ++j) {

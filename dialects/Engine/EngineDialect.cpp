@@ -154,6 +154,31 @@ static LogicalResult verifyQuantization(AttentionOp op) {
   return success();
 }
 
+/// query_factor and keys_factor: values of the query's element type, on
+/// tensor cores, not with quantization.
+static LogicalResult verifyOperandFactors(AttentionOp op) {
+  Type element = getElementTypeOrSelf(op.getQuery().getType());
+  for (std::optional<APFloat> factor :
+       {op.getQueryFactor(), op.getKeysFactor()}) {
+    if (!factor)
+      continue;
+    if (op.getKernel() != AttentionKernel::TensorCores ||
+        op.getQuantizationAttr())
+      return op.emitOpError("scales its query and keys only on tensor "
+                            "cores, without quantization");
+    APFloat narrowed = *factor;
+    bool losesInfo = true;
+    if (auto type = dyn_cast<FloatType>(element))
+      narrowed.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                       &losesInfo);
+    if (!factor->isFinite() || losesInfo)
+      return op.emitOpError("needs query and keys factors that are finite "
+                            "values of ")
+             << element;
+  }
+  return success();
+}
+
 LogicalResult AttentionOp::verify() {
   bool strided = getQueryStrides() || getKeysStrides() || getValuesStrides() ||
                  getResultStrides();
@@ -212,7 +237,7 @@ LogicalResult AttentionOp::verify() {
   if (std::optional<APFloat> scale = getResultScale();
       scale && !scale->isFiniteNonZero())
     return emitOpError("needs a finite, nonzero result_scale");
-  if (failed(verifyQuantization(*this)))
+  if (failed(verifyQuantization(*this)) || failed(verifyOperandFactors(*this)))
     return failure();
   if (getUnscaledType()) {
     if (!isa<Float8E4M3FNType, Float8E5M2Type>(resultElement))
@@ -308,20 +333,21 @@ LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
   StringRef name = attr.getName().getValue();
   if (name == ConvAlgorithmAttrHelper::getNameStr()) {
     if (!isa<ConvAlgorithmAttr>(attr.getValue()))
-      return op->emitError() << "'" << name
-                             << "' must be a #engine.conv_algorithm, got "
-                             << attr.getValue();
+      return op->emitError()
+             << "'" << name << "' must be a #engine.conv_algorithm, got "
+             << attr.getValue();
     if (op->getName().getStringRef() != "tosa.conv2d")
-      return op->emitError() << "'" << name
-                             << "' belongs on a tosa.conv2d, not on '"
-                             << op->getName() << "'";
+      return op->emitError()
+             << "'" << name << "' belongs on a tosa.conv2d, not on '"
+             << op->getName() << "'";
     return success();
   }
   if (name == KernelAttrHelper::getNameStr()) {
     auto kernel = dyn_cast<KernelAttr>(attr.getValue());
     if (!kernel)
-      return op->emitError() << "'" << name << "' must be a #engine.kernel, got "
-                             << attr.getValue();
+      return op->emitError()
+             << "'" << name << "' must be a #engine.kernel, got "
+             << attr.getValue();
     if (kernel.getIndex() < 0)
       return op->emitError() << "'" << name << "' has a negative index";
     return success();
@@ -385,13 +411,13 @@ LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
       name == ArenaBytesAttrHelper::getNameStr()) {
     auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
     if (!bytes || !bytes.getType().isInteger(64) || bytes.getInt() < 0)
-      return op->emitError() << "'" << name
-                             << "' must be a non-negative i64, got "
-                             << attr.getValue();
+      return op->emitError()
+             << "'" << name << "' must be a non-negative i64, got "
+             << attr.getValue();
     if ((name == ArenaBytesAttrHelper::getNameStr()) !=
         (op->getName().getStringRef() == "func.func"))
-      return op->emitError() << "'" << name << "' does not belong on '"
-                             << op->getName() << "'";
+      return op->emitError()
+             << "'" << name << "' does not belong on '" << op->getName() << "'";
     return success();
   }
   return op->emitError() << "unknown engine attribute '" << name << "'";

@@ -277,6 +277,13 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     factor), and the result is multiplied by its dequantization factor
     after that division.
 
+    Scaled query and keys (prec-fuse-attention-scales): with `query_factor`
+    or `keys_factor` c, the kernel reads Q (or Kᵀ) multiplied by c in its
+    element type, each product rounded to it, as the program's multiply by
+    a constant did before Q·Kᵀ (exporters split the softmax scale over Q
+    and K, each times Sq^-1/4). c is a value of that type; tensor-core
+    kernel only, and not with `quantization`.
+
     Quantized result (prec-fuse-attention-quantization): with
     `result_scale` s and `unscaled_type` U, the kernel writes
     `f8(f32(round_U(o)) * s)` for each output o, rounding the product to
@@ -322,7 +329,9 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     DefaultValuedAttr<I64Attr, "1">:$kv_group,
     OptionalAttr<F64Attr>:$result_scale,
     OptionalAttr<TypeAttr>:$unscaled_type,
-    OptionalAttr<Engine_AttentionQuantizationAttr>:$quantization);
+    OptionalAttr<Engine_AttentionQuantizationAttr>:$quantization,
+    OptionalAttr<F64Attr>:$query_factor,
+    OptionalAttr<F64Attr>:$keys_factor);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $query `,` $keys `,` $values (`mask` $mask^)? attr-dict `:`

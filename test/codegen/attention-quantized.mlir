@@ -12,8 +12,8 @@
 
 // CHECK: struct k0_attention_logit {
 // CHECK-NEXT: __device__ float operator()(float s, float m) const { return (__half2float((__float2half_rn((__half2float((__float2half_rn(__fmul_rn(s, 0x1.4e5e0ap-15f))))) * 0x1p-2f)))) + m; }
-// CHECK: prec_launch(e->early_launch, prec_attention_mma<1, 16, 16, false, false, false, PREC_MASK_ROW_PAIRS, k0_attention_logit, __half, float, __half, int, prec_result<__half>, prec_attention_f8<__nv_fp8_e4m3>>,
-// CHECK-SAME: k0_attention_logit(), nullptr, prec_attention_f8<__nv_fp8_e4m3>{0x1.cp+6f, 0x1.cp+7f, 0x1.cp+5f, 0x1.cp+8f, 0x1.4e5e0ap-15f});
+// CHECK: prec_launch(e->early_launch, prec_attention_mma<1, 16, 16, false, false, false, PREC_MASK_ROW_PAIRS, k0_attention_logit, __half, float, __half, int, prec_result<__half>, prec_attention_f8<__nv_fp8_e4m3, __half>>,
+// CHECK-SAME: k0_attention_logit(), nullptr, prec_attention_f8<__nv_fp8_e4m3, __half>{0x1.cp+6f, 0x1.cp+7f, 0x1.cp+5f, 0x1.cp+8f, 0x1.4e5e0ap-15f});
 // REPORT: "compute": "f8E4M3FN"
 // REPORT: "probabilities": "f8E4M3FN"
 func.func @main(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %mask: tensor<2x1x1x8xf32>) -> tensor<4x8x16xf16> {

@@ -529,3 +529,36 @@ func.func @vector_bytes_not_a_tensor(%x: tensor<2x8xf16>) -> tensor<2x8xf16> {
   %y = tosa.reshape %x, %s : (tensor<2x8xf16>, !tosa.shape<2>) -> tensor<2x8xf16>
   return %y : tensor<2x8xf16>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @scaled_operands
+// CHECK: keys_factor = 1.250000e-01 : f64{{.*}}query_factor = 0.353515625 : f64
+func.func @scaled_operands(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf16> {
+  %o = engine.attention %q, %kt, %v {heads = 4 : i64, keys_factor = 0.125 : f64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_factor = 0.353515625 : f64, query_rows = 64 : i64, scale = 1.0 : f64, scaled_type = f16, score_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  return %o : tensor<4x16x16xf16>
+}
+
+// -----
+
+func.func @query_factor_not_f16(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf16> {
+  // expected-error @+1 {{needs query and keys factors that are finite values of 'f16'}}
+  %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_factor = 0.1 : f64, query_rows = 64 : i64, scale = 1.0 : f64, scaled_type = f16, score_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  return %o : tensor<4x16x16xf16>
+}
+
+// -----
+
+func.func @keys_factor_on_cuda_cores(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf16> {
+  // expected-error @+1 {{scales its query and keys only on tensor cores, without quantization}}
+  %o = engine.attention %q, %kt, %v {heads = 4 : i64, keys_factor = 0.125 : f64, kernel = #engine.attention_kernel<cuda_cores>, masked_type = f16, scale = 1.0 : f64, scaled_type = f16, score_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  return %o : tensor<4x16x16xf16>
+}
+
+// -----
+
+func.func @query_factor_quantized(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf16> {
+  // expected-error @+1 {{scales its query and keys only on tensor cores, without quantization}}
+  %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, quantization = #engine.attention_quantization<type = f8E4M3FN, query = 1.120000e+02 : f32, keys = 2.240000e+02 : f32, values = 5.600000e+01 : f32, probabilities = 4.480000e+02 : f32, scores = 4.0e-05 : f32, result = 1.0e-03 : f32>, query_factor = 0.125 : f64, query_rows = 64 : i64, scale = 1.0 : f64, scaled_type = f16, score_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  return %o : tensor<4x16x16xf16>
+}
