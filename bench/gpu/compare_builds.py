@@ -12,8 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.getcwd())
 import torch
-from engine import Engine, build_library
-from run_transformers import (MODELS, best_medians, build, decompress,
+from engine import build_library
+from run_transformers import (MODELS, best_medians, bound_engine, build,
                               engine_stem, inputs)
 
 old_dir, new_dir, names = sys.argv[1], sys.argv[2], sys.argv[3:]
@@ -31,11 +31,7 @@ for name in names:
         args = [torch.from_numpy(v).cuda() for v in feed.values()]
         engines, functions, outs, kept = [], [], [], []
         for d in (old_dir, new_dir):
-            base = os.path.join(d, stem)
-            if not os.path.exists(base + ".weights"):
-                decompress(base + ".weights")
-            engine = Engine(base + ".cu")
-            tensors, outputs = engine.bind(feed)
+            engine, tensors, outputs = bound_engine(d, stem, feed)
             kept.append(tensors)  # the runners hold raw pointers only
             engines.append(engine)
             outs.append(next(iter(outputs.values())))

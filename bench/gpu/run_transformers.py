@@ -135,6 +135,22 @@ def decompress(path):
         shutil.copyfileobj(source, target, 1 << 24)
 
 
+def bound_engine(work, stem, feed):
+    """The engine `stem` in WORK, its weights decompressed unless they are
+    already, newer than their archive, created and bound to `feed`:
+    (engine, tensors, outputs). Runners hold the tensors' raw pointers, so
+    the caller keeps `tensors` alive while it runs them."""
+    from engine import Engine
+    base = os.path.join(work, stem)
+    weights = base + ".weights"
+    if (not os.path.exists(weights)
+            or os.path.getmtime(weights) < os.path.getmtime(weights + ".xz")):
+        decompress(weights)
+    engine = Engine(base + ".cu")
+    tensors, outputs = engine.bind(feed)
+    return engine, tensors, outputs
+
+
 def export(work, names):
     import torch
     os.makedirs(work, exist_ok=True)
@@ -228,7 +244,7 @@ def check(work, names):
     from concurrent.futures import ThreadPoolExecutor
 
     import torch
-    from engine import Engine, build_library
+    from engine import build_library
     with ThreadPoolExecutor() as pool:  # nvcc takes a minute an engine
         list(pool.map(build_library, [
             os.path.join(work, engine_stem(name, *shape) + ".cu")
@@ -247,13 +263,10 @@ def check(work, names):
         # Static shapes: compiled again for each shape, as fast as it gets.
         compiled = torch.compile(half, dynamic=False)
         for batch, sequence in model.shapes:
-            stem = engine_stem(name, batch, sequence)
-            base = os.path.join(work, stem)
-            decompress(base + ".weights")
             feed = inputs(batch, sequence)
             args = [torch.from_numpy(v).cuda() for v in feed.values()]
-            engine = Engine(base + ".cu")
-            tensors, outputs = engine.bind(feed)
+            engine, tensors, outputs = bound_engine(
+                work, engine_stem(name, batch, sequence), feed)
             run, graph = engine.runner(tensors), engine.runner(tensors, True)
             with torch.no_grad():
                 expected = reference(*args).double()
@@ -279,20 +292,15 @@ def profile(work, names):
     import torch
     from torch.profiler import ProfilerActivity
     from torch.profiler import profile as trace_of
-    from engine import Engine
     for name in names:
         model = MODELS[name]
         half = build(name).to(getattr(torch, model.peer_dtype)).cuda()
         compiled = torch.compile(half, dynamic=False)
         for batch, sequence in model.shapes:
             stem = engine_stem(name, batch, sequence)
-            base = os.path.join(work, stem)
-            if not os.path.exists(base + ".weights"):
-                decompress(base + ".weights")
             feed = inputs(batch, sequence)
             args = [torch.from_numpy(v).cuda() for v in feed.values()]
-            engine = Engine(base + ".cu")
-            tensors, _ = engine.bind(feed)
+            engine, tensors, _ = bound_engine(work, stem, feed)
             graph = engine.runner(tensors, True)
             for label, function in (("engine graph", graph),
                                     ("torch.compile", lambda: compiled(*args))):

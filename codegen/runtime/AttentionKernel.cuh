@@ -575,9 +575,10 @@ __device__ inline uint4 prec_map_pairs(uint4 chunk, F f) {
 // How the tensor-core kernel stages Q, K and V in shared memory: as loaded
 // (here), multiplied by factors (prec_attention_scaled) or quantized
 // (prec_attention_f8). A staging policy with STAGED transforms the chunks
-// each thread loaded (query_chunk, keys_chunk and, with VALUES,
-// values_chunk) before the barrier that shows a tile to the block, and one
-// with QUANTIZED also quantizes the probabilities and scales the result.
+// each thread loaded (query_chunk, keys_chunk and, with VALUES, which
+// implies STAGED, values_chunk) before the barrier that shows a tile to the
+// block, and one with QUANTIZED also quantizes the probabilities and scales the
+// result.
 struct prec_attention_unquantized {
   static constexpr bool STAGED = false, VALUES = false, QUANTIZED = false;
 };
@@ -1036,7 +1037,7 @@ __global__ void __launch_bounds__(128)
           sum[m][e >> 1] += s[m][j][e];
         }
     prec_wait_copies_but_one();
-    if constexpr (Staging::STAGED && Staging::VALUES)
+    if constexpr (Staging::VALUES)
       prec_transform_own_chunks<KEYS, DV>(
           values_here, [&](uint4 c) { return staging.values_chunk(c); });
     __syncthreads();
