@@ -84,6 +84,10 @@ class Engine:
         def run_engine():
             status = run(self.handle, pointers, stream)
             assert status == 0, f"{self.stem}_run: {self.message(status)}"
+        # The pointers are raw: tensors freed while the runner lives would
+        # hand their memory to the next allocation, which the engine would
+        # then read.
+        run_engine.tensors = list(tensors)
         return run_engine
 
     def bind(self, inputs):

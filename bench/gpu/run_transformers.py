@@ -138,8 +138,7 @@ def decompress(path):
 def bound_engine(work, stem, feed):
     """The engine `stem` in WORK, its weights decompressed unless they are
     already, newer than their archive, created and bound to `feed`:
-    (engine, tensors, outputs). Runners hold the tensors' raw pointers, so
-    the caller keeps `tensors` alive while it runs them."""
+    (engine, tensors, outputs)."""
     from engine import Engine
     base = os.path.join(work, stem)
     weights = base + ".weights"
