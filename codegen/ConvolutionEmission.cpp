@@ -19,6 +19,10 @@ using namespace mlir;
 
 namespace prec::cuda {
 
+const char *const implicitGemmConv =
+#include "codegen/ImplicitGemmConv.inc"
+    ;
+
 FailureOr<engine::ConvAlgorithm>
 CudaEmitter::getConvAlgorithm(tosa::Conv2DOp op) {
   if (engine::ConvAlgorithmAttr algorithm =
@@ -171,6 +175,8 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
                                  : (addsBias ? "bias + ReLU" : "ReLU");
   if (*algorithm == engine::ConvAlgorithm::Cudnn)
     return emitCudnnConv(op, destination);
+  if (*algorithm == engine::ConvAlgorithm::ImplicitGemm)
+    return emitImplicitGemmConv(op, destination);
   bool pointwise = *algorithm == engine::ConvAlgorithm::Gemm;
   FailureOr<std::string> columns = emitConvColumns(op, pointwise, epilogueName);
   if (failed(columns))
@@ -227,6 +233,80 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
       "&e->algo{0}, e->workspace, PREC_WORKSPACE, stream));\n",
       index, one, pointer(weight), *columns, zero, pointer(destination));
   workspaceBytes = 32 << 20;
+  return success();
+}
+
+/// An int8 convolution as prec's implicit GEMM (runtime/ImplicitGemmConv.cuh)
+/// writing `destination`: its epilogue, a functor written here, adds the
+/// bias where it is not zero, applies the ReLU where `destination` is the
+/// ReLU's, and stores each pair of int32 accumulators.
+LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op,
+                                                Value destination) {
+  const ConvGeometry geometry(op);
+  const auto &[input, weight, bias, result, in, w, out, pad, stride, dilation] =
+      geometry;
+  if (in[3] % 16 != 0 || !getElementTypeOrSelf(input.getType()).isInteger(8))
+    return unsupported(op, "an implicit-GEMM convolution needs int8 inputs "
+                           "with C a multiple of 16");
+  hasImplicitGemmConv = true;
+  std::string name = kernelName(op), epilogue = name + "_epilogue";
+  std::string value = "acc";
+  if (!prec::isZeroConstant(bias))
+    value = "acc + bias[filter]";
+  if (destination != result)
+    value = "max(" + value + ", 0)";
+  int64_t filters = out[3];
+  // An even number of filters keeps each pair 8-byte aligned.
+  std::string store =
+      filters % 2 == 0
+          ? llvm::formatv("    *(int2 *)(out + row * {0} + filter) = "
+                          "make_int2(value(a, filter), value(b, filter + "
+                          "1));\n",
+                          filters)
+                .str()
+          : llvm::formatv("    out[row * {0} + filter] = value(a, filter);\n"
+                          "    if (filter + 1 < {0}) out[row * {0} + filter + "
+                          "1] = value(b, filter + 1);\n",
+                          filters)
+                .str();
+  std::string layer = getLayerName(op).str();
+  kernels += llvm::formatv(
+      "// tosa.conv2d {0}: the implicit GEMM's epilogue\nstruct {1} {{\n"
+      "  int32_t *out;\n  const int32_t *bias;\n"
+      "  __device__ int32_t value(int32_t acc, long long filter) const {{ "
+      "return {2}; }\n"
+      "  __device__ void operator()(long long row, long long filter, int32_t "
+      "a, int32_t b) const {{\n{3}  }\n};\n\n",
+      layer, epilogue, value, store);
+  // 64 filters a block where there are no more.
+  int64_t columns = filters <= 64 ? 64 : 128;
+  std::string kernel =
+      llvm::formatv("prec_conv_s8<{0}, {1}>", columns, epilogue).str();
+  std::string bytes =
+      llvm::formatv("prec_conv_tiles<{0}>::SHARED_BYTES", columns).str();
+  createCode +=
+      llvm::formatv("  PREC_CHECK(cudaFuncSetAttribute({0}, "
+                    "cudaFuncAttributeMaxDynamicSharedMemorySize, {1}));\n",
+                    kernel, bytes);
+  int64_t rows = out[0] * out[1] * out[2];
+  runCode += llvm::formatv(
+      "  // tosa.conv2d{0}: {1}x{2}, an implicit GEMM {3}x{4}x{5} with the "
+      "{6} epilogue\n",
+      layer.empty() ? "" : " '" + layer + "'", w[1], w[2], rows, filters,
+      w[1] * w[2] * w[3], value);
+  std::string arguments = llvm::formatv(
+      "{0}, {1}, prec_conv_geometry{{{2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, "
+      "{10}, {11}, {12}, {13}, {14}, {15}}, {16}, {17}{{{18}, {19}}",
+      pointer(input), pointer(weight), in[1], in[2], in[3], out[1], out[2],
+      filters, w[1], w[2], stride[0], stride[1], pad[0], pad[2], dilation[0],
+      dilation[1], runtimeCount(result, rows), epilogue, pointer(destination),
+      pointer(bias));
+  runCode +=
+      launchCall(kernel,
+                 llvm::formatv("dim3({0}, {1})", blocksFor(result, rows, 128),
+                               (filters + columns - 1) / columns)
+                     .str(),
+                 "256", bytes, arguments);
   return success();
 }
 

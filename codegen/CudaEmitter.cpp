@@ -57,6 +57,12 @@ static const char kEngineRuntime[] =
 
 namespace cuda {
 
+/// runtime/TensorCoreCopies.cuh, for engines with a tensor-core kernel of
+/// prec's own.
+static const char *const tensorCoreCopies =
+#include "codegen/TensorCoreCopies.inc"
+    ;
+
 /// runtime/CudnnHelpers.cuh, for engines with cuDNN convolutions.
 static const char *const cudnnHelpers =
 #include "codegen/CudnnHelpers.inc"
@@ -567,8 +573,12 @@ void CudaEmitter::printEngine(llvm::raw_ostream &cu, llvm::StringRef batchCode,
   int numBindings = function.getNumArguments() + function.getNumResults();
   if (!rowGroups.empty())
     cu << rowReduceHelper;
+  if (hasAttention || hasImplicitGemmConv)
+    cu << tensorCoreCopies;
   if (hasAttention)
     cu << attentionKernel;
+  if (hasImplicitGemmConv)
+    cu << implicitGemmConv;
   cu << kernels;
   cu << llvm::formatv(
       R"(struct {0}_engine {{

@@ -110,6 +110,9 @@ extern const char *const matmulHelpers;
 extern const char *const rowReduceHelper;
 /// runtime/AttentionKernel.cuh, for engines with an engine.attention.
 extern const char *const attentionKernel;
+/// runtime/ImplicitGemmConv.cuh, for engines with implicit-GEMM
+/// convolutions.
+extern const char *const implicitGemmConv;
 
 /// A device buffer: an engine input or output binding, a weight, or an
 /// activation in the arena.
@@ -222,6 +225,7 @@ private:
   FailureOr<std::string> emitConvColumns(tosa::Conv2DOp op, bool pointwise,
                                          llvm::StringRef epilogueName);
   LogicalResult emitCudnnConv(tosa::Conv2DOp op, Value destination);
+  LogicalResult emitImplicitGemmConv(tosa::Conv2DOp op, Value destination);
   LogicalResult emitPool(Operation *op, bool isMax);
   LogicalResult emitRowGroup(const RowGroup &group);
   void addRowReduction(RowKernel &kernel, Operation *op,
@@ -304,6 +308,7 @@ private:
   bool hasGemms = false;
   bool usesCudnn = false;
   bool hasAttention = false;
+  bool hasImplicitGemmConv = false;
   /// The kept-tiles buffer of each mask, by the query rows of a block and
   /// the matrices' Sq and Sk: attentions sharing a mask (every layer of a
   /// decoder) share its record.

@@ -85,6 +85,14 @@ static bool prefersCudnn(int64_t rows, int64_t channels, int64_t depth,
   return flops >= cudnnMinimumFlops;
 }
 
+/// An int8 convolution accumulating in int32 whose taps are whole 16-byte
+/// chunks of C: prec's implicit-GEMM kernel copies those chunks.
+static bool fitsImplicitGemm(const ConvGeometry &geometry, Type accType) {
+  Type inputType = getElementTypeOrSelf(geometry.input.getType());
+  return inputType.isInteger(8) && accType.isInteger(32) &&
+         geometry.in[3] % 16 == 0;
+}
+
 engine::ConvAlgorithm chooseConvAlgorithm(tosa::Conv2DOp op,
                                           ConvolutionPreference preference,
                                           std::optional<BatchRange> batch) {
@@ -109,6 +117,12 @@ engine::ConvAlgorithm chooseConvAlgorithm(tosa::Conv2DOp op,
   if (cudnnType && geometry.padsAlike() &&
       prefersCudnn(out[0] * out[1] * out[2], out[3], depth, preference, batch))
     return engine::ConvAlgorithm::Cudnn;
+  // The others read no columns where they can: im2col's cost grows with
+  // the window (ResNet-50's 3x3 int8 convolutions at batch 64 spend more
+  // writing and reading their columns than multiplying them).
+  if (preference != ConvolutionPreference::Im2col &&
+      fitsImplicitGemm(geometry, op.getAccType()))
+    return engine::ConvAlgorithm::ImplicitGemm;
   return engine::ConvAlgorithm::Im2col;
 }
 

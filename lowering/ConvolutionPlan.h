@@ -41,7 +41,9 @@ bool isConvGemm(mlir::tosa::Conv2DOp op);
 /// for 8-bit types (with zeros in the columns and the stored weights).
 int64_t getConvGemmDepth(mlir::tosa::Conv2DOp op);
 
-/// Which of cuDNN and im2col the convolutions that may take either take.
+/// Which of cuDNN and im2col the convolutions that may take either take;
+/// int8 ones with C a multiple of 16 run as prec's implicit GEMM but with
+/// Im2col.
 enum class ConvolutionPreference {
   Auto,   // cuDNN for those of 1 GFLOP or more at the optimum batch
   Im2col, // always im2col
@@ -53,9 +55,10 @@ enum class ConvolutionPreference {
 #define PREC_CONVOLUTION_PREFERENCE_VALUES                                     \
   ::llvm::cl::values(                                                          \
       clEnumValN(::prec::ConvolutionPreference::Auto, "auto",                  \
-                 "cuDNN for those of 1 GFLOP or more, else im2col (default)"), \
+                 "cuDNN for those of 1 GFLOP or more, else im2col, and int8 "  \
+                 "ones as an implicit GEMM (default)"),                        \
       clEnumValN(::prec::ConvolutionPreference::Im2col, "im2col",              \
-                 "an im2col kernel and a cuBLASLt GEMM"),                      \
+                 "an im2col kernel and a cuBLASLt GEMM, int8 ones too"),       \
       clEnumValN(::prec::ConvolutionPreference::Cudnn, "cudnn",                \
                  "through cuDNN"))
 

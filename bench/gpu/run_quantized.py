@@ -5,7 +5,8 @@ Each ENGINE.cu=CPU.npz pair is an engine (its .weights and .json beside it;
 a .weights.json instead is an FFN engine whose weights ffn_weights.py
 rebuilds here) and prec-run's outputs of the same legalized program on
 INPUTS.npz; an ENGINE.cu alone is timed and compared with the baseline
-only. INPUTS `random` draws inputs uniform in [0, 1) here. The first engine is the baseline (e.g. f16). Prints, per
+only. INPUTS `random` draws inputs here: uniform in [0, 1), int8 ones in
+[-127, 127]. The first engine is the baseline (e.g. f16). Prints, per
 engine, the largest and mean absolute error against its CPU run, against
 the baseline's outputs and against each NAME=REFERENCE.npz, and its median
 time (200 runs after 20 warm-up runs, the engines interleaved) with the
@@ -38,8 +39,11 @@ def bind(engine, inputs):
         if binding["input"]:
             if binding["name"] not in inputs:
                 generator = np.random.default_rng(len(inputs))
-                inputs[binding["name"]] = generator.random(
-                    binding["shape"], dtype=np.float32)
+                inputs[binding["name"]] = (
+                    generator.integers(-127, 128, binding["shape"],
+                                       dtype=np.int8)
+                    if binding["dtype"] == "i8" else
+                    generator.random(binding["shape"], dtype=np.float32))
             tensors.append(torch.from_numpy(inputs[binding["name"]]).to(
                 "cuda", dtype).contiguous())
         else:

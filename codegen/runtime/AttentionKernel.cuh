@@ -386,25 +386,7 @@ template <> struct prec_mma<__nv_bfloat16> {
   }
 };
 
-// Shared-memory addresses, async copies and fragment loads for the kernel
-// below (sm_80 and up).
-__device__ inline uint32_t prec_shared_address(const void *p) {
-  return (uint32_t)__cvta_generic_to_shared(p);
-}
-// Copies 16 bytes, or zeros where `bytes` is 0 (a row past the end).
-__device__ inline void prec_copy16_async(void *to, const void *from,
-                                         int bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(
-                   prec_shared_address(to)),
-               "l"(from), "r"(bytes));
-}
-__device__ inline void prec_commit_copies() {
-  asm volatile("cp.async.commit_group;\n" ::);
-}
-// Waits until all but the latest group of copies have landed.
-__device__ inline void prec_wait_copies_but_one() {
-  asm volatile("cp.async.wait_group 1;\n" ::);
-}
+// Fragment loads for the kernel below (sm_80 and up).
 // Four 8x8 tiles of a [K][N] row-major (N contiguous) shared array as mma's
 // B fragments: rows k..k+15 of columns n..n+7 in b[0], b[1] and of columns
 // n+8..n+15 in b[2], b[3].

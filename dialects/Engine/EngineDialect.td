@@ -91,7 +91,8 @@ def Engine_ConvAlgorithm : I32EnumAttr<"ConvAlgorithm",
   I32EnumAttrCase<"Direct", 0, "direct">,
   I32EnumAttrCase<"Gemm", 1, "gemm">,
   I32EnumAttrCase<"Im2col", 2, "im2col">,
-  I32EnumAttrCase<"Cudnn", 3, "cudnn">
+  I32EnumAttrCase<"Cudnn", 3, "cudnn">,
+  I32EnumAttrCase<"ImplicitGemm", 4, "implicit_gemm">
 ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::prec::engine";
@@ -100,6 +101,10 @@ def Engine_ConvAlgorithm : I32EnumAttr<"ConvAlgorithm",
     take). `gemm`: a 1x1 unit-stride convolution, one cuBLASLt GEMM on its
     NHWC input as it is. `im2col`: an im2col kernel into the arena, then a
     cuBLASLt GEMM. `cudnn`: cuDNN's fastest algorithm, found at create.
+    `implicit_gemm`: prec's own kernel (runtime/ImplicitGemmConv.cuh) for
+    int8 inputs and weights accumulating in int32 with C a multiple of 16:
+    a GEMM on mma.sync that copies each output position's receptive field
+    from the input itself, writing no im2col columns.
   }];
 }
 

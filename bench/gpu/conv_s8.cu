@@ -1,0 +1,312 @@
+// prec's implicit-GEMM int8 convolution (codegen/runtime/ImplicitGemmConv.cuh)
+// on ResNet-50's convolution shapes at batch 64, against cuDNN's f16
+// convolution of the same shape (the fastest algorithm it finds), which is
+// what prec's f16 engines call. Each shape is first checked bit for bit
+// against a direct convolution on the CUDA cores (int32 accumulators), on
+// random data; then timed with the epilogue a quantized ResNet layer needs:
+// int32 times a per-channel scale, plus a bias, ReLU, rounded to int8 (cuDNN:
+// f16 with its bias and ReLU). GPU time of 20 calls replayed as one graph.
+//
+//   nvcc -O3 -std=c++17 -arch=sm_90a -o conv_s8 conv_s8.cu -lcudnn
+//   ./conv_s8
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <cudnn.h>
+#include <vector>
+
+#include "../../codegen/runtime/EngineRuntime.cuh"
+#include "../../codegen/runtime/ImplicitGemmConv.cuh"
+#include "../../codegen/runtime/TensorCoreCopies.cuh"
+#include "../../codegen/runtime/WeightsFile.h"
+
+#define CK(x)                                                                  \
+  do {                                                                         \
+    auto s = (x);                                                              \
+    if (s != CUDNN_STATUS_SUCCESS) {                                           \
+      printf("%s:%d %s\n", __FILE__, __LINE__, cudnnGetErrorString(s));        \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+struct StoreInt32 {
+  int *out;
+  int filters;
+  __device__ void operator()(long long row, long long filter, int a,
+                             int b) const {
+    out[row * filters + filter] = a;
+    if (filter + 1 < filters)
+      out[row * filters + filter + 1] = b;
+  }
+};
+
+struct Requantize {
+  const float *scale, *bias;
+  int8_t *out;
+  int filters;
+  __device__ int8_t quantize(int acc, long long f) const {
+    float v = fmaxf(acc * scale[f] + bias[f], 0.0f);
+    return (int8_t)fminf(rintf(v), 127.0f);
+  }
+  __device__ void operator()(long long row, long long filter, int a,
+                             int b) const {
+    out[row * filters + filter] = quantize(a, filter);
+    if (filter + 1 < filters)
+      out[row * filters + filter + 1] = quantize(b, filter + 1);
+  }
+};
+
+__global__ void direct(const int8_t *x, const int8_t *w, int *y,
+                       prec_conv_geometry g, int n) {
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  long long total = (long long)n * g.out_height * g.out_width * g.filters;
+  if (i >= total)
+    return;
+  int f = i % g.filters;
+  long long p = i / g.filters;
+  int ox = p % g.out_width, oy = (p / g.out_width) % g.out_height,
+      b = p / ((long long)g.out_width * g.out_height);
+  int acc = 0;
+  for (int ky = 0; ky < g.kernel_height; ++ky)
+    for (int kx = 0; kx < g.kernel_width; ++kx) {
+      int iy = oy * g.stride_height - g.pad_top + ky * g.dilation_height;
+      int ix = ox * g.stride_width - g.pad_left + kx * g.dilation_width;
+      if (iy < 0 || iy >= g.height || ix < 0 || ix >= g.width)
+        continue;
+      for (int c = 0; c < g.channels; ++c)
+        acc +=
+            x[(((long long)b * g.height + iy) * g.width + ix) * g.channels +
+              c] *
+            w[((f * g.kernel_height + ky) * g.kernel_width + kx) * g.channels +
+              c];
+    }
+  y[i] = acc;
+}
+
+// The best of 5 timings of 20 launches, replayed as one CUDA graph where the
+// launches can be captured (cuDNN's may not), else launched on the stream.
+template <typename Launch> float graphMs(Launch launch) {
+  cudaStream_t st;
+  cudaStreamCreate(&st);
+  for (int i = 0; i < 3; ++i)
+    launch(st);
+  cudaGraph_t g = nullptr;
+  cudaGraphExec_t ge = nullptr;
+  bool graph =
+      cudaStreamBeginCapture(st, cudaStreamCaptureModeRelaxed) == cudaSuccess;
+  if (graph) {
+    for (int i = 0; i < 20; ++i)
+      launch(st);
+    graph = cudaStreamEndCapture(st, &g) == cudaSuccess &&
+            cudaGraphInstantiate(&ge, g, 0) == cudaSuccess;
+  }
+  cudaGetLastError();
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  float best = 1e30f;
+  for (int r = 0; r < 5; ++r) {
+    cudaEventRecord(e0, st);
+    if (graph)
+      cudaGraphLaunch(ge, st);
+    else
+      for (int i = 0; i < 20; ++i)
+        launch(st);
+    cudaEventRecord(e1, st);
+    cudaEventSynchronize(e1);
+    float ms;
+    cudaEventElapsedTime(&ms, e0, e1);
+    best = ms < best ? ms : best;
+  }
+  if (ge)
+    cudaGraphExecDestroy(ge);
+  if (g)
+    cudaGraphDestroy(g);
+  cudaStreamDestroy(st);
+  return best / 20;
+}
+
+template <int COLUMNS> void allowShared() {
+  cudaFuncSetAttribute(prec_conv_s8<COLUMNS, StoreInt32>,
+                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                       prec_conv_tiles<COLUMNS>::SHARED_BYTES);
+  cudaFuncSetAttribute(prec_conv_s8<COLUMNS, Requantize>,
+                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                       prec_conv_tiles<COLUMNS>::SHARED_BYTES);
+}
+
+// 64 filters a block where there are no more.
+template <typename Epilogue>
+void launch(const prec_conv_geometry &g, long long rows, const int8_t *x,
+            const int8_t *w, Epilogue epilogue, cudaStream_t st) {
+  if (g.filters <= 64) {
+    dim3 grid((rows + 127) / 128, (g.filters + 63) / 64);
+    prec_conv_s8<64><<<grid, 256, prec_conv_tiles<64>::SHARED_BYTES, st>>>(
+        x, w, g, rows, epilogue);
+  } else {
+    dim3 grid((rows + 127) / 128, (g.filters + 127) / 128);
+    prec_conv_s8<128><<<grid, 256, prec_conv_tiles<128>::SHARED_BYTES, st>>>(
+        x, w, g, rows, epilogue);
+  }
+}
+
+static void *workspace;
+static const size_t workspaceBytes = 512u << 20;
+
+float cudnnHalf(int n, const prec_conv_geometry &g) {
+  // A handle per shape: one that captured a graph crashed in the next Find.
+  cudnnHandle_t h;
+  CK(cudnnCreate(&h));
+  cudnnTensorDescriptor_t x, y, bias;
+  cudnnFilterDescriptor_t w;
+  cudnnConvolutionDescriptor_t cd;
+  cudnnActivationDescriptor_t relu;
+  CK(cudnnCreateTensorDescriptor(&x));
+  CK(cudnnCreateTensorDescriptor(&y));
+  CK(cudnnCreateTensorDescriptor(&bias));
+  CK(cudnnCreateFilterDescriptor(&w));
+  CK(cudnnCreateConvolutionDescriptor(&cd));
+  CK(cudnnCreateActivationDescriptor(&relu));
+  CK(cudnnSetTensor4dDescriptor(x, CUDNN_TENSOR_NHWC, CUDNN_DATA_HALF, n,
+                                g.channels, g.height, g.width));
+  CK(cudnnSetTensor4dDescriptor(y, CUDNN_TENSOR_NHWC, CUDNN_DATA_HALF, n,
+                                g.filters, g.out_height, g.out_width));
+  CK(cudnnSetTensor4dDescriptor(bias, CUDNN_TENSOR_NHWC, CUDNN_DATA_HALF, 1,
+                                g.filters, 1, 1));
+  CK(cudnnSetFilter4dDescriptor(w, CUDNN_DATA_HALF, CUDNN_TENSOR_NHWC,
+                                g.filters, g.channels, g.kernel_height,
+                                g.kernel_width));
+  CK(cudnnSetConvolution2dDescriptor(cd, g.pad_top, g.pad_left, g.stride_height,
+                                     g.stride_width, g.dilation_height,
+                                     g.dilation_width, CUDNN_CROSS_CORRELATION,
+                                     CUDNN_DATA_FLOAT));
+  CK(cudnnSetConvolutionMathType(cd, CUDNN_TENSOR_OP_MATH));
+  CK(cudnnSetActivationDescriptor(relu, CUDNN_ACTIVATION_RELU,
+                                  CUDNN_PROPAGATE_NAN, 0.0));
+  size_t xs = (size_t)n * g.height * g.width * g.channels,
+         ys = (size_t)n * g.out_height * g.out_width * g.filters,
+         ws = (size_t)g.filters * g.kernel_height * g.kernel_width * g.channels;
+  void *px, *pw, *py, *pb;
+  cudaMalloc(&px, xs * 2);
+  cudaMalloc(&pw, ws * 2);
+  cudaMalloc(&py, ys * 2);
+  cudaMalloc(&pb, g.filters * 2);
+  cudaMemset(px, 0, xs * 2);
+  cudaMemset(pw, 0, ws * 2);
+  cudaMemset(pb, 0, g.filters * 2);
+  // The engines' choice (CudnnHelpers.cuh): the fastest cuDNN measures
+  // whose workspace fits 256 MiB.
+  cudnnConvolutionFwdAlgoPerf_t perf[8];
+  int found = 0;
+  CK(cudnnFindConvolutionForwardAlgorithm(h, x, w, cd, y, 8, &found, perf));
+  cudnnConvolutionFwdAlgo_t algo =
+      CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
+  for (int i = found - 1; i >= 0; --i)
+    if (perf[i].status == CUDNN_STATUS_SUCCESS &&
+        perf[i].memory <= (256u << 20))
+      algo = perf[i].algo;
+  float one = 1, zero = 0;
+  float ms = graphMs([&](cudaStream_t st) {
+    cudnnSetStream(h, st);
+    cudnnConvolutionBiasActivationForward(h, &one, x, px, w, pw, cd, algo,
+                                          workspace, workspaceBytes, &zero, y,
+                                          py, bias, pb, relu, y, py);
+  });
+  cudaFree(px);
+  cudaFree(pw);
+  cudaFree(py);
+  cudaFree(pb);
+  cudnnDestroy(h);
+  return ms;
+}
+
+int main(int argc, char **argv) {
+  // An argument runs only that shape (by index): for ncu.
+  int only = argc > 1 ? atoi(argv[1]) : -1;
+  setvbuf(stdout, nullptr, _IONBF, 0);
+  cudaMalloc(&workspace, workspaceBytes);
+  allowShared<64>();
+  allowShared<128>();
+  // C, HW, K, R, stride: ResNet-50's convolutions but its first.
+  int shapes[][5] = {
+      {64, 56, 64, 3, 1},   {128, 56, 128, 3, 2},  {128, 28, 128, 3, 1},
+      {256, 28, 256, 3, 2}, {256, 14, 256, 3, 1},  {512, 14, 512, 3, 2},
+      {512, 7, 512, 3, 1},  {256, 56, 64, 1, 1},   {64, 56, 256, 1, 1},
+      {512, 28, 128, 1, 1}, {1024, 14, 256, 1, 1}, {256, 14, 1024, 1, 1},
+      {2048, 7, 512, 1, 1}, {48, 9, 40, 3, 2}};
+  const int n = 64;
+  double totalHalf = 0, totalS8 = 0;
+  bool allExact = true;
+  for (int index = 0; index < (int)(sizeof(shapes) / sizeof(shapes[0]));
+       ++index) {
+    if (only >= 0 && index != only)
+      continue;
+    int *s = shapes[index];
+    int pad = s[3] / 2, out = (s[1] + 2 * pad - s[3]) / s[4] + 1;
+    prec_conv_geometry g{s[1], s[1], s[0], out, out, s[2], s[3],
+                         s[3], s[4], s[4], pad, pad, 1,    1};
+    long long rows = (long long)n * out * out;
+    size_t xs = (size_t)n * s[1] * s[1] * s[0],
+           ws = (size_t)s[2] * s[3] * s[3] * s[0], ys = rows * s[2];
+    std::vector<int8_t> hx(xs), hw(ws);
+    srand(7);
+    for (auto &v : hx)
+      v = (int8_t)(rand() % 255 - 127);
+    for (auto &v : hw)
+      v = (int8_t)(rand() % 255 - 127);
+    int8_t *x, *w, *q;
+    int *y, *ref;
+    float *scale, *bias;
+    cudaMalloc(&x, xs);
+    cudaMalloc(&w, ws);
+    cudaMalloc(&q, ys);
+    cudaMalloc(&y, ys * 4);
+    cudaMalloc(&ref, ys * 4);
+    cudaMalloc(&scale, s[2] * 4);
+    cudaMalloc(&bias, s[2] * 4);
+    std::vector<float> hs(s[2], 1e-4f), hb(s[2], 0.5f);
+    cudaMemcpy(scale, hs.data(), s[2] * 4, cudaMemcpyHostToDevice);
+    cudaMemcpy(bias, hb.data(), s[2] * 4, cudaMemcpyHostToDevice);
+    cudaMemcpy(x, hx.data(), xs, cudaMemcpyHostToDevice);
+    cudaMemcpy(w, hw.data(), ws, cudaMemcpyHostToDevice);
+    launch(g, rows, x, w, StoreInt32{y, s[2]}, 0);
+    direct<<<(ys + 255) / 256, 256>>>(x, w, ref, g, n);
+    std::vector<int> got(ys), want(ys);
+    cudaMemcpy(got.data(), y, ys * 4, cudaMemcpyDeviceToHost);
+    cudaMemcpy(want.data(), ref, ys * 4, cudaMemcpyDeviceToHost);
+    size_t wrong = 0;
+    for (size_t i = 0; i < ys; ++i)
+      wrong += got[i] != want[i];
+    allExact &= wrong == 0;
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) {
+      printf("CUDA error: %s\n", cudaGetErrorString(e));
+      return 1;
+    }
+    float s8 = graphMs([&](cudaStream_t st) {
+      launch(g, rows, x, w, Requantize{scale, bias, q, s[2]}, st);
+    });
+    float half = cudnnHalf(n, g);
+    double flops = 2.0 * rows * s[2] * s[3] * s[3] * s[0];
+    printf("C%5d HW%3d K%5d R%d s%d: %s  int8 %.4f ms (%4.0f TOPS)  cuDNN f16 "
+           "%.4f ms  f16/int8 %.2fx\n",
+           s[0], s[1], s[2], s[3], s[4], wrong ? "WRONG" : "exact", s8,
+           flops / s8 / 1e9, half, half / s8);
+    if (s[0] != 48) {
+      totalHalf += half;
+      totalS8 += s8;
+    }
+    cudaFree(x);
+    cudaFree(w);
+    cudaFree(q);
+    cudaFree(y);
+    cudaFree(ref);
+    cudaFree(scale);
+    cudaFree(bias);
+  }
+  printf("ResNet-50's 13 shapes: int8 %.3f ms, cuDNN f16 %.3f ms, f16/int8 "
+         "%.2fx; every shape exact: %s\n",
+         totalS8, totalHalf, totalHalf / totalS8, allExact ? "yes" : "NO");
+  return allExact ? 0 : 1;
+}

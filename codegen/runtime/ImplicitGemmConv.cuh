@@ -1,0 +1,230 @@
+// Convolutions of 8-bit integers as implicit GEMMs on mma.sync (sm_80 and
+// up), for engines with a tosa.conv2d whose engine.conv_algorithm is
+// implicit_gemm. Needs TensorCoreCopies.cuh and EngineRuntime.cuh.
+//
+// The input is NHWC, the weights OHWI, both int8, and C a multiple of 16.
+// The GEMM is rows (N * OH * OW output positions) x OC x K (KH * KW * C),
+// accumulating in int32, and has no column buffer: a block copies its rows'
+// receptive fields from the input itself, 16 bytes of one tap at a time,
+// and zeros where the window leaves the image. The epilogue, a functor the
+// emitter writes, gets each thread's accumulators two adjacent channels of
+// one output position at a time.
+
+struct prec_conv_geometry {
+  int height, width, channels;        // input, per image
+  int out_height, out_width, filters; // output, per image
+  int kernel_height, kernel_width;
+  int stride_height, stride_width;
+  int pad_top, pad_left;
+  int dilation_height, dilation_width;
+};
+
+// 128 x COLUMNS outputs a block of 8 warps (2 x 4, each 64 x COLUMNS / 4),
+// 128 bytes of K a stage, 3 stages in flight; rows of 128 bytes padded by
+// 16 so that the 8 row addresses of an ldmatrix fall in distinct banks.
+// Each thread copies one 16-byte chunk column of every 32nd row.
+template <int COLUMNS_> struct prec_conv_tiles {
+  static constexpr int ROWS = 128, COLUMNS = COLUMNS_, DEPTH = 128, STAGES = 3;
+  static constexpr int STRIDE = DEPTH + 16, THREADS = 256;
+  static constexpr int WARP_ROWS = ROWS / 2, WARP_COLUMNS = COLUMNS / 4;
+  static constexpr int ROW_CHUNKS = ROWS / 32, COLUMN_CHUNKS = COLUMNS / 32;
+  static constexpr int STAGE_BYTES = (ROWS + COLUMNS) * STRIDE;
+  static constexpr int SHARED_BYTES = STAGES * STAGE_BYTES;
+};
+
+__device__ inline void prec_mma_s8(int c[4], const uint32_t a[4],
+                                   const uint32_t b[2]) {
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 "
+               "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+               : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),
+                 "r"(b[1]));
+}
+
+// Four 8x8 matrices of 16-bit pairs from rows of `stride` bytes at `tile`:
+// rows row..row+7 and row+8..row+15 (by the lane's eighth, as `rows_first`
+// orders them) of bytes k..k+15 and k+16..k+31.
+__device__ inline void prec_load_fragments_s8(uint32_t r[4], const int8_t *tile,
+                                              int stride, int row, int k,
+                                              int lane, bool rows_first) {
+  const int matrix = lane >> 3;
+  const int row_half = rows_first ? matrix & 1 : matrix >> 1;
+  const int k_half = rows_first ? matrix >> 1 : matrix & 1;
+  const int8_t *p =
+      tile + (row + row_half * 8 + (lane & 7)) * stride + k + k_half * 16;
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(prec_shared_address(p)));
+}
+
+// Where one thread's 16-byte chunks of A come from: its output rows (32
+// apart) and the tap and channel its chunk column has reached in K.
+template <int ROW_CHUNKS> struct prec_conv_rows {
+  const int8_t *image[ROW_CHUNKS]; // the row's image, null past the last row
+  int top[ROW_CHUNKS], left[ROW_CHUNKS]; // the window's corner in it
+  int tap_y, tap_x, channel;
+
+  __device__ prec_conv_rows(const int8_t *input, const prec_conv_geometry &g,
+                            long long rows, long long first_row, int column) {
+    const int positions = g.out_height * g.out_width;
+#pragma unroll
+    for (int j = 0; j < ROW_CHUNKS; ++j) {
+      long long row = first_row + 32 * j;
+      int n = (int)(row / positions), p = (int)(row % positions);
+      image[j] = row < rows
+                     ? input + (long long)n * g.height * g.width * g.channels
+                     : nullptr;
+      top[j] = p / g.out_width * g.stride_height - g.pad_top;
+      left[j] = p % g.out_width * g.stride_width - g.pad_left;
+    }
+    int k = column * 16, tap = k / g.channels;
+    channel = k % g.channels;
+    tap_y = tap / g.kernel_width;
+    tap_x = tap % g.kernel_width;
+  }
+
+  // Moves the chunk column `depth` bytes along K.
+  __device__ void advance(const prec_conv_geometry &g, int depth) {
+    channel += depth;
+    while (channel >= g.channels) {
+      channel -= g.channels;
+      if (++tap_x == g.kernel_width) {
+        tap_x = 0;
+        ++tap_y;
+      }
+    }
+  }
+};
+
+// Copies a stage's tiles: the receptive fields of the block's rows and the
+// weights of its filters, at the K the rows have reached (`k`, the chunk
+// column's first byte), zeros past K and outside the image.
+template <typename Tiles>
+__device__ inline void
+prec_conv_load_stage(int8_t *shared,
+                     const prec_conv_rows<Tiles::ROW_CHUNKS> &rows,
+                     const int8_t *weights, const prec_conv_geometry &g,
+                     int depth, long long first_filter, int k, int thread) {
+  const int row = thread >> 3, chunk = (thread & 7) * 16;
+  int8_t *a = shared, *b = shared + Tiles::ROWS * Tiles::STRIDE;
+  const bool inside_k = rows.tap_y < g.kernel_height;
+  const int dy = rows.tap_y * g.dilation_height,
+            dx = rows.tap_x * g.dilation_width;
+#pragma unroll
+  for (int j = 0; j < Tiles::ROW_CHUNKS; ++j) {
+    int y = rows.top[j] + dy, x = rows.left[j] + dx;
+    bool inside = inside_k && rows.image[j] && y >= 0 && y < g.height &&
+                  x >= 0 && x < g.width;
+    const int8_t *from =
+        inside ? rows.image[j] + ((long long)y * g.width + x) * g.channels +
+                     rows.channel
+               : weights;
+    prec_copy16_async(a + (row + 32 * j) * Tiles::STRIDE + chunk, from,
+                      inside ? 16 : 0);
+  }
+#pragma unroll
+  for (int j = 0; j < Tiles::COLUMN_CHUNKS; ++j) {
+    long long filter = first_filter + row + 32 * j;
+    bool inside = filter < g.filters && k < depth;
+    const int8_t *from = inside ? weights + filter * depth + k : weights;
+    prec_copy16_async(b + (row + 32 * j) * Tiles::STRIDE + chunk, from,
+                      inside ? 16 : 0);
+  }
+}
+
+// One block's 128 x COLUMNS outputs: blockIdx.x picks the rows, blockIdx.y
+// the filters. `rows` is N * OH * OW at the engine's batch.
+template <int COLUMNS, typename Epilogue>
+__global__ void __launch_bounds__(256, 2)
+    prec_conv_s8(const int8_t *__restrict__ input,
+                 const int8_t *__restrict__ weights, prec_conv_geometry g,
+                 long long rows, Epilogue epilogue) {
+  using Tiles = prec_conv_tiles<COLUMNS>;
+  constexpr int M_TILES = Tiles::WARP_ROWS / 16,
+                N_TILES = Tiles::WARP_COLUMNS / 8;
+  extern __shared__ __align__(16) int8_t prec_conv_shared[];
+  prec_kernel_start();
+  const int thread = threadIdx.x, lane = thread & 31, warp = thread >> 5;
+  const long long first_row = (long long)blockIdx.x * Tiles::ROWS;
+  const long long first_filter = (long long)blockIdx.y * Tiles::COLUMNS;
+  const int depth = g.kernel_height * g.kernel_width * g.channels;
+  const int tiles = (depth + Tiles::DEPTH - 1) / Tiles::DEPTH;
+  prec_conv_rows<Tiles::ROW_CHUNKS> chunks(
+      input, g, rows, first_row + (thread >> 3), thread & 7);
+  const int column_k = (thread & 7) * 16;
+
+  // Stages 0..STAGES-2 in flight before the first product.
+#pragma unroll
+  for (int s = 0; s < Tiles::STAGES - 1; ++s) {
+    if (s < tiles)
+      prec_conv_load_stage<Tiles>(prec_conv_shared + s * Tiles::STAGE_BYTES,
+                                  chunks, weights, g, depth, first_filter,
+                                  s * Tiles::DEPTH + column_k, thread);
+    chunks.advance(g, Tiles::DEPTH);
+    prec_commit_copies();
+  }
+
+  int acc[M_TILES][N_TILES][4] = {};
+  const int warp_row = (warp >> 2) * Tiles::WARP_ROWS,
+            warp_column = (warp & 3) * Tiles::WARP_COLUMNS;
+  for (int t = 0; t < tiles; ++t) {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(Tiles::STAGES - 2));
+    __syncthreads();
+    // The stage the block finished with at t - 1 takes tile t + STAGES - 1.
+    int next = t + Tiles::STAGES - 1;
+    if (next < tiles)
+      prec_conv_load_stage<Tiles>(prec_conv_shared + (next % Tiles::STAGES) *
+                                                         Tiles::STAGE_BYTES,
+                                  chunks, weights, g, depth, first_filter,
+                                  next * Tiles::DEPTH + column_k, thread);
+    chunks.advance(g, Tiles::DEPTH);
+    prec_commit_copies();
+
+    const int8_t *a =
+        prec_conv_shared + (t % Tiles::STAGES) * Tiles::STAGE_BYTES;
+    const int8_t *b = a + Tiles::ROWS * Tiles::STRIDE;
+    // Each 32-byte step's fragments load while the step before multiplies.
+    uint32_t af[2][M_TILES][4], bf[2][N_TILES / 2][4];
+    auto load_fragments = [&](int step) {
+#pragma unroll
+      for (int m = 0; m < M_TILES; ++m)
+        prec_load_fragments_s8(af[step & 1][m], a, Tiles::STRIDE,
+                               warp_row + 16 * m, 32 * step, lane,
+                               /*rows_first=*/true);
+#pragma unroll
+      for (int n = 0; n < N_TILES / 2; ++n)
+        prec_load_fragments_s8(bf[step & 1][n], b, Tiles::STRIDE,
+                               warp_column + 16 * n, 32 * step, lane,
+                               /*rows_first=*/false);
+    };
+    load_fragments(0);
+#pragma unroll
+    for (int step = 0; step < Tiles::DEPTH / 32; ++step) {
+      if (step + 1 < Tiles::DEPTH / 32)
+        load_fragments(step + 1);
+#pragma unroll
+      for (int m = 0; m < M_TILES; ++m)
+#pragma unroll
+        for (int n = 0; n < N_TILES; ++n)
+          prec_mma_s8(acc[m][n], af[step & 1][m],
+                      &bf[step & 1][n >> 1][(n & 1) * 2]);
+    }
+  }
+  asm volatile("cp.async.wait_group 0;\n" ::);
+
+  const int group = lane >> 2, pair = (lane & 3) * 2;
+#pragma unroll
+  for (int m = 0; m < M_TILES; ++m)
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      long long row = first_row + warp_row + 16 * m + 8 * half + group;
+      if (row >= rows)
+        continue;
+#pragma unroll
+      for (int n = 0; n < N_TILES; ++n) {
+        long long filter = first_filter + warp_column + 8 * n + pair;
+        if (filter < g.filters)
+          epilogue(row, filter, acc[m][n][2 * half], acc[m][n][2 * half + 1]);
+      }
+    }
+}

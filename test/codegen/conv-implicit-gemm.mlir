@@ -1,0 +1,47 @@
+// Int8 convolutions whose C is a multiple of 16 as prec's implicit GEMM
+// (runtime/ImplicitGemmConv.cuh): no im2col kernel and no columns in the
+// arena; a functor per convolution is its epilogue (a bias that is not zero
+// added to the int32 accumulators; pairs stored as one int2 where the
+// filters are even), and create raises the kernel's shared-memory limit.
+// Up to 64 filters take the kernel's 128 x 64 tiles, more its 128 x 128.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=igemm
+// RUN: FileCheck %s < %t/igemm.cu
+// RUN: prec-translate --emit-cuda %s --conv=im2col --output-dir=%t --engine-name=im2col
+// RUN: FileCheck %s --check-prefix=IM2COL < %t/im2col.cu
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/igemm.cu -o %t/igemm.o %}
+
+// CHECK-COUNT-1: __device__ inline void prec_copy16_async(
+// CHECK-COUNT-1: __global__ void __launch_bounds__(256, 2)
+// CHECK-NOT: im2col
+// CHECK: // tosa.conv2d window: the implicit GEMM's epilogue
+// CHECK-NEXT: struct [[WINDOW:k[0-9]+_conv2d_epilogue]] {
+// CHECK: return acc + bias[filter]; }
+// CHECK-NEXT: __device__ void operator()(long long row, long long filter, int32_t a, int32_t b) const {
+// CHECK-NEXT: *(int2 *)(out + row * 72 + filter) = make_int2(value(a, filter), value(b, filter + 1));
+// CHECK: // tosa.conv2d strided: the implicit GEMM's epilogue
+// CHECK-NEXT: struct [[STRIDED:k[0-9]+_conv2d_epilogue]] {
+// CHECK: return acc; }
+// CHECK: out[row * 5 + filter] = value(a, filter);
+// CHECK-NEXT: if (filter + 1 < 5) out[row * 5 + filter + 1] = value(b, filter + 1);
+// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<128, [[WINDOW]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_tiles<128>::SHARED_BYTES));
+// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<64, [[STRIDED]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_tiles<64>::SHARED_BYTES));
+// CHECK: // tosa.conv2d 'window': 3x3, an implicit GEMM 128x72x144 with the acc + bias[filter] epilogue
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, [[WINDOW]]>, dim3(1, 1), 256, prec_conv_tiles<128>::SHARED_BYTES, stream, {{.*}}, prec_conv_geometry{8, 8, 16, 8, 8, 72, 3, 3, 1, 1, 1, 1, 1, 1}, 128LL, [[WINDOW]]{
+// CHECK: // tosa.conv2d 'strided': 3x3, an implicit GEMM 32x5x144 with the acc epilogue
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, [[STRIDED]]>, dim3(1, 1), 256, prec_conv_tiles<64>::SHARED_BYTES, stream, {{.*}}, prec_conv_geometry{8, 8, 16, 4, 4, 5, 3, 3, 2, 2, 1, 1, 1, 1}, 32LL, [[STRIDED]]{
+
+// IM2COL-NOT: prec_conv_s8
+// IM2COL-NOT: prec_copy16_async
+// IM2COL: // tosa.conv2d 'window': im2col, then a GEMM 128x72x144
+func.func @main(%x: tensor<2x8x8x16xi8> loc("x"))
+    -> (tensor<2x8x8x72xi32>, tensor<2x4x4x5xi32>) {
+  %w = "tosa.const"() <{values = dense<1> : tensor<72x3x3x16xi8>}> : () -> tensor<72x3x3x16xi8>
+  %b = "tosa.const"() <{values = dense<3> : tensor<72xi32>}> : () -> tensor<72xi32>
+  %w5 = "tosa.const"() <{values = dense<-1> : tensor<5x3x3x16xi8>}> : () -> tensor<5x3x3x16xi8>
+  %b5 = "tosa.const"() <{values = dense<0> : tensor<5xi32>}> : () -> tensor<5xi32>
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x16xi8>, tensor<72x3x3x16xi8>, tensor<72xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x8x8x72xi32> loc("window")
+  %d = tosa.conv2d %x, %w5, %b5, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<2x8x8x16xi8>, tensor<5x3x3x16xi8>, tensor<5xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x4x4x5xi32> loc("strided")
+  return %c, %d : tensor<2x8x8x72xi32>, tensor<2x4x4x5xi32>
+}
