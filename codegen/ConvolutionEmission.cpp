@@ -248,8 +248,7 @@ LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op,
   if (in[3] % 16 != 0 || !getElementTypeOrSelf(input.getType()).isInteger(8))
     return unsupported(op, "an implicit-GEMM convolution needs int8 inputs "
                            "with C a multiple of 16");
-  hasImplicitGemmConv = true;
-  std::string name = kernelName(op), epilogue = name + "_epilogue";
+  std::string epilogue = kernelName(op) + "_epilogue";
   std::string value = "acc";
   if (!prec::isZeroConstant(bias))
     value = "acc + bias[filter]";
@@ -278,6 +277,19 @@ LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op,
       "  __device__ void operator()(long long row, long long filter, int32_t "
       "a, int32_t b) const {{\n{3}  }\n};\n\n",
       layer, epilogue, value, store);
+  launchImplicitGemmConv(op, epilogue,
+                         pointer(destination) + ", " + pointer(bias), value);
+  return success();
+}
+
+void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
+                                         StringRef initializer,
+                                         StringRef description) {
+  const ConvGeometry geometry(op);
+  const auto &[input, weight, bias, result, in, w, out, pad, stride, dilation] =
+      geometry;
+  hasImplicitGemmConv = true;
+  int64_t filters = out[3];
   // 64 filters a block where there are no more.
   int64_t columns = filters <= 64 ? 64 : 128;
   std::string kernel =
@@ -289,25 +301,24 @@ LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op,
                     "cudaFuncAttributeMaxDynamicSharedMemorySize, {1}));\n",
                     kernel, bytes);
   int64_t rows = out[0] * out[1] * out[2];
+  std::string layer = getLayerName(op).str();
   runCode += llvm::formatv(
       "  // tosa.conv2d{0}: {1}x{2}, an implicit GEMM {3}x{4}x{5} with the "
       "{6} epilogue\n",
       layer.empty() ? "" : " '" + layer + "'", w[1], w[2], rows, filters,
-      w[1] * w[2] * w[3], value);
+      w[1] * w[2] * w[3], description);
   std::string arguments = llvm::formatv(
       "{0}, {1}, prec_conv_geometry{{{2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, "
-      "{10}, {11}, {12}, {13}, {14}, {15}}, {16}, {17}{{{18}, {19}}",
+      "{10}, {11}, {12}, {13}, {14}, {15}}, {16}, {17}{{{18}}",
       pointer(input), pointer(weight), in[1], in[2], in[3], out[1], out[2],
       filters, w[1], w[2], stride[0], stride[1], pad[0], pad[2], dilation[0],
-      dilation[1], runtimeCount(result, rows), epilogue, pointer(destination),
-      pointer(bias));
+      dilation[1], runtimeCount(result, rows), epilogue, initializer);
   runCode +=
       launchCall(kernel,
                  llvm::formatv("dim3({0}, {1})", blocksFor(result, rows, 128),
                                (filters + columns - 1) / columns)
                      .str(),
                  "256", bytes, arguments);
-  return success();
 }
 
 /// A convolution through cuDNN (its implicit-GEMM and other algorithms, the

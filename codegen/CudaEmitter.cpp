@@ -321,6 +321,16 @@ LogicalResult CudaEmitter::readKernelPlan() {
     case engine::KernelKind::Fused:
       fusedIntoUser.insert(ops.begin(), ops.end() - 1);
       break;
+    case engine::KernelKind::Epilogue: {
+      auto isConv = [](Operation *op) { return isa<tosa::Conv2DOp>(op); };
+      if (llvm::count_if(ops, isConv) != 1)
+        return launch->emitError()
+               << "engine.kernel " << index
+               << " is an epilogue of other than one convolution";
+      fusedIntoUser.insert(ops.begin(), ops.end() - 1);
+      epilogueConvs[launch] = cast<tosa::Conv2DOp>(*llvm::find_if(ops, isConv));
+      break;
+    }
     case engine::KernelKind::Single:
       break;
     }

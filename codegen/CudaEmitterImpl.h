@@ -226,6 +226,16 @@ private:
                                          llvm::StringRef epilogueName);
   LogicalResult emitCudnnConv(tosa::Conv2DOp op, Value destination);
   LogicalResult emitImplicitGemmConv(tosa::Conv2DOp op, Value destination);
+  /// Launches `op` as an implicit GEMM whose epilogue is the functor
+  /// `epilogue` (a struct in `kernels`) initialized by `initializer`.
+  void launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
+                              StringRef initializer, StringRef description);
+  /// The fused elementwise kernel ending at `root` as the epilogue of
+  /// `conv`, its accumulator read as `acc`.
+  void printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
+                         ArrayRef<ElementLoad> inputs,
+                         ArrayRef<std::string> fusedNames, StringRef expression,
+                         StringRef half);
   LogicalResult emitPool(Operation *op, bool isMax);
   LogicalResult emitRowGroup(const RowGroup &group);
   void addRowReduction(RowKernel &kernel, Operation *op,
@@ -292,6 +302,8 @@ private:
   llvm::DenseMap<Operation *, Operation *> launchOf;
   /// Elementwise ops computed inside their only user's kernel.
   llvm::DenseSet<Operation *> fusedIntoUser;
+  /// The launch of each `epilogue` kernel, mapped to its convolution.
+  llvm::DenseMap<Operation *, tosa::Conv2DOp> epilogueConvs;
   /// Values computed straight into an output binding (its index).
   llvm::DenseMap<Value, int64_t> outputBindings;
   std::vector<char> weights;

@@ -306,6 +306,9 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
       valueExpression =
           [&](Value value, const ElementPosition &at) -> ElementExpression {
     Operation *def = value.getDefiningOp();
+    // An epilogue's convolution: its accumulator.
+    if (isa_and_nonnull<tosa::Conv2DOp>(def) && isFusedIntoUser(def))
+      return {substitute(typeOf(value).toFloat, "acc"), ""};
     if (def && isFusedIntoUser(def)) {
       Value source = def->getNumOperands() ? def->getOperand(0) : Value();
       if (isBufferAlias(def) && !at.coordinates)
@@ -365,8 +368,11 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
       computeElement(op, buildOperands(op, [&](Value operand) {
                        return valueExpression(operand, {shapeOf(result)});
                      }));
-  printElementwiseKernel(op, inputs, fusedNames, root.unrounded,
-                         root.inOwnType ? root.element.half : "");
+  StringRef half = root.inOwnType ? StringRef(root.element.half) : "";
+  if (tosa::Conv2DOp conv = epilogueConvs.lookup(op))
+    printConvEpilogue(conv, op, inputs, fusedNames, root.unrounded, half);
+  else
+    printElementwiseKernel(op, inputs, fusedNames, root.unrounded, half);
   return success();
 }
 
@@ -565,6 +571,59 @@ CudaEmitter::printVectorElementwiseBody(Operation *op,
                         "*reinterpret_cast<const {0} *>(w);\n  }\n}\n\n",
                         vector);
   return code;
+}
+
+/// `conv` launched as an implicit GEMM whose epilogue computes the fused
+/// kernel ending at `root`, element by element from the accumulators.
+void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
+                                    ArrayRef<ElementLoad> inputs,
+                                    ArrayRef<std::string> fusedNames,
+                                    StringRef expression, StringRef half) {
+  Value result = root->getResult(0);
+  DeviceType out = typeOf(result);
+  std::string epilogue = kernelName(root) + "_epilogue";
+  // Each input's element as the elementwise kernel names it: v<n>[k] as
+  // loaded (16-bit floats as they are), a<n> as a float.
+  std::string members, initializer, loads;
+  for (auto [position, input] : llvm::enumerate(inputs)) {
+    DeviceType type = typeOf(input.value);
+    bool isHalf = isHalfFloat(getElementTypeOrSelf(input.value.getType()));
+    members += llvm::formatv("  const {0} *__restrict__ in{1};\n", type.cType,
+                             position);
+    initializer += pointer(input.value) + ", ";
+    std::string element = llvm::formatv("v{0}[k]", position);
+    loads += llvm::formatv(
+        "    {0} v{1}[1] = {{{2}};\n    float a{1} = {3};\n",
+        isHalf ? type.cType : "float", position, loadElement(input, position),
+        isHalf ? substitute(type.toFloat, element) : element);
+  }
+  std::string value = half.empty() ? "    float r = " + expression.str() +
+                                         ";\n    return " +
+                                         substitute(out.fromFloat, "r") + ";\n"
+                                   : "    return " + half.str() + ";\n";
+  int64_t filters = shapeOf(conv.getResult()).back();
+  std::string layer = getLayerName(root).str();
+  std::string description = root->getName().getStringRef().str() +
+                            (layer.empty() ? "" : " '" + layer + "'");
+  for (const std::string &fused : fusedNames)
+    kernels += "// fused: " + fused + "\n";
+  kernels += llvm::formatv(
+      "// {0}{1}: the epilogue of tosa.conv2d {2}\nstruct {3} {{\n{4}"
+      "  {5} *__restrict__ out;\n"
+      "  __device__ {5} element({6} i, int32_t acc) const {{\n{7}{8}{9}{10}"
+      "  }\n"
+      "  __device__ void operator()(long long row, long long filter, int32_t "
+      "a, int32_t b) const {{\n"
+      "    {6} i = ({6})(row * {11} + filter);\n"
+      "    out[i] = element(i, a);\n"
+      "    if (filter + 1 < {11}) out[i + 1] = element(i + 1, b);\n"
+      "  }\n};\n\n",
+      root->getName(), layer.empty() ? "" : " " + layer, getLayerName(conv),
+      epilogue, members, out.cType, indexSpelling.type(),
+      inputs.empty() ? "" : "    constexpr int k = 0;\n",
+      readOffsets(inputs, shapeOf(result)), loads, value, filters);
+  launchImplicitGemmConv(conv, epilogue, initializer + pointer(result),
+                         description);
 }
 
 } // namespace prec::cuda

@@ -3,8 +3,9 @@
 // A CUDA engine launches far fewer kernels than its function has ops: GEMMs
 // and convolutions take their epilogues, row kernels take LayerNorm and
 // softmax, elementwise ops fuse into their users, and so do the transposes,
-// slices, concats, tiles and reverses elementwise kernels read through. This
-// pass makes those groups and records each op's as #engine.kernel<index,
+// slices, concats, tiles and reverses elementwise kernels read through, and
+// an implicit-GEMM convolution computes its reader's kernel in its epilogue.
+// This pass makes those groups and records each op's as #engine.kernel<index,
 // kind>, then moves each group's ops next to its last op, where the emitter
 // launches it: the block lists ops in the order the engine runs them.
 //
@@ -237,6 +238,8 @@ private:
   /// one; an op that moves elements computes nothing, so every reader
   /// reading through it costs only its loads.
   Operation *getFusingKernel(Operation *op) const {
+    if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
+      return getEpilogueKernel(conv);
     bool movesElements = isElementIndexMap(op);
     if ((!isElementwise(op) && !movesElements) || op->getNumResults() != 1 ||
         isContractionPart(op) || rowGroupOf.count(op))
@@ -255,13 +258,36 @@ private:
     return kernel;
   }
 
+  /// The kernel whose ops an implicit-GEMM convolution computes in its
+  /// epilogue: that of its only reader, an elementwise op reading it at its
+  /// own shape (the epilogue has the accumulators of output elements), and
+  /// of no other convolution (a residual add of two: the later one).
+  Operation *getEpilogueKernel(tosa::Conv2DOp conv) const {
+    engine::ConvAlgorithmAttr algorithm =
+        engine::EngineDialect::get(conv.getContext())
+            .getConvAlgorithmAttrHelper()
+            .getAttr(conv);
+    if (!algorithm ||
+        algorithm.getValue() != engine::ConvAlgorithm::ImplicitGemm ||
+        isContractionPart(conv) || !conv->hasOneUse())
+      return nullptr;
+    Operation *reader = *conv->user_begin();
+    if (!isElementwise(reader))
+      return nullptr;
+    Operation *kernel = getElementReadingKernel(reader, conv.getResult());
+    return kernel && !epilogueKernels.contains(kernel) ? kernel : nullptr;
+  }
+
   /// Decides fusion from the last op back, so that the kernels of an op's
   /// readers are known before it. Views follow their producers.
   void planFusion() {
     for (Operation &op : llvm::reverse(body))
       if (!isView(&op))
-        if (Operation *kernel = getFusingKernel(&op))
+        if (Operation *kernel = getFusingKernel(&op)) {
           fusedInto[&op] = kernel;
+          if (isa<tosa::Conv2DOp>(op))
+            epilogueKernels.insert(kernel);
+        }
   }
 
   /// Whether `op` is computed inside another op's kernel (fusedInto); the
@@ -302,6 +328,8 @@ private:
   }
 
   engine::KernelKind getKind(Operation *launch) const {
+    if (epilogueKernels.contains(launch))
+      return engine::KernelKind::Epilogue;
     auto conv = dyn_cast<tosa::Conv2DOp>(launch);
     if (gemmAt.count(launch) || isa<tosa::MatMulOp>(launch) ||
         (conv && isConvGemm(conv)))
@@ -330,6 +358,8 @@ private:
   llvm::DenseMap<Operation *, const RowGroup *> rowGroupOf;
   /// Each op computed in another op's kernel, mapped to that op.
   llvm::DenseMap<Operation *, Operation *> fusedInto;
+  /// The kernels an implicit-GEMM convolution's epilogue computes.
+  llvm::SmallPtrSet<Operation *, 8> epilogueKernels;
 };
 
 class PlanKernelsPass

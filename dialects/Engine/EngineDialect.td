@@ -140,7 +140,8 @@ def Engine_KernelKind : I32EnumAttr<"KernelKind", "what a kernel is", [
   I32EnumAttrCase<"Single", 0, "single">,
   I32EnumAttrCase<"Fused", 1, "fused">,
   I32EnumAttrCase<"Rows", 2, "rows">,
-  I32EnumAttrCase<"Contraction", 3, "contraction">
+  I32EnumAttrCase<"Contraction", 3, "contraction">,
+  I32EnumAttrCase<"Epilogue", 4, "epilogue">
 ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::prec::engine";
@@ -151,7 +152,10 @@ def Engine_KernelKind : I32EnumAttr<"KernelKind", "what a kernel is", [
     softmax), a block per row. `contraction`: a cuBLASLt GEMM or a cuDNN
     convolution with the ops its epilogue performs (scale, bias, ReLU,
     conversion) and the operand transposes and bias widenings it reads
-    through.
+    through. `epilogue`: an implicit-GEMM convolution and the elementwise
+    ops of its only reader's `fused` kernel, which its epilogue computes
+    from the accumulators, rounding after every op as that kernel would:
+    the convolution's int32 result never reaches memory.
   }];
 }
 

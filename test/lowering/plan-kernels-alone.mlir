@@ -270,3 +270,46 @@ func.func @moves_not_fused(%x: tensor<4x8xf16>) -> (tensor<8x4xf16>, tensor<4x16
   %sum = tosa.reduce_sum %w {axis = 1 : i32} : (tensor<4x4xf32>) -> tensor<4x1xf32>
   return %t, %c, %e, %sum : tensor<8x4xf16>, tensor<4x16xf16>, tensor<4x16xf16>, tensor<4x1xf32>
 }
+
+// -----
+
+// An implicit-GEMM convolution read only by an elementwise op at its own
+// shape joins that op's kernel, whose kind becomes `epilogue`; one read
+// twice, or one that runs on im2col, keeps its own kernel, and so does the
+// first of two convolutions one kernel reads (a residual add).
+// CHECK-LABEL: func.func @conv_epilogue
+// CHECK: tosa.conv2d {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.mul {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.conv2d {{.*}}engine.kernel = #engine.kernel<1, contraction>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<2, single>
+// CHECK-NEXT: tosa.conv2d {{.*}}engine.kernel = #engine.kernel<3, contraction>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<4, single>
+func.func @conv_epilogue(%x: tensor<1x4x4x16xi8>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xi32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) {
+  %w = "tosa.const"() <{values = dense<1> : tensor<4x3x3x16xi8>}> : () -> tensor<4x3x3x16xi8>
+  %b = "tosa.const"() <{values = dense<0> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %s = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1x4xf32>}> : () -> tensor<1x1x1x4xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x16xi8>, tensor<4x3x3x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %f = tosa.cast %c : (tensor<1x4x4x4xi32>) -> tensor<1x4x4x4xf32>
+  %m = tosa.mul %f, %s, %zp : (tensor<1x4x4x4xf32>, tensor<1x1x1x4xf32>, tensor<1xi8>) -> tensor<1x4x4x4xf32>
+  %d = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x16xi8>, tensor<4x3x3x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %g = tosa.cast %d : (tensor<1x4x4x4xi32>) -> tensor<1x4x4x4xf32>
+  %e = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, engine.conv_algorithm = #engine.conv_algorithm<im2col>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x16xi8>, tensor<4x3x3x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %h = tosa.cast %e : (tensor<1x4x4x4xi32>) -> tensor<1x4x4x4xf32>
+  return %m, %d, %g, %h : tensor<1x4x4x4xf32>, tensor<1x4x4x4xi32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @residual
+// CHECK: tosa.conv2d {{.*}}engine.kernel = #engine.kernel<0, contraction>
+// CHECK-NEXT: tosa.conv2d {{.*}}engine.kernel = #engine.kernel<1, epilogue>
+// CHECK-NEXT: tosa.add {{.*}}engine.kernel = #engine.kernel<1, epilogue>
+func.func @residual(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x4xi32> {
+  %w = "tosa.const"() <{values = dense<1> : tensor<4x3x3x16xi8>}> : () -> tensor<4x3x3x16xi8>
+  %b = "tosa.const"() <{values = dense<0> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x16xi8>, tensor<4x3x3x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %d = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 2, 2>, engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, pad = array<i64: 2, 2, 2, 2>, stride = array<i64: 1, 1>} : (tensor<1x4x4x16xi8>, tensor<4x3x3x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %s = tosa.add %c, %d : (tensor<1x4x4x4xi32>, tensor<1x4x4x4xi32>) -> tensor<1x4x4x4xi32>
+  return %s : tensor<1x4x4x4xi32>
+}

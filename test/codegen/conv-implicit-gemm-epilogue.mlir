@@ -1,0 +1,55 @@
+// An implicit-GEMM convolution whose only reader is an elementwise kernel
+// computes that kernel in its epilogue (#engine.kernel<N, epilogue>): the
+// dequantization (cast, per-channel scale, bias, conversion to f16) runs
+// on the accumulators, rounding after every op as the elementwise kernel
+// would, and the int32 result never reaches memory. A convolution read
+// twice keeps its own int32 store.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: prec-opt %s --prec-lower-to-gpu --prec-plan-engine --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=PLAN
+// RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=epilogue
+// RUN: FileCheck %s < %t/epilogue.cu
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/epilogue.cu -o %t/epilogue.o %}
+
+// PLAN: tosa.conv2d {{.*}}engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, engine.kernel = #engine.kernel<[[K:[0-9]+]], epilogue>{{.*}} loc("conv")
+// PLAN: tosa.cast {{.*}}engine.kernel = #engine.kernel<[[K]], epilogue>
+// PLAN: tosa.mul {{.*}}engine.kernel = #engine.kernel<[[K]], epilogue>
+// PLAN: tosa.add {{.*}}engine.kernel = #engine.kernel<[[K]], epilogue>
+// PLAN: tosa.cast {{.*}}engine.kernel = #engine.kernel<[[K]], epilogue>{{.*}} -> tensor<2x6x6x24xf16>
+// PLAN: tosa.conv2d {{.*}}engine.kernel = #engine.kernel<{{[0-9]+}}, contraction>{{.*}} loc("shared")
+
+// CHECK: // fused: tosa.cast
+// CHECK-NEXT: // fused: tosa.mul
+// CHECK-NEXT: // fused: tosa.add
+// CHECK-NEXT: // tosa.cast: the epilogue of tosa.conv2d conv
+// CHECK-NEXT: struct [[E:k[0-9]+_cast_epilogue]] {
+// CHECK-NEXT: const float *__restrict__ in0;
+// CHECK-NEXT: const float *__restrict__ in1;
+// CHECK-NEXT: __half *__restrict__ out;
+// CHECK-NEXT: __device__ __half element(int i, int32_t acc) const {
+// CHECK: float r = (__fadd_rn((__fmul_rn(((((float)(acc)))), (a0))), (a1)));
+// CHECK-NEXT: return __float2half_rn(r);
+// CHECK: int i = (int)(row * 24 + filter);
+// CHECK-NEXT: out[i] = element(i, a);
+// CHECK-NEXT: if (filter + 1 < 24) out[i + 1] = element(i + 1, b);
+// CHECK: // tosa.conv2d shared: the implicit GEMM's epilogue
+// CHECK: // tosa.conv2d 'conv': 3x3, an implicit GEMM 72x24x144 with the tosa.cast epilogue
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, [[E]]>, dim3(1, 1), 256, prec_conv_tiles<64>::SHARED_BYTES, stream, {{.*}}, 72LL, [[E]]{{{.*}}, {{.*}}, ((__half *)bindings[1])});
+// CHECK-NOT: __global__ void k{{[0-9]+}}_cast(
+func.func @main(%x: tensor<2x6x6x16xi8> loc("x"))
+    -> (tensor<2x6x6x24xf16>, tensor<2x6x6x24xi32>, tensor<2x6x6x24xf32>) {
+  %w = "tosa.const"() <{values = dense<3> : tensor<24x3x3x16xi8>}> : () -> tensor<24x3x3x16xi8>
+  %w2 = "tosa.const"() <{values = dense<-2> : tensor<24x3x3x16xi8>}> : () -> tensor<24x3x3x16xi8>
+  %b = "tosa.const"() <{values = dense<0> : tensor<24xi32>}> : () -> tensor<24xi32>
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<[[[[0.5, 0.25, 0.125, 1.0, 2.0, 0.5, 0.25, 0.125, 1.0, 2.0, 0.5, 0.25, 0.125, 1.0, 2.0, 0.5, 0.25, 0.125, 1.0, 2.0, 0.5, 0.25, 0.125, 1.0]]]]> : tensor<1x1x1x24xf32>}> : () -> tensor<1x1x1x24xf32>
+  %bias = "tosa.const"() <{values = dense<[[[[1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0]]]]> : tensor<1x1x1x24xf32>}> : () -> tensor<1x1x1x24xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x6x6x16xi8>, tensor<24x3x3x16xi8>, tensor<24xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x6x6x24xi32> loc("conv")
+  %f = tosa.cast %c : (tensor<2x6x6x24xi32>) -> tensor<2x6x6x24xf32>
+  %m = tosa.mul %f, %scale, %shift : (tensor<2x6x6x24xf32>, tensor<1x1x1x24xf32>, tensor<1xi8>) -> tensor<2x6x6x24xf32>
+  %a = tosa.add %m, %bias : (tensor<2x6x6x24xf32>, tensor<1x1x1x24xf32>) -> tensor<2x6x6x24xf32>
+  %h = tosa.cast %a : (tensor<2x6x6x24xf32>) -> tensor<2x6x6x24xf16>
+  %d = tosa.conv2d %x, %w2, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x6x6x16xi8>, tensor<24x3x3x16xi8>, tensor<24xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x6x6x24xi32> loc("shared")
+  %g = tosa.cast %d : (tensor<2x6x6x24xi32>) -> tensor<2x6x6x24xf32>
+  return %h, %d, %g : tensor<2x6x6x24xf16>, tensor<2x6x6x24xi32>, tensor<2x6x6x24xf32>
+}
