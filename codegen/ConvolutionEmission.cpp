@@ -237,9 +237,8 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
 }
 
 /// An int8 convolution as prec's implicit GEMM (runtime/ImplicitGemmConv.cuh)
-/// writing `destination`: its epilogue, a functor written here, adds the
-/// bias where it is not zero, applies the ReLU where `destination` is the
-/// ReLU's, and stores each pair of int32 accumulators.
+/// writing `destination`: its epilogue, written here, adds the bias where it
+/// is not zero and applies the ReLU where `destination` is the ReLU's.
 LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op,
                                                 Value destination) {
   const ConvGeometry geometry(op);
@@ -254,29 +253,12 @@ LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op,
     value = "acc + bias[filter]";
   if (destination != result)
     value = "max(" + value + ", 0)";
-  int64_t filters = out[3];
-  // An even number of filters keeps each pair 8-byte aligned.
-  std::string store =
-      filters % 2 == 0
-          ? llvm::formatv("    *(int2 *)(out + row * {0} + filter) = "
-                          "make_int2(value(a, filter), value(b, filter + "
-                          "1));\n",
-                          filters)
-                .str()
-          : llvm::formatv("    out[row * {0} + filter] = value(a, filter);\n"
-                          "    if (filter + 1 < {0}) out[row * {0} + filter + "
-                          "1] = value(b, filter + 1);\n",
-                          filters)
-                .str();
-  std::string layer = getLayerName(op).str();
   kernels += llvm::formatv(
       "// tosa.conv2d {0}: the implicit GEMM's epilogue\nstruct {1} {{\n"
-      "  int32_t *out;\n  const int32_t *bias;\n"
-      "  __device__ int32_t value(int32_t acc, long long filter) const {{ "
-      "return {2}; }\n"
-      "  __device__ void operator()(long long row, long long filter, int32_t "
-      "a, int32_t b) const {{\n{3}  }\n};\n\n",
-      layer, epilogue, value, store);
+      "  using Output = int32_t;\n  int32_t *out;\n  const int32_t *bias;\n"
+      "  __device__ int32_t element(long long row, long long filter, int32_t "
+      "acc) const {{ return {2}; }\n};\n\n",
+      getLayerName(op), epilogue, value);
   launchImplicitGemmConv(op, epilogue,
                          pointer(destination) + ", " + pointer(bias), value);
   return success();

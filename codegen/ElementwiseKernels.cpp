@@ -608,15 +608,11 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
   for (const std::string &fused : fusedNames)
     kernels += "// fused: " + fused + "\n";
   kernels += llvm::formatv(
-      "// {0}{1}: the epilogue of tosa.conv2d {2}\nstruct {3} {{\n{4}"
-      "  {5} *__restrict__ out;\n"
-      "  __device__ {5} element({6} i, int32_t acc) const {{\n{7}{8}{9}{10}"
-      "  }\n"
-      "  __device__ void operator()(long long row, long long filter, int32_t "
-      "a, int32_t b) const {{\n"
-      "    {6} i = ({6})(row * {11} + filter);\n"
-      "    out[i] = element(i, a);\n"
-      "    if (filter + 1 < {11}) out[i + 1] = element(i + 1, b);\n"
+      "// {0}{1}: the epilogue of tosa.conv2d {2}\nstruct {3} {{\n"
+      "  using Output = {5};\n{4}"
+      "  {5} *out;\n"
+      "  __device__ {5} element(long long row, long long filter, int32_t acc) "
+      "const {{\n    {6} i = ({6})(row * {11} + filter);\n{7}{8}{9}{10}"
       "  }\n};\n\n",
       root->getName(), layer.empty() ? "" : " " + layer, getLayerName(conv),
       epilogue, members, out.cType, indexSpelling.type(),

@@ -17,10 +17,14 @@
 #include <cudnn.h>
 #include <vector>
 
-#include "../../codegen/runtime/EngineRuntime.cuh"
-#include "../../codegen/runtime/ImplicitGemmConv.cuh"
-#include "../../codegen/runtime/TensorCoreCopies.cuh"
+// In the order the emitter copies them into an engine.
 #include "../../codegen/runtime/WeightsFile.h"
+
+#include "../../codegen/runtime/EngineRuntime.cuh"
+
+#include "../../codegen/runtime/TensorCoreCopies.cuh"
+
+#include "../../codegen/runtime/ImplicitGemmConv.cuh"
 
 #define CK(x)                                                                  \
   do {                                                                         \
@@ -32,29 +36,18 @@
   } while (0)
 
 struct StoreInt32 {
+  using Output = int;
   int *out;
-  int filters;
-  __device__ void operator()(long long row, long long filter, int a,
-                             int b) const {
-    out[row * filters + filter] = a;
-    if (filter + 1 < filters)
-      out[row * filters + filter + 1] = b;
-  }
+  __device__ int element(long long, long long, int acc) const { return acc; }
 };
 
 struct Requantize {
-  const float *scale, *bias;
+  using Output = int8_t;
   int8_t *out;
-  int filters;
-  __device__ int8_t quantize(int acc, long long f) const {
-    float v = fmaxf(acc * scale[f] + bias[f], 0.0f);
+  const float *scale, *bias;
+  __device__ int8_t element(long long, long long filter, int acc) const {
+    float v = fmaxf(acc * scale[filter] + bias[filter], 0.0f);
     return (int8_t)fminf(rintf(v), 127.0f);
-  }
-  __device__ void operator()(long long row, long long filter, int a,
-                             int b) const {
-    out[row * filters + filter] = quantize(a, filter);
-    if (filter + 1 < filters)
-      out[row * filters + filter + 1] = quantize(b, filter + 1);
   }
 };
 
@@ -271,7 +264,7 @@ int main(int argc, char **argv) {
     cudaMemcpy(bias, hb.data(), s[2] * 4, cudaMemcpyHostToDevice);
     cudaMemcpy(x, hx.data(), xs, cudaMemcpyHostToDevice);
     cudaMemcpy(w, hw.data(), ws, cudaMemcpyHostToDevice);
-    launch(g, rows, x, w, StoreInt32{y, s[2]}, 0);
+    launch(g, rows, x, w, StoreInt32{y}, 0);
     direct<<<(ys + 255) / 256, 256>>>(x, w, ref, g, n);
     std::vector<int> got(ys), want(ys);
     cudaMemcpy(got.data(), y, ys * 4, cudaMemcpyDeviceToHost);
@@ -285,7 +278,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     float s8 = graphMs([&](cudaStream_t st) {
-      launch(g, rows, x, w, Requantize{scale, bias, q, s[2]}, st);
+      launch(g, rows, x, w, Requantize{q, scale, bias}, st);
     });
     float half = cudnnHalf(n, g);
     double flops = 2.0 * rows * s[2] * s[3] * s[3] * s[0];

@@ -6,9 +6,10 @@
 // The GEMM is rows (N * OH * OW output positions) x OC x K (KH * KW * C),
 // accumulating in int32, and has no column buffer: a block copies its rows'
 // receptive fields from the input itself, 16 bytes of one tap at a time,
-// and zeros where the window leaves the image. The epilogue, a functor the
-// emitter writes, gets each thread's accumulators two adjacent channels of
-// one output position at a time.
+// and zeros where the window leaves the image. The epilogue, a struct the
+// emitter writes, has the output (`Output *out`, an N * OH * OW x OC
+// matrix) and each output element's value from its accumulator
+// (`Output element(row, filter, acc)`).
 
 struct prec_conv_geometry {
   int height, width, channels;        // input, per image
@@ -132,6 +133,59 @@ prec_conv_load_stage(int8_t *shared,
   }
 }
 
+// The epilogue's values of a block's accumulators, staged in shared memory
+// as a ROWS x COLUMNS tile of Epilogue::Output, then stored a row's 16
+// bytes at a time (coalesced; element by element at the edges of the
+// filters, or where the output is not 16-byte aligned).
+template <typename Tiles, typename Epilogue, int M_TILES, int N_TILES>
+__device__ inline void
+prec_conv_store(const Epilogue &epilogue, const int (&acc)[M_TILES][N_TILES][4],
+                int filters, long long rows, long long first_row,
+                long long first_filter, int warp_row, int warp_column,
+                int thread) {
+  using Output = typename Epilogue::Output;
+  constexpr int RUN = 16 / sizeof(Output), STRIDE = Tiles::COLUMNS + RUN;
+  static_assert(Tiles::ROWS * STRIDE * sizeof(Output) <= Tiles::SHARED_BYTES,
+                "the output tile fits the pipeline's stages");
+  extern __shared__ __align__(16) int8_t prec_conv_shared[];
+  Output *tile = reinterpret_cast<Output *>(prec_conv_shared);
+  const int lane = thread & 31, group = lane >> 2, pair = (lane & 3) * 2;
+#pragma unroll
+  for (int m = 0; m < M_TILES; ++m)
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      int r = warp_row + 16 * m + 8 * half + group;
+      long long row = first_row + r;
+#pragma unroll
+      for (int n = 0; n < N_TILES; ++n)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          int c = warp_column + 8 * n + pair + e;
+          if (row < rows && first_filter + c < filters)
+            tile[r * STRIDE + c] = epilogue.element(row, first_filter + c,
+                                                    acc[m][n][2 * half + e]);
+        }
+    }
+  __syncthreads();
+  constexpr int RUNS = Tiles::COLUMNS / RUN;
+  const bool aligned =
+      filters % RUN == 0 && reinterpret_cast<uintptr_t>(epilogue.out) % 16 == 0;
+  for (int index = thread; index < Tiles::ROWS * RUNS;
+       index += Tiles::THREADS) {
+    int r = index / RUNS, c = index % RUNS * RUN;
+    long long row = first_row + r, filter = first_filter + c;
+    if (row >= rows || filter >= filters)
+      continue;
+    Output *to = epilogue.out + row * filters + filter;
+    const Output *from = tile + r * STRIDE + c;
+    if (aligned)
+      *reinterpret_cast<uint4 *>(to) = *reinterpret_cast<const uint4 *>(from);
+    else
+      for (int e = 0; e < RUN && filter + e < filters; ++e)
+        to[e] = from[e];
+  }
+}
+
 // One block's 128 x COLUMNS outputs: blockIdx.x picks the rows, blockIdx.y
 // the filters. `rows` is N * OH * OW at the engine's batch.
 template <int COLUMNS, typename Epilogue>
@@ -211,20 +265,7 @@ __global__ void __launch_bounds__(256, 2)
     }
   }
   asm volatile("cp.async.wait_group 0;\n" ::);
-
-  const int group = lane >> 2, pair = (lane & 3) * 2;
-#pragma unroll
-  for (int m = 0; m < M_TILES; ++m)
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      long long row = first_row + warp_row + 16 * m + 8 * half + group;
-      if (row >= rows)
-        continue;
-#pragma unroll
-      for (int n = 0; n < N_TILES; ++n) {
-        long long filter = first_filter + warp_column + 8 * n + pair;
-        if (filter < g.filters)
-          epilogue(row, filter, acc[m][n][2 * half], acc[m][n][2 * half + 1]);
-      }
-    }
+  __syncthreads(); // the pipeline's stages become the output tile
+  prec_conv_store<Tiles>(epilogue, acc, g.filters, rows, first_row,
+                         first_filter, warp_row, warp_column, thread);
 }

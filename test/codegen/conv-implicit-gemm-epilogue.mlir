@@ -22,15 +22,14 @@
 // CHECK-NEXT: // fused: tosa.add
 // CHECK-NEXT: // tosa.cast: the epilogue of tosa.conv2d conv
 // CHECK-NEXT: struct [[E:k[0-9]+_cast_epilogue]] {
+// CHECK-NEXT: using Output = __half;
 // CHECK-NEXT: const float *__restrict__ in0;
 // CHECK-NEXT: const float *__restrict__ in1;
-// CHECK-NEXT: __half *__restrict__ out;
-// CHECK-NEXT: __device__ __half element(int i, int32_t acc) const {
+// CHECK-NEXT: __half *out;
+// CHECK-NEXT: __device__ __half element(long long row, long long filter, int32_t acc) const {
+// CHECK-NEXT: int i = (int)(row * 24 + filter);
 // CHECK: float r = (__fadd_rn((__fmul_rn(((((float)(acc)))), (a0))), (a1)));
 // CHECK-NEXT: return __float2half_rn(r);
-// CHECK: int i = (int)(row * 24 + filter);
-// CHECK-NEXT: out[i] = element(i, a);
-// CHECK-NEXT: if (filter + 1 < 24) out[i + 1] = element(i + 1, b);
 // CHECK: // tosa.conv2d shared: the implicit GEMM's epilogue
 // CHECK: // tosa.conv2d 'conv': 3x3, an implicit GEMM 72x24x144 with the tosa.cast epilogue
 // CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, [[E]]>, dim3(1, 1), 256, prec_conv_tiles<64>::SHARED_BYTES, stream, {{.*}}, 72LL, [[E]]{{{.*}}, {{.*}}, ((__half *)bindings[1])});

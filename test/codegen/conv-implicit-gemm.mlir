@@ -1,8 +1,8 @@
 // Int8 convolutions whose C is a multiple of 16 as prec's implicit GEMM
 // (runtime/ImplicitGemmConv.cuh): no im2col kernel and no columns in the
-// arena; a functor per convolution is its epilogue (a bias that is not zero
-// added to the int32 accumulators; pairs stored as one int2 where the
-// filters are even), and create raises the kernel's shared-memory limit.
+// arena; a struct per convolution is its epilogue (a bias that is not zero
+// added to the int32 accumulators), and create raises the kernel's
+// shared-memory limit.
 // Up to 64 filters take the kernel's 128 x 64 tiles, more its 128 x 128.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=igemm
@@ -16,14 +16,13 @@
 // CHECK-NOT: im2col
 // CHECK: // tosa.conv2d window: the implicit GEMM's epilogue
 // CHECK-NEXT: struct [[WINDOW:k[0-9]+_conv2d_epilogue]] {
-// CHECK: return acc + bias[filter]; }
-// CHECK-NEXT: __device__ void operator()(long long row, long long filter, int32_t a, int32_t b) const {
-// CHECK-NEXT: *(int2 *)(out + row * 72 + filter) = make_int2(value(a, filter), value(b, filter + 1));
+// CHECK-NEXT: using Output = int32_t;
+// CHECK-NEXT: int32_t *out;
+// CHECK-NEXT: const int32_t *bias;
+// CHECK-NEXT: __device__ int32_t element(long long row, long long filter, int32_t acc) const { return acc + bias[filter]; }
 // CHECK: // tosa.conv2d strided: the implicit GEMM's epilogue
 // CHECK-NEXT: struct [[STRIDED:k[0-9]+_conv2d_epilogue]] {
-// CHECK: return acc; }
-// CHECK: out[row * 5 + filter] = value(a, filter);
-// CHECK-NEXT: if (filter + 1 < 5) out[row * 5 + filter + 1] = value(b, filter + 1);
+// CHECK: __device__ int32_t element(long long row, long long filter, int32_t acc) const { return acc; }
 // CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<128, [[WINDOW]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_tiles<128>::SHARED_BYTES));
 // CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<64, [[STRIDED]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_tiles<64>::SHARED_BYTES));
 // CHECK: // tosa.conv2d 'window': 3x3, an implicit GEMM 128x72x144 with the acc + bias[filter] epilogue

@@ -1,0 +1,160 @@
+"""ResNet-50 at batch 64 with its bottleneck convolutions in int8,
+calibrated, against the f16 engine of the same export and PyTorch, in one
+run on the GPU.
+
+  export WORK          (there) ResNet-50 with weights from ffn_weights'
+                       formula, scaled per layer (see `fill`), exported at
+                       batch 64 in f32 (legacy exporter, opset 17); the
+                       .onnx.xz is a few kilobytes.
+  prepare BIN WORK     (here) imports it, calibrates it (minmax, one batch
+                       of 64 other images), legalizes it twice (f16; and
+                       f16 with every convolution of the four stages pinned
+                       to i8 by layer-precisions) and emits both engines,
+                       their weights compressed.
+  check WORK           (there) runs both engines, PyTorch f32 (the
+                       reference), f16 eager and torch.compile on the same
+                       images: each one's largest error relative to the
+                       largest logit, and the best medians of three rounds.
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+from run_transformers import best_medians, bound_engine, compress, decompress
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BATCH = 64
+STEM = "resnet50"
+I8_LAYERS = "/layer*/Conv:i8"
+ENGINES = {"resnet50_f16": "enabled=f16 target=sm_90",
+           "resnet50_i8": "enabled=f16,i8 constraints=obey "
+                          f"layer-precisions={I8_LAYERS} target=sm_90"}
+
+
+def fill(model):
+    """Formula weights (ffn_weights.weight, uniform in +-1/64) scaled so
+    that each convolution and the classifier keep their input's variance
+    (uniform in +-sqrt(3 / fan_in)); batch norms with scale and variance 1
+    and mean 0, so that the exporter's folding of each into its convolution
+    scales every filter alike and the weights stay a formula (they compress
+    a thousandfold), and the formula as their shift."""
+    import torch
+    from ffn_weights import weight
+    with torch.no_grad():
+        for salt, (name, tensor) in enumerate(model.state_dict().items()):
+            if not tensor.is_floating_point():
+                continue
+            rows = tensor.shape[0] if tensor.dim() > 1 else 1
+            values = torch.from_numpy(
+                weight(rows, tensor.numel() // rows, salt * 101)
+                .astype(np.float32)).reshape(tensor.shape)
+            if tensor.dim() > 1:
+                values *= 64 * (3 / (tensor.numel() // rows)) ** 0.5
+            elif name.endswith(("weight", "running_var")):
+                values = torch.ones_like(values)
+            elif name.endswith("running_mean"):
+                values = torch.zeros_like(values)
+            tensor.copy_(values)
+    return model
+
+
+def build():
+    import torchvision
+    return fill(torchvision.models.resnet50(weights=None)).eval()
+
+
+def images(salt=0):
+    return np.random.default_rng(salt).random(
+        (BATCH, 3, 224, 224), dtype=np.float32)
+
+
+def export(work):
+    import torch
+    os.makedirs(work, exist_ok=True)
+    path = os.path.join(work, STEM + ".onnx")
+    torch.onnx.export(build(), (torch.from_numpy(images()),), path,
+                      input_names=["x"], output_names=["logits"],
+                      opset_version=17, dynamo=False)
+    compress(path)
+    print(STEM, os.path.getsize(path + ".xz"), "bytes")
+
+
+def prepare(bin_dir, work):
+    tool = lambda name: os.path.join(bin_dir, name)
+    base = os.path.join(work, STEM)
+    decompress(base + ".onnx")
+    subprocess.run([tool("prec-translate"), "--import-onnx", base + ".onnx",
+                    "-o", base + ".mlir"], check=True)
+    data = base + ".calibration.npz"
+    np.savez(data, x=images(salt=1))
+    calibration = base + ".calibration.json"
+    subprocess.run([tool("prec-calibrate"), base + ".mlir", "--data=" + data,
+                    "--algorithm=minmax", "-o", calibration], check=True,
+                   stdout=subprocess.DEVNULL)
+    for name, policy in ENGINES.items():
+        if "i8" in policy:
+            policy += " calibration=" + calibration
+        legal = os.path.join(work, name + ".legal.mlirbc")
+        subprocess.run([tool("prec-opt"), base + ".mlir",
+                        "--prec-legalize=" + policy, "--emit-bytecode", "-o",
+                        legal], check=True)
+        subprocess.run([tool("prec-translate"), "--emit-cuda", legal,
+                        "--output-dir=" + work, "--engine-name=" + name],
+                       check=True)
+        os.remove(legal)
+        compress(os.path.join(work, name + ".weights"))
+        print(name, flush=True)
+    for leftover in (base + ".onnx", base + ".mlir", data):
+        os.remove(leftover)
+
+
+def check(work):
+    import torch
+    feed = {"x": images()}
+    x = torch.from_numpy(feed["x"]).cuda()
+    reference = build().cuda()
+    half = build().half().cuda()
+    compiled = torch.compile(half, dynamic=False)
+    with torch.no_grad():
+        expected = reference(x).double()
+        scale = expected.abs().max().item()
+        error = lambda out: (out.double() - expected).abs().max().item() / scale
+        eager = half(x.half())
+        compiled(x.half())
+        runs, errors = {}, {}
+        bound = []  # the engines and their tensors, alive while timed
+        for name in ENGINES:
+            engine, tensors, outputs = bound_engine(work, name, feed)
+            bound.append((engine, tensors))
+            runs[name] = engine.runner(tensors)
+            runs[name + " graph"] = engine.runner(tensors, True)
+            runs[name]()
+            torch.cuda.synchronize()
+            errors[name] = error(next(iter(outputs.values())))
+        runs["eager f16"] = lambda: half(x.half())
+        runs["torch.compile f16"] = lambda: compiled(x.half())
+        errors["eager f16"] = errors["torch.compile f16"] = error(eager)
+        times = dict(zip(runs, best_medians(list(runs.values()))))
+    print(f"ResNet-50, batch {BATCH}, largest logit {scale:.3f}")
+    print("| run | ms | resnet50_f16 / run | error from f32 |\n|---|---|---|---|")
+    for name, ms in times.items():
+        engine_name = name.split(" ")[0]
+        f16 = times["resnet50_f16" + (" graph" if "graph" in name else "")]
+        print(f"| {name} | {ms:.3f} | {f16 / ms:.2f} | "
+              f"{errors.get(engine_name, errors.get(name)):.1e} |")
+    for engine, _ in bound:
+        engine.destroy()
+
+
+if __name__ == "__main__":
+    command = sys.argv[1]
+    if command == "export":
+        export(sys.argv[2])
+    elif command == "prepare":
+        prepare(sys.argv[2], sys.argv[3])
+    elif command == "check":
+        check(sys.argv[2])
+    else:
+        sys.exit(__doc__)
