@@ -260,8 +260,9 @@ private:
 
   /// The kernel whose ops an implicit-GEMM convolution computes in its
   /// epilogue: that of its only reader, an elementwise op reading it at its
-  /// own shape (the epilogue has the accumulators of output elements), and
-  /// of no other convolution (a residual add of two: the later one).
+  /// own shape (the epilogue has the accumulators of output elements),
+  /// writing elements of 4 bytes at most, and of no other convolution (a
+  /// residual add of two: the later one).
   Operation *getEpilogueKernel(tosa::Conv2DOp conv) const {
     engine::ConvAlgorithmAttr algorithm =
         engine::EngineDialect::get(conv.getContext())
@@ -275,7 +276,12 @@ private:
     if (!isElementwise(reader))
       return nullptr;
     Operation *kernel = getElementReadingKernel(reader, conv.getResult());
-    return kernel && !epilogueKernels.contains(kernel) ? kernel : nullptr;
+    // The kernel stages its block's outputs in the pipeline's shared
+    // memory, which holds 128 x 128 of at most 4 bytes.
+    bool fitsStaging =
+        kernel && getElementTypeOrSelf(kernel->getResult(0).getType())
+                          .getIntOrFloatBitWidth() <= 32;
+    return fitsStaging && !epilogueKernels.contains(kernel) ? kernel : nullptr;
   }
 
   /// Decides fusion from the last op back, so that the kernels of an op's

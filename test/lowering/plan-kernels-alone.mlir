@@ -275,8 +275,9 @@ func.func @moves_not_fused(%x: tensor<4x8xf16>) -> (tensor<8x4xf16>, tensor<4x16
 
 // An implicit-GEMM convolution read only by an elementwise op at its own
 // shape joins that op's kernel, whose kind becomes `epilogue`; one read
-// twice, or one that runs on im2col, keeps its own kernel, and so does the
-// first of two convolutions one kernel reads (a residual add).
+// twice, or one that runs on im2col, keeps its own kernel, and so do one
+// whose reader writes 8-byte elements (the staged outputs would not fit)
+// and the first of two convolutions one kernel reads (a residual add).
 // CHECK-LABEL: func.func @conv_epilogue
 // CHECK: tosa.conv2d {{.*}}engine.kernel = #engine.kernel<0, epilogue>
 // CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, epilogue>
@@ -312,4 +313,16 @@ func.func @residual(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x4xi32> {
   %d = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 2, 2>, engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, pad = array<i64: 2, 2, 2, 2>, stride = array<i64: 1, 1>} : (tensor<1x4x4x16xi8>, tensor<4x3x3x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
   %s = tosa.add %c, %d : (tensor<1x4x4x4xi32>, tensor<1x4x4x4xi32>) -> tensor<1x4x4x4xi32>
   return %s : tensor<1x4x4x4xi32>
+}
+
+// CHECK-LABEL: func.func @wide_output
+// CHECK: tosa.conv2d {{.*}}engine.kernel = #engine.kernel<0, contraction>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<1, single>
+func.func @wide_output(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x4xi64> {
+  %w = "tosa.const"() <{values = dense<1> : tensor<4x3x3x16xi8>}> : () -> tensor<4x3x3x16xi8>
+  %b = "tosa.const"() <{values = dense<0> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x16xi8>, tensor<4x3x3x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %f = tosa.cast %c : (tensor<1x4x4x4xi32>) -> tensor<1x4x4x4xi64>
+  return %f : tensor<1x4x4x4xi64>
 }
