@@ -176,7 +176,7 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
   if (*algorithm == engine::ConvAlgorithm::Cudnn)
     return emitCudnnConv(op, destination);
   if (*algorithm == engine::ConvAlgorithm::ImplicitGemm)
-    return emitImplicitGemmConv(op, destination);
+    return emitImplicitGemmConv(op);
   bool pointwise = *algorithm == engine::ConvAlgorithm::Gemm;
   FailureOr<std::string> columns = emitConvColumns(op, pointwise, epilogueName);
   if (failed(columns))
@@ -237,10 +237,10 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
 }
 
 /// An int8 convolution as prec's implicit GEMM (runtime/ImplicitGemmConv.cuh)
-/// writing `destination`: its epilogue, written here, adds the bias where it
-/// is not zero and applies the ReLU where `destination` is the ReLU's.
-LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op,
-                                                Value destination) {
+/// storing its int32 result: its epilogue, written here, adds the bias where
+/// it is not zero (an integer ReLU after it is an elementwise reader, which
+/// the plan makes the epilogue instead).
+LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op) {
   const ConvGeometry geometry(op);
   const auto &[input, weight, bias, result, in, w, out, pad, stride, dilation] =
       geometry;
@@ -251,16 +251,14 @@ LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op,
   std::string value = "acc";
   if (!prec::isZeroConstant(bias))
     value = "acc + bias[filter]";
-  if (destination != result)
-    value = "max(" + value + ", 0)";
   kernels += llvm::formatv(
       "// tosa.conv2d {0}: the implicit GEMM's epilogue\nstruct {1} {{\n"
       "  using Output = int32_t;\n  int32_t *out;\n  const int32_t *bias;\n"
       "  __device__ int32_t element(long long row, long long filter, int32_t "
       "acc) const {{ return {2}; }\n};\n\n",
       getLayerName(op), epilogue, value);
-  launchImplicitGemmConv(op, epilogue,
-                         pointer(destination) + ", " + pointer(bias), value);
+  launchImplicitGemmConv(op, epilogue, pointer(result) + ", " + pointer(bias),
+                         value);
   return success();
 }
 

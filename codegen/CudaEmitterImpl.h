@@ -225,7 +225,7 @@ private:
   FailureOr<std::string> emitConvColumns(tosa::Conv2DOp op, bool pointwise,
                                          llvm::StringRef epilogueName);
   LogicalResult emitCudnnConv(tosa::Conv2DOp op, Value destination);
-  LogicalResult emitImplicitGemmConv(tosa::Conv2DOp op, Value destination);
+  LogicalResult emitImplicitGemmConv(tosa::Conv2DOp op);
   /// Launches `op` as an implicit GEMM whose epilogue is the functor
   /// `epilogue` (a struct in `kernels`) initialized by `initializer`.
   void launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,

@@ -9,6 +9,10 @@
 // RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=epilogue
 // RUN: FileCheck %s < %t/epilogue.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/epilogue.cu -o %t/epilogue.o %}
+// At a dynamic batch the rows, and the blocks over them, follow the batch.
+// RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=dynamic --batch=1:2:2
+// RUN: FileCheck %s --check-prefix=DYNAMIC < %t/dynamic.cu
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/dynamic.cu -o %t/dynamic.o %}
 
 // PLAN: tosa.conv2d {{.*}}engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, engine.kernel = #engine.kernel<[[K:[0-9]+]], epilogue>{{.*}} loc("conv")
 // PLAN: tosa.cast {{.*}}engine.kernel = #engine.kernel<[[K]], epilogue>
@@ -34,6 +38,7 @@
 // CHECK: // tosa.conv2d 'conv': 3x3, an implicit GEMM 72x24x144 with the tosa.cast epilogue
 // CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, [[E]]>, dim3(1, 1), 256, prec_conv_tiles<64>::SHARED_BYTES, stream, {{.*}}, 72LL, [[E]]{{{.*}}, {{.*}}, ((__half *)bindings[1])});
 // CHECK-NOT: __global__ void k{{[0-9]+}}_cast(
+// DYNAMIC: prec_launch(e->early_launch, prec_conv_s8<64, {{k[0-9]+}}_cast_epilogue>, dim3((int)((36LL * e->batch + 127) / 128), 1), 256, prec_conv_tiles<64>::SHARED_BYTES, stream, {{.*}}, prec_conv_geometry{6, 6, 16, 6, 6, 24, 3, 3, 1, 1, 1, 1, 1, 1}, 36LL * e->batch, 
 func.func @main(%x: tensor<2x6x6x16xi8> loc("x"))
     -> (tensor<2x6x6x24xf16>, tensor<2x6x6x24xi32>, tensor<2x6x6x24xf32>) {
   %w = "tosa.const"() <{values = dense<3> : tensor<24x3x3x16xi8>}> : () -> tensor<24x3x3x16xi8>
