@@ -272,14 +272,25 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
   int64_t filters = out[3];
   // 64 filters a block where there are no more.
   int64_t columns = filters <= 64 ? 64 : 128;
-  std::string kernel =
-      llvm::formatv("prec_conv_s8<{0}, {1}>", columns, epilogue).str();
+  auto kernel = [&](bool aligned) {
+    return llvm::formatv("prec_conv_s8<{0}, {1}, {2}>", columns,
+                         aligned ? "true" : "false", epilogue)
+        .str();
+  };
+  // A binding is aligned as the caller allocated it: where the input or
+  // the weights are one, the run checks, and copies byte by byte if need be.
+  auto isBinding = [](Value value) {
+    return isa<BlockArgument>(getStorageRoot(value));
+  };
+  bool checksAlignment = isBinding(input) || isBinding(weight);
   std::string bytes =
       llvm::formatv("prec_conv_tiles<{0}>::SHARED_BYTES", columns).str();
-  createCode +=
-      llvm::formatv("  PREC_CHECK(cudaFuncSetAttribute({0}, "
-                    "cudaFuncAttributeMaxDynamicSharedMemorySize, {1}));\n",
-                    kernel, bytes);
+  for (bool aligned : {true, false})
+    if (aligned || checksAlignment)
+      createCode +=
+          llvm::formatv("  PREC_CHECK(cudaFuncSetAttribute({0}, "
+                        "cudaFuncAttributeMaxDynamicSharedMemorySize, {1}));\n",
+                        kernel(aligned), bytes);
   int64_t rows = out[0] * out[1] * out[2];
   std::string layer = getLayerName(op).str();
   runCode += llvm::formatv(
@@ -293,12 +304,17 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
       pointer(input), pointer(weight), in[1], in[2], in[3], out[1], out[2],
       filters, w[1], w[2], stride[0], stride[1], pad[0], pad[2], dilation[0],
       dilation[1], runtimeCount(result, rows), epilogue, initializer);
-  runCode +=
-      launchCall(kernel,
-                 llvm::formatv("dim3({0}, {1})", blocksFor(result, rows, 128),
-                               (filters + columns - 1) / columns)
-                     .str(),
-                 "256", bytes, arguments);
+  std::string grid =
+      llvm::formatv("dim3({0}, {1})", blocksFor(result, rows, 128),
+                    (filters + columns - 1) / columns);
+  std::string launch = launchCall(kernel(true), grid, "256", bytes, arguments);
+  if (checksAlignment)
+    launch = llvm::formatv(
+        "  if ((reinterpret_cast<uintptr_t>({0}) | "
+        "reinterpret_cast<uintptr_t>({1})) % 16 == 0)\n  {2}  else\n  {3}",
+        pointer(input), pointer(weight), launch,
+        launchCall(kernel(false), grid, "256", bytes, arguments));
+  runCode += launch;
 }
 
 /// A convolution through cuDNN (its implicit-GEMM and other algorithms, the

@@ -122,10 +122,10 @@ template <typename Launch> float graphMs(Launch launch) {
 }
 
 template <int COLUMNS> void allowShared() {
-  cudaFuncSetAttribute(prec_conv_s8<COLUMNS, StoreInt32>,
+  cudaFuncSetAttribute(prec_conv_s8<COLUMNS, true, StoreInt32>,
                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                        prec_conv_tiles<COLUMNS>::SHARED_BYTES);
-  cudaFuncSetAttribute(prec_conv_s8<COLUMNS, Requantize>,
+  cudaFuncSetAttribute(prec_conv_s8<COLUMNS, true, Requantize>,
                        cudaFuncAttributeMaxDynamicSharedMemorySize,
                        prec_conv_tiles<COLUMNS>::SHARED_BYTES);
 }
@@ -136,12 +136,14 @@ void launch(const prec_conv_geometry &g, long long rows, const int8_t *x,
             const int8_t *w, Epilogue epilogue, cudaStream_t st) {
   if (g.filters <= 64) {
     dim3 grid((rows + 127) / 128, (g.filters + 63) / 64);
-    prec_conv_s8<64><<<grid, 256, prec_conv_tiles<64>::SHARED_BYTES, st>>>(
-        x, w, g, rows, epilogue);
+    prec_conv_s8<64, true>
+        <<<grid, 256, prec_conv_tiles<64>::SHARED_BYTES, st>>>(x, w, g, rows,
+                                                               epilogue);
   } else {
     dim3 grid((rows + 127) / 128, (g.filters + 127) / 128);
-    prec_conv_s8<128><<<grid, 256, prec_conv_tiles<128>::SHARED_BYTES, st>>>(
-        x, w, g, rows, epilogue);
+    prec_conv_s8<128, true>
+        <<<grid, 256, prec_conv_tiles<128>::SHARED_BYTES, st>>>(x, w, g, rows,
+                                                                epilogue);
   }
 }
 

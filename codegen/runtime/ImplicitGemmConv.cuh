@@ -97,15 +97,31 @@ template <int ROW_CHUNKS> struct prec_conv_rows {
   }
 };
 
+// 16 bytes of a tile, zeros where `inside` does not hold: an asynchronous
+// copy where the tensor is 16-byte aligned, else byte by byte (an engine's
+// bindings are aligned as its caller allocated them).
+__device__ inline void prec_conv_copy16(int8_t *to, const int8_t *from,
+                                        bool inside, bool aligned) {
+  if (aligned) {
+    prec_copy16_async(to, from, inside ? 16 : 0);
+    return;
+  }
+  uint4 chunk = make_uint4(0, 0, 0, 0);
+  int8_t *bytes = reinterpret_cast<int8_t *>(&chunk);
+  if (inside)
+    for (int e = 0; e < 16; ++e)
+      bytes[e] = from[e];
+  *reinterpret_cast<uint4 *>(to) = chunk;
+}
+
 // Copies a stage's tiles: the receptive fields of the block's rows and the
 // weights of its filters, at the K the rows have reached (`k`, the chunk
 // column's first byte), zeros past K and outside the image.
 template <typename Tiles>
-__device__ inline void
-prec_conv_load_stage(int8_t *shared,
-                     const prec_conv_rows<Tiles::ROW_CHUNKS> &rows,
-                     const int8_t *weights, const prec_conv_geometry &g,
-                     int depth, long long first_filter, int k, int thread) {
+__device__ inline void prec_conv_load_stage(
+    int8_t *shared, const prec_conv_rows<Tiles::ROW_CHUNKS> &rows,
+    const int8_t *weights, const prec_conv_geometry &g, int depth,
+    long long first_filter, int k, int thread, bool aligned) {
   const int row = thread >> 3, chunk = (thread & 7) * 16;
   int8_t *a = shared, *b = shared + Tiles::ROWS * Tiles::STRIDE;
   const bool inside_k = rows.tap_y < g.kernel_height;
@@ -120,16 +136,16 @@ prec_conv_load_stage(int8_t *shared,
         inside ? rows.image[j] + ((long long)y * g.width + x) * g.channels +
                      rows.channel
                : weights;
-    prec_copy16_async(a + (row + 32 * j) * Tiles::STRIDE + chunk, from,
-                      inside ? 16 : 0);
+    prec_conv_copy16(a + (row + 32 * j) * Tiles::STRIDE + chunk, from, inside,
+                     aligned);
   }
 #pragma unroll
   for (int j = 0; j < Tiles::COLUMN_CHUNKS; ++j) {
     long long filter = first_filter + row + 32 * j;
     bool inside = filter < g.filters && k < depth;
     const int8_t *from = inside ? weights + filter * depth + k : weights;
-    prec_copy16_async(b + (row + 32 * j) * Tiles::STRIDE + chunk, from,
-                      inside ? 16 : 0);
+    prec_conv_copy16(b + (row + 32 * j) * Tiles::STRIDE + chunk, from, inside,
+                     aligned);
   }
 }
 
@@ -187,8 +203,10 @@ prec_conv_store(const Epilogue &epilogue, const int (&acc)[M_TILES][N_TILES][4],
 }
 
 // One block's 128 x COLUMNS outputs: blockIdx.x picks the rows, blockIdx.y
-// the filters. `rows` is N * OH * OW at the engine's batch.
-template <int COLUMNS, typename Epilogue>
+// the filters. `rows` is N * OH * OW at the engine's batch. ALIGNED: the
+// input and the weights are 16-byte aligned (the engine launches the copy
+// byte by byte otherwise: a binding is aligned as its caller allocated it).
+template <int COLUMNS, bool ALIGNED, typename Epilogue>
 __global__ void __launch_bounds__(256, 2)
     prec_conv_s8(const int8_t *__restrict__ input,
                  const int8_t *__restrict__ weights, prec_conv_geometry g,
@@ -213,7 +231,7 @@ __global__ void __launch_bounds__(256, 2)
     if (s < tiles)
       prec_conv_load_stage<Tiles>(prec_conv_shared + s * Tiles::STAGE_BYTES,
                                   chunks, weights, g, depth, first_filter,
-                                  s * Tiles::DEPTH + column_k, thread);
+                                  s * Tiles::DEPTH + column_k, thread, ALIGNED);
     chunks.advance(g, Tiles::DEPTH);
     prec_commit_copies();
   }
@@ -227,10 +245,10 @@ __global__ void __launch_bounds__(256, 2)
     // The stage the block finished with at t - 1 takes tile t + STAGES - 1.
     int next = t + Tiles::STAGES - 1;
     if (next < tiles)
-      prec_conv_load_stage<Tiles>(prec_conv_shared + (next % Tiles::STAGES) *
-                                                         Tiles::STAGE_BYTES,
-                                  chunks, weights, g, depth, first_filter,
-                                  next * Tiles::DEPTH + column_k, thread);
+      prec_conv_load_stage<Tiles>(
+          prec_conv_shared + (next % Tiles::STAGES) * Tiles::STAGE_BYTES,
+          chunks, weights, g, depth, first_filter,
+          next * Tiles::DEPTH + column_k, thread, ALIGNED);
     chunks.advance(g, Tiles::DEPTH);
     prec_commit_copies();
 

@@ -23,12 +23,20 @@
 // CHECK: // tosa.conv2d strided: the implicit GEMM's epilogue
 // CHECK-NEXT: struct [[STRIDED:k[0-9]+_conv2d_epilogue]] {
 // CHECK: __device__ int32_t element(long long row, long long filter, int32_t acc) const { return acc; }
-// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<128, [[WINDOW]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_tiles<128>::SHARED_BYTES));
-// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<64, [[STRIDED]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_tiles<64>::SHARED_BYTES));
+// The input is a binding, aligned as its caller allocated it: the run
+// launches the byte-by-byte copies (ALIGNED false) where it is not 16-byte
+// aligned.
+// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<128, true, [[WINDOW]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_tiles<128>::SHARED_BYTES));
+// CHECK-NEXT: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<128, false, [[WINDOW]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_tiles<128>::SHARED_BYTES));
+// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<64, true, [[STRIDED]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_tiles<64>::SHARED_BYTES));
 // CHECK: // tosa.conv2d 'window': 3x3, an implicit GEMM 128x72x144 with the acc + bias[filter] epilogue
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, [[WINDOW]]>, dim3(1, 1), 256, prec_conv_tiles<128>::SHARED_BYTES, stream, {{.*}}, prec_conv_geometry{8, 8, 16, 8, 8, 72, 3, 3, 1, 1, 1, 1, 1, 1}, 128LL, [[WINDOW]]{
+// CHECK-NEXT: if ((reinterpret_cast<uintptr_t>(((int8_t *)bindings[0])) | reinterpret_cast<uintptr_t>(((int8_t *)(e->weights + 0)))) % 16 == 0)
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, true, [[WINDOW]]>, dim3(1, 1), 256, prec_conv_tiles<128>::SHARED_BYTES, stream, {{.*}}, prec_conv_geometry{8, 8, 16, 8, 8, 72, 3, 3, 1, 1, 1, 1, 1, 1}, 128LL, [[WINDOW]]{
+// CHECK-NEXT: else
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, false, [[WINDOW]]>,
 // CHECK: // tosa.conv2d 'strided': 3x3, an implicit GEMM 32x5x144 with the acc epilogue
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, [[STRIDED]]>, dim3(1, 1), 256, prec_conv_tiles<64>::SHARED_BYTES, stream, {{.*}}, prec_conv_geometry{8, 8, 16, 4, 4, 5, 3, 3, 2, 2, 1, 1, 1, 1}, 32LL, [[STRIDED]]{
+// CHECK-NEXT: if (
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[STRIDED]]>, dim3(1, 1), 256, prec_conv_tiles<64>::SHARED_BYTES, stream, {{.*}}, prec_conv_geometry{8, 8, 16, 4, 4, 5, 3, 3, 2, 2, 1, 1, 1, 1}, 32LL, [[STRIDED]]{
 
 // IM2COL-NOT: prec_conv_s8
 // IM2COL-NOT: prec_copy16_async
