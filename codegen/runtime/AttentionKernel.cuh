@@ -919,7 +919,7 @@ __global__ void __launch_bounds__(128)
                                                values_tile(first);
     load_values(first);
     prec_commit_copies();
-    prec_wait_copies_but_one();
+    prec_wait_copies<1>();
     if constexpr (Staging::STAGED) {
       auto query_chunk = [&](uint4 c) { return staging.query_chunk(c); };
       auto keys_chunk = [&](uint4 c) { return staging.keys_chunk(c); };
@@ -1018,7 +1018,7 @@ __global__ void __launch_bounds__(128)
               prec_exp2_flushed(fmaf(s[m][j][e], LOG2E, -base[m][e >> 1]));
           sum[m][e >> 1] += s[m][j][e];
         }
-    prec_wait_copies_but_one();
+    prec_wait_copies<1>();
     if constexpr (Staging::VALUES)
       prec_transform_own_chunks<KEYS, DV>(
           values_here, [&](uint4 c) { return staging.values_chunk(c); });

@@ -240,7 +240,7 @@ __global__ void __launch_bounds__(256, 2)
   const int warp_row = (warp >> 2) * Tiles::WARP_ROWS,
             warp_column = (warp & 3) * Tiles::WARP_COLUMNS;
   for (int t = 0; t < tiles; ++t) {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(Tiles::STAGES - 2));
+    prec_wait_copies<Tiles::STAGES - 2>();
     __syncthreads();
     // The stage the block finished with at t - 1 takes tile t + STAGES - 1.
     int next = t + Tiles::STAGES - 1;
@@ -282,7 +282,7 @@ __global__ void __launch_bounds__(256, 2)
                       &bf[step & 1][n >> 1][(n & 1) * 2]);
     }
   }
-  asm volatile("cp.async.wait_group 0;\n" ::);
+  prec_wait_copies<0>();
   __syncthreads(); // the pipeline's stages become the output tile
   prec_conv_store<Tiles>(epilogue, acc, g.filters, rows, first_row,
                          first_filter, warp_row, warp_column, thread);

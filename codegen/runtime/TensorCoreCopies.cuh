@@ -13,7 +13,7 @@ __device__ inline void prec_copy16_async(void *to, const void *from,
 __device__ inline void prec_commit_copies() {
   asm volatile("cp.async.commit_group;\n" ::);
 }
-// Waits until all but the latest group of copies have landed.
-__device__ inline void prec_wait_copies_but_one() {
-  asm volatile("cp.async.wait_group 1;\n" ::);
+// Waits until all but the latest PENDING groups of copies have landed.
+template <int PENDING> __device__ inline void prec_wait_copies() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
 }
