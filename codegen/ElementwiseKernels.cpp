@@ -376,6 +376,21 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   return success();
 }
 
+/// The type an input's loaded elements are held in: 16-bit floats as they
+/// are, other types widened to float.
+static const char *heldType(const ElementLoad &input) {
+  Type type = getElementTypeOrSelf(input.value.getType());
+  return isHalfFloat(type) ? getDeviceType(type)->cType : "float";
+}
+
+/// The float a fused expression reads for `held`, an input's loaded element
+/// (heldType).
+static std::string floatOfHeld(const ElementLoad &input, StringRef held) {
+  Type type = getElementTypeOrSelf(input.value.getType());
+  return isHalfFloat(type) ? substitute(getDeviceType(type)->toFloat, held)
+                           : held.str();
+}
+
 /// The load of input `position`'s element at its offset: as it is for a
 /// 16-bit float, else widened to float.
 static std::string loadElement(const ElementLoad &input, size_t position) {
@@ -431,13 +446,11 @@ void CudaEmitter::printElementwiseKernel(Operation *op,
   // few loads in flight to reach the memory bandwidth.
   std::string loads, values;
   for (auto [position, input] : llvm::enumerate(inputs)) {
-    bool half = isHalfFloat(getElementTypeOrSelf(input.value.getType()));
-    DeviceType type = typeOf(input.value);
-    loads += llvm::formatv("  {0} v{1}[{2}];\n", half ? type.cType : "float",
-                           position, elementwiseUnroll);
-    std::string element = llvm::formatv("v{0}[k]", position);
-    values += llvm::formatv("    float a{0} = {1};\n", position,
-                            half ? substitute(type.toFloat, element) : element);
+    loads += llvm::formatv("  {0} v{1}[{2}];\n", heldType(input), position,
+                           elementwiseUnroll);
+    values += llvm::formatv(
+        "    float a{0} = {1};\n", position,
+        floatOfHeld(input, llvm::formatv("v{0}[k]", position).str()));
   }
   kernels += loads;
   // The last block overruns the elements unless they fill every block.
@@ -501,15 +514,11 @@ CudaEmitter::printVectorElementwiseBody(Operation *op,
   };
   std::string code, vectorLoads, elementLoads, values;
   for (auto [position, input] : llvm::enumerate(inputs)) {
-    bool isHalf = isHalfFloat(getElementTypeOrSelf(input.value.getType()));
-    DeviceType type = typeOf(input.value);
     code += llvm::formatv("  __align__(16) {0} v{1}[{2}][{3}];\n",
-                          isHalf ? type.cType : "float", position,
-                          elementwiseUnroll, lanes);
-    std::string element = llvm::formatv("v{0}[k][l]", position);
-    values +=
-        llvm::formatv("      float a{0} = {1};\n", position,
-                      isHalf ? substitute(type.toFloat, element) : element);
+                          heldType(input), position, elementwiseUnroll, lanes);
+    values += llvm::formatv(
+        "      float a{0} = {1};\n", position,
+        floatOfHeld(input, llvm::formatv("v{0}[k][l]", position).str()));
     if (loadsVector(input)) {
       vectorLoads +=
           llvm::formatv("    *reinterpret_cast<{0} *>(v{1}[k]) = "
@@ -586,16 +595,13 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
   // loaded (16-bit floats as they are), a<n> as a float.
   std::string members, initializer, loads;
   for (auto [position, input] : llvm::enumerate(inputs)) {
-    DeviceType type = typeOf(input.value);
-    bool isHalf = isHalfFloat(getElementTypeOrSelf(input.value.getType()));
-    members += llvm::formatv("  const {0} *__restrict__ in{1};\n", type.cType,
-                             position);
+    members += llvm::formatv("  const {0} *__restrict__ in{1};\n",
+                             typeOf(input.value).cType, position);
     initializer += pointer(input.value) + ", ";
-    std::string element = llvm::formatv("v{0}[k]", position);
     loads += llvm::formatv(
-        "    {0} v{1}[1] = {{{2}};\n    float a{1} = {3};\n",
-        isHalf ? type.cType : "float", position, loadElement(input, position),
-        isHalf ? substitute(type.toFloat, element) : element);
+        "    {0} v{1}[1] = {{{2}};\n    float a{1} = {3};\n", heldType(input),
+        position, loadElement(input, position),
+        floatOfHeld(input, llvm::formatv("v{0}[k]", position).str()));
   }
   std::string value = half.empty() ? "    float r = " + expression.str() +
                                          ";\n    return " +
