@@ -244,9 +244,9 @@ LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op) {
   const ConvGeometry geometry(op);
   const auto &[input, weight, bias, result, in, w, out, pad, stride, dilation] =
       geometry;
-  if (in[3] % 16 != 0 || !getElementTypeOrSelf(input.getType()).isInteger(8))
+  if (!fitsImplicitGemm(op))
     return unsupported(op, "an implicit-GEMM convolution needs int8 inputs "
-                           "with C a multiple of 16");
+                           "with C a multiple of 16, accumulating in int32");
   std::string epilogue = kernelName(op) + "_epilogue";
   std::string value = "acc";
   if (!prec::isZeroConstant(bias))
@@ -279,8 +279,9 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
   };
   // A binding is aligned as the caller allocated it: where the input or
   // the weights are one, the run checks, and copies byte by byte if need be.
-  auto isBinding = [](Value value) {
-    return isa<BlockArgument>(getStorageRoot(value));
+  auto isBinding = [&](Value value) {
+    Buffer::Kind kind = buffers.lookup(value).kind;
+    return kind == Buffer::Kind::Input || kind == Buffer::Kind::Output;
   };
   bool checksAlignment = isBinding(input) || isBinding(weight);
   std::string bytes =

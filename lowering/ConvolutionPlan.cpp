@@ -85,12 +85,10 @@ static bool prefersCudnn(int64_t rows, int64_t channels, int64_t depth,
   return flops >= cudnnMinimumFlops;
 }
 
-/// An int8 convolution accumulating in int32 whose taps are whole 16-byte
-/// chunks of C: prec's implicit-GEMM kernel copies those chunks.
-static bool fitsImplicitGemm(const ConvGeometry &geometry, Type accType) {
-  Type inputType = getElementTypeOrSelf(geometry.input.getType());
-  return inputType.isInteger(8) && accType.isInteger(32) &&
-         geometry.in[3] % 16 == 0;
+bool fitsImplicitGemm(tosa::Conv2DOp op) {
+  Type inputType = getElementTypeOrSelf(op.getInput().getType());
+  return inputType.isInteger(8) && op.getAccType().isInteger(32) &&
+         shapeOf(op.getInput())[3] % 16 == 0;
 }
 
 engine::ConvAlgorithm chooseConvAlgorithm(tosa::Conv2DOp op,
@@ -120,8 +118,7 @@ engine::ConvAlgorithm chooseConvAlgorithm(tosa::Conv2DOp op,
   // The others read no columns where they can: im2col's cost grows with
   // the window (ResNet-50's 3x3 int8 convolutions at batch 64 spend more
   // writing and reading their columns than multiplying them).
-  if (preference != ConvolutionPreference::Im2col &&
-      fitsImplicitGemm(geometry, op.getAccType()))
+  if (preference != ConvolutionPreference::Im2col && fitsImplicitGemm(op))
     return engine::ConvAlgorithm::ImplicitGemm;
   return engine::ConvAlgorithm::Im2col;
 }

@@ -41,6 +41,10 @@ bool isConvGemm(mlir::tosa::Conv2DOp op);
 /// for 8-bit types (with zeros in the columns and the stored weights).
 int64_t getConvGemmDepth(mlir::tosa::Conv2DOp op);
 
+/// An int8 convolution accumulating in int32 whose taps are whole 16-byte
+/// chunks of C: prec's implicit-GEMM kernel copies those chunks.
+bool fitsImplicitGemm(mlir::tosa::Conv2DOp op);
+
 /// Which of cuDNN and im2col the convolutions that may take either take;
 /// int8 ones with C a multiple of 16 run as prec's implicit GEMM but with
 /// Im2col.
