@@ -29,10 +29,9 @@ for name in names:
         stem = engine_stem(name, batch, sequence)
         feed = inputs(batch, sequence)
         args = [torch.from_numpy(v).cuda() for v in feed.values()]
-        engines, functions, outs, kept = [], [], [], []
+        engines, functions, outs = [], [], []
         for d in (old_dir, new_dir):
             engine, tensors, outputs = bound_engine(d, stem, feed)
-            kept.append(tensors)  # the runners hold raw pointers only
             engines.append(engine)
             outs.append(next(iter(outputs.values())))
             functions += [engine.runner(tensors), engine.runner(tensors, True)]

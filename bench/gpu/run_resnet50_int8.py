@@ -123,11 +123,10 @@ def check(work):
         error = lambda out: (out.double() - expected).abs().max().item() / scale
         eager = half(x.half())
         compiled(x.half())
-        runs, errors = {}, {}
-        bound = []  # the engines and their tensors, alive while timed
+        runs, errors, engines = {}, {}, []
         for name in ENGINES:
             engine, tensors, outputs = bound_engine(work, name, feed)
-            bound.append((engine, tensors))
+            engines.append(engine)
             runs[name] = engine.runner(tensors)
             runs[name + " graph"] = engine.runner(tensors, True)
             runs[name]()
@@ -144,7 +143,7 @@ def check(work):
         f16 = times["resnet50_f16" + (" graph" if "graph" in name else "")]
         print(f"| {name} | {ms:.3f} | {f16 / ms:.2f} | "
               f"{errors.get(engine_name, errors.get(name)):.1e} |")
-    for engine, _ in bound:
+    for engine in engines:
         engine.destroy()
 
 
