@@ -285,7 +285,7 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
   };
   bool checksAlignment = isBinding(input) || isBinding(weight);
   std::string bytes =
-      llvm::formatv("prec_conv_tiles<{0}>::SHARED_BYTES", columns).str();
+      llvm::formatv("prec_conv_s8_shared_bytes<{0}>", columns).str();
   for (bool aligned : {true, false})
     if (aligned || checksAlignment)
       createCode +=

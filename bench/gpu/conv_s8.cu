@@ -1,4 +1,5 @@
-// prec's implicit-GEMM int8 convolution (codegen/runtime/ImplicitGemmConv.cuh)
+// prec's implicit-GEMM int8 convolution (codegen/runtime/ImplicitGemmConv.cuh:
+// its wgmma kernel when built for sm_90a, its mma.sync one for sm_90 or sm_80)
 // on ResNet-50's convolution shapes at batch 64, against cuDNN's f16
 // convolution of the same shape (the fastest algorithm it finds), which is
 // what prec's f16 engines call. Each shape is first checked bit for bit
@@ -8,7 +9,7 @@
 // f16 with its bias and ReLU). GPU time of 20 calls replayed as one graph.
 //
 //   nvcc -O3 -std=c++17 -arch=sm_90a -o conv_s8 conv_s8.cu -lcudnn
-//   ./conv_s8
+//   ./conv_s8      (and with -arch=sm_90 for the mma.sync kernel)
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +24,8 @@
 #include "../../codegen/runtime/EngineRuntime.cuh"
 
 #include "../../codegen/runtime/TensorCoreCopies.cuh"
+
+#include "../../codegen/runtime/WarpgroupMma.cuh"
 
 #include "../../codegen/runtime/ImplicitGemmConv.cuh"
 
@@ -124,10 +127,10 @@ template <typename Launch> float graphMs(Launch launch) {
 template <int COLUMNS> void allowShared() {
   cudaFuncSetAttribute(prec_conv_s8<COLUMNS, true, StoreInt32>,
                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                       prec_conv_tiles<COLUMNS>::SHARED_BYTES);
+                       prec_conv_s8_shared_bytes<COLUMNS>);
   cudaFuncSetAttribute(prec_conv_s8<COLUMNS, true, Requantize>,
                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                       prec_conv_tiles<COLUMNS>::SHARED_BYTES);
+                       prec_conv_s8_shared_bytes<COLUMNS>);
 }
 
 // 64 filters a block where there are no more.
@@ -136,14 +139,12 @@ void launch(const prec_conv_geometry &g, long long rows, const int8_t *x,
             const int8_t *w, Epilogue epilogue, cudaStream_t st) {
   if (g.filters <= 64) {
     dim3 grid((rows + 127) / 128, (g.filters + 63) / 64);
-    prec_conv_s8<64, true>
-        <<<grid, 256, prec_conv_tiles<64>::SHARED_BYTES, st>>>(x, w, g, rows,
-                                                               epilogue);
+    prec_conv_s8<64, true><<<grid, 256, prec_conv_s8_shared_bytes<64>, st>>>(
+        x, w, g, rows, epilogue);
   } else {
     dim3 grid((rows + 127) / 128, (g.filters + 127) / 128);
-    prec_conv_s8<128, true>
-        <<<grid, 256, prec_conv_tiles<128>::SHARED_BYTES, st>>>(x, w, g, rows,
-                                                                epilogue);
+    prec_conv_s8<128, true><<<grid, 256, prec_conv_s8_shared_bytes<128>, st>>>(
+        x, w, g, rows, epilogue);
   }
 }
 

@@ -1,6 +1,8 @@
-// Convolutions of 8-bit integers as implicit GEMMs on mma.sync (sm_80 and
-// up), for engines with a tosa.conv2d whose engine.conv_algorithm is
-// implicit_gemm. Needs TensorCoreCopies.cuh and EngineRuntime.cuh.
+// Convolutions of 8-bit integers as implicit GEMMs on tensor cores, for
+// engines with a tosa.conv2d whose engine.conv_algorithm is implicit_gemm:
+// on wgmma where the engine is compiled for sm_90a, on mma.sync for any other
+// target (sm_80 and up). Needs TensorCoreCopies.cuh, WarpgroupMma.cuh and
+// EngineRuntime.cuh.
 //
 // The input is NHWC, the weights OHWI, both int8, and C a multiple of 16.
 // The GEMM is rows (N * OH * OW output positions) x OC x K (KH * KW * C),
@@ -31,6 +33,30 @@ template <int COLUMNS_> struct prec_conv_tiles {
   static constexpr int ROW_CHUNKS = ROWS / 32, COLUMN_CHUNKS = COLUMNS / 32;
   static constexpr int STAGE_BYTES = (ROWS + COLUMNS) * STRIDE;
   static constexpr int SHARED_BYTES = STAGES * STAGE_BYTES;
+  static constexpr int B_OFFSET = ROWS * STRIDE; // the filters' tile
+  __device__ static int offset(int row, int chunk) {
+    return row * STRIDE + chunk;
+  }
+};
+
+// The same block shape on wgmma (sm_90a): 2 warpgroups of 64 x COLUMNS,
+// rows of 128 bytes in the swizzled layout wgmma reads. The copies run
+// STAGES - 2 stages ahead while one stage's wgmma may still run; STAGES
+// keeps two blocks on an SM (on ResNet-50's shapes, 4 stages were faster
+// than 3 with 64 filters a block, and slower on most with 128, where they
+// leave room for one block).
+template <int COLUMNS_> struct prec_conv_wgmma_tiles {
+  static constexpr int ROWS = 128, COLUMNS = COLUMNS_, DEPTH = 128;
+  static constexpr int STAGES = COLUMNS <= 64 ? 4 : 3;
+  static constexpr int THREADS = 256;
+  static constexpr int ROW_CHUNKS = ROWS / 32, COLUMN_CHUNKS = COLUMNS / 32;
+  static constexpr int STAGE_BYTES = (ROWS + COLUMNS) * DEPTH;
+  // The stages start at the first 1024-byte boundary, as the swizzle needs.
+  static constexpr int SHARED_BYTES = STAGES * STAGE_BYTES + 1024;
+  static constexpr int B_OFFSET = ROWS * DEPTH;
+  __device__ static int offset(int row, int chunk) {
+    return prec_wgmma_swizzled(row, chunk);
+  }
 };
 
 __device__ inline void prec_mma_s8(int c[4], const uint32_t a[4],
@@ -123,7 +149,7 @@ __device__ inline void prec_conv_load_stage(
     const int8_t *weights, const prec_conv_geometry &g, int depth,
     long long first_filter, int k, int thread, bool aligned) {
   const int row = thread >> 3, chunk = (thread & 7) * 16;
-  int8_t *a = shared, *b = shared + Tiles::ROWS * Tiles::STRIDE;
+  int8_t *a = shared, *b = shared + Tiles::B_OFFSET;
   const bool inside_k = rows.tap_y < g.kernel_height;
   const int dy = rows.tap_y * g.dilation_height,
             dx = rows.tap_x * g.dilation_width;
@@ -136,7 +162,7 @@ __device__ inline void prec_conv_load_stage(
         inside ? rows.image[j] + ((long long)y * g.width + x) * g.channels +
                      rows.channel
                : weights;
-    prec_conv_copy16(a + (row + 32 * j) * Tiles::STRIDE + chunk, from, inside,
+    prec_conv_copy16(a + Tiles::offset(row + 32 * j, chunk), from, inside,
                      aligned);
   }
 #pragma unroll
@@ -144,7 +170,7 @@ __device__ inline void prec_conv_load_stage(
     long long filter = first_filter + row + 32 * j;
     bool inside = filter < g.filters && k < depth;
     const int8_t *from = inside ? weights + filter * depth + k : weights;
-    prec_conv_copy16(b + (row + 32 * j) * Tiles::STRIDE + chunk, from, inside,
+    prec_conv_copy16(b + Tiles::offset(row + 32 * j, chunk), from, inside,
                      aligned);
   }
 }
@@ -202,20 +228,17 @@ prec_conv_store(const Epilogue &epilogue, const int (&acc)[M_TILES][N_TILES][4],
   }
 }
 
-// One block's 128 x COLUMNS outputs: blockIdx.x picks the rows, blockIdx.y
-// the filters. `rows` is N * OH * OW at the engine's batch. ALIGNED: the
-// input and the weights are 16-byte aligned (the engine launches the copy
-// byte by byte otherwise: a binding is aligned as its caller allocated it).
+// A block's 128 x COLUMNS outputs on mma.sync.
 template <int COLUMNS, bool ALIGNED, typename Epilogue>
-__global__ void __launch_bounds__(256, 2)
-    prec_conv_s8(const int8_t *__restrict__ input,
-                 const int8_t *__restrict__ weights, prec_conv_geometry g,
-                 long long rows, Epilogue epilogue) {
+__device__ inline void prec_conv_s8_mma_sync(const int8_t *__restrict__ input,
+                                             const int8_t *__restrict__ weights,
+                                             const prec_conv_geometry &g,
+                                             long long rows,
+                                             const Epilogue &epilogue) {
   using Tiles = prec_conv_tiles<COLUMNS>;
   constexpr int M_TILES = Tiles::WARP_ROWS / 16,
                 N_TILES = Tiles::WARP_COLUMNS / 8;
   extern __shared__ __align__(16) int8_t prec_conv_shared[];
-  prec_kernel_start();
   const int thread = threadIdx.x, lane = thread & 31, warp = thread >> 5;
   const long long first_row = (long long)blockIdx.x * Tiles::ROWS;
   const long long first_filter = (long long)blockIdx.y * Tiles::COLUMNS;
@@ -254,7 +277,7 @@ __global__ void __launch_bounds__(256, 2)
 
     const int8_t *a =
         prec_conv_shared + (t % Tiles::STAGES) * Tiles::STAGE_BYTES;
-    const int8_t *b = a + Tiles::ROWS * Tiles::STRIDE;
+    const int8_t *b = a + Tiles::B_OFFSET;
     // Each 32-byte step's fragments load while the step before multiplies.
     uint32_t af[2][M_TILES][4], bf[2][N_TILES / 2][4];
     auto load_fragments = [&](int step) {
@@ -286,4 +309,96 @@ __global__ void __launch_bounds__(256, 2)
   __syncthreads(); // the pipeline's stages become the output tile
   prec_conv_store<Tiles>(epilogue, acc, g.filters, rows, first_row,
                          first_filter, warp_row, warp_column, thread);
+}
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+// The same on wgmma: warpgroup w multiplies rows 64w..64w+63 by all the
+// block's filters.
+template <int COLUMNS, bool ALIGNED, typename Epilogue>
+__device__ inline void prec_conv_s8_wgmma(const int8_t *__restrict__ input,
+                                          const int8_t *__restrict__ weights,
+                                          const prec_conv_geometry &g,
+                                          long long rows,
+                                          const Epilogue &epilogue) {
+  using Tiles = prec_conv_wgmma_tiles<COLUMNS>;
+  extern __shared__ __align__(16) int8_t prec_conv_shared[];
+  const int thread = threadIdx.x, warp = thread >> 5, warpgroup = warp >> 2;
+  const long long first_row = (long long)blockIdx.x * Tiles::ROWS;
+  const long long first_filter = (long long)blockIdx.y * Tiles::COLUMNS;
+  const int depth = g.kernel_height * g.kernel_width * g.channels;
+  const int tiles = (depth + Tiles::DEPTH - 1) / Tiles::DEPTH;
+  prec_conv_rows<Tiles::ROW_CHUNKS> chunks(
+      input, g, rows, first_row + (thread >> 3), thread & 7);
+  const int column_k = (thread & 7) * 16;
+  int8_t *stages =
+      prec_conv_shared + (-prec_shared_address(prec_conv_shared) & 1023);
+  constexpr int AHEAD = Tiles::STAGES - 2;
+  auto load = [&](int tile) {
+    if (tile < tiles)
+      prec_conv_load_stage<Tiles>(
+          stages + (tile % Tiles::STAGES) * Tiles::STAGE_BYTES, chunks, weights,
+          g, depth, first_filter, tile * Tiles::DEPTH + column_k, thread,
+          ALIGNED);
+    chunks.advance(g, Tiles::DEPTH);
+    prec_commit_copies();
+  };
+#pragma unroll
+  for (int t = 0; t < AHEAD; ++t)
+    load(t);
+
+  prec_wgmma_accumulators<COLUMNS> acc; // set by the first product
+  for (int t = 0; t < tiles; ++t) {
+    prec_wait_copies<AHEAD - 1>();
+    prec_wgmma_shared_fence();
+    __syncthreads();
+    const int8_t *a = stages + (t % Tiles::STAGES) * Tiles::STAGE_BYTES;
+    const int8_t *b = a + Tiles::B_OFFSET;
+    a += warpgroup * 64 * Tiles::DEPTH;
+    prec_wgmma_fence();
+#pragma unroll
+    for (int step = 0; step < Tiles::DEPTH / 32; ++step)
+      prec_wgmma_s8(acc, prec_wgmma_descriptor(a + 32 * step),
+                    prec_wgmma_descriptor(b + 32 * step), t > 0 || step > 0);
+    prec_wgmma_commit();
+    // Tile t - 1's products are done, in every warpgroup once all pass the
+    // next barrier; tile t + AHEAD takes the stage tile t - 2 used.
+    prec_wgmma_wait<1>();
+    load(t + AHEAD);
+  }
+  prec_wgmma_wait<0>();
+  prec_wgmma_hold(acc);
+  prec_wait_copies<0>();
+  __syncthreads(); // the pipeline's stages become the output tile
+  const int(&fragments)[1][COLUMNS / 8][4] =
+      *reinterpret_cast<const int(*)[1][COLUMNS / 8][4]>(acc.r);
+  prec_conv_store<Tiles>(epilogue, fragments, g.filters, rows, first_row,
+                         first_filter, 64 * warpgroup + 16 * (warp & 3), 0,
+                         thread);
+}
+#endif
+
+// The shared memory a block of prec_conv_s8<COLUMNS> takes: the larger of
+// the two kernels' needs, since the host cannot tell which was compiled.
+template <int COLUMNS>
+constexpr int prec_conv_s8_shared_bytes =
+    prec_conv_tiles<COLUMNS>::SHARED_BYTES >
+            prec_conv_wgmma_tiles<COLUMNS>::SHARED_BYTES
+        ? prec_conv_tiles<COLUMNS>::SHARED_BYTES
+        : prec_conv_wgmma_tiles<COLUMNS>::SHARED_BYTES;
+
+// One block's 128 x COLUMNS outputs: blockIdx.x picks the rows, blockIdx.y
+// the filters. `rows` is N * OH * OW at the engine's batch. ALIGNED: the
+// input and the weights are 16-byte aligned (the engine launches the copy
+// byte by byte otherwise: a binding is aligned as its caller allocated it).
+template <int COLUMNS, bool ALIGNED, typename Epilogue>
+__global__ void __launch_bounds__(256, 2)
+    prec_conv_s8(const int8_t *__restrict__ input,
+                 const int8_t *__restrict__ weights, prec_conv_geometry g,
+                 long long rows, Epilogue epilogue) {
+  prec_kernel_start();
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  prec_conv_s8_wgmma<COLUMNS, ALIGNED>(input, weights, g, rows, epilogue);
+#else
+  prec_conv_s8_mma_sync<COLUMNS, ALIGNED>(input, weights, g, rows, epilogue);
+#endif
 }

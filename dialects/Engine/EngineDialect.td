@@ -103,8 +103,9 @@ def Engine_ConvAlgorithm : I32EnumAttr<"ConvAlgorithm",
     cuBLASLt GEMM. `cudnn`: cuDNN's fastest algorithm, found at create.
     `implicit_gemm`: prec's own kernel (runtime/ImplicitGemmConv.cuh) for
     int8 inputs and weights accumulating in int32 with C a multiple of 16:
-    a GEMM on mma.sync that copies each output position's receptive field
-    from the input itself, writing no im2col columns.
+    a GEMM that copies each output position's receptive field from the
+    input itself, writing no im2col columns, on wgmma where the engine is
+    compiled for sm_90a and on mma.sync elsewhere.
   }];
 }
 

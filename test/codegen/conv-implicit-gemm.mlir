@@ -9,9 +9,12 @@
 // RUN: FileCheck %s < %t/igemm.cu
 // RUN: prec-translate --emit-cuda %s --conv=im2col --output-dir=%t --engine-name=im2col
 // RUN: FileCheck %s --check-prefix=IM2COL < %t/im2col.cu
+// The kernel is wgmma's compiled for sm_90a, mma.sync's for sm_80:
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/igemm.cu -o %t/igemm.o %}
+// RUN: %if nvcc %{ %nvcc -arch=sm_80 -c %t/igemm.cu -o %t/igemm80.o %}
 
 // CHECK-COUNT-1: __device__ inline void prec_copy16_async(
+// CHECK-COUNT-1: __device__ inline uint64_t prec_wgmma_descriptor(
 // CHECK-COUNT-1: __global__ void __launch_bounds__(256, 2)
 // CHECK-NOT: im2col
 // CHECK: // tosa.conv2d window: the implicit GEMM's epilogue
@@ -26,17 +29,17 @@
 // The input is a binding, aligned as its caller allocated it: the run
 // launches the byte-by-byte copies (ALIGNED false) where it is not 16-byte
 // aligned.
-// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<128, true, [[WINDOW]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_tiles<128>::SHARED_BYTES));
-// CHECK-NEXT: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<128, false, [[WINDOW]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_tiles<128>::SHARED_BYTES));
-// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<64, true, [[STRIDED]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_tiles<64>::SHARED_BYTES));
+// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<128, true, [[WINDOW]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<128>));
+// CHECK-NEXT: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<128, false, [[WINDOW]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<128>));
+// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<64, true, [[STRIDED]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<64>));
 // CHECK: // tosa.conv2d 'window': 3x3, an implicit GEMM 128x72x144 with the acc + bias[filter] epilogue
 // CHECK-NEXT: if ((reinterpret_cast<uintptr_t>(((int8_t *)bindings[0])) | reinterpret_cast<uintptr_t>(((int8_t *)(e->weights + 0)))) % 16 == 0)
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, true, [[WINDOW]]>, dim3(1, 1), 256, prec_conv_tiles<128>::SHARED_BYTES, stream, {{.*}}, prec_conv_geometry{8, 8, 16, 8, 8, 72, 3, 3, 1, 1, 1, 1, 1, 1}, 128LL, [[WINDOW]]{
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, true, [[WINDOW]]>, dim3(1, 1), 256, prec_conv_s8_shared_bytes<128>, stream, {{.*}}, prec_conv_geometry{8, 8, 16, 8, 8, 72, 3, 3, 1, 1, 1, 1, 1, 1}, 128LL, [[WINDOW]]{
 // CHECK-NEXT: else
 // CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, false, [[WINDOW]]>,
 // CHECK: // tosa.conv2d 'strided': 3x3, an implicit GEMM 32x5x144 with the acc epilogue
 // CHECK-NEXT: if (
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[STRIDED]]>, dim3(1, 1), 256, prec_conv_tiles<64>::SHARED_BYTES, stream, {{.*}}, prec_conv_geometry{8, 8, 16, 4, 4, 5, 3, 3, 2, 2, 1, 1, 1, 1}, 32LL, [[STRIDED]]{
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[STRIDED]]>, dim3(1, 1), 256, prec_conv_s8_shared_bytes<64>, stream, {{.*}}, prec_conv_geometry{8, 8, 16, 4, 4, 5, 3, 3, 2, 2, 1, 1, 1, 1}, 32LL, [[STRIDED]]{
 
 // IM2COL-NOT: prec_conv_s8
 // IM2COL-NOT: prec_copy16_async
