@@ -863,9 +863,18 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
 
 } // namespace cuda
 
+bool isEngineName(llvm::StringRef name) {
+  return !name.empty() && !isdigit(name.front()) &&
+         llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
+}
+
 LogicalResult emitCudaEngine(ModuleOp module, llvm::StringRef directory,
                              llvm::StringRef stem,
                              const CudaEngineOptions &options) {
+  if (!isEngineName(stem))
+    return emitError(module.getLoc())
+           << "the engine name '" << stem
+           << "' must be an identifier: it prefixes the engine's C functions";
   SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
   auto main = llvm::find_if(
       functions, [](func::FuncOp f) { return f.getName() == "main"; });
@@ -906,12 +915,6 @@ LogicalResult emitCudaEngine(ModuleOp module, llvm::StringRef directory,
     return failure();
   cu.keep();
   return success();
-}
-
-/// Whether `name` can prefix the engine's C functions.
-static bool isIdentifier(llvm::StringRef name) {
-  return !name.empty() && !isdigit(name.front()) &&
-         llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
 }
 
 void registerCudaEmitTranslation() {
@@ -968,11 +971,6 @@ void registerCudaEmitTranslation() {
           return emitError(module.getLoc())
                  << "--emit-cuda writes four files: name their directory "
                     "with --output-dir";
-        if (!isIdentifier(engineName))
-          return emitError(module.getLoc())
-                 << "--engine-name '" << engineName
-                 << "' must be an identifier: it prefixes the engine's C "
-                    "functions";
         CudaEngineOptions options;
         options.batch = batch.getValue();
         options.batchInputs.assign(batchInputs.begin(), batchInputs.end());

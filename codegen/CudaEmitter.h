@@ -35,8 +35,13 @@ struct CudaEngineOptions {
   ConvolutionPreference convolutions = ConvolutionPreference::Auto;
 };
 
+/// Whether `name` can name an engine: an identifier, since it prefixes the
+/// engine's C functions.
+bool isEngineName(llvm::StringRef name);
+
 /// Emits the engine for `module`'s function as `<stem>.cu`, `<stem>.h`,
-/// `<stem>.weights` and `<stem>.json` in `directory` (created if missing).
+/// `<stem>.weights` and `<stem>.json` in `directory` (created if missing);
+/// `stem` must be an engine name.
 /// The C functions are named `<stem>_create`, `<stem>_run`, ...
 mlir::LogicalResult emitCudaEngine(mlir::ModuleOp module,
                                    llvm::StringRef directory,

@@ -29,6 +29,7 @@
 #define PREC_FORMATS_CALIBRATIONFILE_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -44,6 +45,16 @@ enum class CalibrationAlgorithm { MinMax, Entropy, Percentile };
 std::optional<CalibrationAlgorithm>
 parseCalibrationAlgorithm(llvm::StringRef name);
 llvm::StringRef getCalibrationAlgorithmName(CalibrationAlgorithm algorithm);
+
+/// The cl::values of the tools' options that choose an algorithm.
+#define PREC_CALIBRATION_ALGORITHM_VALUES                                      \
+  ::llvm::cl::values(                                                          \
+      clEnumValN(::prec::CalibrationAlgorithm::MinMax, "minmax",               \
+                 "the largest |x| seen"),                                      \
+      clEnumValN(::prec::CalibrationAlgorithm::Entropy, "entropy",             \
+                 "the least KL divergence, as TensorRT (default)"),            \
+      clEnumValN(::prec::CalibrationAlgorithm::Percentile, "percentile",       \
+                 "a percentile of |x| (--percentile, default 99.99)"))
 
 /// What identifies the model a calibration belongs to.
 struct ModelFingerprint {

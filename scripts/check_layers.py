@@ -33,7 +33,8 @@ BELOW = {
     "runtime": ["support", "dialects/Precision", "dialects/Utils", "formats",
                 "passes", "lowering"],
     "drivers": ["support", "dialects/Precision", "dialects/Utils", "formats",
-                "passes", "lowering", "registration", "runtime"],
+                "passes", "lowering", "registration", "runtime", "import",
+                "codegen"],
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -39,12 +39,7 @@ int main(int argc, char **argv) {
       cl::init(0), cl::cat(category));
   cl::opt<prec::CalibrationAlgorithm> algorithm(
       "algorithm", cl::desc("how to choose each tensor's amax"),
-      cl::values(clEnumValN(prec::CalibrationAlgorithm::MinMax, "minmax",
-                            "the largest |x| seen"),
-                 clEnumValN(prec::CalibrationAlgorithm::Entropy, "entropy",
-                            "the least KL divergence, as TensorRT (default)"),
-                 clEnumValN(prec::CalibrationAlgorithm::Percentile,
-                            "percentile", "the --percentile of |x|")),
+      PREC_CALIBRATION_ALGORITHM_VALUES,
       cl::cat(category));
   cl::opt<double> percentile("percentile",
                              cl::desc("the percentile of |x| to keep"),
