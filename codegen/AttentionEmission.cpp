@@ -183,10 +183,10 @@ std::pair<std::string, std::string> getScaleArguments(engine::AttentionOp op) {
 
 /// The report's record of what each part of `op` computes in.
 llvm::json::Object getAttentionRecord(engine::AttentionOp op, StringRef layer) {
-  auto elementName = [](Value value) { return typeName(elementOf(value)); };
-  llvm::json::Object parts{{"scores", typeName(op.getScoreType())},
-                           {"scaled", typeName(op.getScaledType())},
-                           {"masked", typeName(op.getMaskedType())},
+  auto elementName = [](Value value) { return getTypeName(elementOf(value)); };
+  llvm::json::Object parts{{"scores", getTypeName(op.getScoreType())},
+                           {"scaled", getTypeName(op.getScaledType())},
+                           {"masked", getTypeName(op.getMaskedType())},
                            {"softmax", "f32"},
                            {"probabilities", elementName(op.getValues())}};
   // Query and keys multiplied by constants, rounded to their type.
@@ -196,12 +196,12 @@ llvm::json::Object getAttentionRecord(engine::AttentionOp op, StringRef layer) {
     parts["scaled_keys"] = elementName(op.getKeys());
   // A quantized result: the output's rounding before its scale.
   if (std::optional<Type> unscaled = op.getUnscaledType())
-    parts["unscaled_result"] = typeName(*unscaled);
+    parts["unscaled_result"] = getTypeName(*unscaled);
   // Quantized matmuls: Q, K, V and the probabilities in their f8 type.
   std::string compute = elementName(op.getQuery());
   if (engine::AttentionQuantizationAttr quantization =
           op.getQuantizationAttr()) {
-    compute = typeName(quantization.getType());
+    compute = getTypeName(quantization.getType());
     parts["probabilities"] = compute;
   }
   return llvm::json::Object{{"name", layer.str()},

@@ -338,21 +338,15 @@ LogicalResult CudaEmitter::readKernelPlan() {
   return success();
 }
 
-std::string typeName(Type type) {
-  std::string text;
-  llvm::raw_string_ostream(text) << type;
-  return text;
-}
-
 LogicalResult CudaEmitter::emitOp(Operation *op) {
   if (auto assignment = op->getAttrOfType<precision::AssignmentAttr>(
           precision::PrecisionDialect::getAssignmentAttrName())) {
-    opRecords.push_back(
-        llvm::json::Object{{"name", getLayerName(op)},
-                           {"op", op->getName().getStringRef()},
-                           {"compute", typeName(assignment.getCompute())},
-                           {"accumulate", typeName(assignment.getAccumulate())},
-                           {"storage", typeName(assignment.getStorage())}});
+    opRecords.push_back(llvm::json::Object{
+        {"name", getLayerName(op)},
+        {"op", op->getName().getStringRef()},
+        {"compute", getTypeName(assignment.getCompute())},
+        {"accumulate", getTypeName(assignment.getAccumulate())},
+        {"storage", getTypeName(assignment.getStorage())}});
   }
   if (isa<tosa::ConstShapeOp>(op))
     return success();

@@ -98,8 +98,6 @@ std::optional<std::string> getSplatLiteral(Value value);
 std::string
 expressionOf(Operation *op,
              llvm::function_ref<std::string(Value)> operandExpression);
-/// `type` as MLIR prints it (f16, bf16, ...), as the manifest names types.
-std::string typeName(Type type);
 /// `expression` rounded to `type` and back to float, as a kernel storing it
 /// would (nothing to do for f32).
 std::string roundedTo(Type type, llvm::StringRef expression);

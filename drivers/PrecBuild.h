@@ -40,6 +40,7 @@ struct PrecBuildOptions {
       ioTypes;
   std::string plan;
   BindingLayout bindingLayout = BindingLayout::NCHW;
+  std::string reportGraph; // prec-legalize's report-graph=
 
   // Calibration: a calibration JSON, or data to calibrate on (written to
   // <engine>.calibration.json).

@@ -7,10 +7,11 @@
 #include "runtime/Compare.h"
 #include "support/Errors.h"
 
+#include "dialects/Precision/PrecisionOpInterface.h"
 #include "dialects/Utils/OpNames.h"
 #include "passes/DissolveRegions.h"
-#include "dialects/Precision/PrecisionOpInterface.h"
 #include "passes/PrecisionRules.h"
+#include "passes/ReportGraph.h"
 
 #include "dialects/Precision/PrecisionOps.h"
 #include "dialects/Precision/PrecisionTypes.h"
@@ -155,6 +156,9 @@ public:
 
   llvm::Error prepare();
   llvm::Expected<Evaluation> evaluate(llvm::ArrayRef<int> marked);
+  /// The model legalized with `marked` in the high precision.
+  llvm::Expected<OwningOpRef<ModuleOp>>
+  legalizedWith(llvm::ArrayRef<int> marked) const;
   /// The options and the calibration every evaluation legalizes with.
   llvm::Error prepareLegalizeOptions();
   /// The error each unit introduces at the low precision on exact inputs;
@@ -335,6 +339,17 @@ Debugger::runWithPlan(OwningOpRef<ModuleOp> module, PrecisionPlan plan) {
                                       /*warnings=*/nullptr))
     return std::move(error);
   return compileAndRun(std::move(module), options.functionName, inputs);
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>>
+Debugger::legalizedWith(llvm::ArrayRef<int> marked) const {
+  OwningOpRef<ModuleOp> module = ModuleOp(model).clone();
+  LegalizeInputs given{std::make_shared<const PrecisionPlan>(planFor(marked)),
+                       calibration};
+  if (llvm::Error error = applyPolicy(*module, legalizeOptions, given,
+                                      /*warnings=*/nullptr))
+    return std::move(error);
+  return module;
 }
 
 InstrumentedModel Debugger::instrument() {
@@ -557,6 +572,34 @@ llvm::Expected<int> reportResult(const PrecDebugOptions &options,
   return 0;
 }
 
+/// Draws the model legalized with the result, each layer filled by the
+/// error it introduces where `introduced` measured it.
+llvm::Error drawResult(const PrecDebugOptions &options,
+                       const Debugger &debugger, const SearchResult &result,
+                       const std::vector<double> &introduced,
+                       llvm::raw_ostream &out) {
+  llvm::Expected<OwningOpRef<ModuleOp>> module =
+      debugger.legalizedWith(result.marked);
+  if (!module)
+    return module.takeError();
+  const std::vector<Unit> &units = debugger.getUnits();
+  ReportGraphOverlay overlay;
+  for (size_t unit = 0; unit < introduced.size(); ++unit)
+    overlay.errors[units[unit].name] = introduced[unit];
+  for (int unit : result.marked)
+    overlay.kept.insert(units[unit].name);
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler((*module)->getContext(),
+                                  [&](Diagnostic &diagnostic) {
+                                    diagnostics += diagnostic.str();
+                                    return success();
+                                  });
+  if (failed(writeReportGraph(**module, options.reportGraph, overlay)))
+    return makeError(diagnostics);
+  out << "drew " << options.reportGraph << "\n";
+  return llvm::Error::success();
+}
+
 } // namespace
 
 int runPrecDebug(const PrecDebugOptions &options,
@@ -614,6 +657,13 @@ int runPrecDebug(const PrecDebugOptions &options,
   llvm::Expected<int> status = reportResult(options, debugger, *result, out);
   if (!status)
     return fail(status.takeError());
+  if (!options.reportGraph.empty() && result->fixable)
+    if (llvm::Error error = drawResult(options, debugger, *result,
+                                       options.mode == SearchMode::WorstFirst
+                                           ? introduced
+                                           : std::vector<double>(),
+                                       out))
+      return fail(std::move(error));
   return *status;
 }
 

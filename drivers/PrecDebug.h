@@ -42,6 +42,10 @@ struct PrecDebugOptions {
   std::string reference; // "f32" (the default when no golden is given)
   ToleranceOptions tolerances;
   std::string plan; // where to write the passing configuration
+  /// Where to draw the model legalized with that configuration, coloured by
+  /// the error each layer introduces (worst-first) and with the kept layers
+  /// marked (passes/ReportGraph.h).
+  std::string reportGraph;
   bool firstNonfinite = false;
 };
 

@@ -63,6 +63,10 @@ struct LegalizePipelineOptions
   Option<std::string> reportTable{
       *this, "report-table",
       llvm::cl::desc("where to write the report table (- for stderr)")};
+  Option<std::string> reportGraph{
+      *this, "report-graph",
+      llvm::cl::desc("where to draw the report's graph (.dot, .svg, .png or "
+                     ".pdf)")};
   Option<std::string> baseline{
       *this, "baseline",
       llvm::cl::desc("an earlier JSON report to diff against")};

@@ -287,7 +287,10 @@ def PrecReport : Pass<"prec-report", "::mlir::ModuleOp"> {
     types, the reason and the casts inserted in front of it, with totals, as
     JSON (`report=`) and as a table (`report-table=`, `-` for stderr).
     `baseline=` names an earlier JSON report: the table then lists only the
-    ops whose types changed since.
+    ops whose types changed since. `report-graph=` draws the dataflow graph
+    with Graphviz: ops coloured by compute type, inserted casts as red
+    diamonds, f32 ops labelled with their reason (a `.dot` file is written
+    as it is; `.svg`, `.png` or `.pdf` are rendered by `dot`).
 
     Example, with `report-table=-`; the IR is unchanged:
 
@@ -308,7 +311,9 @@ def PrecReport : Pass<"prec-report", "::mlir::ModuleOp"> {
     Option<"tableFile", "report-table", "std::string", /*default=*/"\"\"",
            "where to write the table (- for stderr)">,
     Option<"baselineFile", "baseline", "std::string", /*default=*/"\"\"",
-           "an earlier JSON report to diff against">
+           "an earlier JSON report to diff against">,
+    Option<"graphFile", "report-graph", "std::string", /*default=*/"\"\"",
+           "where to draw the graph (.dot, .svg, .png or .pdf)">
   ];
 }
 

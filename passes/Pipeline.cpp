@@ -49,6 +49,7 @@ void buildLegalizePipeline(OpPassManager &pm,
   report.reportFile = options.report;
   report.tableFile = options.reportTable;
   report.baselineFile = options.baseline;
+  report.graphFile = options.reportGraph;
   pm.addPass(createPrecReport(report));
 }
 

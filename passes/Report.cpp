@@ -1,6 +1,7 @@
 //===- Report.cpp - explain the precision of every op ---------------------===//
 
 #include "passes/Passes.h"
+#include "passes/ReportGraph.h"
 
 #include "dialects/Utils/OpNames.h"
 #include "dialects/Precision/PrecisionOpInterface.h"
@@ -29,14 +30,6 @@ using namespace prec;
 using namespace prec::precision;
 
 namespace {
-
-std::string typeName(Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (type)
-    os << type;
-  return text;
-}
 
 /// `file:line:col` of the op's location, looking through names and fusion.
 std::string formatLocation(Location location) {
@@ -74,6 +67,9 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
+    if (!graphFile.empty() &&
+        failed(writeReportGraph(getOperation(), graphFile)))
+      return signalPassFailure();
     if (reportFile.empty() && tableFile.empty() && baselineFile.empty())
       return;
     std::vector<Row> rows;
@@ -93,9 +89,9 @@ public:
       row.op = op->getName().getStringRef().str();
       row.location = formatLocation(op->getLoc());
       row.opClass = getOpClassName(classifyOp(op)).str();
-      row.compute = typeName(assignment.getCompute());
-      row.accumulate = typeName(assignment.getAccumulate());
-      row.storage = typeName(assignment.getStorage());
+      row.compute = getTypeName(assignment.getCompute());
+      row.accumulate = getTypeName(assignment.getAccumulate());
+      row.storage = getTypeName(assignment.getStorage());
       row.reason = stringifyReason(assignment.getReason()).str();
       row.detail = assignment.getDetail().str();
       row.request = op->getAttrOfType<RequestAttr>(
@@ -134,11 +130,11 @@ private:
             {"mode", stringifyConstraintMode(row.request.getMode())},
             {"origin", stringifyReason(row.request.getOrigin())}};
         if (row.request.getCompute())
-          requested["compute"] = typeName(row.request.getCompute());
+          requested["compute"] = getTypeName(row.request.getCompute());
         if (row.request.getAccumulate())
-          requested["accumulate"] = typeName(row.request.getAccumulate());
+          requested["accumulate"] = getTypeName(row.request.getAccumulate());
         if (row.request.getOutput())
-          requested["output"] = typeName(row.request.getOutput());
+          requested["output"] = getTypeName(row.request.getOutput());
         entry["requested"] = std::move(requested);
       }
       ops.push_back(std::move(entry));

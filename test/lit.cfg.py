@@ -1,5 +1,6 @@
 # lit configuration for prec's FileCheck tests.
 import os
+import shutil
 
 import lit.formats
 
@@ -30,6 +31,12 @@ if os.path.exists(nvcc):
     config.substitutions.append(("%nvcc", nvcc))
 else:
     lit_config.note("nvcc not found at " + nvcc + ": CUDA engine compile tests are skipped")
+
+# Graphviz (scripts/setup.sh installs it): report-graph renders with `dot`.
+if shutil.which("dot"):
+    config.available_features.add("dot")
+else:
+    lit_config.note("Graphviz's dot not found: report-graph rendering tests are skipped")
 
 # Sanitizer builds (PREC_SANITIZE): LLVM's allocators, inlined into prec's
 # instrumented code, poison memory that the uninstrumented libMLIR then

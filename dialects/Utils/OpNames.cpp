@@ -74,6 +74,13 @@ std::string getResultName(Operation *op, unsigned index) {
   return "result" + std::to_string(index);
 }
 
+std::string getTypeName(Type type) {
+  std::string text;
+  if (type)
+    llvm::raw_string_ostream(text) << type;
+  return text;
+}
+
 bool NamePattern::matchesOp(Operation *op) const {
   if (match(op->getName().getStringRef()))
     return true;

@@ -38,6 +38,10 @@ std::string getBindingName(mlir::BlockArgument argument);
 /// else `resultN`.
 std::string getResultName(mlir::Operation *function, unsigned index);
 
+/// `type` as MLIR prints it (f16, tensor<4xf32>), as reports and manifests
+/// spell it; empty for a null type.
+std::string getTypeName(mlir::Type type);
+
 /// A glob (`*`, `?`, `[...]`) over op and binding names. It owns its text:
 /// llvm::GlobPattern only refers to the text it was made from.
 class NamePattern {

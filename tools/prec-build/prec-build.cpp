@@ -61,6 +61,10 @@ int main(int argc, char **argv) {
       "binding-layout", cl::desc("memory layout of 4-D bindings"),
       PREC_BINDING_LAYOUT_VALUES, cl::init(prec::BindingLayout::NCHW),
       cl::cat(category));
+  cl::opt<std::string> reportGraph(
+      "report-graph",
+      cl::desc("draw the precision report (.svg, .png, .pdf or .dot)"),
+      cl::cat(category));
   cl::opt<std::string> calibration(
       "calibration",
       cl::desc("a calibration JSON (prec-calibrate) for i8 and f8 ops"),
@@ -130,6 +134,7 @@ int main(int argc, char **argv) {
   options.valRanges.assign(valRanges.begin(), valRanges.end());
   options.ioTypes.assign(ioTypes.begin(), ioTypes.end());
   options.bindingLayout = bindingLayout;
+  options.reportGraph = reportGraph;
   options.calibration = calibration;
   options.calibrationData = calibrationData;
   options.calibrationAlgorithm = calibrationAlgorithm;

@@ -68,6 +68,12 @@ int main(int argc, char **argv) {
   cl::opt<std::string> plan(
       "plan", cl::desc("write the passing configuration as a precision plan"),
       cl::cat(category));
+  cl::opt<std::string> reportGraph(
+      "report-graph",
+      cl::desc("draw the model with the passing configuration (.svg, .png, "
+               ".pdf or .dot): layers filled by the error each introduces "
+               "(worst-first), the kept ones with a blue border"),
+      cl::cat(category));
   cl::opt<bool> firstNonfinite(
       "first-nonfinite",
       cl::desc("report the first op whose output is Inf/NaN at the low "
@@ -99,6 +105,7 @@ int main(int argc, char **argv) {
   options.reference = reference;
   options.plan = plan;
   options.firstNonfinite = firstNonfinite;
+  options.reportGraph = reportGraph;
 
   mlir::DialectRegistry registry;
   prec::registerAllDialects(registry);
