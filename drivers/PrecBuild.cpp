@@ -140,6 +140,7 @@ policyOptions(const PrecBuildOptions &options, llvm::StringRef calibration,
   policy->calibration = calibration.str();
   policy->report = outputs.path(".report.json");
   policy->reportTable = outputs.path(".report.txt");
+  policy->reportHtml = outputs.path(".report.html");
   policy->reportGraph = options.reportGraph;
   return policy;
 }

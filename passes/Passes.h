@@ -67,6 +67,9 @@ struct LegalizePipelineOptions
       *this, "report-graph",
       llvm::cl::desc("where to draw the report's graph (.dot, .svg, .png or "
                      ".pdf)")};
+  Option<std::string> reportHtml{
+      *this, "report-html",
+      llvm::cl::desc("where to write the report as one HTML page")};
   Option<std::string> baseline{
       *this, "baseline",
       llvm::cl::desc("an earlier JSON report to diff against")};

@@ -290,7 +290,9 @@ def PrecReport : Pass<"prec-report", "::mlir::ModuleOp"> {
     ops whose types changed since. `report-graph=` draws the dataflow graph
     with Graphviz: ops coloured by compute type, inserted casts as red
     diamonds, f32 ops labelled with their reason (a `.dot` file is written
-    as it is; `.svg`, `.png` or `.pdf` are rendered by `dot`).
+    as it is; `.svg`, `.png` or `.pdf` are rendered by `dot`). `report-html=`
+    writes the table as one self-contained HTML page, rows coloured by
+    compute type, sortable by any column.
 
     Example, with `report-table=-`; the IR is unchanged:
 
@@ -313,7 +315,9 @@ def PrecReport : Pass<"prec-report", "::mlir::ModuleOp"> {
     Option<"baselineFile", "baseline", "std::string", /*default=*/"\"\"",
            "an earlier JSON report to diff against">,
     Option<"graphFile", "report-graph", "std::string", /*default=*/"\"\"",
-           "where to draw the graph (.dot, .svg, .png or .pdf)">
+           "where to draw the graph (.dot, .svg, .png or .pdf)">,
+    Option<"htmlFile", "report-html", "std::string", /*default=*/"\"\"",
+           "where to write the report as one HTML page with a sortable table">
   ];
 }
 

@@ -50,6 +50,7 @@ void buildLegalizePipeline(OpPassManager &pm,
   report.tableFile = options.reportTable;
   report.baselineFile = options.baseline;
   report.graphFile = options.reportGraph;
+  report.htmlFile = options.reportHtml;
   pm.addPass(createPrecReport(report));
 }
 

@@ -3,14 +3,15 @@
 #include "passes/Passes.h"
 #include "passes/ReportGraph.h"
 
-#include "dialects/Utils/OpNames.h"
 #include "dialects/Precision/PrecisionOpInterface.h"
+#include "dialects/Utils/OpNames.h"
 #include "support/NestingDepth.h"
 
 #include "dialects/Precision/PrecisionOps.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -70,7 +71,8 @@ public:
     if (!graphFile.empty() &&
         failed(writeReportGraph(getOperation(), graphFile)))
       return signalPassFailure();
-    if (reportFile.empty() && tableFile.empty() && baselineFile.empty())
+    if (reportFile.empty() && tableFile.empty() && baselineFile.empty() &&
+        htmlFile.empty())
       return;
     std::vector<Row> rows;
     llvm::DenseSet<Operation *> insertedCasts;
@@ -106,6 +108,9 @@ public:
     if (!tableFile.empty() || !baselineFile.empty())
       if (failed(writeTable(rows, insertedCasts.size(), epilogues)))
         return signalPassFailure();
+    if (!htmlFile.empty() &&
+        failed(writeHtml(rows, insertedCasts.size(), epilogues)))
+      return signalPassFailure();
   }
 
 private:
@@ -202,6 +207,58 @@ private:
     });
     *os << "), " << casts << " casts inserted, " << epilogues
         << " epilogue conversions\n";
+    return success();
+  }
+
+  /// The table as one HTML page: rows filled with their compute type's
+  /// colour (as in report-graph), a click on a header sorts by it.
+  LogicalResult writeHtml(ArrayRef<Row> rows, int64_t casts,
+                          int64_t epilogues) {
+    std::error_code error;
+    llvm::raw_fd_ostream os(htmlFile, error, llvm::sys::fs::OF_Text);
+    if (error)
+      return getOperation().emitError() << "cannot write report page '"
+                                        << htmlFile << "': " << error.message();
+    os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+          "<title>prec precision report</title>\n<style>"
+          "body{font-family:sans-serif}table{border-collapse:collapse}"
+          "td,th{border:1px solid #999;padding:2px 6px;text-align:left}"
+          "th{cursor:pointer;background:#eee}</style></head><body>\n"
+       << "<h1>Precision report</h1>\n<p>" << rows.size() << " ops, " << casts
+       << " casts inserted, " << epilogues << " epilogue conversions</p>\n"
+       << "<table id=\"report\"><thead><tr>";
+    const char *headers[] = {"name",    "op",     "compute", "accumulate",
+                             "storage", "reason", "casts",   "detail"};
+    for (auto [column, header] : llvm::enumerate(headers))
+      os << "<th onclick=\"sortBy(" << column << ")\">" << header << "</th>";
+    os << "</tr></thead><tbody>\n";
+    for (const Row &row : rows) {
+      os << "<tr style=\"background:" << getComputeColor(row.compute) << "\">";
+      for (llvm::StringRef cell :
+           {llvm::StringRef(row.name), llvm::StringRef(row.op),
+            llvm::StringRef(row.compute), llvm::StringRef(row.accumulate),
+            llvm::StringRef(row.storage), llvm::StringRef(row.reason)}) {
+        os << "<td>";
+        llvm::printHTMLEscaped(cell, os);
+        os << "</td>";
+      }
+      os << "<td>" << row.castsInserted << "</td><td>";
+      llvm::printHTMLEscaped(row.detail, os);
+      os << "</td></tr>\n";
+    }
+    os << "</tbody></table>\n<script>\nfunction sortBy(column) {\n"
+          "  const body = document.querySelector('#report tbody');\n"
+          "  const rows = Array.from(body.rows);\n"
+          "  const key = r => r.cells[column].textContent;\n"
+          "  const numeric = rows.every(r => key(r) !== '' && "
+          "!isNaN(key(r)));\n"
+          "  const up = !(body.dataset.column == column && body.dataset.up == "
+          "'1');\n"
+          "  rows.sort((a, b) => (numeric ? key(a) - key(b) : "
+          "key(a).localeCompare(key(b))) * (up ? 1 : -1));\n"
+          "  body.dataset.column = column; body.dataset.up = up ? '1' : '0';\n"
+          "  rows.forEach(r => body.appendChild(r));\n}\n</script>\n"
+          "</body></html>\n";
     return success();
   }
 

@@ -32,6 +32,10 @@ if os.path.exists(nvcc):
 else:
     lit_config.note("nvcc not found at " + nvcc + ": CUDA engine compile tests are skipped")
 
+# Node.js, where there is one, runs the report page's sort.
+if shutil.which("node"):
+    config.available_features.add("node")
+
 # Graphviz (scripts/setup.sh installs it): report-graph renders with `dot`.
 if shutil.which("dot"):
     config.available_features.add("dot")

@@ -43,6 +43,22 @@
 // TABLE-NEXT: MatMul_1             tosa.matmul            f16      f32        f32      class_rule  1
 // TABLE-NEXT: totals: 4 ops (f16: 2, f32: 2), 2 casts inserted, 0 epilogue conversions
 
+// The same table as one HTML page: rows filled with their compute type's
+// colour, text escaped, and a click on a header sorts by it (ascending, then
+// descending on a second click; numbers as numbers).
+// RUN: prec-opt %prec_src/examples/needs_constraints.mlir --prec-legalize="enabled=f16 val-range=x:[1,2] target=sm_90 report-html=%t.html" -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --check-prefix=HTML < %t.html
+// HTML: <p>4 ops, 2 casts inserted, 0 epilogue conversions</p>
+// HTML: <th onclick="sortBy(0)">name</th>{{.*}}<th onclick="sortBy(6)">casts</th><th onclick="sortBy(7)">detail</th>
+// HTML-NEXT: <tr style="background:#a6d96a"><td>MatMul</td><td>tosa.matmul</td><td>f16</td><td>f32</td><td>f32</td><td>class_rule</td><td>1</td><td></td></tr>
+// HTML-NEXT: <tr style="background:#d9d9d9"><td>Add</td>{{.*}}<td>its result range [65505, 65506] exceeds f16&apos;s largest finite value 65504</td></tr>
+// RUN: %if node %{ node %S/Inputs/sort_report.js %t.html name name casts | FileCheck %s --check-prefix=SORTED %}
+// SORTED: name: Add MatMul MatMul_1 Sub
+// SORTED-NEXT: name: Sub MatMul_1 MatMul Add
+// SORTED-NEXT: casts: {{(Add Sub|Sub Add)}} {{(MatMul MatMul_1|MatMul_1 MatMul)}}
+// RUN: not prec-opt %prec_src/examples/needs_constraints.mlir --prec-legalize="enabled=f16 report-html=%t.missing/r.html" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HTML-UNWRITABLE
+// HTML-UNWRITABLE: error: cannot write report page '{{.*}}missing/r.html'
+
 // A requested op carries what was asked for.
 // RUN: prec-opt %prec_src/examples/needs_constraints.mlir --prec-legalize="enabled=f16 val-range=x:[1,2] layer-precisions=Add:f16 constraints=obey report=%t.obey.json" -o /dev/null 2>/dev/null
 // RUN: FileCheck %s --check-prefix=REQUESTED < %t.obey.json
