@@ -96,7 +96,7 @@ llvm::Error writeModule(ModuleOp module, llvm::StringRef path) {
 }
 
 /// Calibrates the model on `options.calibrationData` into
-/// `<name>.calibration.json`; returns its path, or the exit code.
+/// `<name>.calibration.json`; returns its path, or why it failed.
 llvm::Expected<std::string> calibrate(ModuleOp module,
                                       const PrecBuildOptions &options,
                                       const Outputs &outputs,
