@@ -163,13 +163,13 @@ LogicalResult CudaEmitter::assignBuffer(Value value) {
         Buffer{Buffer::Kind::Output, it->second, bytes, type->cType};
     return success();
   }
-  IntegerAttr offset =
-      getEngineDialect().getArenaOffsetAttrHelper().getAttr(value.getDefiningOp());
+  IntegerAttr offset = getEngineDialect().getArenaOffsetAttrHelper().getAttr(
+      value.getDefiningOp());
   if (!offset)
     return planMissing(value.getDefiningOp(), "engine.arena_offset",
                        "prec-plan-buffers");
-  buffers[value] = Buffer{Buffer::Kind::Activation, offset.getInt(), bytes,
-                          type->cType};
+  buffers[value] =
+      Buffer{Buffer::Kind::Activation, offset.getInt(), bytes, type->cType};
   return success();
 }
 
@@ -300,8 +300,9 @@ LogicalResult CudaEmitter::readKernelPlan() {
       launchOf[op] = launch;
     switch (kind) {
     case engine::KernelKind::Contraction: {
-      auto contraction = llvm::find_if(
-          ops, [](Operation *op) { return isa<tosa::MatMulOp, tosa::Conv2DOp>(op); });
+      auto contraction = llvm::find_if(ops, [](Operation *op) {
+        return isa<tosa::MatMulOp, tosa::Conv2DOp>(op);
+      });
       if (contraction == ops.end())
         return launch->emitError()
                << "engine.kernel " << index
@@ -398,7 +399,6 @@ LogicalResult CudaEmitter::emitOp(Operation *op) {
       .Case<tosa::AvgPool2dOp>([&](auto) { return emitPool(op, false); })
       .Default([&](Operation *) { return emitElementwise(op); });
 }
-
 
 /// The bindings (inputs then outputs, in signature order) for the binding
 /// table and the manifest, and the results written straight into them.
@@ -858,8 +858,11 @@ LogicalResult CudaEmitter::emit(llvm::raw_ostream &cu,
 } // namespace cuda
 
 bool isEngineName(llvm::StringRef name) {
-  return !name.empty() && !isdigit(name.front()) &&
-         llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
+  // The engine runtime's own functions start with prec_.
+  return !name.empty() && !llvm::isDigit(name.front()) && name != "prec" &&
+         !name.starts_with("prec_") && llvm::all_of(name, [](char c) {
+           return llvm::isAlnum(c) || c == '_';
+         });
 }
 
 LogicalResult emitCudaEngine(ModuleOp module, llvm::StringRef directory,
@@ -868,7 +871,8 @@ LogicalResult emitCudaEngine(ModuleOp module, llvm::StringRef directory,
   if (!isEngineName(stem))
     return emitError(module.getLoc())
            << "the engine name '" << stem
-           << "' must be an identifier: it prefixes the engine's C functions";
+           << "' must be an identifier, other than prec or prec_*: it "
+              "prefixes the engine's C functions";
   SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
   auto main = llvm::find_if(
       functions, [](func::FuncOp f) { return f.getName() == "main"; });

@@ -36,7 +36,7 @@ struct CudaEngineOptions {
 };
 
 /// Whether `name` can name an engine: an identifier, since it prefixes the
-/// engine's C functions.
+/// engine's C functions, and not prec or prec_*, the runtime's prefix.
 bool isEngineName(llvm::StringRef name);
 
 /// Emits the engine for `module`'s function as `<stem>.cu`, `<stem>.h`,

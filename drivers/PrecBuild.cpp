@@ -6,7 +6,10 @@
 #include "drivers/PrecCalibrate.h"
 #include "drivers/PrecRun.h"
 #include "import/OnnxImporter.h"
+#include "passes/PrecisionRules.h"
 #include "support/Errors.h"
+
+#include "dialects/Precision/PrecisionDialect.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -48,7 +51,8 @@ std::string defaultEngineName(llvm::StringRef modelPath) {
   for (char &c : name)
     if (!llvm::isAlnum(c))
       c = '_';
-  if (name.empty() || llvm::isDigit(name.front()))
+  if (name.empty() || llvm::isDigit(name.front()) || name == "prec" ||
+      llvm::StringRef(name).starts_with("prec_"))
     name = "engine_" + name;
   return name;
 }
@@ -148,8 +152,13 @@ policyOptions(const PrecBuildOptions &options, llvm::StringRef calibration,
 /// nvcc where the options or the machine have it.
 std::optional<std::string> findNvcc(const PrecBuildOptions &options) {
   if (!options.nvcc.empty()) {
-    if (llvm::sys::fs::can_execute(options.nvcc))
-      return options.nvcc;
+    if (llvm::StringRef(options.nvcc).contains('/'))
+      return llvm::sys::fs::can_execute(options.nvcc)
+                 ? std::optional<std::string>(options.nvcc)
+                 : std::nullopt;
+    if (llvm::ErrorOr<std::string> found =
+            llvm::sys::findProgramByName(options.nvcc))
+      return *found;
     return std::nullopt;
   }
   if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("nvcc"))
@@ -160,12 +169,17 @@ std::optional<std::string> findNvcc(const PrecBuildOptions &options) {
   return std::nullopt;
 }
 
-/// nvcc's -arch: the target, with sm_90's architecture-specific features
-/// (wgmma), which prec's kernels use where they are compiled in.
-std::string archOf(const PrecBuildOptions &options) {
+/// nvcc's -arch: the legalized module's target, with sm_90's
+/// architecture-specific features (wgmma), which prec's kernels use where
+/// they are compiled in.
+std::string archOf(const PrecBuildOptions &options, ModuleOp module) {
   if (!options.arch.empty())
     return options.arch;
-  return options.target == "sm_90" ? "sm_90a" : options.target;
+  std::string target = "sm_90";
+  if (auto policy = module->getAttrOfType<precision::PolicyAttr>(
+          precision::PrecisionDialect::getPolicyAttrName()))
+    target = policy.getTarget().str();
+  return target == "sm_90" ? "sm_90a" : target;
 }
 
 /// The libraries the engine's manifest says it links (cuBLASLt, cuDNN).
@@ -195,7 +209,14 @@ std::string quoted(llvm::ArrayRef<std::string> command) {
     bool plain = llvm::all_of(word, [](char c) {
       return llvm::isAlnum(c) || llvm::StringRef("-_=./,:+").contains(c);
     });
-    line += plain ? word : "'" + word + "'";
+    if (plain) {
+      line += word;
+      continue;
+    }
+    line += '\'';
+    for (char c : word)
+      line += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    line += '\'';
   }
   return line;
 }
@@ -221,7 +242,7 @@ llvm::Error execute(llvm::ArrayRef<std::string> command, llvm::StringRef log) {
 }
 
 std::vector<std::string>
-engineCompileCommand(llvm::StringRef nvcc, const PrecBuildOptions &options,
+engineCompileCommand(llvm::StringRef nvcc, llvm::StringRef arch,
                      const Outputs &outputs, llvm::ArrayRef<std::string> libs) {
   std::vector<std::string> command = {nvcc.str(),
                                       "-O3",
@@ -229,7 +250,7 @@ engineCompileCommand(llvm::StringRef nvcc, const PrecBuildOptions &options,
                                       "-shared",
                                       "-Xcompiler",
                                       "-fPIC",
-                                      "-arch=" + archOf(options),
+                                      "-arch=" + arch.str(),
                                       outputs.path(".cu"),
                                       "-o",
                                       outputs.path(".so")};
@@ -239,8 +260,9 @@ engineCompileCommand(llvm::StringRef nvcc, const PrecBuildOptions &options,
 }
 
 /// Writes, compiles and runs the benchmark harness against the engine.
-llvm::Error benchmark(llvm::StringRef nvcc, const PrecBuildOptions &options,
-                      const Outputs &outputs, llvm::ArrayRef<std::string> libs,
+llvm::Error benchmark(llvm::StringRef nvcc, llvm::StringRef arch,
+                      const PrecBuildOptions &options, const Outputs &outputs,
+                      llvm::ArrayRef<std::string> libs,
                       llvm::raw_ostream &out) {
   std::string source = outputs.path("_benchmark.cu");
   {
@@ -257,7 +279,7 @@ llvm::Error benchmark(llvm::StringRef nvcc, const PrecBuildOptions &options,
   std::vector<std::string> command = {nvcc.str(),
                                       "-O3",
                                       "-std=c++17",
-                                      "-arch=" + archOf(options),
+                                      "-arch=" + arch.str(),
                                       "-DPREC_ENGINE=" + outputs.name,
                                       "-include",
                                       outputs.path(".h"),
@@ -294,8 +316,8 @@ int runPrecBuild(const PrecBuildOptions &options,
                                          : options.engineName};
   if (!isEngineName(outputs.name))
     return fail(makeError("the engine name '" + outputs.name +
-                          "' must be an identifier: it prefixes the "
-                          "engine's C functions"),
+                          "' must be an identifier, other than prec or "
+                          "prec_*: it prefixes the engine's C functions"),
                 2);
   if (!options.calibration.empty() && !options.calibrationData.empty())
     return fail(makeError("give --calibration or --calibration-data, not "
@@ -324,7 +346,14 @@ int runPrecBuild(const PrecBuildOptions &options,
   }
   std::unique_ptr<LegalizePipelineOptions> policy =
       policyOptions(options, calibration, outputs);
-  if (llvm::Error error = applyPolicy(*module, *policy, {}, &err))
+  // The target: --target, else the model's policy's GPU, else sm_90.
+  if (policy->target.empty() && getPolicy(*module).getTarget() == "cpu")
+    policy->target = "sm_90";
+  if (policy->target == "cpu")
+    return fail(makeError("prec-build builds CUDA engines: --target names a "
+                          "GPU (sm_XY), not cpu"),
+                2);
+  if (llvm::Error error = applyPolicy(*module, *policy, {}, &err, tool))
     return fail(std::move(error), 2);
   if (auto table = llvm::MemoryBuffer::getFile(outputs.path(".report.txt")))
     out << (*table)->getBuffer();
@@ -352,8 +381,9 @@ int runPrecBuild(const PrecBuildOptions &options,
   if (!libraries)
     return fail(libraries.takeError(), 2);
   std::optional<std::string> nvcc = findNvcc(options);
+  std::string arch = archOf(options, *module);
   std::vector<std::string> compile =
-      engineCompileCommand(nvcc.value_or("nvcc"), options, outputs, *libraries);
+      engineCompileCommand(nvcc.value_or("nvcc"), arch, outputs, *libraries);
   if (!nvcc) {
     out << "nvcc not found"
         << (options.nvcc.empty() ? "" : " at '" + options.nvcc + "'")
@@ -367,7 +397,8 @@ int runPrecBuild(const PrecBuildOptions &options,
     return fail(std::move(error), 1);
   out << "engine: " << outputs.path(".so") << "\n";
   if (options.benchmark)
-    if (llvm::Error error = benchmark(*nvcc, options, outputs, *libraries, out))
+    if (llvm::Error error =
+            benchmark(*nvcc, arch, options, outputs, *libraries, out))
       return fail(std::move(error), 1);
   return 0;
 }

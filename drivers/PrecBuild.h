@@ -35,7 +35,7 @@ struct PrecBuildOptions {
   std::vector<std::string> enabled;
   TypingChoice typing = TypingChoice::Module;
   ConstraintsChoice constraints = ConstraintsChoice::Module;
-  std::string target = "sm_90";
+  std::string target; // empty: the model's policy's GPU, else sm_90
   std::vector<std::string> layerPrecisions, layerOutputTypes, valRanges,
       ioTypes;
   std::string plan;

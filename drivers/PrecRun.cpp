@@ -150,7 +150,7 @@ parsePolicy(llvm::StringRef policy) {
 
 llvm::Error applyPolicy(ModuleOp module, const LegalizePipelineOptions &options,
                         const LegalizeInputs &inputs,
-                        llvm::raw_ostream *warnings) {
+                        llvm::raw_ostream *warnings, llvm::StringRef tool) {
   std::string diagnostics;
   ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error) {
@@ -159,12 +159,12 @@ llvm::Error applyPolicy(ModuleOp module, const LegalizePipelineOptions &options,
     } else if (diag.getSeverity() == DiagnosticSeverity::Warning && warnings) {
       // Warnings say the policy will overflow or fall back: the user needs
       // them next to the results.
-      *warnings << "prec-run: warning: " << diag.str() << "\n";
+      *warnings << tool << ": warning: " << diag.str() << "\n";
     }
     return success();
   });
   if (failed(runLegalizePipeline(module, options, inputs)))
-    return makeError(diagnostics);
+    return makeError(llvm::StringRef(diagnostics).rtrim("\n"));
   return llvm::Error::success();
 }
 

@@ -85,11 +85,12 @@ llvm::Expected<std::unique_ptr<LegalizePipelineOptions>>
 parsePolicy(llvm::StringRef policy);
 
 /// Legalizes `module` with `options` and `inputs`; its warnings (overflow,
-/// fallback) go to `warnings` when given.
+/// fallback) go to `warnings` when given, under the name of `tool`.
 llvm::Error applyPolicy(mlir::ModuleOp module,
                         const LegalizePipelineOptions &options,
                         const LegalizeInputs &inputs = {},
-                        llvm::raw_ostream *warnings = nullptr);
+                        llvm::raw_ostream *warnings = nullptr,
+                        llvm::StringRef tool = "prec-run");
 
 /// Turns the model into its f32 reference: regions and requests dropped,
 /// no reduced precision enabled, legalized so that every op computes in f32

@@ -199,8 +199,9 @@ prec_gemm_store(const Epilogue &epilogue,
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
         const int c = 8 * j + pair + e;
-        tile[r * STRIDE + c] = epilogue.element(first_row + r, first_column + c,
-                                                acc.r[4 * j + 2 * half + e]);
+        if (first_row + r < rows && first_column + c < columns)
+          tile[r * STRIDE + c] = epilogue.element(
+              first_row + r, first_column + c, acc.r[4 * j + 2 * half + e]);
       }
   }
   // This warpgroup's 128 threads (named barrier 1 or 2).

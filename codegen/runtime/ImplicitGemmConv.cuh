@@ -40,19 +40,20 @@ template <int COLUMNS_> struct prec_conv_tiles {
 };
 
 // The same block shape on wgmma (sm_90a): 2 warpgroups of 64 x COLUMNS,
-// rows of 128 bytes in the swizzled layout wgmma reads. The copies run
-// STAGES - 2 stages ahead while one stage's wgmma may still run; STAGES
-// keeps two blocks on an SM (on ResNet-50's shapes, 4 stages were faster
-// than 3 with 64 filters a block, and slower on most with 128, where they
-// leave room for one block).
+// rows of 128 bytes in the swizzled layout wgmma reads. The copies run one
+// stage ahead while one stage's wgmma may still run. 3 stages keep two
+// blocks on an SM, and keep the host's request (the larger of the two
+// kernels' needs) at mma.sync's, so that sm_80 still fits two of those.
 template <int COLUMNS_> struct prec_conv_wgmma_tiles {
   static constexpr int ROWS = 128, COLUMNS = COLUMNS_, DEPTH = 128;
-  static constexpr int STAGES = COLUMNS <= 64 ? 4 : 3;
+  static constexpr int STAGES = 3;
   static constexpr int THREADS = 256;
   static constexpr int ROW_CHUNKS = ROWS / 32, COLUMN_CHUNKS = COLUMNS / 32;
   static constexpr int STAGE_BYTES = (ROWS + COLUMNS) * DEPTH;
   // The stages start at the first 1024-byte boundary, as the swizzle needs.
   static constexpr int SHARED_BYTES = STAGES * STAGE_BYTES + 1024;
+  static_assert(SHARED_BYTES <= prec_conv_tiles<COLUMNS>::SHARED_BYTES,
+                "mma.sync's blocks an SM stay as they were");
   static constexpr int B_OFFSET = ROWS * DEPTH;
   __device__ static int offset(int row, int chunk) {
     return prec_wgmma_swizzled(row, chunk);

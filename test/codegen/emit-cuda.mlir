@@ -195,7 +195,7 @@
 // RUN: not prec-translate --emit-cuda %t/model.mlir -o %t/x.cu 2>&1 | FileCheck %s --check-prefix=NO-DIR
 // NO-DIR: error: --emit-cuda writes four files: name their directory with --output-dir
 // RUN: not prec-translate --emit-cuda %t/model.mlir --output-dir=%t --engine-name=3d-net 2>&1 | FileCheck %s --check-prefix=NAME
-// NAME: error: the engine name '3d-net' must be an identifier: it prefixes the engine's C functions
+// NAME: error: the engine name '3d-net' must be an identifier, other than prec or prec_*: it prefixes the engine's C functions
 // RUN: touch %t/file
 // RUN: not prec-translate --emit-cuda %t/model.mlir --output-dir=%t/file/sub 2>&1 | FileCheck %s --check-prefix=NOT-DIR
 // NOT-DIR: error: cannot create the output directory '{{.*}}file/sub':

@@ -39,8 +39,10 @@ int main(int argc, char **argv) {
       "constraints", cl::desc("default mode of pinned ops"),
       PREC_CONSTRAINTS_VALUES, cl::init(prec::ConstraintsChoice::Module),
       cl::cat(category));
-  cl::opt<std::string> target("target", cl::desc("sm_53 ... sm_121"),
-                              cl::init("sm_90"), cl::cat(category));
+  cl::opt<std::string> target(
+      "target",
+      cl::desc("sm_53 ... sm_121 (default: the model's policy's, else sm_90)"),
+      cl::cat(category));
   cl::list<std::string> layerPrecisions(
       "layer-precisions",
       cl::desc("<pattern>:<type> compute types of matching ops"),
