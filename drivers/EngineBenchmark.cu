@@ -4,8 +4,9 @@
 //
 //   <engine>_benchmark WEIGHTS ITERATIONS
 //
-// Inputs are the same pseudo-random values in [-1, 1] every run (zeros for
-// integer and boolean bindings: indices stay in range). After 10 warm-up
+// Inputs are the same pseudo-random values in [-1, 1] every run for f32,
+// f16 and bf16 bindings, zeros for the others (indices stay in range). An
+// engine with a dynamic batch runs at its OPT batch. After 10 warm-up
 // runs, each of ITERATIONS runs is timed with CUDA events, launched on the
 // stream (`run`) and replayed as a CUDA graph (`run_graph`); prints the
 // median, the 90th and 99th percentiles and the mean of each.
@@ -74,6 +75,16 @@ Summary summarize(std::vector<float> ms) {
   return {rank(0.5), rank(0.9), rank(0.99), (float)(total / ms.size())};
 }
 
+// A CUDA call that fails stops the benchmark: its timings would be noise.
+#define PREC_BENCHMARK_CUDA(call)                                              \
+  do {                                                                         \
+    if (cudaError_t error = (call); error != cudaSuccess) {                    \
+      std::fprintf(stderr, "%s failed: %s\n", #call,                           \
+                   cudaGetErrorString(error));                                 \
+      return 1;                                                                \
+    }                                                                          \
+  } while (0)
+
 int check(int status, const char *what) {
   if (status != 0)
     std::fprintf(stderr, "%s failed: %s (status %d)\n", what,
@@ -106,15 +117,16 @@ int main(int argc, char **argv) {
     }
     if (PREC_API(_binding_is_input)(i)) {
       std::vector<unsigned char> values = inputValues(dtype, count);
-      cudaMemcpy(binding, values.data(), values.size(), cudaMemcpyDefault);
+      PREC_BENCHMARK_CUDA(
+          cudaMemcpy(binding, values.data(), values.size(), cudaMemcpyDefault));
     }
     bindings.push_back(binding);
   }
   cudaStream_t stream;
   cudaEvent_t start, stop;
-  cudaStreamCreate(&stream);
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
+  PREC_BENCHMARK_CUDA(cudaStreamCreate(&stream));
+  PREC_BENCHMARK_CUDA(cudaEventCreate(&start));
+  PREC_BENCHMARK_CUDA(cudaEventCreate(&stop));
   const char *names[] = {"run", "run_graph"};
   for (int graph = 0; graph < 2; ++graph) {
     auto launch = [&] {
@@ -126,12 +138,12 @@ int main(int argc, char **argv) {
         return 1;
     std::vector<float> ms(iterations);
     for (float &m : ms) {
-      cudaEventRecord(start, stream);
+      PREC_BENCHMARK_CUDA(cudaEventRecord(start, stream));
       if (check(launch(), names[graph]))
         return 1;
-      cudaEventRecord(stop, stream);
-      cudaEventSynchronize(stop);
-      cudaEventElapsedTime(&m, start, stop);
+      PREC_BENCHMARK_CUDA(cudaEventRecord(stop, stream));
+      PREC_BENCHMARK_CUDA(cudaEventSynchronize(stop));
+      PREC_BENCHMARK_CUDA(cudaEventElapsedTime(&m, start, stop));
     }
     Summary s = summarize(ms);
     std::printf("%-9s median %.4f ms, p90 %.4f ms, p99 %.4f ms, mean %.4f ms "

@@ -482,6 +482,12 @@ llvm::Error checkOptions(const PrecDebugOptions &options) {
   if (!options.reference.empty() && options.reference != "f32")
     return makeError("--reference must be f32, not '" + options.reference +
                      "'");
+  // Before the search, not after it.
+  if (!options.reportGraph.empty())
+    if (llvm::Expected<std::optional<std::string>> renderer =
+            findReportGraphRenderer(options.reportGraph);
+        !renderer)
+      return renderer.takeError();
   return llvm::Error::success();
 }
 
@@ -657,6 +663,8 @@ int runPrecDebug(const PrecDebugOptions &options,
   llvm::Expected<int> status = reportResult(options, debugger, *result, out);
   if (!status)
     return fail(status.takeError());
+  if (!options.reportGraph.empty() && !result->fixable)
+    out << "nothing drawn: no marking passes\n";
   if (!options.reportGraph.empty() && result->fixable)
     if (llvm::Error error = drawResult(options, debugger, *result,
                                        options.mode == SearchMode::WorstFirst

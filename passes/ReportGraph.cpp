@@ -266,26 +266,32 @@ void printReportGraph(ModuleOp module, llvm::raw_ostream &os,
   os << "}\n";
 }
 
+llvm::Expected<std::optional<std::string>>
+findReportGraphRenderer(llvm::StringRef path) {
+  llvm::StringRef extension = llvm::sys::path::extension(path);
+  if (extension == ".dot" || extension == ".gv")
+    return std::nullopt;
+  if (extension != ".svg" && extension != ".png" && extension != ".pdf")
+    return llvm::createStringError("report-graph '" + path +
+                                   "': name a .dot, .svg, .png or .pdf file");
+  llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("dot");
+  if (!found)
+    return llvm::createStringError(
+        "report-graph '" + path +
+        "': Graphviz's dot is not installed (the Debian package graphviz); a "
+        ".dot file needs no Graphviz");
+  return *found;
+}
+
 LogicalResult writeReportGraph(ModuleOp module, llvm::StringRef path,
                                const ReportGraphOverlay &overlay) {
-  llvm::StringRef extension = llvm::sys::path::extension(path);
-  bool dotOnly = extension == ".dot" || extension == ".gv";
-  std::string format = extension.drop_front().str();
-  if (!dotOnly && format != "svg" && format != "png" && format != "pdf")
-    return module.emitError() << "report-graph '" << path
-                              << "': name a .dot, .svg, .png or .pdf file";
-  std::string dotPath = path.str();
-  std::optional<std::string> dotProgram;
-  if (!dotOnly) {
-    llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("dot");
-    if (!found)
-      return module.emitError()
-             << "report-graph '" << path
-             << "': Graphviz's dot is not installed (the Debian package "
-                "graphviz); a .dot file needs no Graphviz";
-    dotProgram = *found;
-    dotPath = path.str() + ".dot";
-  }
+  llvm::Expected<std::optional<std::string>> dotProgram =
+      findReportGraphRenderer(path);
+  if (!dotProgram)
+    return module.emitError() << llvm::toString(dotProgram.takeError());
+  bool dotOnly = !*dotProgram;
+  std::string dotPath = dotOnly ? path.str() : path.str() + ".dot";
+  std::string format = llvm::sys::path::extension(path).drop_front().str();
   {
     std::error_code error;
     llvm::ToolOutputFile file(dotPath, error, llvm::sys::fs::OF_Text);
@@ -299,8 +305,8 @@ LogicalResult writeReportGraph(ModuleOp module, llvm::StringRef path,
     return success();
   std::string message;
   std::string formatFlag = "-T" + format;
-  llvm::StringRef arguments[] = {*dotProgram, formatFlag, dotPath, "-o", path};
-  int status = llvm::sys::ExecuteAndWait(*dotProgram, arguments, std::nullopt,
+  llvm::StringRef arguments[] = {**dotProgram, formatFlag, dotPath, "-o", path};
+  int status = llvm::sys::ExecuteAndWait(**dotProgram, arguments, std::nullopt,
                                          {}, 0, 0, &message);
   llvm::sys::fs::remove(dotPath);
   if (status != 0)

@@ -16,7 +16,11 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
 
 namespace prec {
 
@@ -36,6 +40,11 @@ llvm::StringRef getComputeColor(llvm::StringRef type);
 /// Writes the graph of `module`'s functions in Graphviz's DOT language.
 void printReportGraph(mlir::ModuleOp module, llvm::raw_ostream &os,
                       const ReportGraphOverlay &overlay = {});
+
+/// The `dot` that renders `path`, none for a `.dot` file, or why it cannot
+/// be drawn (an unknown extension, no Graphviz).
+llvm::Expected<std::optional<std::string>>
+findReportGraphRenderer(llvm::StringRef path);
 
 /// Writes the graph to `path`: as DOT for `.dot`, else rendered by
 /// Graphviz's `dot` in the format the extension names. Errors are emitted

@@ -1,4 +1,5 @@
 // prec-report's picture (report-graph=): every op the report lists is a box
+// (its name's quotes and backslashes escaped in the label)
 // filled with its compute type's colour, inserted casts are red diamonds,
 // f32 ops say why they stayed when the policy enables a reduced precision,
 // and edges run through what is not drawn (regions, epilogue conversions).
@@ -22,7 +23,7 @@
 // CHECK-NEXT:   [[X:n[0-9]+]] [shape=ellipse, fillcolor="#ffffff", label="x\ntensor<4xf32>"];
 // CHECK-NEXT:   [[CAST:n[0-9]+]] [shape=diamond, color="#d62728", penwidth=2, fillcolor="#a6d96a", label="cast\nf32 to f16"];
 // CHECK-NEXT:   [[X]] -> [[CAST]];
-// CHECK-NEXT:   [[ABS:n[0-9]+]] [fillcolor="#a6d96a", label="Abs\ntosa.abs\nf16", tooltip="inputs"];
+// CHECK-NEXT:   [[ABS:n[0-9]+]] [fillcolor="#a6d96a", label="Abs \"1\" \\ x\ntosa.abs\nf16", tooltip="inputs"];
 // CHECK-NEXT:   [[CAST]] -> [[ABS]];
 // An f32 op with its reason, and its detail (shortened) in the label.
 // CHECK-NEXT:   [[EXP:n[0-9]+]] [fillcolor="#d9d9d9", label="Exp\ntosa.exp\nf32\nf32: range: its result range exceeds f16's largest finite...", tooltip="range: its result range exceeds f16's largest finite value 65504"];
@@ -42,7 +43,7 @@
 // SVG: <path fill="#a6d96a" stroke="#d62728" stroke-width="2"
 // SVG: <title>n2</title>
 // SVG: <path fill="#a6d96a" stroke="black"
-// SVG-NEXT: <text {{.*}}>Abs</text>
+// SVG-NEXT: <text {{.*}}>Abs &quot;1&quot; \ x</text>
 // SVG: <title>n3</title>
 // SVG: <path fill="#d9d9d9" stroke="black"
 // SVG: >f32: range: its result range exceeds f16&#39;s largest finite...</text>
@@ -57,7 +58,7 @@
 module attributes {precision.policy = #precision.policy<typing = weak, enabled = [f16], constraints = prefer, target = "sm_90">} {
   func.func @main(%x: tensor<4xf32> {precision.name = "x"}) -> tensor<4xf32> {
     %0 = tosa.cast %x {precision.inserted_cast} : (tensor<4xf32>) -> tensor<4xf16>
-    %1 = tosa.abs %0 {precision.assigned = #precision.assignment<compute = f16, accumulate = f16, storage = f16, reason = inputs>} : (tensor<4xf16>) -> tensor<4xf16> loc("Abs")
+    %1 = tosa.abs %0 {precision.assigned = #precision.assignment<compute = f16, accumulate = f16, storage = f16, reason = inputs>} : (tensor<4xf16>) -> tensor<4xf16> loc("Abs \"1\" \\ x")
     %2 = tosa.cast %1 {precision.epilogue} : (tensor<4xf16>) -> tensor<4xf32>
     %3 = tosa.exp %2 {precision.assigned = #precision.assignment<compute = f32, accumulate = f32, storage = f32, reason = range, detail = "its result range exceeds f16's largest finite value 65504">} : (tensor<4xf32>) -> tensor<4xf32> loc("Exp")
     %4 = precision.region bf16 prefer accumulate f32 (%a = %3 : tensor<4xf32>) -> tensor<4xf32> {

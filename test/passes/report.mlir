@@ -56,6 +56,11 @@
 // SORTED: name: Add MatMul MatMul_1 Sub
 // SORTED-NEXT: name: Sub MatMul_1 MatMul Add
 // SORTED-NEXT: casts: {{(Add Sub|Sub Add)}} {{(MatMul MatMul_1|MatMul_1 MatMul)}}
+// Numbers sort as numbers: with 10 and 2 casts, 2 comes first.
+// RUN: sed -e 's|<td>MatMul</td>\(.*\)<td>1</td><td></td></tr>|<td>MatMul</td>\1<td>10</td><td></td></tr>|' -e 's|<td>MatMul_1</td>\(.*\)<td>1</td><td></td></tr>|<td>MatMul_1</td>\1<td>2</td><td></td></tr>|' %t.html > %t.numbers.html
+// RUN: %if node %{ node %S/Inputs/sort_report.js %t.numbers.html casts casts | FileCheck %s --check-prefix=NUMBERS %}
+// NUMBERS: casts: {{(Add Sub|Sub Add)}} MatMul_1 MatMul
+// NUMBERS-NEXT: casts: MatMul MatMul_1 {{(Add Sub|Sub Add)}}
 // RUN: not prec-opt %prec_src/examples/needs_constraints.mlir --prec-legalize="enabled=f16 report-html=%t.missing/r.html" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HTML-UNWRITABLE
 // HTML-UNWRITABLE: error: cannot write report page '{{.*}}missing/r.html'
 
