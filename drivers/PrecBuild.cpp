@@ -241,22 +241,26 @@ llvm::Error execute(llvm::ArrayRef<std::string> command, llvm::StringRef log) {
       (output.empty() ? "" : ":\n" + output));
 }
 
-std::vector<std::string>
-engineCompileCommand(llvm::StringRef nvcc, llvm::StringRef arch,
-                     const Outputs &outputs, llvm::ArrayRef<std::string> libs) {
-  std::vector<std::string> command = {nvcc.str(),
-                                      "-O3",
-                                      "-std=c++17",
-                                      "-shared",
-                                      "-Xcompiler",
-                                      "-fPIC",
-                                      "-arch=" + arch.str(),
-                                      outputs.path(".cu"),
-                                      "-o",
-                                      outputs.path(".so")};
+/// An nvcc command line: optimized, for `arch`, then `arguments`, then the
+/// engine's libraries.
+std::vector<std::string> nvccCommand(llvm::StringRef nvcc, llvm::StringRef arch,
+                                     llvm::ArrayRef<std::string> arguments,
+                                     llvm::ArrayRef<std::string> libs) {
+  std::vector<std::string> command = {nvcc.str(), "-O3", "-std=c++17",
+                                      "-arch=" + arch.str()};
+  command.insert(command.end(), arguments.begin(), arguments.end());
   for (const std::string &library : libs)
     command.push_back("-l" + library);
   return command;
+}
+
+std::vector<std::string>
+engineCompileCommand(llvm::StringRef nvcc, llvm::StringRef arch,
+                     const Outputs &outputs, llvm::ArrayRef<std::string> libs) {
+  return nvccCommand(nvcc, arch,
+                     {"-shared", "-Xcompiler", "-fPIC", outputs.path(".cu"),
+                      "-o", outputs.path(".so")},
+                     libs);
 }
 
 /// Writes, compiles and runs the benchmark harness against the engine.
@@ -276,23 +280,15 @@ llvm::Error benchmark(llvm::StringRef nvcc, llvm::StringRef arch,
   llvm::SmallString<256> library(outputs.path(".so"));
   llvm::sys::fs::make_absolute(library);
   std::string program = outputs.path("_benchmark");
-  std::vector<std::string> command = {nvcc.str(),
-                                      "-O3",
-                                      "-std=c++17",
-                                      "-arch=" + arch.str(),
-                                      "-DPREC_ENGINE=" + outputs.name,
-                                      "-include",
-                                      outputs.path(".h"),
-                                      source,
-                                      library.str().str(),
-                                      "-o",
-                                      program};
-  for (const std::string &library : libs)
-    command.push_back("-l" + library);
+  std::vector<std::string> command = nvccCommand(
+      nvcc, arch,
+      {"-DPREC_ENGINE=" + outputs.name, "-include", outputs.path(".h"), source,
+       library.str().str(), "-o", program},
+      libs);
   out << "benchmark: " << quoted(command) << "\n";
-  if (llvm::Error error = execute(command, outputs.path(".benchmark.log")))
-    return error;
   std::string log = outputs.path(".benchmark.log");
+  if (llvm::Error error = execute(command, log))
+    return error;
   llvm::Error ran = execute(
       {program, outputs.path(".weights"), std::to_string(options.iterations)},
       log);

@@ -178,6 +178,8 @@ private:
   InstrumentedModel instrument();
   llvm::Expected<std::vector<HostTensor>>
   runWithPlan(OwningOpRef<ModuleOp> module, PrecisionPlan plan);
+  /// Legalizes `module` with `plan` and the search's policy.
+  llvm::Error legalize(ModuleOp module, PrecisionPlan plan) const;
   PrecisionPlan makePlanFor(const std::vector<Unit> &units,
                             const std::vector<bool> &marked) const;
 
@@ -330,13 +332,16 @@ llvm::Error Debugger::prepareLegalizeOptions() {
   return llvm::Error::success();
 }
 
-llvm::Expected<std::vector<HostTensor>>
-Debugger::runWithPlan(OwningOpRef<ModuleOp> module, PrecisionPlan plan) {
+llvm::Error Debugger::legalize(ModuleOp module, PrecisionPlan plan) const {
   LegalizeInputs given{std::make_shared<const PrecisionPlan>(std::move(plan)),
                        calibration};
   // The starting point is expected to overflow: no warnings per run.
-  if (llvm::Error error = applyPolicy(*module, legalizeOptions, given,
-                                      /*warnings=*/nullptr))
+  return applyPolicy(module, legalizeOptions, given, /*warnings=*/nullptr);
+}
+
+llvm::Expected<std::vector<HostTensor>>
+Debugger::runWithPlan(OwningOpRef<ModuleOp> module, PrecisionPlan plan) {
+  if (llvm::Error error = legalize(*module, std::move(plan)))
     return std::move(error);
   return compileAndRun(std::move(module), options.functionName, inputs);
 }
@@ -344,10 +349,7 @@ Debugger::runWithPlan(OwningOpRef<ModuleOp> module, PrecisionPlan plan) {
 llvm::Expected<OwningOpRef<ModuleOp>>
 Debugger::legalizedWith(llvm::ArrayRef<int> marked) const {
   OwningOpRef<ModuleOp> module = ModuleOp(model).clone();
-  LegalizeInputs given{std::make_shared<const PrecisionPlan>(planFor(marked)),
-                       calibration};
-  if (llvm::Error error = applyPolicy(*module, legalizeOptions, given,
-                                      /*warnings=*/nullptr))
+  if (llvm::Error error = legalize(*module, planFor(marked)))
     return std::move(error);
   return module;
 }
