@@ -52,6 +52,35 @@ void truncateBatch(std::vector<HostTensor> &batch, int64_t count) {
   }
 }
 
+/// How many samples of `input` an array of `shape` holds (one sample, or
+/// N x sample); `where` names the array's file or chunk in errors.
+llvm::Expected<int64_t> countSamples(llvm::ArrayRef<int64_t> shape,
+                                     const Binding &input,
+                                     llvm::StringRef where) {
+  std::vector<int64_t> sampleShape = getSampleShape(input);
+  if (shape == llvm::ArrayRef<int64_t>(sampleShape))
+    return 1;
+  if (!shape.empty() &&
+      shape.drop_front() == llvm::ArrayRef<int64_t>(sampleShape))
+    return shape.front();
+  return makeError(where + ": the array for input '" + input.name +
+                   "' has shape " + formatShape(shape) +
+                   ", but the input takes samples of " +
+                   formatShape(sampleShape) + " (arrays of N x " +
+                   formatShape(sampleShape) + " or one sample)");
+}
+
+/// Checks that the arrays of one file or chunk agree on their samples.
+llvm::Error checkSameCount(int64_t &count, int64_t samples,
+                           llvm::StringRef where) {
+  if (count >= 0 && samples != count)
+    return makeError(where +
+                     ": its arrays hold different numbers of samples (" +
+                     llvm::Twine(count) + " and " + llvm::Twine(samples) + ")");
+  count = samples;
+  return llvm::Error::success();
+}
+
 /// One file's arrays, matched to the inputs.
 struct OpenFile {
   std::vector<std::unique_ptr<NpyStream>> arrays; // one per input
@@ -122,26 +151,13 @@ private:
       if (found == streams->end())
         return makeError("'" + path + "' has no array for input '" +
                          input.name + "'");
-      const NpyHeader &header = found->second->getHeader();
-      std::vector<int64_t> sampleShape = getSampleShape(input);
-      llvm::ArrayRef<int64_t> shape = header.shape;
-      int64_t samples = 0;
-      if (shape == llvm::ArrayRef<int64_t>(sampleShape))
-        samples = 1;
-      else if (!shape.empty() &&
-               shape.drop_front() == llvm::ArrayRef<int64_t>(sampleShape))
-        samples = shape.front();
-      else
-        return makeError("'" + path + "': the array for input '" + input.name +
-                         "' has shape " + formatShape(shape) +
-                         ", but the input takes samples of " +
-                         formatShape(sampleShape) + " (arrays of N x " +
-                         formatShape(sampleShape) + " or one sample)");
-      if (file.samples >= 0 && samples != file.samples)
-        return makeError(
-            "'" + path + "': its arrays hold different numbers of samples (" +
-            llvm::Twine(file.samples) + " and " + llvm::Twine(samples) + ")");
-      file.samples = samples;
+      std::string where = "'" + path + "'";
+      llvm::Expected<int64_t> samples =
+          countSamples(found->second->getHeader().shape, input, where);
+      if (!samples)
+        return samples.takeError();
+      if (llvm::Error error = checkSameCount(file.samples, *samples, where))
+        return std::move(error);
       file.arrays.push_back(std::move(found->second));
     }
     return file;
@@ -170,6 +186,77 @@ private:
   int64_t sampleCount = 0;
   size_t nextFile = 0;
   OpenFile current;
+};
+
+class TensorData : public CalibrationData {
+public:
+  TensorData(std::vector<Binding> inputs) : inputs(std::move(inputs)) {}
+
+  /// Matches a chunk's arrays to the inputs, converted to their kinds.
+  llvm::Error add(NamedTensors chunk, size_t index) {
+    std::string where = "batch " + std::to_string(index);
+    std::vector<HostTensor> arrays;
+    int64_t samples = -1;
+    for (const Binding &input : inputs) {
+      auto found = llvm::find_if(chunk, [&](const auto &entry) {
+        return entry.first == input.name ||
+               (inputs.size() == 1 && chunk.size() == 1);
+      });
+      if (found == chunk.end())
+        return makeError(where + " has no array for input '" + input.name +
+                         "'");
+      llvm::Expected<int64_t> count =
+          countSamples(found->second.shape, input, where);
+      if (!count)
+        return count.takeError();
+      if (llvm::Error error = checkSameCount(samples, *count, where))
+        return error;
+      arrays.push_back(found->second.convertTo(input.kind));
+    }
+    if (samples == 0)
+      return llvm::Error::success();
+    sampleCount += samples;
+    chunks.push_back({std::move(arrays), samples});
+    return llvm::Error::success();
+  }
+
+  int64_t getSampleCount() const override { return sampleCount; }
+
+  llvm::Expected<int64_t> read(int64_t count,
+                               std::vector<HostTensor> &batch) override {
+    batch = makeBatch(inputs, count);
+    int64_t filled = 0;
+    while (filled < count && next < chunks.size()) {
+      Chunk &chunk = chunks[next];
+      int64_t take = std::min(count - filled, chunk.samples - taken);
+      for (auto [index, array] : llvm::enumerate(chunk.arrays)) {
+        size_t bytes = array.data.size() / chunk.samples; // one sample
+        std::memcpy(batch[index].data.data() + filled * bytes,
+                    array.data.data() + taken * bytes, take * bytes);
+      }
+      filled += take;
+      taken += take;
+      if (taken == chunk.samples) {
+        chunk.arrays.clear(); // read: free it
+        ++next;
+        taken = 0;
+      }
+    }
+    truncateBatch(batch, filled);
+    return filled;
+  }
+
+private:
+  struct Chunk {
+    std::vector<HostTensor> arrays; // one per input
+    int64_t samples;
+  };
+
+  std::vector<Binding> inputs;
+  std::vector<Chunk> chunks;
+  int64_t sampleCount = 0;
+  size_t next = 0;
+  int64_t taken = 0; // samples of chunks[next] already read
 };
 
 class GeneratedData : public CalibrationData {
@@ -245,6 +332,18 @@ CalibrationData::openFiles(llvm::StringRef path,
   auto data = std::make_unique<FileData>(std::move(files), inputs.vec());
   if (llvm::Error error = data->scan())
     return std::move(error);
+  return std::unique_ptr<CalibrationData>(std::move(data));
+}
+
+llvm::Expected<std::unique_ptr<CalibrationData>>
+CalibrationData::fromTensors(llvm::ArrayRef<Binding> inputs,
+                             std::vector<NamedTensors> chunks) {
+  if (chunks.empty())
+    return makeError("there are no batches to calibrate on");
+  auto data = std::make_unique<TensorData>(inputs.vec());
+  for (auto [index, chunk] : llvm::enumerate(chunks))
+    if (llvm::Error error = data->add(std::move(chunk), index))
+      return std::move(error);
   return std::unique_ptr<CalibrationData>(std::move(data));
 }
 

@@ -12,6 +12,7 @@
 #ifndef PREC_DRIVERS_CALIBRATIONDATA_H
 #define PREC_DRIVERS_CALIBRATIONDATA_H
 
+#include "formats/Npy.h"
 #include "runtime/JitRunner.h"
 
 #include "llvm/Support/Error.h"
@@ -38,6 +39,12 @@ public:
   generate(llvm::ArrayRef<Binding> inputs,
            llvm::ArrayRef<std::string> valRanges, int64_t samples,
            uint64_t seed);
+
+  /// Holds `chunks` in memory: each maps input names to arrays of N
+  /// samples (N x sample shape, or one sample), as a file would; `chunks`
+  /// are read in order and converted to the inputs' element types.
+  static llvm::Expected<std::unique_ptr<CalibrationData>>
+  fromTensors(llvm::ArrayRef<Binding> inputs, std::vector<NamedTensors> chunks);
 
   /// The number of samples in all.
   virtual int64_t getSampleCount() const = 0;

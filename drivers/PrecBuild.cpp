@@ -201,7 +201,9 @@ manifestLibraries(llvm::StringRef path) {
   return libraries;
 }
 
-std::string quoted(llvm::ArrayRef<std::string> command) {
+} // namespace
+
+std::string quoteCommand(llvm::ArrayRef<std::string> command) {
   std::string line;
   for (const std::string &word : command) {
     if (!line.empty())
@@ -221,6 +223,8 @@ std::string quoted(llvm::ArrayRef<std::string> command) {
   return line;
 }
 
+namespace {
+
 /// Runs `command`, its output into `log`; on failure the error carries the
 /// log's last lines.
 llvm::Error execute(llvm::ArrayRef<std::string> command, llvm::StringRef log) {
@@ -235,7 +239,7 @@ llvm::Error execute(llvm::ArrayRef<std::string> command, llvm::StringRef log) {
   if (auto text = llvm::MemoryBuffer::getFile(log))
     output = (*text)->getBuffer().take_back(4000).str();
   return makeError(
-      quoted(command) + " failed" +
+      quoteCommand(command) + " failed" +
       (message.empty() ? "" : " (" + message + ")") +
       (status > 0 ? " with exit code " + std::to_string(status) : "") +
       (output.empty() ? "" : ":\n" + output));
@@ -285,7 +289,7 @@ llvm::Error benchmark(llvm::StringRef nvcc, llvm::StringRef arch,
       {"-DPREC_ENGINE=" + outputs.name, "-include", outputs.path(".h"), source,
        library.str().str(), "-o", program},
       libs);
-  out << "benchmark: " << quoted(command) << "\n";
+  out << "benchmark: " << quoteCommand(command) << "\n";
   std::string log = outputs.path(".benchmark.log");
   if (llvm::Error error = execute(command, log))
     return error;
@@ -298,6 +302,35 @@ llvm::Error benchmark(llvm::StringRef nvcc, llvm::StringRef arch,
 }
 
 } // namespace
+
+llvm::Error buildEngine(ModuleOp module, const PrecBuildOptions &options,
+                        llvm::StringRef name, EngineBuild &build) {
+  Outputs outputs{options.outputDir, name.str()};
+  CudaEngineOptions engineOptions;
+  engineOptions.batch = options.batch;
+  engineOptions.batchInputs = options.batchInputs;
+  engineOptions.convolutions = options.convolutions;
+  if (failed(emitCudaEngine(module, outputs.directory, outputs.name,
+                            engineOptions)))
+    return makeError("cannot emit the engine '" + name + "' (above)");
+  llvm::Expected<std::vector<std::string>> libraries =
+      manifestLibraries(outputs.path(".json"));
+  if (!libraries)
+    return libraries.takeError();
+  build.libraries = *libraries;
+  build.nvcc = findNvcc(options);
+  build.arch = archOf(options, module);
+  build.command = engineCompileCommand(build.nvcc.value_or("nvcc"), build.arch,
+                                       outputs, build.libraries);
+  if (!build.nvcc)
+    return llvm::Error::success();
+  if (llvm::Error error = execute(build.command, outputs.path(".nvcc.log"))) {
+    build.compileFailed = true;
+    return error;
+  }
+  build.library = outputs.path(".so");
+  return llvm::Error::success();
+}
 
 int runPrecBuild(const PrecBuildOptions &options,
                  const DialectRegistry &registry, llvm::raw_ostream &out,
@@ -354,47 +387,37 @@ int runPrecBuild(const PrecBuildOptions &options,
   if (auto table = llvm::MemoryBuffer::getFile(outputs.path(".report.txt")))
     out << (*table)->getBuffer();
 
-  CudaEngineOptions engineOptions;
-  engineOptions.batch = options.batch;
-  engineOptions.batchInputs = options.batchInputs;
-  engineOptions.convolutions = options.convolutions;
+  EngineBuild build;
+  llvm::Error built = llvm::Error::success();
   {
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
       err << diagnostic.getLocation() << ": error: " << diagnostic.str()
           << "\n";
       return success();
     });
-    if (failed(emitCudaEngine(*module, outputs.directory, outputs.name,
-                              engineOptions)))
-      return 2;
+    built = buildEngine(*module, options, outputs.name, build);
   }
-  out << "engine sources: " << outputs.path(".cu") << ", " << outputs.path(".h")
-      << ", " << outputs.path(".weights") << ", " << outputs.path(".json")
-      << "\n";
-
-  llvm::Expected<std::vector<std::string>> libraries =
-      manifestLibraries(outputs.path(".json"));
-  if (!libraries)
-    return fail(libraries.takeError(), 2);
-  std::optional<std::string> nvcc = findNvcc(options);
-  std::string arch = archOf(options, *module);
-  std::vector<std::string> compile =
-      engineCompileCommand(nvcc.value_or("nvcc"), arch, outputs, *libraries);
-  if (!nvcc) {
+  if (!build.command.empty())
+    out << "engine sources: " << outputs.path(".cu") << ", "
+        << outputs.path(".h") << ", " << outputs.path(".weights") << ", "
+        << outputs.path(".json") << "\n";
+  if (build.nvcc)
+    out << "compile: " << quoteCommand(build.command) << "\n";
+  if (built)
+    return fail(std::move(built), build.compileFailed ? 1 : 2);
+  if (!build.nvcc) {
     out << "nvcc not found"
         << (options.nvcc.empty() ? "" : " at '" + options.nvcc + "'")
-        << "; compile the engine with:\n  " << quoted(compile) << "\n";
+        << "; compile the engine with:\n  " << quoteCommand(build.command)
+        << "\n";
     if (options.benchmark)
       return fail(makeError("--benchmark needs nvcc"), 2);
     return 0;
   }
-  out << "compile: " << quoted(compile) << "\n";
-  if (llvm::Error error = execute(compile, outputs.path(".nvcc.log")))
-    return fail(std::move(error), 1);
-  out << "engine: " << outputs.path(".so") << "\n";
+  out << "engine: " << build.library << "\n";
   if (options.benchmark)
-    if (llvm::Error error =
-            benchmark(*nvcc, arch, options, outputs, *libraries, out))
+    if (llvm::Error error = benchmark(*build.nvcc, build.arch, options, outputs,
+                                      build.libraries, out))
       return fail(std::move(error), 1);
   return 0;
 }

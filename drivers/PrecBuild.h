@@ -16,6 +16,7 @@
 #include "lowering/ConvolutionPlan.h"
 #include "passes/OptionChoices.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -60,6 +61,29 @@ struct PrecBuildOptions {
   bool benchmark = false;
   int iterations = 100;
 };
+
+/// What buildEngine made.
+struct EngineBuild {
+  /// `<outputDir>/<name>.so`; empty when nvcc was not found.
+  std::string library;
+  /// The nvcc command that compiles the engine (run, or to run by hand).
+  std::vector<std::string> command;
+  std::optional<std::string> nvcc; // where nvcc was found
+  std::string arch;
+  std::vector<std::string> libraries; // what the engine links
+  bool compileFailed = false;         // nvcc ran and failed
+};
+
+/// Emits the legalized `module` as the engine `name` in `options.outputDir`
+/// (sources, weights and manifest, as options.batch, batchInputs and
+/// convolutions say) and compiles it with nvcc (options.nvcc, options.arch)
+/// into a shared library. The emitter's errors are diagnostics on the
+/// module's context; `build` says how far it got.
+llvm::Error buildEngine(mlir::ModuleOp module, const PrecBuildOptions &options,
+                        llvm::StringRef name, EngineBuild &build);
+
+/// Shell-quotes `command` into one line.
+std::string quoteCommand(llvm::ArrayRef<std::string> command);
 
 /// Runs prec-build; prints the report and what it did to `out`, errors to
 /// `err`; returns 0 on success, 1 when the engine fails to compile, build

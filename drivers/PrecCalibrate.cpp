@@ -229,6 +229,7 @@ llvm::Error convertTrtCache(ModuleOp model, const PrecCalibrateOptions &options,
 /// Runs the model on the data and fills `calibration`'s tensors.
 llvm::Error calibrateOnData(ModuleOp model, const PrecCalibrateOptions &options,
                             CalibrationAlgorithm algorithm,
+                            const CalibrationSource &source,
                             CalibrationFile &calibration,
                             llvm::raw_ostream &out, llvm::raw_ostream &err) {
   auto start = std::chrono::steady_clock::now();
@@ -247,11 +248,7 @@ llvm::Error calibrateOnData(ModuleOp model, const PrecCalibrateOptions &options,
                      " is not a multiple of the model's batch (" +
                      llvm::Twine(*modelBatch) + " samples per run)");
 
-  llvm::Expected<std::unique_ptr<CalibrationData>> data =
-      options.data.empty()
-          ? CalibrationData::generate(inputs, options.valRanges,
-                                      options.samples, options.seed)
-          : CalibrationData::openFiles(options.data, inputs);
+  llvm::Expected<std::unique_ptr<CalibrationData>> data = source(inputs);
   if (!data)
     return data.takeError();
   int64_t total = (*data)->getSampleCount();
@@ -341,6 +338,30 @@ llvm::Error calibrateOnData(ModuleOp model, const PrecCalibrateOptions &options,
 
 } // namespace
 
+llvm::Expected<CalibrationFile>
+calibrateModel(ModuleOp model, const PrecCalibrateOptions &options,
+               const CalibrationSource &source, llvm::StringRef sourceName,
+               llvm::raw_ostream &out, llvm::raw_ostream &err) {
+  if (!(options.percentile > 0 && options.percentile <= 100))
+    return makeError("--percentile must lie in (0, 100]");
+  if (options.batchSize < 0)
+    return makeError("--batch-size must be positive");
+  CalibrationFile calibration;
+  llvm::Expected<ModelFingerprint> fingerprint =
+      computeModelFingerprint(model, options.functionName);
+  if (!fingerprint)
+    return fingerprint.takeError();
+  calibration.model = *fingerprint;
+  calibration.algorithm =
+      options.algorithm.value_or(CalibrationAlgorithm::Entropy);
+  calibration.percentile = options.percentile;
+  calibration.source = sourceName.str();
+  if (llvm::Error error = calibrateOnData(model, options, calibration.algorithm,
+                                          source, calibration, out, err))
+    return std::move(error);
+  return calibration;
+}
+
 int runPrecCalibrate(const PrecCalibrateOptions &options,
                      const DialectRegistry &registry, llvm::raw_ostream &out,
                      llvm::raw_ostream &err) {
@@ -348,14 +369,8 @@ int runPrecCalibrate(const PrecCalibrateOptions &options,
     err << "prec-calibrate: error: " << message << "\n";
     return 2;
   };
-  CalibrationAlgorithm algorithm =
-      options.algorithm.value_or(CalibrationAlgorithm::Entropy);
-  if (!(options.percentile > 0 && options.percentile <= 100))
-    return fail("--percentile must lie in (0, 100]");
   if (options.output.empty())
     return fail("-o CALIB.json is required");
-  if (options.batchSize < 0)
-    return fail("--batch-size must be positive");
   int sources = !options.data.empty() + !options.valRanges.empty() +
                 !options.loadTrtCache.empty();
   if (sources != 1)
@@ -372,26 +387,32 @@ int runPrecCalibrate(const PrecCalibrateOptions &options,
   if (!model)
     return 2;
   CalibrationFile calibration;
-  llvm::Expected<ModelFingerprint> fingerprint =
-      computeModelFingerprint(*model, options.functionName);
-  if (!fingerprint)
-    return fail(llvm::toString(fingerprint.takeError()));
-  calibration.model = *fingerprint;
-  calibration.algorithm = algorithm;
-  calibration.percentile = options.percentile;
-
   if (!options.loadTrtCache.empty()) {
+    llvm::Expected<ModelFingerprint> fingerprint =
+        computeModelFingerprint(*model, options.functionName);
+    if (!fingerprint)
+      return fail(llvm::toString(fingerprint.takeError()));
+    calibration.model = *fingerprint;
+    calibration.percentile = options.percentile;
     if (llvm::Error error = convertTrtCache(*model, options, calibration, out))
       return fail(llvm::toString(std::move(error)));
   } else {
-    calibration.source = options.data.empty()
-                             ? "val-range " +
-                                   llvm::join(options.valRanges, ",") +
-                                   " seed " + std::to_string(options.seed)
-                             : options.data;
-    if (llvm::Error error =
-            calibrateOnData(*model, options, algorithm, calibration, out, err))
-      return fail(llvm::toString(std::move(error)));
+    auto source = [&](llvm::ArrayRef<Binding> inputs) {
+      return options.data.empty()
+                 ? CalibrationData::generate(inputs, options.valRanges,
+                                             options.samples, options.seed)
+                 : CalibrationData::openFiles(options.data, inputs);
+    };
+    std::string sourceName = options.data.empty()
+                                 ? "val-range " +
+                                       llvm::join(options.valRanges, ",") +
+                                       " seed " + std::to_string(options.seed)
+                                 : options.data;
+    llvm::Expected<CalibrationFile> calibrated =
+        calibrateModel(*model, options, source, sourceName, out, err);
+    if (!calibrated)
+      return fail(llvm::toString(calibrated.takeError()));
+    calibration = std::move(*calibrated);
   }
   printTable(calibration, out);
   if (llvm::Error error = writeOutputs(calibration, options, out))

@@ -11,11 +11,14 @@
 #ifndef PREC_DRIVERS_PRECCALIBRATE_H
 #define PREC_DRIVERS_PRECCALIBRATE_H
 
+#include "drivers/CalibrationData.h"
 #include "formats/CalibrationFile.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +43,20 @@ struct PrecCalibrateOptions {
   /// Draw a progress bar; unset: when `err` is a terminal.
   std::optional<bool> progress;
 };
+
+/// Opens the samples to calibrate on, given the model's inputs.
+using CalibrationSource =
+    std::function<llvm::Expected<std::unique_ptr<CalibrationData>>(
+        llvm::ArrayRef<Binding> inputs)>;
+
+/// Calibrates `options.functionName` of `model` on the samples of `source`
+/// with options' algorithm (entropy by default), percentile and batch size;
+/// `sourceName` is recorded as where the data came from. A summary goes to
+/// `out`, warnings and the progress bar to `err`.
+llvm::Expected<CalibrationFile>
+calibrateModel(mlir::ModuleOp model, const PrecCalibrateOptions &options,
+               const CalibrationSource &source, llvm::StringRef sourceName,
+               llvm::raw_ostream &out, llvm::raw_ostream &err);
 
 /// Runs prec-calibrate; prints results to `out` and errors to `err`;
 /// returns 0 on success and 2 on bad usage or input.

@@ -580,6 +580,27 @@ llvm::Expected<int> reportResult(const PrecDebugOptions &options,
   return 0;
 }
 
+PrecDebugSummary summarize(const Debugger &debugger, const SearchResult &result,
+                           const std::vector<double> &introduced,
+                           bool measured) {
+  const std::vector<Unit> &units = debugger.getUnits();
+  PrecDebugSummary summary;
+  summary.fixable = result.fixable;
+  summary.error = result.evaluation.error;
+  summary.evaluations = result.evaluations;
+  for (int unit : result.marked) {
+    summary.keptLayers.push_back(units[unit].name);
+    summary.keptOps.push_back(
+        units[unit].ops.front()->getName().getStringRef().str());
+  }
+  if (result.fixable)
+    summary.plan = serializePlan(debugger.planFor(result.marked));
+  if (measured)
+    for (auto [unit, error] : llvm::zip(units, introduced))
+      summary.introduced.emplace_back(unit.name, error);
+  return summary;
+}
+
 /// Draws the model legalized with the result, each layer filled by the
 /// error it introduces where `introduced` measured it.
 llvm::Error drawResult(const PrecDebugOptions &options,
@@ -612,7 +633,7 @@ llvm::Error drawResult(const PrecDebugOptions &options,
 
 int runPrecDebug(const PrecDebugOptions &options,
                  const DialectRegistry &registry, llvm::raw_ostream &out,
-                 llvm::raw_ostream &err) {
+                 llvm::raw_ostream &err, PrecDebugSummary *summary) {
   auto fail = [&](llvm::Error error) {
     err << "prec-debug: error: " << llvm::toString(std::move(error)) << "\n";
     return 2;
@@ -665,6 +686,11 @@ int runPrecDebug(const PrecDebugOptions &options,
   llvm::Expected<int> status = reportResult(options, debugger, *result, out);
   if (!status)
     return fail(status.takeError());
+  if (summary) {
+    *summary = summarize(debugger, *result, introduced,
+                         options.mode == SearchMode::WorstFirst);
+    summary->evaluations += measuringRuns;
+  }
   if (!options.reportGraph.empty() && !result->fixable)
     out << "nothing drawn: no marking passes\n";
   if (!options.reportGraph.empty() && result->fixable)

@@ -49,12 +49,25 @@ struct PrecDebugOptions {
   bool firstNonfinite = false;
 };
 
+/// What the search found, for callers that want it as data.
+struct PrecDebugSummary {
+  bool fixable = false; // whether some marking passes
+  /// The units kept at the high precision: their layer names and ops.
+  std::vector<std::string> keptLayers, keptOps;
+  double error = 0; // of the configuration found (or the last tried)
+  int evaluations = 0;
+  std::string plan; // the passing configuration's plan (JSON)
+  /// worst-first: each unit's layer and the error it introduces alone.
+  std::vector<std::pair<std::string, double>> introduced;
+};
+
 /// Runs prec-debug; prints steps and results to `out`, errors to `err`;
 /// returns 0 when a passing configuration was found (or none is needed),
 /// 1 when no marking makes the model pass, 2 on bad usage or input.
+/// `summary`, when given, receives the result.
 int runPrecDebug(const PrecDebugOptions &options,
                  const mlir::DialectRegistry &registry, llvm::raw_ostream &out,
-                 llvm::raw_ostream &err);
+                 llvm::raw_ostream &err, PrecDebugSummary *summary = nullptr);
 
 } // namespace prec
 

@@ -168,7 +168,7 @@ llvm::Error applyPolicy(ModuleOp module, const LegalizePipelineOptions &options,
   return llvm::Error::success();
 }
 
-llvm::Error makeF32Reference(ModuleOp module) {
+llvm::Error makeF32Reference(ModuleOp module, llvm::StringRef report) {
   dissolveRegions(module);
   module.walk([](Operation *op) {
     op->removeAttr(precision::PrecisionDialect::getRequestAttrName());
@@ -178,7 +178,9 @@ llvm::Error makeF32Reference(ModuleOp module) {
                   precision::PolicyAttr::get(
                       module.getContext(), precision::TypingMode::Weak, {},
                       precision::ConstraintMode::None, policy.getTarget()));
-  return applyPolicy(module, LegalizePipelineOptions());
+  LegalizePipelineOptions options;
+  options.report = report.str();
+  return applyPolicy(module, options);
 }
 
 std::vector<llvm::StringRef> splitOutsideBrackets(llvm::StringRef text) {

@@ -100,6 +100,15 @@ int64_t HostTensor::getNumElements() const {
   return count;
 }
 
+HostTensor HostTensor::convertTo(ElementKind target) const {
+  if (target == kind)
+    return *this;
+  HostTensor converted(target, shape);
+  for (int64_t i = 0, e = getNumElements(); i < e; ++i)
+    converted.setFromDouble(i, getAsDouble(i));
+  return converted;
+}
+
 template <typename T> static T load(const uint8_t *bytes, int64_t index) {
   T value;
   std::memcpy(&value, bytes + index * sizeof(T), sizeof(T));

@@ -72,6 +72,9 @@ struct HostTensor {
   void setFromDouble(int64_t index, double value);
   /// `1x3x224x224`.
   std::string formatShape() const;
+
+  /// The tensor in `kind`, each element converted as setFromDouble does.
+  HostTensor convertTo(ElementKind kind) const;
 };
 
 /// Formats a shape as `1x3x224x224` (`scalar` for rank 0).

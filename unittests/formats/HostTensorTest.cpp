@@ -51,6 +51,21 @@ TEST(HostTensorTest, IntegersSaturateAndRoundHalfToEven) {
   EXPECT_EQ(i8.getAsDouble(4), 0);
 }
 
+TEST(HostTensorTest, ConvertToRoundsEachElementAndKeepsTheShape) {
+  HostTensor f64(ElementKind::F64, {1, 3});
+  for (auto [index, value] : std::initializer_list<std::pair<int, double>>{
+           {0, 1.0 + std::ldexp(1.0, -11)}, {1, 70000}, {2, -2.5}})
+    f64.setFromDouble(index, value);
+  HostTensor half = f64.convertTo(ElementKind::F16);
+  EXPECT_EQ(half.shape, f64.shape);
+  EXPECT_EQ(bitsAt(half, 0), 0x3C00);
+  EXPECT_TRUE(std::isinf(half.getAsDouble(1)));
+  HostTensor i8 = f64.convertTo(ElementKind::I8);
+  EXPECT_EQ(i8.getAsDouble(1), 127);
+  EXPECT_EQ(i8.getAsDouble(2), -2);
+  EXPECT_EQ(f64.convertTo(ElementKind::F64).data, f64.data);
+}
+
 TEST(HostTensorTest, ShapesAndSizes) {
   HostTensor tensor(ElementKind::I64, {2, 3});
   EXPECT_EQ(tensor.getNumElements(), 6);
