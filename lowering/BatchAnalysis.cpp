@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -180,7 +181,13 @@ private:
                                       [](int64_t d) { return d == 1; });
       // Non-tensor-shaped operands (shift, zero points) are rank-1 scalars.
       bool scalar = !operandDim && type.getRank() != shapeOf(result).size();
-      if (operandDim != dim && !shared && !scalar)
+      // A splat constant (an exporter's scalar broadcast to the result's
+      // shape) holds the same value wherever a smaller batch reads it.
+      DenseElementsAttr constant;
+      bool splat = !operandDim &&
+                   matchPattern(operand, m_Constant(&constant)) &&
+                   constant.isSplat();
+      if (operandDim != dim && !shared && !scalar && !splat)
         return fail(op, "an operand that does not depend on the batch is "
                         "not broadcast along it");
     }

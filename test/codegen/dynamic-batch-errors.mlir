@@ -45,7 +45,7 @@ func.func @main(%x: tensor<4x3xf32> loc("x")) -> tensor<8x3xf32> {
 // A weight that varies along the batch is not shared by the samples.
 // CHECK: error: {{.*}}dynamic batch: 'tosa.add' cannot run at a smaller batch: an operand that does not depend on the batch is not broadcast along it
 func.func @main(%x: tensor<4x3xf32> loc("x")) -> tensor<4x3xf32> {
-  %w = "tosa.const"() <{values = dense<1.0> : tensor<4x3xf32>}> : () -> tensor<4x3xf32>
+  %w = "tosa.const"() <{values = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0], [1.0, 2.0, 3.0]]> : tensor<4x3xf32>}> : () -> tensor<4x3xf32>
   %y = tosa.add %x, %w : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32> loc("add")
   return %y : tensor<4x3xf32>
 }
@@ -79,3 +79,4 @@ func.func @main(%q: tensor<4x8x32xf16> loc("q"), %kt: tensor<8x16x8xf16> loc("kt
   %o = engine.attention %q, %kt, %v {heads = 2 : i64, kernel = #engine.attention_kernel<warp_per_row>, masked_type = f32, scale = 1.0 : f64, scaled_type = f32, score_type = f32, sizes = array<i64: 8, 8, 8, 16, 16>, query_strides = array<i64: 32, 16, 128, 1>} : (tensor<4x8x32xf16>, tensor<8x16x8xf16>, tensor<8x8x16xf16>) -> tensor<8x8x16xf16> loc("attention")
   return %o : tensor<8x8x16xf16>
 }
+
