@@ -10,6 +10,7 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   libopenblas-dev
   python3-numpy python3-onnx
+  python3-dev pybind11-dev python3-pybind11 python3-torch
   graphviz
   clang-22 libclang-rt-22-dev
 )

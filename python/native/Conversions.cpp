@@ -1,0 +1,182 @@
+//===- Conversions.cpp - numpy arrays and prec errors for Python ----------===//
+
+#include "python/native/Conversions.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Location.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+namespace py = pybind11;
+
+namespace prec::python {
+
+namespace {
+
+std::string getSeverityName(mlir::DiagnosticSeverity severity) {
+  switch (severity) {
+  case mlir::DiagnosticSeverity::Error:
+    return "error";
+  case mlir::DiagnosticSeverity::Warning:
+    return "warning";
+  case mlir::DiagnosticSeverity::Note:
+    return "note";
+  case mlir::DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  return "note";
+}
+
+/// `file:line:col`, or the layer's name for an op of an imported model.
+std::string printLocation(mlir::Location location) {
+  if (auto file = llvm::dyn_cast<mlir::FileLineColLoc>(location))
+    return (file.getFilename().getValue() + ":" + llvm::Twine(file.getLine()) +
+            ":" + llvm::Twine(file.getColumn()))
+        .str();
+  if (auto name = llvm::dyn_cast<mlir::NameLoc>(location))
+    return name.getName().getValue().str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << location;
+  return text;
+}
+
+/// The kind of a numpy dtype, if prec has one.
+std::optional<ElementKind> getArrayKind(const py::dtype &dtype) {
+  char kind = dtype.kind();
+  size_t size = dtype.itemsize();
+  if (kind == 'f')
+    return size == 4   ? std::optional(ElementKind::F32)
+           : size == 8 ? std::optional(ElementKind::F64)
+           : size == 2 ? std::optional(ElementKind::F16)
+                       : std::nullopt;
+  if (kind == 'i')
+    return size == 1   ? std::optional(ElementKind::I8)
+           : size == 2 ? std::optional(ElementKind::I16)
+           : size == 4 ? std::optional(ElementKind::I32)
+           : size == 8 ? std::optional(ElementKind::I64)
+                       : std::nullopt;
+  if (kind == 'u' && size == 1)
+    return ElementKind::U8;
+  if (kind == 'b')
+    return ElementKind::Bool;
+  return std::nullopt;
+}
+
+py::dtype getNumpyDtype(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32:
+  case ElementKind::BF16: // widened
+    return py::dtype("float32");
+  case ElementKind::F64:
+    return py::dtype("float64");
+  case ElementKind::F16:
+    return py::dtype("float16");
+  case ElementKind::I8:
+    return py::dtype("int8");
+  case ElementKind::U8:
+    return py::dtype("uint8");
+  case ElementKind::I16:
+    return py::dtype("int16");
+  case ElementKind::I32:
+    return py::dtype("int32");
+  case ElementKind::I64:
+    return py::dtype("int64");
+  case ElementKind::Bool:
+    return py::dtype("bool");
+  }
+  return py::dtype("float32");
+}
+
+} // namespace
+
+DiagnosticCollector::DiagnosticCollector(mlir::MLIRContext *context)
+    : handler(context, [this](mlir::Diagnostic &diagnostic) {
+        records.push_back({printLocation(diagnostic.getLocation()),
+                           getSeverityName(diagnostic.getSeverity()),
+                           diagnostic.str()});
+        for (const mlir::Diagnostic &note : diagnostic.getNotes())
+          records.push_back(
+              {printLocation(note.getLocation()), "note", note.str()});
+        return mlir::success();
+      }) {}
+
+std::string DiagnosticCollector::formatErrors() const {
+  std::string text;
+  for (const DiagnosticRecord &record : records)
+    if (record.severity == "error")
+      text +=
+          (text.empty() ? "" : "\n") + record.location + ": " + record.message;
+  return text;
+}
+
+py::list toPython(const std::vector<DiagnosticRecord> &diagnostics) {
+  py::list list;
+  for (const DiagnosticRecord &record : diagnostics)
+    list.append(
+        py::make_tuple(record.location, record.severity, record.message));
+  return list;
+}
+
+void raiseError(const std::string &message,
+                const std::vector<DiagnosticRecord> &diagnostics) {
+  py::object errorClass = py::module_::import("prec.errors").attr("Error");
+  py::object error = errorClass(message, toPython(diagnostics));
+  PyErr_SetObject(errorClass.ptr(), error.ptr());
+  throw py::error_already_set();
+}
+
+void raiseError(llvm::Error error, const DiagnosticCollector *collector) {
+  std::string message = llvm::toString(std::move(error));
+  if (!collector)
+    raiseError(message, {});
+  // Errors that say "(above)" or nothing of their own get the diagnostics'.
+  std::string located = collector->formatErrors();
+  if (!located.empty() && message.find(located) == std::string::npos)
+    message += "\n" + located;
+  raiseError(message, collector->getRecords());
+}
+
+HostTensor toHostTensor(const py::array &array, std::optional<ElementKind> kind,
+                        const std::string &what) {
+  std::optional<ElementKind> arrayKind = getArrayKind(array.dtype());
+  if (!arrayKind)
+    raiseError(what + " has element type " +
+                   py::str(array.dtype()).cast<std::string>() +
+                   ", which prec cannot take",
+               {});
+  auto contiguous = py::array::ensure(array, py::array::c_style);
+  std::vector<int64_t> shape(contiguous.shape(),
+                             contiguous.shape() + contiguous.ndim());
+  HostTensor tensor(*arrayKind, shape);
+  std::memcpy(tensor.data.data(), contiguous.data(), tensor.data.size());
+  return kind ? tensor.convertTo(*kind) : tensor;
+}
+
+py::array toNumpy(const HostTensor &tensor) {
+  py::array array(getNumpyDtype(tensor.kind), tensor.shape);
+  if (tensor.kind != ElementKind::BF16) {
+    std::memcpy(array.mutable_data(), tensor.data.data(), tensor.data.size());
+    return array;
+  }
+  auto *values = static_cast<float *>(array.mutable_data());
+  for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i)
+    values[i] = float(tensor.getAsDouble(i));
+  return array;
+}
+
+NamedTensors toNamedTensors(const py::dict &arrays, const std::string &what) {
+  NamedTensors tensors;
+  for (auto [name, value] : arrays) {
+    std::string key = py::str(name);
+    py::array array = py::array::ensure(value);
+    if (!array)
+      raiseError(what + " '" + key + "' is not an array", {});
+    tensors.emplace_back(
+        key, toHostTensor(array, std::nullopt, what + " '" + key + "'"));
+  }
+  return tensors;
+}
+
+} // namespace prec::python
