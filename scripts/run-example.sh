@@ -2,7 +2,7 @@
 # The main job on the bundled examples: builds prec, compiles each example with a precision
 # policy (prec-legalize), prints the precision report, then runs the mixed-precision program on
 # the CPU with prec-run and compares it with the same model in f32; calibrates the INT8 MLP
-# example with prec-calibrate first.
+# example with prec-calibrate first; then does the same from Python.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin="$root/build/bin"
@@ -52,3 +52,25 @@ if [ -x /usr/local/cuda/bin/nvcc ]; then
 else
   echo "nvcc not found at /usr/local/cuda/bin/nvcc: the engine is not compiled"
 fi
+
+echo
+echo "== From Python (PYTHONPATH=build/python): the Polygraphy example compiled, run and debugged"
+PYTHONPATH="$root/build/python" /usr/bin/python3 - "$root/examples/needs_constraints.mlir" <<'PYTHON'
+import sys
+
+import numpy as np
+
+import prec
+
+model = sys.argv[1]
+program = prec.compile(model, enabled_precisions=("f16",), val_ranges={"x": (1, 2)})
+for row in program.report():
+    print(f"  {row.name:9} {row.op:12} compute {row.compute:4} {row.reason}")
+x = np.random.default_rng(0).uniform(1, 2, (1, 2, 2)).astype(np.float32)
+f32 = prec.reference(model).run(x=x)["result0"]
+stats = prec.compare(program.run(x=x)["result0"], f32, atol=1e-2, rtol=0)
+print(f"  against f32: largest error {stats.max_absolute:.3g}: {'PASS' if stats.passed else 'FAIL'}")
+found = prec.debug_precision(model, {"x": x}, mode="delta", atol=1e-2, rtol=0)
+print(f"  without x's range, prec.debug_precision keeps in f32: "
+      f"{', '.join(layer.name for layer in found.kept)} ({found.evaluations} evaluations)")
+PYTHON
