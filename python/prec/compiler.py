@@ -8,7 +8,7 @@ from typing import List, Tuple
 
 from .arrays import to_numpy
 from .errors import Diagnostic, Error, PrecisionWarning
-from .models import load_model
+from .models import at_batch, load_model
 from .precisions import precision_names
 
 
@@ -84,13 +84,23 @@ def _check_choices(**values):
                         f"{', '.join(_CHOICES[option])})")
 
 
+def _batch_range(batch):
+    """(min, opt, max) from a tuple or "MIN:OPT:MAX"."""
+    if isinstance(batch, str):
+        parts = batch.split(":")
+    else:
+        parts = list(batch)
+    try:
+        low, optimum, high = (int(part) for part in parts)
+    except (TypeError, ValueError):
+        raise Error(f"batch {batch!r} is not (min, opt, max)") from None
+    return low, optimum, high
+
+
 def _batch_text(batch):
     if batch is None:
         return None
-    if isinstance(batch, str):
-        return batch
-    low, optimum, high = batch
-    return f"{low}:{optimum}:{high}"
+    return ":".join(str(size) for size in _batch_range(batch))
 
 
 class Program:
@@ -184,12 +194,16 @@ def compile(model, *, enabled_precisions=("f16",), typing="weak",
         a path, JSON text or a dict);
     target: "sm_90", "sm_80", ... or "cpu";
     input_shapes: {"input": (1, 3, 224, 224)} for dynamic ONNX inputs;
-    batch: (min, opt, max) for the engine, the model being at max.
+    batch: (min, opt, max) for the engine, the model being at max (a
+        module's example_inputs are repeated along their first axis to
+        max).
 
     Warnings of the policy become PrecisionWarnings; errors, prec.Error.
     """
     _check_choices(typing=typing, constraints=constraints,
                    binding_layout=binding_layout)
+    if batch is not None and example_inputs is not None:
+        example_inputs = at_batch(example_inputs, _batch_range(batch)[2])
     native_model = load_model(model, input_shapes=input_shapes,
                               example_inputs=example_inputs,
                               input_names=input_names,

@@ -26,6 +26,22 @@ def _export_module(module, example_inputs, input_names, output_names, opset):
     return buffer.getvalue()
 
 
+def at_batch(example_inputs, size):
+    """Example inputs with `size` samples along their first axis, repeated
+    from those given: a module with a dynamic batch is exported at its
+    largest."""
+    import torch
+    if isinstance(example_inputs, torch.Tensor):
+        example_inputs = (example_inputs,)
+    resized = []
+    for tensor in example_inputs:
+        if tensor.dim() > 0 and tensor.shape[0] != size:
+            repeats = -(-size // tensor.shape[0])
+            tensor = torch.cat([tensor] * repeats)[:size]
+        resized.append(tensor)
+    return tuple(resized)
+
+
 def load_model(model, *, input_shapes=None, example_inputs=None,
                input_names=None, output_names=None, opset=17):
     """The native model for `model`; raises prec.Error where it cannot be

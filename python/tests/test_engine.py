@@ -1,6 +1,7 @@
 """Engines built from Python and loaded through prec.Engine. Without a GPU
 the engine's create reports that there is no device; with one (the GPU
 machine runs bench/gpu/python_engine.py) it runs."""
+import json
 import os
 import shutil
 import tempfile
@@ -53,6 +54,19 @@ class Engines(unittest.TestCase):
         # create reports no device, or the CUDA libraries are absent.
         self.assertRegex(str(caught.exception),
                          "flip_create: .*(CUDA|device|driver)|cannot load")
+
+    def test_dynamic_batch_engine_from_a_module(self):
+        from test_torch import Block
+        program = prec.compile(Block().eval(), example_inputs=torch.randn(2, 32),
+                               batch=(1, 2, 8), input_names=["x"])
+        library = program.build_engine(self.directory, "block",
+                                       nvcc=find_nvcc())
+        with open(os.path.splitext(library)[0] + ".json") as file:
+            manifest = json.load(file)
+        self.assertEqual(manifest["batch"], {"min": 1, "opt": 2, "max": 8})
+        self.assertEqual([(b["name"], b["shape"], b["batched"])
+                          for b in manifest["bindings"] if b["input"]],
+                         [("x", [8, 32], True)])
 
     def test_missing_manifest(self):
         with self.assertRaisesRegex(prec.Error, "cannot read the engine's "

@@ -63,6 +63,20 @@ class TorchModules(unittest.TestCase):
             calibration.tensors["/norm/LayerNormalization_output_0"].amax,
             float(normalized.abs().max()), places=4)
 
+    def test_dynamic_batch_exports_at_the_largest(self):
+        program = prec.compile(self.block, example_inputs=self.x[:2],
+                               batch=(1, 2, 8), input_names=["x"],
+                               output_names=["y"])
+        self.assertEqual(program.inputs[0].shape, (8, 32))
+        x = torch.randn(8, 32)
+        with torch.no_grad():
+            expected = self.block(x).numpy()
+        y = program.run(x=x)["y"]
+        self.assertLess(np.abs(y - expected).max(),
+                        0.01 * np.abs(expected).max())
+        with self.assertRaisesRegex(prec.Error, "is not \\(min, opt, max\\)"):
+            prec.compile(self.block, example_inputs=self.x, batch=(1, 2))
+
     def test_module_without_example_inputs(self):
         with self.assertRaisesRegex(prec.Error, "needs example_inputs"):
             prec.compile(self.block)
