@@ -27,9 +27,9 @@ constexpr int64_t kSensitiveReductionLength = 256;
 /// Every tensor operand carries data.
 constexpr unsigned kAllDataOperands = ~0u;
 
-/// An op of class `Class` whose results `Transfer` bounds. Contractions
-/// accumulate, in the type `Form` says; the first `DataOperands` tensor
-/// operands carry data.
+/// An op of class `Class` whose results `Transfer` bounds. Ops with a `Form`
+/// (contractions, average pooling) accumulate, in the type it says; the
+/// first `DataOperands` tensor operands carry data.
 template <typename OpTy, OpClass Class, RangeTransfer Transfer = unknownRange,
           unsigned DataOperands = kAllDataOperands, bool Quantizable = false,
           AccumulatorForm Form = AccumulatorForm::None>
@@ -38,9 +38,7 @@ struct OpModel
           OpModel<OpTy, Class, Transfer, DataOperands, Quantizable, Form>,
           OpTy> {
   OpClass getOpClass(Operation *) const { return Class; }
-  bool accumulates(Operation *) const {
-    return Class == OpClass::Contraction;
-  }
+  bool accumulates(Operation *) const { return Form != AccumulatorForm::None; }
   bool isQuantizable(Operation *) const { return Quantizable; }
   AccumulatorForm getAccumulatorForm(Operation *) const { return Form; }
   SmallVector<Value> getDataOperands(Operation *op) const {
@@ -91,6 +89,12 @@ template <typename OpTy, RangeTransfer Transfer = firstOperandRange>
 using Reduction = OpModel<OpTy, OpClass::Reduction, Transfer>;
 template <typename OpTy, RangeTransfer Transfer>
 using Pooling = OpModel<OpTy, OpClass::Pooling, Transfer>;
+/// Average pooling sums its window in `acc_type`, which TOSA allows to be f32
+/// (or f16 for f16) but not bf16: it accumulates as convolutions do.
+template <typename OpTy, RangeTransfer Transfer>
+using SummingPooling =
+    OpModel<OpTy, OpClass::Pooling, Transfer, kAllDataOperands, false,
+            AccumulatorForm::Attribute>;
 template <typename OpTy, RangeTransfer Transfer,
           unsigned DataOperands = kAllDataOperands>
 using Elementwise =
@@ -136,7 +140,8 @@ void attachTosaModels(MLIRContext *context) {
 
   MaxPool2dOp::attachInterface<Pooling<MaxPool2dOp, firstOperandRange>>(
       *context);
-  AvgPool2dOp::attachInterface<Pooling<AvgPool2dOp, avgPoolRange>>(*context);
+  AvgPool2dOp::attachInterface<SummingPooling<AvgPool2dOp, avgPoolRange>>(
+      *context);
 
   AddOp::attachInterface<Elementwise<AddOp, addRange>>(*context);
   SubOp::attachInterface<Elementwise<SubOp, subRange>>(*context);

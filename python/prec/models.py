@@ -19,10 +19,15 @@ def _export_module(module, example_inputs, input_names, output_names, opset):
     names = input_names or [f"input{i}" for i in range(len(example_inputs))]
     buffer = io.BytesIO()
     module = module.eval()
-    with torch.no_grad():
+    try:
+        # With gradients on: under no_grad, eval-mode attention and encoder
+        # layers take PyTorch's fused fast path, which has no ONNX export.
         torch.onnx.export(module, example_inputs, buffer, input_names=names,
                           output_names=output_names, opset_version=opset,
                           do_constant_folding=True)
+    except Exception as error:  # the exporter's, whatever their kind
+        raise Error(f"torch.onnx.export of {type(module).__name__} failed: "
+                    f"{error}") from error
     return buffer.getvalue()
 
 
