@@ -111,18 +111,23 @@ std::string DiagnosticCollector::formatErrors() const {
   return text;
 }
 
+py::str toText(const std::string &text) {
+  return py::reinterpret_steal<py::str>(
+      PyUnicode_DecodeUTF8(text.data(), text.size(), "replace"));
+}
+
 py::list toPython(const std::vector<DiagnosticRecord> &diagnostics) {
   py::list list;
   for (const DiagnosticRecord &record : diagnostics)
-    list.append(
-        py::make_tuple(record.location, record.severity, record.message));
+    list.append(py::make_tuple(toText(record.location), record.severity,
+                               toText(record.message)));
   return list;
 }
 
 void raiseError(const std::string &message,
                 const std::vector<DiagnosticRecord> &diagnostics) {
   py::object errorClass = py::module_::import("prec.errors").attr("Error");
-  py::object error = errorClass(message, toPython(diagnostics));
+  py::object error = errorClass(toText(message), toPython(diagnostics));
   PyErr_SetObject(errorClass.ptr(), error.ptr());
   throw py::error_already_set();
 }

@@ -49,6 +49,10 @@ private:
 [[noreturn]] void raiseError(llvm::Error error,
                              const DiagnosticCollector *collector = nullptr);
 
+/// `text` as a Python str; bytes that are not UTF-8 (a corrupt model's
+/// names) become U+FFFD rather than an exception.
+pybind11::str toText(const std::string &text);
+
 /// The diagnostics as a Python list of (location, severity, message).
 pybind11::list toPython(const std::vector<DiagnosticRecord> &diagnostics);
 

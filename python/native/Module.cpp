@@ -31,10 +31,17 @@ py::list toPython(const std::vector<Binding> &bindings) {
   return list;
 }
 
+py::list toTextList(const std::vector<std::string> &texts) {
+  py::list list;
+  for (const std::string &text : texts)
+    list.append(toText(text));
+  return list;
+}
+
 py::dict toPython(const NamedTensors &tensors) {
   py::dict dict;
   for (const auto &[name, tensor] : tensors)
-    dict[py::str(name)] = toNumpy(tensor);
+    dict[toText(name)] = toNumpy(tensor);
   return dict;
 }
 
@@ -140,13 +147,16 @@ py::dict debugPrecision(Model &model, const py::dict &options,
     raiseError(llvm::StringRef(errors).rtrim().str(), {});
   py::dict result;
   result["passed"] = status == 0;
-  result["kept_layers"] = summary.keptLayers;
-  result["kept_ops"] = summary.keptOps;
+  result["kept_layers"] = toTextList(summary.keptLayers);
+  result["kept_ops"] = toTextList(summary.keptOps);
   result["error"] = summary.error;
   result["evaluations"] = summary.evaluations;
-  result["plan"] = summary.plan;
-  result["introduced"] = summary.introduced;
-  result["log"] = log;
+  result["plan"] = toText(summary.plan);
+  py::list introduced;
+  for (const auto &[layer, error] : summary.introduced)
+    introduced.append(py::make_tuple(toText(layer), error));
+  result["introduced"] = introduced;
+  result["log"] = toText(log);
   return result;
 }
 
@@ -236,25 +246,27 @@ PYBIND11_MODULE(_prec, m) {
             std::string summary;
             std::string calibration = model.calibrate(
                 std::move(chunks), algorithm, percentile, batchSize, summary);
-            return py::make_tuple(calibration, summary);
+            return py::make_tuple(toText(calibration), toText(summary));
           },
           py::arg("batches"), py::arg("algorithm"), py::arg("percentile"),
           py::arg("batch_size"))
       .def("reference", &Model::reference)
-      .def("input_names", &Model::getInputNames)
-      .def("mlir", &Model::print);
+      .def("input_names",
+           [](const Model &model) { return toTextList(model.getInputNames()); })
+      .def("mlir", [](const Model &model) { return toText(model.print()); });
 
   py::class_<Program, std::shared_ptr<Program>>(m, "Program")
       .def_property_readonly(
           "inputs", [](const Program &p) { return toPython(p.getInputs()); })
       .def_property_readonly(
           "outputs", [](const Program &p) { return toPython(p.getOutputs()); })
-      .def_property_readonly("report_json", &Program::getReport)
+      .def_property_readonly(
+          "report_json", [](const Program &p) { return toText(p.getReport()); })
       .def_property_readonly(
           "warnings",
           [](const Program &p) { return python::toPython(p.getWarnings()); })
       .def_property_readonly("model", &Program::getModel)
-      .def("mlir", &Program::print)
+      .def("mlir", [](const Program &p) { return toText(p.print()); })
       .def(
           "run",
           [](Program &program, const py::dict &arrays) {

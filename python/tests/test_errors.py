@@ -8,7 +8,7 @@ import unittest
 import numpy as np
 
 import prec
-from common import example
+from common import example, model
 
 
 class BadModels(unittest.TestCase):
@@ -32,6 +32,18 @@ class BadModels(unittest.TestCase):
         self.assertTrue(errors)
         self.assertIn("bad.mlir:2:", errors[0].location)
         self.assertIn("bad.mlir:2:", str(caught.exception))
+
+    def test_names_that_are_not_utf8(self):
+        # A corrupt op type: its bytes reach the message as U+FFFD.
+        with open(model("bert-legacy.onnx"), "rb") as file:
+            data = file.read()
+        corrupt = data.replace(b"\x22\x06MatMul", b"\x22\x06M\xfftMul", 1)
+        with self.assertRaises(prec.Error) as caught:
+            prec.compile(corrupt)
+        self.assertIn("M\ufffdtMul, opset 17): unsupported op type",
+                      str(caught.exception))
+        self.assertEqual(caught.exception.diagnostics[0].location,
+                         "/model/encoder/layer.0/attention/self/query/MatMul")
 
     def test_mlir_without_main(self):
         path = self.write("other.mlir", "func.func @f() {\n  return\n}\n")
