@@ -68,6 +68,15 @@ class Engines(unittest.TestCase):
                           for b in manifest["bindings"] if b["input"]],
                          [("x", [8, 32], True)])
 
+    def test_program_engine_and_module(self):
+        if torch.cuda.is_available():
+            self.skipTest("bench/gpu/python_engine.py runs these on a GPU")
+        # Built into a temporary directory and loaded: create says why not.
+        for make in (self.program.engine, self.program.module):
+            with self.assertRaisesRegex(prec.EngineError,
+                                        "engine_create: no CUDA device"):
+                make(nvcc=find_nvcc())
+
     def test_missing_manifest(self):
         with self.assertRaisesRegex(prec.Error, "cannot read the engine's "
                                                 "manifest"):
