@@ -38,6 +38,15 @@ public:
       Operation *producer = fused->get().getDefiningOp();
       if (!producer || !producer->hasOneUse())
         return false;
+      // A reduction reads its operands as they are laid out: folding their
+      // producers in would change its order of summation with the graph
+      // around it.
+      auto reduces = [](Operation *op) {
+        auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+        return linalgOp && linalgOp.getNumReductionLoops() > 0;
+      };
+      if (reduces(fused->getOwner()) || reduces(producer))
+        return false;
       return countBodyOps(producer, limit) +
                  countBodyOps(fused->getOwner(), limit) <=
              limit;
