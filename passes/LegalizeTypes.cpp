@@ -232,6 +232,10 @@ private:
         reason = Reason::Range;
       }
     }
+    // TOSA's contractions and pools take no bf16 accumulator: bf16
+    // operands accumulate in f32 (as on tensor cores).
+    if (accumulates(op) && accumulate.isBF16())
+      accumulate = Float32Type::get(op->getContext());
     return AssignmentAttr::get(op->getContext(), compute, accumulate, storage,
                                reason, detail);
   }
