@@ -4,6 +4,7 @@
 
 #include "drivers/PrecRun.h"
 #include "drivers/PrecisionSearch.h"
+#include "drivers/SwitchablePrecision.h"
 #include "runtime/Compare.h"
 #include "support/Errors.h"
 
@@ -24,6 +25,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <numeric>
 
 using namespace mlir;
 
@@ -155,6 +157,8 @@ public:
       : options(options), model(model), out(out) {}
 
   llvm::Error prepare();
+  /// Builds the switched program when the precisions allow it.
+  llvm::Error prepareSwitchable();
   llvm::Expected<Evaluation> evaluate(llvm::ArrayRef<int> marked);
   /// The model legalized with `marked` in the high precision.
   llvm::Expected<OwningOpRef<ModuleOp>>
@@ -173,6 +177,9 @@ public:
 
   const std::vector<Unit> &getUnits() const { return units; }
   int getUnnamed() const { return unnamed; }
+  /// Whether evaluations run the switched program, compiled once.
+  bool compilesOnce() const { return switchable != nullptr; }
+  int getVerifiedRuns() const { return verifiedRuns; }
 
 private:
   InstrumentedModel instrument();
@@ -182,6 +189,7 @@ private:
   llvm::Error legalize(ModuleOp module, PrecisionPlan plan) const;
   PrecisionPlan makePlanFor(const std::vector<Unit> &units,
                             const std::vector<bool> &marked) const;
+  llvm::Expected<std::vector<HostTensor>> run(llvm::ArrayRef<int> marked);
 
   const PrecDebugOptions &options;
   ModuleOp model;
@@ -196,6 +204,9 @@ private:
   OutputTolerances tolerances;
   std::vector<Binding> inputBindings, outputBindings;
   NamedTensors inputs, golden;
+  std::vector<HostTensor> inputValues;
+  std::unique_ptr<SwitchableProgram> switchable;
+  int verifiedRuns = 0;
 };
 
 PrecisionPlan Debugger::makePlanFor(const std::vector<Unit> &units,
@@ -279,9 +290,63 @@ llvm::Error Debugger::prepare() {
   return llvm::Error::success();
 }
 
-llvm::Expected<Evaluation> Debugger::evaluate(llvm::ArrayRef<int> marked) {
+llvm::Error Debugger::prepareSwitchable() {
+  for (const auto &entry : inputs)
+    inputValues.push_back(entry.second);
+  if (!options.compileOnce || quantizedLow || !highType.isF32())
+    return llvm::Error::success();
+  llvm::Expected<OwningOpRef<ModuleOp>> low = legalizedWith({});
+  if (!low)
+    return low.takeError();
+  std::vector<int> all(units.size());
+  std::iota(all.begin(), all.end(), 0);
+  llvm::Expected<OwningOpRef<ModuleOp>> high = legalizedWith(all);
+  if (!high)
+    return high.takeError();
+  llvm::StringMap<int> unitOf;
+  for (auto [index, unit] : llvm::enumerate(units))
+    unitOf[unit.name] = index;
+  auto isSearched = [&](Operation *op) { return isEligible(op, false); };
+  llvm::Expected<std::unique_ptr<SwitchableProgram>> program =
+      SwitchableProgram::create(**low, std::move(*high), options.functionName,
+                                isSearched, unitOf, units.size());
+  if (!program) {
+    // Not every model's legalizations correspond op for op: compile per
+    // plan, as before.
+    out << "compiling every plan: " << llvm::toString(program.takeError())
+        << "\n";
+    return llvm::Error::success();
+  }
+  switchable = std::move(*program);
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<HostTensor>>
+Debugger::run(llvm::ArrayRef<int> marked) {
+  if (!switchable)
+    return runWithPlan(model.clone(), planFor(marked));
   llvm::Expected<std::vector<HostTensor>> outputs =
+      switchable->run(inputValues, marked);
+  if (!outputs || !options.verifyCompileOnce)
+    return outputs;
+  llvm::Expected<std::vector<HostTensor>> compiled =
       runWithPlan(model.clone(), planFor(marked));
+  if (!compiled)
+    return compiled.takeError();
+  for (auto [index, pair] : llvm::enumerate(llvm::zip(*outputs, *compiled))) {
+    auto [switched, planned] = pair;
+    if (switched.data != planned.data)
+      return makeError("the compile-once program differs from compiling the "
+                       "plan in output " +
+                       std::to_string(index) + " with " +
+                       std::to_string(marked.size()) + " units marked");
+  }
+  ++verifiedRuns;
+  return outputs;
+}
+
+llvm::Expected<Evaluation> Debugger::evaluate(llvm::ArrayRef<int> marked) {
+  llvm::Expected<std::vector<HostTensor>> outputs = run(marked);
   if (!outputs)
     return outputs.takeError();
   Evaluation evaluation{true, 0.0};
@@ -649,6 +714,8 @@ int runPrecDebug(const PrecDebugOptions &options,
   Debugger debugger(options, *model, out);
   if (llvm::Error error = debugger.prepare())
     return fail(std::move(error));
+  if (llvm::Error error = debugger.prepareSwitchable())
+    return fail(std::move(error));
   const std::vector<Unit> &units = debugger.getUnits();
   printSearchHeader(options, debugger, out);
 
@@ -682,7 +749,12 @@ int runPrecDebug(const PrecDebugOptions &options,
           .count();
   out << "evaluations: " << result->evaluations + measuringRuns << " ("
       << result->evaluations << " searching, " << measuringRuns
-      << " measuring) in " << llvm::format("%.1f", seconds) << " s\n";
+      << " measuring) in " << llvm::format("%.1f", seconds) << " s, "
+      << (debugger.compilesOnce() ? "compiled once" : "compiled per plan")
+      << "\n";
+  if (options.verifyCompileOnce && debugger.compilesOnce())
+    out << "compile-once runs equal to compiling their plans: "
+        << debugger.getVerifiedRuns() << "\n";
   llvm::Expected<int> status = reportResult(options, debugger, *result, out);
   if (!status)
     return fail(status.takeError());

@@ -47,6 +47,14 @@ struct PrecDebugOptions {
   /// marked (passes/ReportGraph.h).
   std::string reportGraph;
   bool firstNonfinite = false;
+  /// Evaluate through one program compiled with per-unit precision
+  /// switches (drivers/SwitchablePrecision.h) where the low precision is a
+  /// float one and the high f32; otherwise, or when false, legalize and
+  /// compile every plan.
+  bool compileOnce = true;
+  /// Also compile every evaluated plan and require the switched program's
+  /// outputs to equal its outputs bit for bit.
+  bool verifyCompileOnce = false;
 };
 
 /// What the search found, for callers that want it as data.

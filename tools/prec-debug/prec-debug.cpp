@@ -79,6 +79,17 @@ int main(int argc, char **argv) {
       cl::desc("report the first op whose output is Inf/NaN at the low "
                "precision, with its inputs' ranges"),
       cl::cat(category));
+  cl::opt<bool> compileOnce(
+      "compile-once",
+      cl::desc("evaluate through one program with per-layer precision "
+               "switches where the low precision is a float one and the "
+               "high f32 (default); =false compiles every plan"),
+      cl::init(true), cl::cat(category));
+  cl::opt<bool> verifyCompileOnce(
+      "verify-compile-once",
+      cl::desc("also compile every evaluated plan and require equal outputs, "
+               "bit for bit"),
+      cl::cat(category));
   prec::InputFlags inputFlags(category);
   prec::ToleranceFlags toleranceFlags(category);
   cl::HideUnrelatedOptions(category);
@@ -105,6 +116,8 @@ int main(int argc, char **argv) {
   options.reference = reference;
   options.plan = plan;
   options.firstNonfinite = firstNonfinite;
+  options.compileOnce = compileOnce;
+  options.verifyCompileOnce = verifyCompileOnce;
   options.reportGraph = reportGraph;
 
   mlir::DialectRegistry registry;

@@ -1,0 +1,295 @@
+//===- SwitchablePrecision.cpp - compile once, choose precisions per run --===//
+
+#include "drivers/SwitchablePrecision.h"
+
+#include "dialects/Precision/PrecisionOpInterface.h"
+#include "dialects/Precision/PrecisionOps.h"
+#include "dialects/Precision/PrecisionTypes.h"
+#include "dialects/Utils/OpNames.h"
+#include "lowering/Pipelines.h"
+#include "support/Errors.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+
+namespace prec {
+namespace {
+
+using UnitOps = std::vector<std::vector<Operation *>>;
+
+UnitOps collectUnitOps(func::FuncOp function,
+                       const std::function<bool(Operation *)> &isSearched,
+                       const llvm::StringMap<int> &unitOf, int units) {
+  UnitOps ops(units);
+  function.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!isSearched(op))
+      return;
+    auto it = unitOf.find(getLayerName(op));
+    if (it != unitOf.end())
+      ops[it->second].push_back(op);
+  });
+  return ops;
+}
+
+/// The element type `result` is stored in: its epilogue cast's, if any.
+Type getStoredType(Value result) {
+  if (result.hasOneUse())
+    if (auto cast = dyn_cast<tosa::CastOp>(*result.getUsers().begin());
+        cast && cast->hasAttr("precision.epilogue"))
+      return getElementTypeOrSelf(cast.getType());
+  return getElementTypeOrSelf(result.getType());
+}
+
+/// `value` cloned before the builder's insertion point when constants and
+/// casts of them compute it (the low legalization's weights, rounded at
+/// compile time); null otherwise.
+Value cloneConstantChain(Value value, OpBuilder &builder) {
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return Value();
+  if (matchPattern(op, m_Constant()))
+    return builder.clone(*op)->getResult(0);
+  if (!isa<tosa::CastOp>(op))
+    return Value();
+  Value input = cloneConstantChain(op->getOperand(0), builder);
+  if (!input)
+    return Value();
+  IRMapping mapping;
+  mapping.map(op->getOperand(0), input);
+  return builder.clone(*op, mapping)->getResult(0);
+}
+
+/// Whether `narrow` is a float type that `wide` holds every value of.
+bool isNarrower(Type narrow, Type wide) {
+  return narrow != wide && isa<FloatType>(narrow) && isa<FloatType>(wide) &&
+         precision::canRepresentAllValues(wide, narrow);
+}
+
+/// Whether the low legalization runs `op` narrower than f32 (not kept wide
+/// by its range).
+bool runsNarrow(Operation *op) {
+  auto assignment = op->getAttrOfType<precision::AssignmentAttr>(
+      precision::PrecisionDialect::getAssignmentAttrName());
+  return assignment && isNarrower(assignment.getCompute(),
+                                  Float32Type::get(op->getContext()));
+}
+
+/// Builds the switches into the all-high function.
+class Switcher {
+public:
+  Switcher(func::FuncOp function, Value mask)
+      : builder(function.getContext()), mask(mask) {}
+
+  /// Whether `unit` runs low, as a tensor<1xi1>.
+  Value lowBit(int unit, Location loc) {
+    auto [it, inserted] = bits.try_emplace(unit, Value());
+    if (!inserted)
+      return it->second;
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointAfterValue(mask);
+    auto type = RankedTensorType::get({1}, builder.getI1Type());
+    ImplicitLocOpBuilder b(loc, builder);
+    it->second =
+        tosa::SliceOp::create(b, type, mask, tosa::getTosaConstShape(b, {unit}),
+                              tosa::getTosaConstShape(b, {1}));
+    return it->second;
+  }
+
+  Value logicalOr(Value a, Value b, Location loc) {
+    return tosa::LogicalOrOp::create(builder, loc, a.getType(), a, b);
+  }
+
+  /// `lowValue` (converted to `value`'s type) where `bit` is set, `value`
+  /// otherwise; `readers`, when given, receives the new op that reads
+  /// `value`.
+  Value choose(Value value, Value lowValue, Value bit, Location loc,
+               SmallPtrSetImpl<Operation *> *readers = nullptr) {
+    auto type = cast<RankedTensorType>(value.getType());
+    ImplicitLocOpBuilder b(loc, builder);
+    if (lowValue.getType() != type)
+      lowValue = tosa::CastOp::create(b, type, lowValue);
+    SmallVector<int64_t> ones(type.getRank(), 1);
+    Value predicate =
+        tosa::ReshapeOp::create(b, RankedTensorType::get(ones, b.getI1Type()),
+                                bit, tosa::getTosaConstShape(b, ones));
+    auto select = tosa::SelectOp::create(b, type, predicate, lowValue, value);
+    if (readers)
+      readers->insert(select);
+    return select;
+  }
+
+  OpBuilder builder;
+
+private:
+  Value mask;
+  llvm::DenseMap<int, Value> bits;
+};
+
+using Twins = llvm::DenseMap<Operation *, std::pair<int, Operation *>>;
+
+/// Whether some consumer of `value` (a result of the all-high function) runs
+/// low, from their units' bits: a contraction whose consumers all run high
+/// stores wide (prec-legalize-types). Null when one always runs low.
+Value getAnyConsumerLow(Value value, Switcher &switcher, const Twins &twins,
+                        Location loc) {
+  Value anyLow;
+  for (Operation *user : value.getUsers()) {
+    if (isa<func::ReturnOp>(user))
+      continue;
+    auto twin = twins.find(user);
+    if (twin == twins.end())
+      return Value(); // a data move follows this op's storage
+    if (!runsNarrow(twin->second.second))
+      continue; // kept wide by its range
+    Value userBit = switcher.lowBit(twin->second.first, loc);
+    anyLow = anyLow ? switcher.logicalOr(anyLow, userBit, loc) : userBit;
+  }
+  return anyLow;
+}
+
+/// Beside `high` (an op of the all-high function), a clone of its twin
+/// `low` fed what a plan running it low feeds it: each operand converted to
+/// the low op's operand type, or the low legalization's own weights. Where
+/// `bit` says the unit runs low, the clone's results, as the low op stores
+/// them and widened back, replace `high`'s.
+llvm::Error addLowTwin(Operation *low, Operation *high, Value bit,
+                       Switcher &switcher, const Twins &twins) {
+  Location loc = high->getLoc();
+  OpBuilder &builder = switcher.builder;
+  builder.setInsertionPoint(high);
+  IRMapping mapping;
+  for (auto [lowOperand, highOperand] :
+       llvm::zip(low->getOperands(), high->getOperands())) {
+    Value operand = cloneConstantChain(lowOperand, builder);
+    if (!operand && lowOperand.getType() == highOperand.getType())
+      operand = highOperand;
+    if (!operand && isa<RankedTensorType>(lowOperand.getType()))
+      operand =
+          tosa::CastOp::create(builder, loc, lowOperand.getType(), highOperand);
+    if (!operand)
+      return makeError("cannot feed the low twin of '" +
+                       high->getName().getStringRef() + "'");
+    mapping.map(lowOperand, operand);
+  }
+  Operation *twin = builder.clone(*low, mapping);
+  builder.setInsertionPointAfter(high);
+  for (auto [lowResult, twinResult, highResult] :
+       llvm::zip(low->getResults(), twin->getResults(), high->getResults())) {
+    Type stored = getStoredType(lowResult);
+    Value value = twinResult;
+    if (stored != getElementTypeOrSelf(value.getType())) {
+      auto type = cast<RankedTensorType>(value.getType());
+      Value rounded =
+          tosa::CastOp::create(builder, loc, type.clone(stored), value);
+      Value anyLow = accumulates(low)
+                         ? getAnyConsumerLow(highResult, switcher, twins, loc)
+                         : Value();
+      // Stored wide where every consumer runs high, else rounded.
+      value = anyLow ? switcher.choose(value, rounded, anyLow, loc) : rounded;
+    }
+    SmallPtrSet<Operation *, 2> readers;
+    Value chosen = switcher.choose(highResult, value, bit, loc, &readers);
+    highResult.replaceAllUsesExcept(chosen, readers);
+  }
+  return llvm::Error::success();
+}
+
+/// Each unit's ops at the low precision pair with its ops at the high.
+llvm::Error checkPairs(const UnitOps &lowOps, const UnitOps &highOps) {
+  for (auto [unit, pair] : llvm::enumerate(llvm::zip(lowOps, highOps))) {
+    const auto &[low, high] = pair;
+    bool same = low.size() == high.size() &&
+                llvm::all_of(llvm::zip(low, high), [](auto ops) {
+                  auto [l, h] = ops;
+                  return l->getName() == h->getName() &&
+                         l->getNumOperands() == h->getNumOperands() &&
+                         l->getNumResults() == h->getNumResults();
+                });
+    if (!same)
+      return makeError("unit " + std::to_string(unit) +
+                       " has other ops at the low precision than at the high");
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<SwitchableProgram>>
+SwitchableProgram::create(ModuleOp low, OwningOpRef<ModuleOp> high,
+                          llvm::StringRef functionName,
+                          const std::function<bool(Operation *)> &isSearched,
+                          const llvm::StringMap<int> &unitOf, int units) {
+  // The rewrites that change what the CPU computes (the bias added in the
+  // accumulator, ...) first, on both, so that each op is paired with what
+  // it computes.
+  for (ModuleOp module : {low, *high}) {
+    PassManager pm(module.getContext());
+    buildLowerToGpuPipeline(pm);
+    if (failed(pm.run(module)))
+      return makeError("cannot lower the legalized model");
+  }
+  auto lowFunction = low.lookupSymbol<func::FuncOp>(functionName);
+  auto highFunction = high->lookupSymbol<func::FuncOp>(functionName);
+  UnitOps lowOps = collectUnitOps(lowFunction, isSearched, unitOf, units);
+  UnitOps highOps = collectUnitOps(highFunction, isSearched, unitOf, units);
+  if (llvm::Error error = checkPairs(lowOps, highOps))
+    return std::move(error);
+
+  Location loc = highFunction.getLoc();
+  auto maskType =
+      RankedTensorType::get({units}, IntegerType::get(high->getContext(), 1));
+  if (failed(highFunction.insertArgument(highFunction.getNumArguments(),
+                                         maskType, {}, loc)))
+    return makeError("cannot add the precision mask argument");
+  Value mask = highFunction.getArguments().back();
+  Switcher switcher(highFunction, mask);
+
+  // Each searched op of the high function: its unit and its low twin.
+  Twins twins;
+  for (int unit = 0; unit < units; ++unit)
+    for (auto [l, h] : llvm::zip(lowOps[unit], highOps[unit]))
+      twins[h] = {unit, l};
+
+  // In program order, so that each op's consumers are still the model's.
+  std::vector<Operation *> order;
+  highFunction.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (twins.count(op))
+      order.push_back(op);
+  });
+  for (Operation *h : order) {
+    auto [unit, l] = twins.lookup(h);
+    if (llvm::Error error = addLowTwin(l, h, switcher.lowBit(unit, h->getLoc()),
+                                       switcher, twins))
+      return std::move(error);
+  }
+
+  llvm::Expected<std::unique_ptr<CompiledFunction>> compiled =
+      CompiledFunction::compile(std::move(high), functionName);
+  if (!compiled)
+    return compiled.takeError();
+  std::unique_ptr<SwitchableProgram> program(new SwitchableProgram());
+  program->compiled = std::move(*compiled);
+  program->units = units;
+  return program;
+}
+
+llvm::Expected<std::vector<HostTensor>>
+SwitchableProgram::run(const std::vector<HostTensor> &inputs,
+                       llvm::ArrayRef<int> marked) {
+  HostTensor mask(ElementKind::Bool, {units});
+  for (int unit = 0; unit < units; ++unit)
+    mask.setFromDouble(unit, 1); // low
+  for (int unit : marked)
+    mask.setFromDouble(unit, 0);
+  std::vector<HostTensor> arguments(inputs);
+  arguments.push_back(std::move(mask));
+  return compiled->run(arguments);
+}
+
+} // namespace prec

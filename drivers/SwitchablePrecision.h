@@ -1,0 +1,62 @@
+//===- SwitchablePrecision.h - compile once, choose precisions per run -*- C++
+//-*-===//
+//
+// prec-debug's evaluations without recompiling: one CPU program in which
+// each searched unit runs at the low or the high precision as a mask
+// argument says. It is the model legalized with every unit high (f32),
+// after the rewrites the CPU pipeline starts with; beside each unit op sits
+// a clone of its twin in the all-low legalization, fed the wide values
+// converted to the twin's operand types (or the low legalization's own
+// weights), and a select takes the twin's results, stored as the low op
+// stores them, where the unit runs low. A contraction whose consumers all
+// run high stores wide, as prec-legalize-types decides.
+//
+// That a run equals compiling its plan bit for bit rests on the CPU
+// pipeline computing each op the same whatever its neighbours: in
+// particular, no producer is fused into an op that reduces
+// (prec-fuse-elementwise), so a sum's order does not depend on how its
+// operands were made. prec-debug --verify-compile-once checks it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PREC_DRIVERS_SWITCHABLEPRECISION_H
+#define PREC_DRIVERS_SWITCHABLEPRECISION_H
+
+#include "runtime/JitRunner.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace prec {
+
+class SwitchableProgram {
+public:
+  /// Builds the program from `low` (every unit at the low precision) and
+  /// `high` (every unit in f32, consumed), legalized from one model; units
+  /// are the ops `isSearched` accepts, by the index `unitOf` gives their
+  /// layer. An error says why the two legalizations do not correspond
+  /// (e.g. a quantized low precision): then compile per plan.
+  static llvm::Expected<std::unique_ptr<SwitchableProgram>>
+  create(mlir::ModuleOp low, mlir::OwningOpRef<mlir::ModuleOp> high,
+         llvm::StringRef function,
+         const std::function<bool(mlir::Operation *)> &isSearched,
+         const llvm::StringMap<int> &unitOf, int units);
+
+  /// Runs with the `marked` units high and the others low.
+  llvm::Expected<std::vector<HostTensor>>
+  run(const std::vector<HostTensor> &inputs, llvm::ArrayRef<int> marked);
+
+private:
+  SwitchableProgram() = default;
+  std::unique_ptr<CompiledFunction> compiled;
+  int units = 0;
+};
+
+} // namespace prec
+
+#endif // PREC_DRIVERS_SWITCHABLEPRECISION_H
