@@ -138,6 +138,8 @@ py::dict debugPrecision(Model &model, const py::dict &options,
   debug.tolerances.errorQuantile = options["error_quantile"].cast<double>();
   debug.reportGraph = options["report_graph"].cast<std::string>();
   debug.firstNonfinite = options["first_nonfinite"].cast<bool>();
+  debug.compileOnce = options["compile_once"].cast<bool>();
+  debug.verifyCompileOnce = options["verify_compile_once"].cast<bool>();
 
   std::string log, errors;
   llvm::raw_string_ostream out(log), err(errors);

@@ -73,12 +73,15 @@ def debug_precision(model, inputs=None, *, mode="delta",
                     direction="forward", constraints="prefer", target="",
                     calibration=None, val_ranges=None, seed=1,
                     report_graph=None, first_nonfinite=False,
+                    compile_once=True, verify_compile_once=False,
                     input_shapes=None, example_inputs=None) -> DebugResult:
     """Finds the layers that must stay at `precision` for `model` to pass
     at the first of enabled_precisions, compared with `golden` outputs (a
     dict by name) or else the f32 run. mode: "bisect", "linear",
     "worst-first" or "delta"; inputs: a dict of arrays by name (else
-    generated in val_ranges from `seed`)."""
+    generated in val_ranges from `seed`). Evaluations run one program
+    compiled once (compile_once; verify_compile_once also compiles every
+    plan and requires equal outputs)."""
     native_model = (model._program.model if hasattr(model, "_program")
                     else load_model(model, input_shapes=input_shapes,
                                     example_inputs=example_inputs))
@@ -94,6 +97,8 @@ def debug_precision(model, inputs=None, *, mode="delta",
         "error_quantile": float(error_quantile),
         "report_graph": str(report_graph or ""),
         "first_nonfinite": bool(first_nonfinite),
+        "compile_once": bool(compile_once),
+        "verify_compile_once": bool(verify_compile_once),
     }
     found = native().debug_precision(native_model, options, _arrays(inputs),
                                      _arrays(golden))

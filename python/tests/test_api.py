@@ -78,13 +78,21 @@ class CompileAndRun(unittest.TestCase):
         self.assertFalse(np.allclose(program.run(**x)["result0"], x["x"],
                                      atol=1e-2))
         result = prec.debug_precision(example("needs_constraints.mlir"), x,
-                                      mode="delta", atol=1e-2, rtol=0)
+                                      mode="delta", atol=1e-2, rtol=0,
+                                      verify_compile_once=True)
         self.assertTrue(result.passed)
         kept = {layer.name for layer in result.kept}
         self.assertIn("Add", kept)
         self.assertTrue(kept <= {"Add", "Sub"})
         self.assertGreater(result.evaluations, 1)
         self.assertIn("keep in f32", result.log)
+        self.assertIn("compile-once runs equal to compiling their plans",
+                      result.log)
+        per_plan = prec.debug_precision(example("needs_constraints.mlir"), x,
+                                        mode="delta", atol=1e-2, rtol=0,
+                                        compile_once=False)
+        self.assertEqual(per_plan.kept, result.kept)
+        self.assertIn("compiled per plan", per_plan.log)
         # The plan reproduces the passing configuration.
         fixed = prec.compile(example("needs_constraints.mlir"),
                              plan=result.plan)
