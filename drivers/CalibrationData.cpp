@@ -81,6 +81,29 @@ llvm::Error checkSameCount(int64_t &count, int64_t samples,
   return llvm::Error::success();
 }
 
+/// The entry of `entries` (name, array) that holds `input`'s samples: by
+/// name, or the only one for a one-input model; `where` names the file or
+/// batch in errors, and `samples`, the count its arrays agree on so far,
+/// is checked against this array's (`getShape` reads its shape).
+template <typename Entries, typename GetShape>
+auto findInputArray(Entries &entries, const Binding &input, size_t inputCount,
+                    llvm::StringRef where, int64_t &samples, GetShape getShape)
+    -> llvm::Expected<decltype(entries.begin())> {
+  auto found = llvm::find_if(entries, [&](const auto &entry) {
+    return entry.first == input.name ||
+           (inputCount == 1 && entries.size() == 1);
+  });
+  if (found == entries.end())
+    return makeError(where + " has no array for input '" + input.name + "'");
+  llvm::Expected<int64_t> count =
+      countSamples(getShape(found->second), input, where);
+  if (!count)
+    return count.takeError();
+  if (llvm::Error error = checkSameCount(samples, *count, where))
+    return std::move(error);
+  return found;
+}
+
 /// One file's arrays, matched to the inputs.
 struct OpenFile {
   std::vector<std::unique_ptr<NpyStream>> arrays; // one per input
@@ -143,22 +166,14 @@ private:
       return streams.takeError();
     OpenFile file;
     file.samples = -1;
+    std::string where = "'" + path + "'";
     for (const Binding &input : inputs) {
-      auto found = llvm::find_if(*streams, [&](const auto &entry) {
-        return entry.first == input.name ||
-               (inputs.size() == 1 && streams->size() == 1);
-      });
-      if (found == streams->end())
-        return makeError("'" + path + "' has no array for input '" +
-                         input.name + "'");
-      std::string where = "'" + path + "'";
-      llvm::Expected<int64_t> samples =
-          countSamples(found->second->getHeader().shape, input, where);
-      if (!samples)
-        return samples.takeError();
-      if (llvm::Error error = checkSameCount(file.samples, *samples, where))
-        return std::move(error);
-      file.arrays.push_back(std::move(found->second));
+      auto found = findInputArray(
+          *streams, input, inputs.size(), where, file.samples,
+          [](const auto &stream) { return stream->getHeader().shape; });
+      if (!found)
+        return found.takeError();
+      file.arrays.push_back(std::move((*found)->second));
     }
     return file;
   }
@@ -198,20 +213,12 @@ public:
     std::vector<HostTensor> arrays;
     int64_t samples = -1;
     for (const Binding &input : inputs) {
-      auto found = llvm::find_if(chunk, [&](const auto &entry) {
-        return entry.first == input.name ||
-               (inputs.size() == 1 && chunk.size() == 1);
-      });
-      if (found == chunk.end())
-        return makeError(where + " has no array for input '" + input.name +
-                         "'");
-      llvm::Expected<int64_t> count =
-          countSamples(found->second.shape, input, where);
-      if (!count)
-        return count.takeError();
-      if (llvm::Error error = checkSameCount(samples, *count, where))
-        return error;
-      arrays.push_back(found->second.convertTo(input.kind));
+      auto found =
+          findInputArray(chunk, input, inputs.size(), where, samples,
+                         [](const HostTensor &array) { return array.shape; });
+      if (!found)
+        return found.takeError();
+      arrays.push_back((*found)->second.convertTo(input.kind));
     }
     if (samples == 0)
       return llvm::Error::success();

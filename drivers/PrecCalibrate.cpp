@@ -336,6 +336,22 @@ llvm::Error calibrateOnData(ModuleOp model, const PrecCalibrateOptions &options,
   return llvm::Error::success();
 }
 
+/// A calibration of `model` with options' algorithm and percentile, its
+/// tensors still to fill.
+llvm::Expected<CalibrationFile>
+startCalibration(ModuleOp model, const PrecCalibrateOptions &options) {
+  llvm::Expected<ModelFingerprint> fingerprint =
+      computeModelFingerprint(model, options.functionName);
+  if (!fingerprint)
+    return fingerprint.takeError();
+  CalibrationFile calibration;
+  calibration.model = *fingerprint;
+  calibration.algorithm =
+      options.algorithm.value_or(CalibrationAlgorithm::Entropy);
+  calibration.percentile = options.percentile;
+  return calibration;
+}
+
 } // namespace
 
 llvm::Expected<CalibrationFile>
@@ -346,18 +362,14 @@ calibrateModel(ModuleOp model, const PrecCalibrateOptions &options,
     return makeError("--percentile must lie in (0, 100]");
   if (options.batchSize < 0)
     return makeError("--batch-size must be positive");
-  CalibrationFile calibration;
-  llvm::Expected<ModelFingerprint> fingerprint =
-      computeModelFingerprint(model, options.functionName);
-  if (!fingerprint)
-    return fingerprint.takeError();
-  calibration.model = *fingerprint;
-  calibration.algorithm =
-      options.algorithm.value_or(CalibrationAlgorithm::Entropy);
-  calibration.percentile = options.percentile;
-  calibration.source = sourceName.str();
-  if (llvm::Error error = calibrateOnData(model, options, calibration.algorithm,
-                                          source, calibration, out, err))
+  llvm::Expected<CalibrationFile> calibration =
+      startCalibration(model, options);
+  if (!calibration)
+    return calibration.takeError();
+  calibration->source = sourceName.str();
+  if (llvm::Error error =
+          calibrateOnData(model, options, calibration->algorithm, source,
+                          *calibration, out, err))
     return std::move(error);
   return calibration;
 }
@@ -388,12 +400,10 @@ int runPrecCalibrate(const PrecCalibrateOptions &options,
     return 2;
   CalibrationFile calibration;
   if (!options.loadTrtCache.empty()) {
-    llvm::Expected<ModelFingerprint> fingerprint =
-        computeModelFingerprint(*model, options.functionName);
-    if (!fingerprint)
-      return fail(llvm::toString(fingerprint.takeError()));
-    calibration.model = *fingerprint;
-    calibration.percentile = options.percentile;
+    llvm::Expected<CalibrationFile> started = startCalibration(*model, options);
+    if (!started)
+      return fail(llvm::toString(started.takeError()));
+    calibration = std::move(*started);
     if (llvm::Error error = convertTrtCache(*model, options, calibration, out))
       return fail(llvm::toString(std::move(error)));
   } else {

@@ -204,7 +204,6 @@ private:
   OutputTolerances tolerances;
   std::vector<Binding> inputBindings, outputBindings;
   NamedTensors inputs, golden;
-  std::vector<HostTensor> inputValues;
   std::unique_ptr<SwitchableProgram> switchable;
   int verifiedRuns = 0;
 };
@@ -291,8 +290,6 @@ llvm::Error Debugger::prepare() {
 }
 
 llvm::Error Debugger::prepareSwitchable() {
-  for (const auto &entry : inputs)
-    inputValues.push_back(entry.second);
   if (!options.compileOnce || quantizedLow || !highType.isF32())
     return llvm::Error::success();
   llvm::Expected<OwningOpRef<ModuleOp>> low = legalizedWith({});
@@ -326,7 +323,7 @@ Debugger::run(llvm::ArrayRef<int> marked) {
   if (!switchable)
     return runWithPlan(model.clone(), planFor(marked));
   llvm::Expected<std::vector<HostTensor>> outputs =
-      switchable->run(inputValues, marked);
+      switchable->run(inputs, marked);
   if (!outputs || !options.verifyCompileOnce)
     return outputs;
   llvm::Expected<std::vector<HostTensor>> compiled =

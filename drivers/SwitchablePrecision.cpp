@@ -280,14 +280,15 @@ SwitchableProgram::create(ModuleOp low, OwningOpRef<ModuleOp> high,
 }
 
 llvm::Expected<std::vector<HostTensor>>
-SwitchableProgram::run(const std::vector<HostTensor> &inputs,
-                       llvm::ArrayRef<int> marked) {
+SwitchableProgram::run(const NamedTensors &inputs, llvm::ArrayRef<int> marked) {
   HostTensor mask(ElementKind::Bool, {units});
   for (int unit = 0; unit < units; ++unit)
     mask.setFromDouble(unit, 1); // low
   for (int unit : marked)
     mask.setFromDouble(unit, 0);
-  std::vector<HostTensor> arguments(inputs);
+  std::vector<HostTensor> arguments;
+  for (const auto &entry : inputs)
+    arguments.push_back(entry.second);
   arguments.push_back(std::move(mask));
   return compiled->run(arguments);
 }

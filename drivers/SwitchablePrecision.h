@@ -22,6 +22,7 @@
 #ifndef PREC_DRIVERS_SWITCHABLEPRECISION_H
 #define PREC_DRIVERS_SWITCHABLEPRECISION_H
 
+#include "formats/Npy.h"
 #include "runtime/JitRunner.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -47,9 +48,10 @@ public:
          const std::function<bool(mlir::Operation *)> &isSearched,
          const llvm::StringMap<int> &unitOf, int units);
 
-  /// Runs with the `marked` units high and the others low.
-  llvm::Expected<std::vector<HostTensor>>
-  run(const std::vector<HostTensor> &inputs, llvm::ArrayRef<int> marked);
+  /// Runs on `inputs` (in the function's order) with the `marked` units
+  /// high and the others low.
+  llvm::Expected<std::vector<HostTensor>> run(const NamedTensors &inputs,
+                                              llvm::ArrayRef<int> marked);
 
 private:
   SwitchableProgram() = default;

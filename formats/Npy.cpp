@@ -19,62 +19,6 @@ namespace {
 
 constexpr llvm::StringLiteral kNpyMagic("\x93NUMPY");
 
-/// numpy's dtype string for a kind ('<f4', '|b1', ...).
-llvm::StringRef getDescr(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F32:
-    return "<f4";
-  case ElementKind::F64:
-    return "<f8";
-  case ElementKind::F16:
-    return "<f2";
-  case ElementKind::BF16:
-    return "<u2";
-  case ElementKind::I8:
-    return "|i1";
-  case ElementKind::U8:
-    return "|u1";
-  case ElementKind::I16:
-    return "<i2";
-  case ElementKind::I32:
-    return "<i4";
-  case ElementKind::I64:
-    return "<i8";
-  case ElementKind::Bool:
-    return "|b1";
-  }
-  llvm_unreachable("unknown element kind");
-}
-
-llvm::Expected<ElementKind> parseDescr(llvm::StringRef descr, bool bf16) {
-  // One-byte types carry '|' (no byte order); numpy also accepts '<'.
-  if (descr.size() == 3 &&
-      (descr[0] == '<' || descr[0] == '|' || descr[0] == '='))
-    descr = descr.drop_front();
-  else if (descr.starts_with(">"))
-    return makeError("big-endian data ('" + descr +
-                     "') is not supported; save it little-endian");
-  if (bf16 && (descr == "u2" || descr == "V2"))
-    return ElementKind::BF16;
-  std::optional<ElementKind> kind =
-      llvm::StringSwitch<std::optional<ElementKind>>(descr)
-          .Case("f4", ElementKind::F32)
-          .Case("f8", ElementKind::F64)
-          .Case("f2", ElementKind::F16)
-          .Case("i1", ElementKind::I8)
-          .Case("u1", ElementKind::U8)
-          .Case("i2", ElementKind::I16)
-          .Case("i4", ElementKind::I32)
-          .Case("i8", ElementKind::I64)
-          .Case("b1", ElementKind::Bool)
-          .Default(std::nullopt);
-  if (!kind)
-    return makeError("unsupported dtype '" + descr +
-                     "'; supported: f4, f8, f2, bf16 as u2, i1, u1, i2, i4, "
-                     "i8, b1");
-  return *kind;
-}
-
 /// The value of `key` in numpy's header dict, e.g. `'<f4'` or `(2, 3)`.
 llvm::Expected<llvm::StringRef> findHeaderValue(llvm::StringRef header,
                                                 llvm::StringRef key) {
@@ -102,6 +46,61 @@ llvm::Expected<llvm::StringRef> findHeaderValue(llvm::StringRef header,
 }
 
 } // namespace
+
+llvm::StringRef getNumpyDescr(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32:
+    return "<f4";
+  case ElementKind::F64:
+    return "<f8";
+  case ElementKind::F16:
+    return "<f2";
+  case ElementKind::BF16:
+    return "<u2";
+  case ElementKind::I8:
+    return "|i1";
+  case ElementKind::U8:
+    return "|u1";
+  case ElementKind::I16:
+    return "<i2";
+  case ElementKind::I32:
+    return "<i4";
+  case ElementKind::I64:
+    return "<i8";
+  case ElementKind::Bool:
+    return "|b1";
+  }
+  llvm_unreachable("unknown element kind");
+}
+
+llvm::Expected<ElementKind> parseNumpyDescr(llvm::StringRef descr, bool bf16) {
+  // One-byte types carry '|' (no byte order); numpy also accepts '<'.
+  if (descr.size() == 3 &&
+      (descr[0] == '<' || descr[0] == '|' || descr[0] == '='))
+    descr = descr.drop_front();
+  else if (descr.starts_with(">"))
+    return makeError("big-endian data ('" + descr +
+                     "') is not supported; save it little-endian");
+  if (bf16 && (descr == "u2" || descr == "V2"))
+    return ElementKind::BF16;
+  std::optional<ElementKind> kind =
+      llvm::StringSwitch<std::optional<ElementKind>>(descr)
+          .Case("f4", ElementKind::F32)
+          .Case("f8", ElementKind::F64)
+          .Case("f2", ElementKind::F16)
+          .Case("i1", ElementKind::I8)
+          .Case("u1", ElementKind::U8)
+          .Case("i2", ElementKind::I16)
+          .Case("i4", ElementKind::I32)
+          .Case("i8", ElementKind::I64)
+          .Case("b1", ElementKind::Bool)
+          .Default(std::nullopt);
+  if (!kind)
+    return makeError("unsupported dtype '" + descr +
+                     "'; supported: f4, f8, f2, bf16 as u2, i1, u1, i2, i4, "
+                     "i8, b1");
+  return *kind;
+}
 
 llvm::Expected<size_t> getNpyHeaderSize(llvm::StringRef prefix) {
   if (!prefix.starts_with(kNpyMagic))
@@ -142,7 +141,7 @@ llvm::Expected<NpyHeader> parseNpyHeader(llvm::StringRef bytes, bool bf16) {
   llvm::Expected<llvm::StringRef> descr = findHeaderValue(header, "descr");
   if (!descr)
     return descr.takeError();
-  llvm::Expected<ElementKind> kind = parseDescr(*descr, bf16);
+  llvm::Expected<ElementKind> kind = parseNumpyDescr(*descr, bf16);
   if (!kind)
     return kind.takeError();
   llvm::Expected<llvm::StringRef> fortran =
@@ -199,7 +198,7 @@ llvm::Expected<HostTensor> parseNpy(llvm::StringRef bytes, bool bf16) {
 std::string serializeNpy(const HostTensor &tensor) {
   std::string header;
   llvm::raw_string_ostream os(header);
-  os << "{'descr': '" << getDescr(tensor.kind)
+  os << "{'descr': '" << getNumpyDescr(tensor.kind)
      << "', 'fortran_order': False, 'shape': (";
   for (int64_t dim : tensor.shape)
     os << dim << (tensor.shape.size() == 1 ? "," : ", ");

@@ -32,6 +32,13 @@ struct NpyHeader {
   uint64_t dataSize = 0;
 };
 
+/// numpy's dtype string for a kind ('<f4', '|b1', ...; bf16 as '<u2').
+llvm::StringRef getNumpyDescr(ElementKind kind);
+
+/// The kind of numpy's dtype string `descr` ('<f4', '|b1', ...); '<u2' and
+/// '|V2' are bf16 where `bf16` says one is expected.
+llvm::Expected<ElementKind> parseNumpyDescr(llvm::StringRef descr, bool bf16);
+
 /// The size of the header (magic, version, length and dict) that `prefix`,
 /// at least the first 12 bytes of a .npy file, starts.
 llvm::Expected<size_t> getNpyHeaderSize(llvm::StringRef prefix);

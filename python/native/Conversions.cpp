@@ -42,51 +42,10 @@ std::string printLocation(mlir::Location location) {
   return text;
 }
 
-/// The kind of a numpy dtype, if prec has one.
-std::optional<ElementKind> getArrayKind(const py::dtype &dtype) {
-  char kind = dtype.kind();
-  size_t size = dtype.itemsize();
-  if (kind == 'f')
-    return size == 4   ? std::optional(ElementKind::F32)
-           : size == 8 ? std::optional(ElementKind::F64)
-           : size == 2 ? std::optional(ElementKind::F16)
-                       : std::nullopt;
-  if (kind == 'i')
-    return size == 1   ? std::optional(ElementKind::I8)
-           : size == 2 ? std::optional(ElementKind::I16)
-           : size == 4 ? std::optional(ElementKind::I32)
-           : size == 8 ? std::optional(ElementKind::I64)
-                       : std::nullopt;
-  if (kind == 'u' && size == 1)
-    return ElementKind::U8;
-  if (kind == 'b')
-    return ElementKind::Bool;
-  return std::nullopt;
-}
-
+/// numpy's dtype for `kind`, bf16 widened to float32 (numpy has none).
 py::dtype getNumpyDtype(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F32:
-  case ElementKind::BF16: // widened
-    return py::dtype("float32");
-  case ElementKind::F64:
-    return py::dtype("float64");
-  case ElementKind::F16:
-    return py::dtype("float16");
-  case ElementKind::I8:
-    return py::dtype("int8");
-  case ElementKind::U8:
-    return py::dtype("uint8");
-  case ElementKind::I16:
-    return py::dtype("int16");
-  case ElementKind::I32:
-    return py::dtype("int32");
-  case ElementKind::I64:
-    return py::dtype("int64");
-  case ElementKind::Bool:
-    return py::dtype("bool");
-  }
-  return py::dtype("float32");
+  return py::dtype(kind == ElementKind::BF16 ? "float32"
+                                             : getNumpyDescr(kind).str());
 }
 
 } // namespace
@@ -145,11 +104,12 @@ void raiseError(llvm::Error error, const DiagnosticCollector *collector) {
 
 HostTensor toHostTensor(const py::array &array, std::optional<ElementKind> kind,
                         const std::string &what) {
-  std::optional<ElementKind> arrayKind = getArrayKind(array.dtype());
+  std::string descr = py::str(array.dtype().attr("str"));
+  llvm::Expected<ElementKind> arrayKind = parseNumpyDescr(descr, false);
   if (!arrayKind)
     raiseError(what + " has element type " +
-                   py::str(array.dtype()).cast<std::string>() +
-                   ", which prec cannot take",
+                   py::str(array.dtype()).cast<std::string>() + ": " +
+                   llvm::toString(arrayKind.takeError()),
                {});
   auto contiguous = py::array::ensure(array, py::array::c_style);
   std::vector<int64_t> shape(contiguous.shape(),

@@ -6,4 +6,7 @@ import numpy as np
 def to_numpy(value):
     if hasattr(value, "detach"):  # a torch tensor
         value = value.detach().cpu().numpy()
-    return np.asarray(value)
+    value = np.asarray(value)
+    if value.dtype.byteorder == ">":  # prec reads little-endian data
+        value = value.astype(value.dtype.newbyteorder("<"))
+    return value

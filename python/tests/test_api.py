@@ -40,6 +40,8 @@ class CompileAndRun(unittest.TestCase):
         in_order = program.run(x)["result0"]
         self.assertEqual(by_name.dtype, np.float32)
         np.testing.assert_array_equal(by_name, in_order)
+        big_endian = program.run(x=x.astype(">f8"))["result0"]
+        np.testing.assert_array_equal(by_name, big_endian)
         # MatMul runs in f16: x is rounded to f16 and flipped; Add and Sub
         # stay in f32 over their range, rounding to f32's steps near 65504;
         # the second flip is exact.
