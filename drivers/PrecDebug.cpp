@@ -26,6 +26,7 @@
 #include <cmath>
 #include <functional>
 #include <numeric>
+#include <optional>
 
 using namespace mlir;
 
@@ -171,6 +172,9 @@ public:
   /// Prints the first unit whose output is Inf or NaN when every unit runs
   /// at the low precision, with the ranges of what it reads.
   llvm::Error reportFirstNonfinite();
+  /// Each unit's output when every unit runs low; none where the switched
+  /// program has none.
+  llvm::Expected<std::vector<std::optional<HostTensor>>> unitOutputsAllLow();
   PrecisionPlan planFor(llvm::ArrayRef<int> marked) const;
   /// The prec-legalize options that reproduce a plan written to `planPath`.
   std::string reproducingPolicy(llvm::StringRef planPath) const;
@@ -304,9 +308,12 @@ llvm::Error Debugger::prepareSwitchable() {
   for (auto [index, unit] : llvm::enumerate(units))
     unitOf[unit.name] = index;
   auto isSearched = [&](Operation *op) { return isEligible(op, false); };
+  // Worst-first's shadows and --first-nonfinite read the units' outputs.
+  bool probes =
+      options.mode == SearchMode::WorstFirst || options.firstNonfinite;
   llvm::Expected<std::unique_ptr<SwitchableProgram>> program =
       SwitchableProgram::create(**low, std::move(*high), options.functionName,
-                                isSearched, unitOf, units.size());
+                                isSearched, unitOf, units.size(), probes);
   if (!program) {
     // Not every model's legalizations correspond op for op: compile per
     // plan, as before.
@@ -431,13 +438,26 @@ InstrumentedModel Debugger::instrument() {
 
 llvm::Expected<std::vector<double>>
 Debugger::measureIntroducedErrors(int &runs) {
+  std::vector<double> introduced(units.size());
+  runs = 1;
+  if (switchable) {
+    // Every unit high: each twin reads exact inputs.
+    std::vector<int> all(units.size());
+    std::iota(all.begin(), all.end(), 0);
+    llvm::Expected<ProbedRun> probed = switchable->runProbed(inputs, all);
+    if (!probed)
+      return probed.takeError();
+    for (auto [index, unit] : llvm::enumerate(switchable->getProbedUnits()))
+      introduced[unit] = normalizedError(probed->lowOutputs[index],
+                                         probed->unitOutputs[index]);
+    return introduced;
+  }
   // Side by side: every unit in the high precision, and after each unit of
   // a chunk a shadow copy of it at the low precision reading the same
   // (high-precision) inputs. Each shadow's output against its unit's is the
   // error that unit alone introduces. A chunk at a time: a program's
   // compile time grows faster than its number of results.
   constexpr size_t kUnitsPerRun = 32;
-  std::vector<double> introduced(units.size());
   runs = 0;
   for (size_t begin = 0; begin < units.size(); begin += kUnitsPerRun) {
     size_t end = std::min(units.size(), begin + kUnitsPerRun);
@@ -479,36 +499,73 @@ Debugger::measureIntroducedErrors(int &runs) {
   return introduced;
 }
 
-llvm::Error Debugger::reportFirstNonfinite() {
-  InstrumentedModel instrumented = instrument();
-  // What each unit reads, before the module goes: inputs by index, other
-  // units by index.
+/// What each unit reads: the model's inputs and the other units, by index.
+struct UnitReads {
+  std::vector<llvm::SetVector<unsigned>> inputs;
+  std::vector<llvm::SetVector<int>> units;
+};
+
+UnitReads collectReads(const std::vector<Unit> &units) {
   llvm::DenseMap<Operation *, int> unitOf;
-  for (auto [index, unit] : llvm::enumerate(instrumented.units))
+  for (auto [index, unit] : llvm::enumerate(units))
     for (Operation *op : unit.ops)
       unitOf[op] = index;
-  std::vector<llvm::SetVector<unsigned>> inputsRead(instrumented.units.size());
-  std::vector<llvm::SetVector<int>> unitsRead(instrumented.units.size());
-  SmallVector<Value> outputs;
-  for (auto [index, unit] : llvm::enumerate(instrumented.units)) {
-    outputs.push_back(getUnitOutput(unit));
+  UnitReads reads{std::vector<llvm::SetVector<unsigned>>(units.size()),
+                  std::vector<llvm::SetVector<int>>(units.size())};
+  for (auto [index, unit] : llvm::enumerate(units))
     for (Operation *op : unit.ops)
       for (Value operand : op->getOperands()) {
         if (auto argument = dyn_cast<BlockArgument>(operand))
-          inputsRead[index].insert(argument.getArgNumber());
+          reads.inputs[index].insert(argument.getArgNumber());
         else if (auto producer = unitOf.find(operand.getDefiningOp());
                  producer != unitOf.end() && producer->second != int(index))
-          unitsRead[index].insert(producer->second);
+          reads.units[index].insert(producer->second);
       }
+  return reads;
+}
+
+llvm::Expected<std::vector<std::optional<HostTensor>>>
+Debugger::unitOutputsAllLow() {
+  std::vector<std::optional<HostTensor>> outputs(units.size());
+  if (switchable) {
+    llvm::Expected<ProbedRun> probed = switchable->runProbed(inputs, {});
+    if (!probed)
+      return probed.takeError();
+    for (auto [index, unit] : llvm::enumerate(switchable->getProbedUnits()))
+      outputs[unit] = std::move(probed->unitOutputs[index]);
+    return outputs;
   }
-  appendFunctionResults(instrumented.function, outputs);
+  InstrumentedModel instrumented = instrument();
+  SmallVector<Value> values;
+  for (const Unit &unit : instrumented.units)
+    values.push_back(getUnitOutput(unit));
+  appendFunctionResults(instrumented.function, values);
   size_t first = instrumented.firstExtra;
   llvm::Expected<std::vector<HostTensor>> low =
       runWithPlan(std::move(instrumented.module), planFor({}));
   if (!low)
     return low.takeError();
-  for (size_t index = 0; index < outputs.size(); ++index) {
-    const HostTensor &value = (*low)[first + index];
+  for (size_t unit = 0; unit < units.size(); ++unit)
+    outputs[unit] = std::move((*low)[first + unit]);
+  return outputs;
+}
+
+llvm::Error Debugger::reportFirstNonfinite() {
+  llvm::Expected<std::vector<std::optional<HostTensor>>> low =
+      unitOutputsAllLow();
+  if (!low)
+    return low.takeError();
+  // On the model with its regions inlined, as the units' outputs.
+  UnitReads reads = collectReads(instrument().units);
+  auto printRange = [&](llvm::StringRef what, const HostTensor &tensor) {
+    auto [lo, hi] = rangeOf(tensor);
+    out << "  it reads " << what << " in [" << llvm::format("%g", lo) << ", "
+        << llvm::format("%g", hi) << "]\n";
+  };
+  for (size_t index = 0; index < units.size(); ++index) {
+    if (!(*low)[index])
+      continue;
+    const HostTensor &value = *(*low)[index];
     int64_t nonfinite = 0;
     for (int64_t i = 0, e = value.getNumElements(); i < e; ++i)
       nonfinite += !std::isfinite(value.getAsDouble(i));
@@ -519,18 +576,11 @@ llvm::Error Debugger::reportFirstNonfinite() {
         << describeUnit(units[index]) << ": " << nonfinite << " of "
         << value.getNumElements() << " values Inf or NaN, the others in ["
         << llvm::format("%g", lo) << ", " << llvm::format("%g", hi) << "]\n";
-    for (unsigned input : inputsRead[index]) {
-      auto [inLo, inHi] = rangeOf(inputs[input].second);
-      out << "  it reads input '" << inputs[input].first << "' in ["
-          << llvm::format("%g", inLo) << ", " << llvm::format("%g", inHi)
-          << "]\n";
-    }
-    for (int producer : unitsRead[index]) {
-      auto [inLo, inHi] = rangeOf((*low)[first + producer]);
-      out << "  it reads '" << units[producer].name << "' in ["
-          << llvm::format("%g", inLo) << ", " << llvm::format("%g", inHi)
-          << "]\n";
-    }
+    for (unsigned input : reads.inputs[index])
+      printRange("input '" + inputs[input].first + "'", inputs[input].second);
+    for (int producer : reads.units[index])
+      if ((*low)[producer])
+        printRange("'" + units[producer].name + "'", *(*low)[producer]);
     return llvm::Error::success();
   }
   out << "no op's output is Inf or NaN at " << options.enabled.front() << "\n";
@@ -711,8 +761,12 @@ int runPrecDebug(const PrecDebugOptions &options,
   Debugger debugger(options, *model, out);
   if (llvm::Error error = debugger.prepare())
     return fail(std::move(error));
+  auto building = std::chrono::steady_clock::now();
   if (llvm::Error error = debugger.prepareSwitchable())
     return fail(std::move(error));
+  double buildSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - building)
+          .count();
   const std::vector<Unit> &units = debugger.getUnits();
   printSearchHeader(options, debugger, out);
 
@@ -747,8 +801,10 @@ int runPrecDebug(const PrecDebugOptions &options,
   out << "evaluations: " << result->evaluations + measuringRuns << " ("
       << result->evaluations << " searching, " << measuringRuns
       << " measuring) in " << llvm::format("%.1f", seconds) << " s, "
-      << (debugger.compilesOnce() ? "compiled once" : "compiled per plan")
-      << "\n";
+      << (debugger.compilesOnce() ? "compiled once" : "compiled per plan");
+  if (debugger.compilesOnce())
+    out << " (in " << llvm::format("%.1f", buildSeconds) << " s)";
+  out << "\n";
   if (options.verifyCompileOnce && debugger.compilesOnce())
     out << "compile-once runs equal to compiling their plans: "
         << debugger.getVerifiedRuns() << "\n";

@@ -2,6 +2,8 @@
 
 #include "drivers/SwitchablePrecision.h"
 
+#include "drivers/PrecRun.h"
+
 #include "dialects/Precision/PrecisionOpInterface.h"
 #include "dialects/Precision/PrecisionOps.h"
 #include "dialects/Precision/PrecisionTypes.h"
@@ -132,6 +134,9 @@ private:
 };
 
 using Twins = llvm::DenseMap<Operation *, std::pair<int, Operation *>>;
+/// Each result of a searched high op: what the run uses in its place, and
+/// its low twin's value as stored.
+using Choices = llvm::DenseMap<Value, std::pair<Value, Value>>;
 
 /// Whether some consumer of `value` (a result of the all-high function) runs
 /// low, from their units' bits: a contraction whose consumers all run high
@@ -157,9 +162,10 @@ Value getAnyConsumerLow(Value value, Switcher &switcher, const Twins &twins,
 /// `low` fed what a plan running it low feeds it: each operand converted to
 /// the low op's operand type, or the low legalization's own weights. Where
 /// `bit` says the unit runs low, the clone's results, as the low op stores
-/// them and widened back, replace `high`'s.
+/// them and widened back, replace `high`'s (recorded in `choices`).
 llvm::Error addLowTwin(Operation *low, Operation *high, Value bit,
-                       Switcher &switcher, const Twins &twins) {
+                       Switcher &switcher, const Twins &twins,
+                       Choices &choices) {
   Location loc = high->getLoc();
   OpBuilder &builder = switcher.builder;
   builder.setInsertionPoint(high);
@@ -196,6 +202,7 @@ llvm::Error addLowTwin(Operation *low, Operation *high, Value bit,
     SmallPtrSet<Operation *, 2> readers;
     Value chosen = switcher.choose(highResult, value, bit, loc, &readers);
     highResult.replaceAllUsesExcept(chosen, readers);
+    choices[highResult] = {chosen, value};
   }
   return llvm::Error::success();
 }
@@ -218,13 +225,35 @@ llvm::Error checkPairs(const UnitOps &lowOps, const UnitOps &highOps) {
   return llvm::Error::success();
 }
 
+/// Appends to `function`'s results, for each unit with ops, its output (its
+/// last op's first float result) as chosen, then all their low values;
+/// returns those units.
+std::vector<int> returnProbes(func::FuncOp function, const UnitOps &highOps,
+                              const Choices &choices) {
+  std::vector<int> probed;
+  SmallVector<Value> chosen, low;
+  for (auto [unit, ops] : llvm::enumerate(highOps)) {
+    if (ops.empty())
+      continue;
+    Value output = *llvm::find_if(ops.back()->getResults(), [](Value value) {
+      return isa<FloatType>(getElementTypeOrSelf(value.getType()));
+    });
+    auto [chosenValue, lowValue] = choices.lookup(output);
+    probed.push_back(unit);
+    chosen.push_back(chosenValue);
+    low.push_back(lowValue);
+  }
+  chosen.append(low);
+  appendFunctionResults(function, chosen);
+  return probed;
+}
+
 } // namespace
 
-llvm::Expected<std::unique_ptr<SwitchableProgram>>
-SwitchableProgram::create(ModuleOp low, OwningOpRef<ModuleOp> high,
-                          llvm::StringRef functionName,
-                          const std::function<bool(Operation *)> &isSearched,
-                          const llvm::StringMap<int> &unitOf, int units) {
+llvm::Expected<std::unique_ptr<SwitchableProgram>> SwitchableProgram::create(
+    ModuleOp low, OwningOpRef<ModuleOp> high, llvm::StringRef functionName,
+    const std::function<bool(Operation *)> &isSearched,
+    const llvm::StringMap<int> &unitOf, int units, bool probes) {
   // The rewrites that change what the CPU computes (the bias added in the
   // accumulator, ...) first, on both, so that each op is paired with what
   // it computes.
@@ -252,6 +281,7 @@ SwitchableProgram::create(ModuleOp low, OwningOpRef<ModuleOp> high,
 
   // Each searched op of the high function: its unit and its low twin.
   Twins twins;
+  Choices choices;
   for (int unit = 0; unit < units; ++unit)
     for (auto [l, h] : llvm::zip(lowOps[unit], highOps[unit]))
       twins[h] = {unit, l};
@@ -265,22 +295,34 @@ SwitchableProgram::create(ModuleOp low, OwningOpRef<ModuleOp> high,
   for (Operation *h : order) {
     auto [unit, l] = twins.lookup(h);
     if (llvm::Error error = addLowTwin(l, h, switcher.lowBit(unit, h->getLoc()),
-                                       switcher, twins))
+                                       switcher, twins, choices))
       return std::move(error);
   }
+  std::unique_ptr<SwitchableProgram> program(new SwitchableProgram());
+  program->units = units;
+  program->modelOutputs = highFunction.getNumResults();
+  if (probes)
+    program->probedUnits = returnProbes(highFunction, highOps, choices);
 
   llvm::Expected<std::unique_ptr<CompiledFunction>> compiled =
       CompiledFunction::compile(std::move(high), functionName);
   if (!compiled)
     return compiled.takeError();
-  std::unique_ptr<SwitchableProgram> program(new SwitchableProgram());
   program->compiled = std::move(*compiled);
-  program->units = units;
   return program;
 }
 
 llvm::Expected<std::vector<HostTensor>>
 SwitchableProgram::run(const NamedTensors &inputs, llvm::ArrayRef<int> marked) {
+  llvm::Expected<ProbedRun> probed = runProbed(inputs, marked);
+  if (!probed)
+    return probed.takeError();
+  return std::move(probed->outputs);
+}
+
+llvm::Expected<ProbedRun>
+SwitchableProgram::runProbed(const NamedTensors &inputs,
+                             llvm::ArrayRef<int> marked) {
   HostTensor mask(ElementKind::Bool, {units});
   for (int unit = 0; unit < units; ++unit)
     mask.setFromDouble(unit, 1); // low
@@ -290,7 +332,17 @@ SwitchableProgram::run(const NamedTensors &inputs, llvm::ArrayRef<int> marked) {
   for (const auto &entry : inputs)
     arguments.push_back(entry.second);
   arguments.push_back(std::move(mask));
-  return compiled->run(arguments);
+  llvm::Expected<std::vector<HostTensor>> results = compiled->run(arguments);
+  if (!results)
+    return results.takeError();
+  auto begin = std::make_move_iterator(results->begin());
+  size_t probes = probedUnits.size();
+  ProbedRun run;
+  run.outputs.assign(begin, begin + modelOutputs);
+  run.unitOutputs.assign(begin + modelOutputs, begin + modelOutputs + probes);
+  run.lowOutputs.assign(begin + modelOutputs + probes,
+                        begin + modelOutputs + 2 * probes);
+  return run;
 }
 
 } // namespace prec

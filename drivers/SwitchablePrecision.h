@@ -35,28 +35,46 @@
 
 namespace prec {
 
+/// A run of a program built with probes.
+struct ProbedRun {
+  std::vector<HostTensor> outputs;
+  /// Per probed unit: its output as the run computed it, and its low
+  /// twin's output, as the low op stores it.
+  std::vector<HostTensor> unitOutputs, lowOutputs;
+};
+
 class SwitchableProgram {
 public:
   /// Builds the program from `low` (every unit at the low precision) and
   /// `high` (every unit in f32, consumed), legalized from one model; units
   /// are the ops `isSearched` accepts, by the index `unitOf` gives their
   /// layer. An error says why the two legalizations do not correspond
-  /// (e.g. a quantized low precision): then compile per plan.
+  /// (e.g. a quantized low precision): then compile per plan. With
+  /// `probes`, runs also return the units' outputs (runProbed).
   static llvm::Expected<std::unique_ptr<SwitchableProgram>>
   create(mlir::ModuleOp low, mlir::OwningOpRef<mlir::ModuleOp> high,
          llvm::StringRef function,
          const std::function<bool(mlir::Operation *)> &isSearched,
-         const llvm::StringMap<int> &unitOf, int units);
+         const llvm::StringMap<int> &unitOf, int units, bool probes);
 
   /// Runs on `inputs` (in the function's order) with the `marked` units
   /// high and the others low.
   llvm::Expected<std::vector<HostTensor>> run(const NamedTensors &inputs,
                                               llvm::ArrayRef<int> marked);
+  /// The same, with the probes of a program built with them.
+  llvm::Expected<ProbedRun> runProbed(const NamedTensors &inputs,
+                                      llvm::ArrayRef<int> marked);
+
+  /// The units a probed run returns outputs for, in their order: those
+  /// with an op left after lowering.
+  llvm::ArrayRef<int> getProbedUnits() const { return probedUnits; }
 
 private:
   SwitchableProgram() = default;
   std::unique_ptr<CompiledFunction> compiled;
   int units = 0;
+  size_t modelOutputs = 0;
+  std::vector<int> probedUnits;
 };
 
 } // namespace prec
