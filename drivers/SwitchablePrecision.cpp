@@ -18,6 +18,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <cstring>
+
 using namespace mlir;
 
 namespace prec {
@@ -225,13 +227,31 @@ llvm::Error checkPairs(const UnitOps &lowOps, const UnitOps &highOps) {
   return llvm::Error::success();
 }
 
-/// Appends to `function`'s results, for each unit with ops, its output (its
-/// last op's first float result) as chosen, then all their low values;
-/// returns those units.
+constexpr size_t kProbesPerResult = 32;
+
+/// `value` flattened, in f32 (exact from the low precisions).
+Value flattenToF32(Value value, OpBuilder &builder) {
+  auto type = cast<RankedTensorType>(value.getType());
+  ImplicitLocOpBuilder b(value.getLoc(), builder);
+  int64_t count = type.getNumElements();
+  Value flat = tosa::ReshapeOp::create(b, type.clone({count}), value,
+                                       tosa::getTosaConstShape(b, {count}));
+  auto f32 = RankedTensorType::get({count}, b.getF32Type());
+  return type.getElementType().isF32() ? flat
+                                       : tosa::CastOp::create(b, f32, flat);
+}
+
+/// Appends to `function`'s results f32 vectors that hold, for each unit
+/// with ops, its output (its last op's first float result) as chosen, then
+/// all their low values, flattened. Packed, not two results per unit: LLVM
+/// takes minutes over a signature of thousands of buffers. Returns those
+/// units and their outputs' shapes.
 std::vector<int> returnProbes(func::FuncOp function, const UnitOps &highOps,
-                              const Choices &choices) {
+                              const Choices &choices,
+                              std::vector<std::vector<int64_t>> &shapes) {
   std::vector<int> probed;
   SmallVector<Value> chosen, low;
+  OpBuilder builder(function.getBody().back().getTerminator());
   for (auto [unit, ops] : llvm::enumerate(highOps)) {
     if (ops.empty())
       continue;
@@ -240,11 +260,29 @@ std::vector<int> returnProbes(func::FuncOp function, const UnitOps &highOps,
     });
     auto [chosenValue, lowValue] = choices.lookup(output);
     probed.push_back(unit);
-    chosen.push_back(chosenValue);
-    low.push_back(lowValue);
+    llvm::ArrayRef<int64_t> shape =
+        cast<RankedTensorType>(output.getType()).getShape();
+    shapes.emplace_back(shape.begin(), shape.end());
+    chosen.push_back(flattenToF32(chosenValue, builder));
+    low.push_back(flattenToF32(lowValue, builder));
   }
+  if (probed.empty())
+    return probed;
   chosen.append(low);
-  appendFunctionResults(function, chosen);
+  // Packed a chunk at a time: one-shot bufferization's analysis is
+  // quadratic in the length of a concatenation.
+  SmallVector<Value> packed;
+  for (size_t begin = 0; begin < chosen.size(); begin += kProbesPerResult) {
+    auto chunk = ArrayRef<Value>(chosen).slice(
+        begin, std::min(kProbesPerResult, chosen.size() - begin));
+    int64_t total = 0;
+    for (Value value : chunk)
+      total += cast<RankedTensorType>(value.getType()).getNumElements();
+    packed.push_back(tosa::ConcatOp::create(
+        builder, function.getLoc(),
+        RankedTensorType::get({total}, builder.getF32Type()), chunk, 0));
+  }
+  appendFunctionResults(function, packed);
   return probed;
 }
 
@@ -302,7 +340,8 @@ llvm::Expected<std::unique_ptr<SwitchableProgram>> SwitchableProgram::create(
   program->units = units;
   program->modelOutputs = highFunction.getNumResults();
   if (probes)
-    program->probedUnits = returnProbes(highFunction, highOps, choices);
+    program->probedUnits =
+        returnProbes(highFunction, highOps, choices, program->probeShapes);
 
   llvm::Expected<std::unique_ptr<CompiledFunction>> compiled =
       CompiledFunction::compile(std::move(high), functionName);
@@ -335,13 +374,24 @@ SwitchableProgram::runProbed(const NamedTensors &inputs,
   llvm::Expected<std::vector<HostTensor>> results = compiled->run(arguments);
   if (!results)
     return results.takeError();
-  auto begin = std::make_move_iterator(results->begin());
-  size_t probes = probedUnits.size();
   ProbedRun run;
-  run.outputs.assign(begin, begin + modelOutputs);
-  run.unitOutputs.assign(begin + modelOutputs, begin + modelOutputs + probes);
-  run.lowOutputs.assign(begin + modelOutputs + probes,
-                        begin + modelOutputs + 2 * probes);
+  run.outputs.assign(std::make_move_iterator(results->begin()),
+                     std::make_move_iterator(results->begin() + modelOutputs));
+  if (probedUnits.empty())
+    return run;
+  // The packed probes: the units' outputs, then their low twins'.
+  size_t index = 0;
+  const uint8_t *next = nullptr;
+  for (std::vector<HostTensor> *probes : {&run.unitOutputs, &run.lowOutputs})
+    for (const std::vector<int64_t> &shape : probeShapes) {
+      if (index % kProbesPerResult == 0)
+        next = (*results)[modelOutputs + index / kProbesPerResult].data.data();
+      HostTensor probe(ElementKind::F32, shape);
+      std::memcpy(probe.data.data(), next, probe.data.size());
+      next += probe.data.size();
+      probes->push_back(std::move(probe));
+      ++index;
+    }
   return run;
 }
 

@@ -39,7 +39,7 @@ namespace prec {
 struct ProbedRun {
   std::vector<HostTensor> outputs;
   /// Per probed unit: its output as the run computed it, and its low
-  /// twin's output, as the low op stores it.
+  /// twin's output as the low op stores it, both in f32.
   std::vector<HostTensor> unitOutputs, lowOutputs;
 };
 
@@ -75,6 +75,7 @@ private:
   int units = 0;
   size_t modelOutputs = 0;
   std::vector<int> probedUnits;
+  std::vector<std::vector<int64_t>> probeShapes;
 };
 
 } // namespace prec

@@ -324,6 +324,49 @@ def PrecHoistVectorTransfers
   }];
 }
 
+def PrecOutlineLoopNests
+    : Pass<"prec-outline-loop-nests", "::mlir::ModuleOp"> {
+  let summary = "Move each top-level loop nest into a function of its own";
+  let description = [{
+    On the CPU, after the loops are made: each loop nest at the top of a
+    function's body (an op with regions and no results) becomes a private
+    function that LLVM does not inline, called where the nest was. The values the
+    nest reads from above are its arguments, except constants and
+    `memref.get_global`s, which are cloned in so that bounds and weights stay
+    known. LLVM's analyses (dominator trees, scalar evolution) cost more than
+    linearly in a function's size: a model of thousands of ops as one
+    function took minutes to compile, and a nest alone costs what it costs.
+    What each nest computes does not change.
+
+    Example:
+
+    ```mlir
+    // Input:
+    func.func @main(%x: memref<4xf32>, %y: memref<4xf32>) {
+      %c0 = arith.constant 0 : index
+      ...
+      scf.for %i = %c0 to %c4 step %c1 {
+        %v = memref.load %x[%i] : memref<4xf32>
+        memref.store %v, %y[%i] : memref<4xf32>
+      }
+      return
+    }
+    // Output:
+    func.func @main(%x: memref<4xf32>, %y: memref<4xf32>) {
+      call @main_nest0(%x, %y) : (memref<4xf32>, memref<4xf32>) -> ()
+      return
+    }
+    func.func private @main_nest0(%x: memref<4xf32>, %y: memref<4xf32>) attributes {passthrough = ["noinline"]} {
+      %c0 = arith.constant 0 : index
+      ...
+      scf.for %i = %c0 to %c4 step %c1 { ... }
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def PrecExpandF8Casts
     : Pass<"prec-expand-f8-casts", "::mlir::func::FuncOp"> {
   let summary = "Write f8E4M3FN / f8E5M2 conversions to and from f32 as "

@@ -60,6 +60,7 @@ static void addToLlvm(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createPrecHoistVectorTransfers());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createPrecOutlineLoopNests());
   // Reduced-precision floats: math functions are computed in f32 and
   // rounded; f16/bf16 arithmetic is left to LLVM, which promotes every op
   // to f32 and rounds its result (correctly rounded for + - * / sqrt).
