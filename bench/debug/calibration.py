@@ -1,0 +1,71 @@
+"""prec-calibrate on a real-model scale, against PyTorch running the same
+samples.
+
+Exports one of models.py's models (--model, default resnet50; seeded
+random weights, batch 1), imports it with prec-translate, and times
+prec-calibrate --algorithm entropy (or --algorithm) on --samples generated
+samples in [-2, 2] (seeded), wall time from start to the written
+calibration. The peer is PyTorch (Debian's CPU build, every core) running
+the f32 model eagerly on the same number of samples, one at a time: the
+least any calibration must do. Prints both and the ratio.
+
+Usage: /usr/bin/python3 calibration.py BUILD_BIN_DIR WORK_DIR
+           [--model resnet50] [--samples 512] [--algorithm entropy]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+import torch
+
+import models
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bin_dir")
+    parser.add_argument("work")
+    parser.add_argument("--model", choices=models.NAMES, default="resnet50")
+    parser.add_argument("--samples", type=int, default=512)
+    parser.add_argument("--algorithm", default="entropy")
+    args = parser.parse_args()
+    if args.model == "bert-base":
+        sys.exit("bert-base's token ids cannot be generated in a range")
+    os.makedirs(args.work, exist_ok=True)
+    onnx = models.export(args.model, args.work)
+    model = os.path.join(args.work, f"{args.model}.mlir")
+    subprocess.run([os.path.join(args.bin_dir, "prec-translate"),
+                    "--import-onnx", onnx, "-o", model], check=True)
+
+    start = time.monotonic()
+    run = subprocess.run(
+        [os.path.join(args.bin_dir, "prec-calibrate"), model,
+         "--algorithm", args.algorithm, "--samples", str(args.samples),
+         "--val-range", "x:[-2,2]", "--seed", "1",
+         "-o", os.path.join(args.work, "calibration.json")],
+        capture_output=True, text=True)
+    calibrating = time.monotonic() - start
+    if run.returncode:
+        sys.exit(f"prec-calibrate failed:\n{run.stderr}")
+    tensors = re.search(r"calibrated (\d+) tensors", run.stdout).group(1)
+
+    network, inputs = models.example(args.model)
+    network.eval()
+    start = time.monotonic()
+    with torch.no_grad():
+        for _ in range(args.samples):
+            network(*(torch.rand_like(value) * 4 - 2
+                      for value in inputs.values()))
+    eager = time.monotonic() - start
+
+    print(f"{args.model}, {args.samples} samples, {args.algorithm}: "
+          f"prec-calibrate {calibrating:.1f} s ({tensors} tensors), "
+          f"PyTorch eager f32 inference {eager:.1f} s: "
+          f"{calibrating / eager:.2f}x its time")
+
+
+if __name__ == "__main__":
+    main()
