@@ -32,7 +32,7 @@ def search(bin_dir, model, inputs, mode, atol, compile_once):
     if run.returncode not in (0, 1):
         sys.exit(f"prec-debug failed:\n{run.stderr}")
     found = re.search(r"evaluations: (\d+) .* in ([\d.]+) s, "
-                      r"(compiled \w+ ?\w*)(?: \(in ([\d.]+) s\))?", run.stdout)
+                      r"(compiled (?:once|per plan))(?: \(in ([\d.]+) s\))?", run.stdout)
     kept = re.search(r"keep in f32: (\d+) ops", run.stdout)
     return {"evaluations": int(found.group(1)),
             "searching": float(found.group(2)), "how": found.group(3),
