@@ -176,6 +176,12 @@ public:
   /// program has none.
   llvm::Expected<std::vector<std::optional<HostTensor>>> unitOutputsAllLow();
   PrecisionPlan planFor(llvm::ArrayRef<int> marked) const;
+  /// Every unit's index, in order.
+  std::vector<int> allUnits() const {
+    std::vector<int> all(units.size());
+    std::iota(all.begin(), all.end(), 0);
+    return all;
+  }
   /// The prec-legalize options that reproduce a plan written to `planPath`.
   std::string reproducingPolicy(llvm::StringRef planPath) const;
 
@@ -299,9 +305,7 @@ llvm::Error Debugger::prepareSwitchable() {
   llvm::Expected<OwningOpRef<ModuleOp>> low = legalizedWith({});
   if (!low)
     return low.takeError();
-  std::vector<int> all(units.size());
-  std::iota(all.begin(), all.end(), 0);
-  llvm::Expected<OwningOpRef<ModuleOp>> high = legalizedWith(all);
+  llvm::Expected<OwningOpRef<ModuleOp>> high = legalizedWith(allUnits());
   if (!high)
     return high.takeError();
   llvm::StringMap<int> unitOf;
@@ -378,12 +382,8 @@ struct InstrumentedModel {
   size_t firstExtra = 0; // the first appended result
 };
 
-/// A unit's output: its last op's first float result.
 Value getUnitOutput(const Unit &unit) {
-  Operation *last = unit.ops.back();
-  return *llvm::find_if(last->getResults(), [](Value value) {
-    return isa<FloatType>(getElementTypeOrSelf(value.getType()));
-  });
+  return getLayerOutput(unit.ops.back());
 }
 
 llvm::Error Debugger::prepareLegalizeOptions() {
@@ -439,14 +439,13 @@ InstrumentedModel Debugger::instrument() {
 llvm::Expected<std::vector<double>>
 Debugger::measureIntroducedErrors(int &runs) {
   std::vector<double> introduced(units.size());
-  runs = 1;
   if (switchable) {
     // Every unit high: each twin reads exact inputs.
-    std::vector<int> all(units.size());
-    std::iota(all.begin(), all.end(), 0);
-    llvm::Expected<ProbedRun> probed = switchable->runProbed(inputs, all);
+    llvm::Expected<ProbedRun> probed =
+        switchable->runProbed(inputs, allUnits());
     if (!probed)
       return probed.takeError();
+    runs = 1;
     for (auto [index, unit] : llvm::enumerate(switchable->getProbedUnits()))
       introduced[unit] = normalizedError(probed->lowOutputs[index],
                                          probed->unitOutputs[index]);

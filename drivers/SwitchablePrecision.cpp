@@ -255,9 +255,7 @@ std::vector<int> returnProbes(func::FuncOp function, const UnitOps &highOps,
   for (auto [unit, ops] : llvm::enumerate(highOps)) {
     if (ops.empty())
       continue;
-    Value output = *llvm::find_if(ops.back()->getResults(), [](Value value) {
-      return isa<FloatType>(getElementTypeOrSelf(value.getType()));
-    });
+    Value output = getLayerOutput(ops.back());
     auto [chosenValue, lowValue] = choices.lookup(output);
     probed.push_back(unit);
     llvm::ArrayRef<int64_t> shape =
@@ -287,6 +285,12 @@ std::vector<int> returnProbes(func::FuncOp function, const UnitOps &highOps,
 }
 
 } // namespace
+
+Value getLayerOutput(Operation *last) {
+  return *llvm::find_if(last->getResults(), [](Value value) {
+    return isa<FloatType>(getElementTypeOrSelf(value.getType()));
+  });
+}
 
 llvm::Expected<std::unique_ptr<SwitchableProgram>> SwitchableProgram::create(
     ModuleOp low, OwningOpRef<ModuleOp> high, llvm::StringRef functionName,
@@ -352,16 +356,8 @@ llvm::Expected<std::unique_ptr<SwitchableProgram>> SwitchableProgram::create(
 }
 
 llvm::Expected<std::vector<HostTensor>>
-SwitchableProgram::run(const NamedTensors &inputs, llvm::ArrayRef<int> marked) {
-  llvm::Expected<ProbedRun> probed = runProbed(inputs, marked);
-  if (!probed)
-    return probed.takeError();
-  return std::move(probed->outputs);
-}
-
-llvm::Expected<ProbedRun>
-SwitchableProgram::runProbed(const NamedTensors &inputs,
-                             llvm::ArrayRef<int> marked) {
+SwitchableProgram::call(const NamedTensors &inputs,
+                        llvm::ArrayRef<int> marked) {
   HostTensor mask(ElementKind::Bool, {units});
   for (int unit = 0; unit < units; ++unit)
     mask.setFromDouble(unit, 1); // low
@@ -371,7 +367,22 @@ SwitchableProgram::runProbed(const NamedTensors &inputs,
   for (const auto &entry : inputs)
     arguments.push_back(entry.second);
   arguments.push_back(std::move(mask));
-  llvm::Expected<std::vector<HostTensor>> results = compiled->run(arguments);
+  return compiled->run(arguments);
+}
+
+llvm::Expected<std::vector<HostTensor>>
+SwitchableProgram::run(const NamedTensors &inputs, llvm::ArrayRef<int> marked) {
+  llvm::Expected<std::vector<HostTensor>> results = call(inputs, marked);
+  if (!results)
+    return results.takeError();
+  results->resize(modelOutputs); // a search reads no probes
+  return results;
+}
+
+llvm::Expected<ProbedRun>
+SwitchableProgram::runProbed(const NamedTensors &inputs,
+                             llvm::ArrayRef<int> marked) {
+  llvm::Expected<std::vector<HostTensor>> results = call(inputs, marked);
   if (!results)
     return results.takeError();
   ProbedRun run;

@@ -35,6 +35,10 @@
 
 namespace prec {
 
+/// A layer's output, as probes return it and prec-debug reads it: the
+/// first float result of `last`, the layer's last op.
+mlir::Value getLayerOutput(mlir::Operation *last);
+
 /// A run of a program built with probes.
 struct ProbedRun {
   std::vector<HostTensor> outputs;
@@ -71,6 +75,10 @@ public:
 
 private:
   SwitchableProgram() = default;
+  /// Calls the program: the model's outputs, then any packed probes.
+  llvm::Expected<std::vector<HostTensor>> call(const NamedTensors &inputs,
+                                               llvm::ArrayRef<int> marked);
+
   std::unique_ptr<CompiledFunction> compiled;
   int units = 0;
   size_t modelOutputs = 0;
