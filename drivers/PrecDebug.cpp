@@ -37,6 +37,9 @@ namespace {
 struct Unit {
   std::string name;
   std::vector<Operation *> ops; // program order
+  /// The accumulate and storage types a precision.region around the unit
+  /// asks with the low precision; null where prec chooses them.
+  Type lowAccumulate, lowOutput;
 };
 
 /// Whether prec-debug may move `op` between precisions: ops of a class
@@ -57,7 +60,7 @@ bool isEligible(Operation *op, bool quantizedLow) {
 /// The eligible ops of `function` grouped by layer name, in program order;
 /// `unnamed` counts the eligible ops without a name (not searched).
 std::vector<Unit> collectUnits(func::FuncOp function, bool quantizedLow,
-                               int &unnamed) {
+                               Type lowType, int &unnamed) {
   std::vector<Unit> units;
   llvm::StringMap<size_t> index;
   unnamed = 0;
@@ -70,8 +73,14 @@ std::vector<Unit> collectUnits(func::FuncOp function, bool quantizedLow,
       return;
     }
     auto [it, inserted] = index.try_emplace(name, units.size());
-    if (inserted)
-      units.push_back({name, {}});
+    if (inserted) {
+      units.push_back({name, {}, {}, {}});
+      auto region = op->getParentOfType<precision::RegionOp>();
+      if (region && region.getPrecision() == lowType) {
+        units.back().lowAccumulate = region.getAccumulate().value_or(Type());
+        units.back().lowOutput = region.getOutput().value_or(Type());
+      }
+    }
     units[it->second].ops.push_back(op);
   });
   return units;
@@ -100,9 +109,15 @@ PrecisionPlan makePlan(const std::vector<Unit> &units,
     // An escaped name is a valid pattern.
     entry.name = llvm::cantFail(NamePattern::create(escapeGlob(units[i].name)));
     entry.request.compute = type;
-    // i8 and f8 have their own accumulators and storage.
-    if (marked[i] || !quantizedLow)
+    if (marked[i]) {
       entry.request.accumulate = entry.request.output = type;
+    } else if (!quantizedLow) {
+      // What the model asks beyond the compute type, or prec's choice
+      // (f16 and bf16 contractions accumulate in f32), as an engine built
+      // at the low precision runs.
+      entry.request.accumulate = units[i].lowAccumulate;
+      entry.request.output = units[i].lowOutput;
+    }
     entry.request.mode = mode;
     plan.ops.push_back(std::move(entry));
   }
@@ -264,7 +279,7 @@ llvm::Error Debugger::prepare() {
   highType = high;
   if (llvm::Error error = prepareLegalizeOptions())
     return error;
-  units = collectUnits(function, quantizedLow, unnamed);
+  units = collectUnits(function, quantizedLow, lowType, unnamed);
 
   llvm::Expected<OutputTolerances> parsed =
       parseOutputTolerances(options.tolerances);
@@ -302,12 +317,6 @@ llvm::Error Debugger::prepare() {
 llvm::Error Debugger::prepareSwitchable() {
   if (!options.compileOnce || quantizedLow || !highType.isF32())
     return llvm::Error::success();
-  llvm::Expected<OwningOpRef<ModuleOp>> low = legalizedWith({});
-  if (!low)
-    return low.takeError();
-  llvm::Expected<OwningOpRef<ModuleOp>> high = legalizedWith(allUnits());
-  if (!high)
-    return high.takeError();
   llvm::StringMap<int> unitOf;
   for (auto [index, unit] : llvm::enumerate(units))
     unitOf[unit.name] = index;
@@ -316,8 +325,9 @@ llvm::Error Debugger::prepareSwitchable() {
   bool probes =
       options.mode == SearchMode::WorstFirst || options.firstNonfinite;
   llvm::Expected<std::unique_ptr<SwitchableProgram>> program =
-      SwitchableProgram::create(**low, std::move(*high), options.functionName,
-                                isSearched, unitOf, units.size(), probes);
+      SwitchableProgram::create(
+          [&](llvm::ArrayRef<int> high) { return legalizedWith(high); },
+          options.functionName, isSearched, unitOf, units.size(), probes);
   if (!program) {
     // Not every model's legalizations correspond op for op: compile per
     // plan, as before.
@@ -431,7 +441,12 @@ InstrumentedModel Debugger::instrument() {
       instrumented.module->lookupSymbol<func::FuncOp>(options.functionName);
   int ignored = 0;
   instrumented.units =
-      collectUnits(instrumented.function, quantizedLow, ignored);
+      collectUnits(instrumented.function, quantizedLow, lowType, ignored);
+  // Without regions now: the types they asked come from the model's units.
+  for (auto [unit, original] : llvm::zip(instrumented.units, units)) {
+    unit.lowAccumulate = original.lowAccumulate;
+    unit.lowOutput = original.lowOutput;
+  }
   instrumented.firstExtra = instrumented.function.getNumResults();
   return instrumented;
 }
@@ -469,7 +484,8 @@ Debugger::measureIntroducedErrors(int &runs) {
       IRMapping mapping;
       OpBuilder builder(context);
       builder.setInsertionPointAfter(unit.ops.back());
-      Unit shadow{unit.name + " (shadow)", {}};
+      Unit shadow{
+          unit.name + " (shadow)", {}, unit.lowAccumulate, unit.lowOutput};
       for (Operation *op : unit.ops) {
         Operation *copy = builder.clone(*op, mapping);
         copy->setAttr(precision::PrecisionDialect::getLayerAttrName(),

@@ -8,6 +8,7 @@
 #include "dialects/Precision/PrecisionOps.h"
 #include "dialects/Precision/PrecisionTypes.h"
 #include "dialects/Utils/OpNames.h"
+#include "lowering/FuseBias.h"
 #include "lowering/Pipelines.h"
 #include "support/Errors.h"
 
@@ -19,6 +20,7 @@
 #include "mlir/Pass/PassManager.h"
 
 #include <cstring>
+#include <numeric>
 
 using namespace mlir;
 
@@ -67,6 +69,34 @@ Value cloneConstantChain(Value value, OpBuilder &builder) {
   IRMapping mapping;
   mapping.map(op->getOperand(0), input);
   return builder.clone(*op, mapping)->getResult(0);
+}
+
+/// `highOperand` converted as the low legalization converts what
+/// `lowOperand` reads: to the type of the value the casts prec inserted
+/// before `lowOperand` start from (as its producer stores it), then through
+/// those casts (e.g. f32 to f16 and back, for an op computing in f16 whose
+/// TOSA form reads its f32 accumulator type). Null where shapes differ.
+Value convertAsLowReads(Value lowOperand, Value highOperand, OpBuilder &builder,
+                        Location loc) {
+  SmallVector<tosa::CastOp> inserted;
+  Value read = lowOperand;
+  while (auto cast = read.getDefiningOp<tosa::CastOp>()) {
+    if (!cast->hasAttr(precision::PrecisionDialect::getInsertedCastAttrName()))
+      break;
+    inserted.push_back(cast);
+    read = cast.getInput();
+  }
+  Value value = highOperand;
+  if (read.getType() != value.getType()) {
+    auto readType = dyn_cast<RankedTensorType>(read.getType());
+    auto highType = dyn_cast<RankedTensorType>(value.getType());
+    if (!readType || !highType || readType.getShape() != highType.getShape())
+      return Value();
+    value = tosa::CastOp::create(builder, loc, readType, value);
+  }
+  for (tosa::CastOp cast : llvm::reverse(inserted))
+    value = tosa::CastOp::create(builder, loc, cast.getType(), value);
+  return value;
 }
 
 /// Whether `narrow` is a float type that `wide` holds every value of.
@@ -135,7 +165,17 @@ private:
   llvm::DenseMap<int, Value> bits;
 };
 
-using Twins = llvm::DenseMap<Operation *, std::pair<int, Operation *>>;
+/// A searched op of the all-high function: its unit and its twin in the
+/// all-low legalization. A bias that twin adds in another unit's
+/// accumulator (prec-fuse-bias) is added so only while that unit runs low
+/// too: `unfused` is the op legalized low beside that unit run high.
+struct Twin {
+  int unit = -1;
+  Operation *low = nullptr;
+  int accumulatorUnit = -1;
+  Operation *unfused = nullptr;
+};
+using Twins = llvm::DenseMap<Operation *, Twin>;
 /// Each result of a searched high op: what the run uses in its place, and
 /// its low twin's value as stored.
 using Choices = llvm::DenseMap<Value, std::pair<Value, Value>>;
@@ -152,22 +192,21 @@ Value getAnyConsumerLow(Value value, Switcher &switcher, const Twins &twins,
     auto twin = twins.find(user);
     if (twin == twins.end())
       return Value(); // a data move follows this op's storage
-    if (!runsNarrow(twin->second.second))
+    if (!runsNarrow(twin->second.low))
       continue; // kept wide by its range
-    Value userBit = switcher.lowBit(twin->second.first, loc);
+    Value userBit = switcher.lowBit(twin->second.unit, loc);
     anyLow = anyLow ? switcher.logicalOr(anyLow, userBit, loc) : userBit;
   }
   return anyLow;
 }
 
-/// Beside `high` (an op of the all-high function), a clone of its twin
-/// `low` fed what a plan running it low feeds it: each operand converted to
-/// the low op's operand type, or the low legalization's own weights. Where
-/// `bit` says the unit runs low, the clone's results, as the low op stores
-/// them and widened back, replace `high`'s (recorded in `choices`).
-llvm::Error addLowTwin(Operation *low, Operation *high, Value bit,
-                       Switcher &switcher, const Twins &twins,
-                       Choices &choices) {
+/// A clone of `low` beside `high` (an op of the all-high function), fed
+/// what a plan running it low feeds it: each operand converted to the low
+/// op's operand type, or the low legalization's own weights. Returns its
+/// results as the low op stores them.
+llvm::Expected<SmallVector<Value>> cloneLowTwin(Operation *low, Operation *high,
+                                                Switcher &switcher,
+                                                const Twins &twins) {
   Location loc = high->getLoc();
   OpBuilder &builder = switcher.builder;
   builder.setInsertionPoint(high);
@@ -175,32 +214,59 @@ llvm::Error addLowTwin(Operation *low, Operation *high, Value bit,
   for (auto [lowOperand, highOperand] :
        llvm::zip(low->getOperands(), high->getOperands())) {
     Value operand = cloneConstantChain(lowOperand, builder);
-    if (!operand && lowOperand.getType() == highOperand.getType())
-      operand = highOperand;
-    if (!operand && isa<RankedTensorType>(lowOperand.getType()))
-      operand =
-          tosa::CastOp::create(builder, loc, lowOperand.getType(), highOperand);
     if (!operand)
+      operand = convertAsLowReads(lowOperand, highOperand, builder, loc);
+    if (!operand) {
+      std::string where;
+      llvm::raw_string_ostream(where) << loc;
       return makeError("cannot feed the low twin of '" +
-                       high->getName().getStringRef() + "'");
+                       high->getName().getStringRef() + "' at " + where);
+    }
     mapping.map(lowOperand, operand);
   }
   Operation *twin = builder.clone(*low, mapping);
-  builder.setInsertionPointAfter(high);
+  builder.setInsertionPointAfter(twin);
+  SmallVector<Value> stored;
   for (auto [lowResult, twinResult, highResult] :
        llvm::zip(low->getResults(), twin->getResults(), high->getResults())) {
-    Type stored = getStoredType(lowResult);
+    Type storedType = getStoredType(lowResult);
     Value value = twinResult;
-    if (stored != getElementTypeOrSelf(value.getType())) {
+    if (storedType != getElementTypeOrSelf(value.getType())) {
       auto type = cast<RankedTensorType>(value.getType());
       Value rounded =
-          tosa::CastOp::create(builder, loc, type.clone(stored), value);
+          tosa::CastOp::create(builder, loc, type.clone(storedType), value);
       Value anyLow = accumulates(low)
                          ? getAnyConsumerLow(highResult, switcher, twins, loc)
                          : Value();
       // Stored wide where every consumer runs high, else rounded.
       value = anyLow ? switcher.choose(value, rounded, anyLow, loc) : rounded;
     }
+    stored.push_back(value);
+  }
+  return stored;
+}
+
+/// Beside `high`, its low twin; where the unit runs low, the twin's
+/// results, widened back, replace `high`'s (recorded in `choices`).
+llvm::Error addLowTwin(Operation *high, const Twin &twin, Switcher &switcher,
+                       const Twins &twins, Choices &choices) {
+  Location loc = high->getLoc();
+  llvm::Expected<SmallVector<Value>> lowValues =
+      cloneLowTwin(twin.low, high, switcher, twins);
+  if (!lowValues)
+    return lowValues.takeError();
+  if (twin.unfused) {
+    llvm::Expected<SmallVector<Value>> unfusedValues =
+        cloneLowTwin(twin.unfused, high, switcher, twins);
+    if (!unfusedValues)
+      return unfusedValues.takeError();
+    Value fused = switcher.lowBit(twin.accumulatorUnit, loc);
+    for (auto [value, unfused] : llvm::zip(*lowValues, *unfusedValues))
+      value = switcher.choose(unfused, value, fused, loc);
+  }
+  Value bit = switcher.lowBit(twin.unit, loc);
+  switcher.builder.setInsertionPointAfter(high);
+  for (auto [highResult, value] : llvm::zip(high->getResults(), *lowValues)) {
     SmallPtrSet<Operation *, 2> readers;
     Value chosen = switcher.choose(highResult, value, bit, loc, &readers);
     highResult.replaceAllUsesExcept(chosen, readers);
@@ -284,6 +350,76 @@ std::vector<int> returnProbes(func::FuncOp function, const UnitOps &highOps,
   return probed;
 }
 
+/// The model legalized with the `high` units in f32 and the others low,
+/// then rewritten as the CPU pipeline starts (the bias added in the
+/// accumulator, ...), so that each op is paired with what it computes.
+llvm::Expected<OwningOpRef<ModuleOp>>
+lowered(const SwitchableProgram::Legalize &legalize, ArrayRef<int> high) {
+  llvm::Expected<OwningOpRef<ModuleOp>> module = legalize(high);
+  if (!module)
+    return module.takeError();
+  PassManager pm((**module).getContext());
+  buildLowerToGpuPipeline(pm);
+  if (failed(pm.run(**module)))
+    return makeError("cannot lower the legalized model");
+  return module;
+}
+
+/// A bias the all-low legalization adds in another unit's accumulator:
+/// the unit's `index`th op.
+struct FusedBias {
+  int unit;
+  size_t index;
+  int accumulatorUnit;
+};
+
+llvm::SmallVector<FusedBias> findFusedBiases(const UnitOps &lowOps) {
+  llvm::DenseMap<Operation *, int> unitOfOp;
+  for (auto [unit, ops] : llvm::enumerate(lowOps))
+    for (Operation *op : ops)
+      unitOfOp[op] = unit;
+  llvm::SmallVector<FusedBias> biases;
+  for (auto [unit, ops] : llvm::enumerate(lowOps))
+    for (auto [index, op] : llvm::enumerate(ops)) {
+      auto add = dyn_cast<tosa::AddOp>(op);
+      tosa::MatMulOp matmul = add ? getAccumulatingMatmul(add) : nullptr;
+      auto accumulator = unitOfOp.find(matmul);
+      if (matmul && accumulator != unitOfOp.end() &&
+          accumulator->second != static_cast<int>(unit))
+        biases.push_back({static_cast<int>(unit), index, accumulator->second});
+    }
+  return biases;
+}
+
+std::vector<int> getAccumulatorUnits(ArrayRef<FusedBias> biases) {
+  std::vector<int> units;
+  for (const FusedBias &bias : biases)
+    units.push_back(bias.accumulatorUnit);
+  llvm::sort(units);
+  units.erase(std::unique(units.begin(), units.end()), units.end());
+  return units;
+}
+
+/// Gives each fused bias's twin the add as legalized low beside its
+/// accumulator unit run high (`unfusedOps`, all those units high).
+llvm::Error addUnfusedTwins(ArrayRef<FusedBias> biases,
+                            const UnitOps &unfusedOps, const UnitOps &highOps,
+                            Twins &twins) {
+  if (llvm::Error error = checkPairs(unfusedOps, highOps))
+    return error;
+  std::vector<int> accumulators = getAccumulatorUnits(biases);
+  for (const FusedBias &bias : biases) {
+    if (llvm::binary_search(accumulators, bias.unit))
+      return makeError("unit " + std::to_string(bias.unit) +
+                       " both adds a bias in another unit's accumulator and "
+                       "accumulates one");
+    Twin &twin = twins[highOps[bias.unit][bias.index]];
+    twin.accumulatorUnit = bias.accumulatorUnit;
+    twin.unfused = unfusedOps[bias.unit][bias.index];
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 Value getLayerOutput(Operation *last) {
@@ -293,40 +429,53 @@ Value getLayerOutput(Operation *last) {
 }
 
 llvm::Expected<std::unique_ptr<SwitchableProgram>> SwitchableProgram::create(
-    ModuleOp low, OwningOpRef<ModuleOp> high, llvm::StringRef functionName,
+    const Legalize &legalize, llvm::StringRef functionName,
     const std::function<bool(Operation *)> &isSearched,
     const llvm::StringMap<int> &unitOf, int units, bool probes) {
-  // The rewrites that change what the CPU computes (the bias added in the
-  // accumulator, ...) first, on both, so that each op is paired with what
-  // it computes.
-  for (ModuleOp module : {low, *high}) {
-    PassManager pm(module.getContext());
-    buildLowerToGpuPipeline(pm);
-    if (failed(pm.run(module)))
-      return makeError("cannot lower the legalized model");
-  }
-  auto lowFunction = low.lookupSymbol<func::FuncOp>(functionName);
-  auto highFunction = high->lookupSymbol<func::FuncOp>(functionName);
-  UnitOps lowOps = collectUnitOps(lowFunction, isSearched, unitOf, units);
-  UnitOps highOps = collectUnitOps(highFunction, isSearched, unitOf, units);
+  auto collect = [&](ModuleOp module) {
+    return collectUnitOps(module.lookupSymbol<func::FuncOp>(functionName),
+                          isSearched, unitOf, units);
+  };
+  std::vector<int> all(units);
+  std::iota(all.begin(), all.end(), 0);
+  llvm::Expected<OwningOpRef<ModuleOp>> low = lowered(legalize, {});
+  if (!low)
+    return low.takeError();
+  llvm::Expected<OwningOpRef<ModuleOp>> high = lowered(legalize, all);
+  if (!high)
+    return high.takeError();
+  auto highFunction = (*high)->lookupSymbol<func::FuncOp>(functionName);
+  UnitOps lowOps = collect(**low);
+  UnitOps highOps = collect(**high);
   if (llvm::Error error = checkPairs(lowOps, highOps))
     return std::move(error);
 
+  // Each searched op of the high function: its unit and its low twin.
+  Twins twins;
+  for (int unit = 0; unit < units; ++unit)
+    for (auto [l, h] : llvm::zip(lowOps[unit], highOps[unit]))
+      twins[h] = {unit, l};
+  llvm::SmallVector<FusedBias> fusedBiases = findFusedBiases(lowOps);
+  OwningOpRef<ModuleOp> unfused;
+  if (!fusedBiases.empty()) {
+    llvm::Expected<OwningOpRef<ModuleOp>> module =
+        lowered(legalize, getAccumulatorUnits(fusedBiases));
+    if (!module)
+      return module.takeError();
+    unfused = std::move(*module);
+    if (llvm::Error error =
+            addUnfusedTwins(fusedBiases, collect(*unfused), highOps, twins))
+      return std::move(error);
+  }
+
   Location loc = highFunction.getLoc();
-  auto maskType =
-      RankedTensorType::get({units}, IntegerType::get(high->getContext(), 1));
+  auto maskType = RankedTensorType::get(
+      {units}, IntegerType::get((*high)->getContext(), 1));
   if (failed(highFunction.insertArgument(highFunction.getNumArguments(),
                                          maskType, {}, loc)))
     return makeError("cannot add the precision mask argument");
   Value mask = highFunction.getArguments().back();
   Switcher switcher(highFunction, mask);
-
-  // Each searched op of the high function: its unit and its low twin.
-  Twins twins;
-  Choices choices;
-  for (int unit = 0; unit < units; ++unit)
-    for (auto [l, h] : llvm::zip(lowOps[unit], highOps[unit]))
-      twins[h] = {unit, l};
 
   // In program order, so that each op's consumers are still the model's.
   std::vector<Operation *> order;
@@ -334,12 +483,11 @@ llvm::Expected<std::unique_ptr<SwitchableProgram>> SwitchableProgram::create(
     if (twins.count(op))
       order.push_back(op);
   });
-  for (Operation *h : order) {
-    auto [unit, l] = twins.lookup(h);
-    if (llvm::Error error = addLowTwin(l, h, switcher.lowBit(unit, h->getLoc()),
-                                       switcher, twins, choices))
+  Choices choices;
+  for (Operation *h : order)
+    if (llvm::Error error =
+            addLowTwin(h, twins.lookup(h), switcher, twins, choices))
       return std::move(error);
-  }
   std::unique_ptr<SwitchableProgram> program(new SwitchableProgram());
   program->units = units;
   program->modelOutputs = highFunction.getNumResults();
@@ -348,7 +496,7 @@ llvm::Expected<std::unique_ptr<SwitchableProgram>> SwitchableProgram::create(
         returnProbes(highFunction, highOps, choices, program->probeShapes);
 
   llvm::Expected<std::unique_ptr<CompiledFunction>> compiled =
-      CompiledFunction::compile(std::move(high), functionName);
+      CompiledFunction::compile(std::move(*high), functionName);
   if (!compiled)
     return compiled.takeError();
   program->compiled = std::move(*compiled);

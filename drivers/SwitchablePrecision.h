@@ -6,10 +6,14 @@
 // argument says. It is the model legalized with every unit high (f32),
 // after the rewrites the CPU pipeline starts with; beside each unit op sits
 // a clone of its twin in the all-low legalization, fed the wide values
-// converted to the twin's operand types (or the low legalization's own
-// weights), and a select takes the twin's results, stored as the low op
-// stores them, where the unit runs low. A contraction whose consumers all
-// run high stores wide, as prec-legalize-types decides.
+// converted as the twin's operands are (through the casts prec inserted
+// before it), or the low legalization's own weights, and a select takes
+// the twin's results, stored as the low op stores them, where the unit
+// runs low. Two choices depend on a neighbour's bit: a contraction whose
+// consumers all run high stores wide, as prec-legalize-types decides; a
+// bias add that prec-fuse-bias moved into another unit's accumulator is
+// added there only while that unit runs low too, else it is the add of a
+// third legalization, with those accumulating units high.
 //
 // That a run equals compiling its plan bit for bit rests on the CPU
 // pipeline computing each op the same whatever its neighbours: in
@@ -49,15 +53,20 @@ struct ProbedRun {
 
 class SwitchableProgram {
 public:
-  /// Builds the program from `low` (every unit at the low precision) and
-  /// `high` (every unit in f32, consumed), legalized from one model; units
-  /// are the ops `isSearched` accepts, by the index `unitOf` gives their
-  /// layer. An error says why the two legalizations do not correspond
-  /// (e.g. a quantized low precision): then compile per plan. With
-  /// `probes`, runs also return the units' outputs (runProbed).
+  /// The model legalized with the given units in f32, the others low.
+  using Legalize =
+      std::function<llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>(
+          llvm::ArrayRef<int> high)>;
+
+  /// Builds the program from the model legalized with every unit low and
+  /// with every unit high (and, where the low legalization adds a unit's
+  /// bias in another's accumulator, with those others high); units are the
+  /// ops `isSearched` accepts, by the index `unitOf` gives their layer. An
+  /// error says why the legalizations do not correspond (e.g. a quantized
+  /// low precision): then compile per plan. With `probes`, runs also return
+  /// the units' outputs (runProbed).
   static llvm::Expected<std::unique_ptr<SwitchableProgram>>
-  create(mlir::ModuleOp low, mlir::OwningOpRef<mlir::ModuleOp> high,
-         llvm::StringRef function,
+  create(const Legalize &legalize, llvm::StringRef function,
          const std::function<bool(mlir::Operation *)> &isSearched,
          const llvm::StringMap<int> &unitOf, int units, bool probes);
 

@@ -10,7 +10,8 @@
 //   %sum = tosa.add %acc, (tosa.cast %bias -> f32) -> f32
 //   %y = tosa.cast %sum {precision.epilogue}
 // and both lowering pipelines run it, so the CPU computes what the engine
-// computes.
+// computes. A bias added after a reshape of the product (an ONNX Gemm) moves
+// before it, in f32 too, so that every precision gives the sum one form.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +47,26 @@ bool prec::isRowBias(RankedTensorType bias, RankedTensorType result) {
 
 namespace {
 
+/// The matmul `product` is, or that a constant scale of it is.
+tosa::MatMulOp getScaledMatmul(Value product) {
+  if (auto scale = product.getDefiningOp<tosa::MulOp>();
+      scale && matchPattern(scale.getInput2(), m_Constant()))
+    product = scale.getInput1();
+  return product.getDefiningOp<tosa::MatMulOp>();
+}
+
+} // namespace
+
+tosa::MatMulOp prec::getAccumulatingMatmul(tosa::AddOp sum) {
+  for (Value operand : sum->getOperands())
+    if (tosa::MatMulOp matmul = getScaledMatmul(operand);
+        matmul && matmul.getType() == sum.getType())
+      return matmul;
+  return nullptr;
+}
+
+namespace {
+
 /// The epilogue cast of an f32-accumulating matmul that `value` is, if any.
 tosa::CastOp getMatmulEpilogue(Value value) {
   auto cast = value.getDefiningOp<tosa::CastOp>();
@@ -54,21 +75,18 @@ tosa::CastOp getMatmulEpilogue(Value value) {
     return nullptr;
   // The product, or the product times a constant (a dequantization scale,
   // which the GEMM applies as its alpha before its bias).
-  Value product = cast.getInput();
-  if (auto scale = product.getDefiningOp<tosa::MulOp>();
-      scale && matchPattern(scale.getInput2(), m_Constant()))
-    product = scale.getInput1();
-  auto matmul = product.getDefiningOp<tosa::MatMulOp>();
+  tosa::MatMulOp matmul = getScaledMatmul(cast.getInput());
   if (!matmul || !getElementTypeOrSelf(matmul.getType()).isF32())
     return nullptr;
   return cast;
 }
 
-/// A matmul's converted result as a bias add reads it: the epilogue cast,
-/// possibly reshaped (an ONNX Gemm's rank-3 matmul seen as a matrix) as long
-/// as rows stay rows.
+/// A matmul's result as a bias add reads it: its accumulator, through the
+/// epilogue cast to the storage type if any, possibly reshaped (an ONNX
+/// Gemm's rank-3 matmul seen as a matrix) as long as rows stay rows.
 struct ConvertedProduct {
-  tosa::CastOp epilogue;
+  Value accumulator;
+  tosa::CastOp epilogue;   // or null: stored in the accumulator type
   tosa::ReshapeOp reshape; // or null
 };
 
@@ -83,7 +101,36 @@ std::optional<ConvertedProduct> getConvertedProduct(Value value) {
     value = reshape.getInput1();
   }
   if (tosa::CastOp epilogue = getMatmulEpilogue(value))
-    return ConvertedProduct{epilogue, reshape};
+    return ConvertedProduct{epilogue.getInput(), epilogue, reshape};
+  // Stored in f32, only the reshape has to move after the bias.
+  tosa::MatMulOp matmul = getScaledMatmul(value);
+  if (reshape && matmul && getElementTypeOrSelf(matmul.getType()).isF32())
+    return ConvertedProduct{value, nullptr, reshape};
+  return std::nullopt;
+}
+
+/// A bias add that reads a converted product.
+struct BiasAdd {
+  tosa::AddOp add;
+  ConvertedProduct product;
+  Value bias;
+  bool biasFirst;
+};
+
+std::optional<BiasAdd> matchBiasAdd(tosa::AddOp add) {
+  for (bool biasFirst : {false, true}) {
+    Value product = biasFirst ? add.getInput2() : add.getInput1();
+    Value bias = biasFirst ? add.getInput1() : add.getInput2();
+    std::optional<ConvertedProduct> converted = getConvertedProduct(product);
+    if (!converted)
+      continue;
+    auto resultType = cast<RankedTensorType>(add.getType());
+    Value stored =
+        converted->epilogue ? converted->epilogue : converted->accumulator;
+    if (prec::isRowBias(cast<RankedTensorType>(bias.getType()), resultType) &&
+        getElementTypeOrSelf(stored.getType()) == resultType.getElementType())
+      return BiasAdd{add, *converted, bias, biasFirst};
+  }
   return std::nullopt;
 }
 
@@ -92,47 +139,52 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<tosa::AddOp> adds;
-    getOperation().walk([&](tosa::AddOp add) { adds.push_back(add); });
-    for (tosa::AddOp add : adds)
-      fuse(add);
+    SmallVector<BiasAdd> biasAdds;
+    getOperation().walk([&](tosa::AddOp add) {
+      if (std::optional<BiasAdd> biasAdd = matchBiasAdd(add))
+        biasAdds.push_back(*biasAdd);
+    });
+    for (const BiasAdd &biasAdd : biasAdds)
+      fuse(biasAdd);
   }
 
 private:
-  void fuse(tosa::AddOp add) {
-    Value bias = add.getInput2();
-    std::optional<ConvertedProduct> product =
-        getConvertedProduct(add.getInput1());
-    if (!product) {
-      product = getConvertedProduct(add.getInput2());
-      bias = add.getInput1();
-    }
-    auto resultType = cast<RankedTensorType>(add.getType());
+  /// The bias as a row of the accumulator's rank and type (exactly).
+  Value getAccumulatorBias(const BiasAdd &biasAdd, ImplicitLocOpBuilder &b) {
+    auto accumulatorType =
+        cast<RankedTensorType>(biasAdd.product.accumulator.getType());
+    Value bias = biasAdd.bias;
     auto biasType = cast<RankedTensorType>(bias.getType());
-    if (!product || !prec::isRowBias(biasType, resultType) ||
-        getElementTypeOrSelf(product->epilogue.getType()) !=
-            resultType.getElementType())
-      return;
-    tosa::CastOp epilogue = product->epilogue;
-    Value accumulator = epilogue.getInput();
-    auto accumulatorType = cast<RankedTensorType>(accumulator.getType());
-    Type accumulatorElement = accumulatorType.getElementType();
-
-    ImplicitLocOpBuilder builder(add.getLoc(), add);
-    // The bias as a row of the matmul's rank, then widened (exactly).
-    if (product->reshape) {
+    if (biasAdd.product.reshape) {
       SmallVector<int64_t> row(accumulatorType.getRank(), 1);
       row.back() = biasType.getShape().back();
       biasType = biasType.clone(row);
-      bias = tosa::ReshapeOp::create(builder, biasType, bias,
-                                     tosa::getTosaConstShape(builder, row));
+      bias = tosa::ReshapeOp::create(b, biasType, bias,
+                                     tosa::getTosaConstShape(b, row));
     }
-    auto wideBias =
-        tosa::CastOp::create(builder, biasType.clone(accumulatorElement), bias);
+    if (biasType.getElementType() == accumulatorType.getElementType())
+      return bias;
+    auto wideBias = tosa::CastOp::create(
+        b, biasType.clone(accumulatorType.getElementType()), bias);
     wideBias->setAttr(PrecisionDialect::getInsertedCastAttrName(),
-                      builder.getUnitAttr());
-    auto sum = tosa::AddOp::create(builder, accumulatorType, accumulator,
-                                   wideBias.getResult());
+                      b.getUnitAttr());
+    return wideBias;
+  }
+
+  void fuse(BiasAdd biasAdd) {
+    tosa::AddOp add = biasAdd.add;
+    ConvertedProduct &product = biasAdd.product;
+    auto accumulatorType =
+        cast<RankedTensorType>(product.accumulator.getType());
+    Type accumulatorElement = accumulatorType.getElementType();
+    ImplicitLocOpBuilder builder(add.getLoc(), add);
+    // In the add's operand order, so that the sum pairs with the add of a
+    // legalization that does not fuse (prec-debug's switches).
+    Value lhs = product.accumulator;
+    Value rhs = getAccumulatorBias(biasAdd, builder);
+    if (biasAdd.biasFirst)
+      std::swap(lhs, rhs);
+    auto sum = tosa::AddOp::create(builder, accumulatorType, lhs, rhs);
     sum->setAttrs(add->getAttrs());
     if (auto assigned = add->getAttrOfType<prec::precision::AssignmentAttr>(
             PrecisionDialect::getAssignmentAttrName()))
@@ -141,19 +193,23 @@ private:
                        &getContext(), accumulatorElement, accumulatorElement,
                        accumulatorElement, assigned.getReason(),
                        "added in its contraction's accumulator"));
-    auto fused =
-        tosa::CastOp::create(builder, epilogue.getType(), sum.getResult());
-    fused->setAttr(PrecisionDialect::getEpilogueAttrName(),
-                   builder.getUnitAttr());
-    Value result = fused.getResult();
-    if (tosa::ReshapeOp reshape = product->reshape)
-      result = tosa::ReshapeOp::create(builder, resultType, result,
+    Value result = sum.getResult();
+    if (product.epilogue) {
+      auto fused =
+          tosa::CastOp::create(builder, product.epilogue.getType(), result);
+      fused->setAttr(PrecisionDialect::getEpilogueAttrName(),
+                     builder.getUnitAttr());
+      result = fused;
+    }
+    if (tosa::ReshapeOp reshape = product.reshape)
+      result = tosa::ReshapeOp::create(builder, add.getType(), result,
                                        reshape.getShape());
     add.getResult().replaceAllUsesWith(result);
     add.erase();
-    if (product->reshape)
-      product->reshape.erase();
-    epilogue.erase();
+    if (product.reshape)
+      product.reshape.erase();
+    if (product.epilogue)
+      product.epilogue.erase();
   }
 };
 

@@ -2,11 +2,12 @@
 // RUN: prec-opt %s -split-input-file --prec-lower-to-gpu | FileCheck %s
 
 // An f16 matmul accumulating in f32: its bias is added in f32, then the one
-// conversion to f16 (the epilogue cast) follows the add.
+// conversion to f16 (the epilogue cast) follows the add. The sum keeps the
+// add's operand order.
 // CHECK-LABEL: func.func @linear
 // CHECK: %[[ACC:.*]] = tosa.matmul {{.*}} -> tensor<1x4x8xf32>
 // CHECK-NEXT: %[[WIDE:.*]] = tosa.cast %arg1 {precision.inserted_cast} : (tensor<1x1x8xf16>) -> tensor<1x1x8xf32>
-// CHECK-NEXT: %[[SUM:.*]] = tosa.add %[[ACC]], %[[WIDE]] {precision.assigned = #precision.assignment<compute = f32, accumulate = f32, storage = f32, reason = follow, detail = "added in its contraction's accumulator">, precision.layer = "fc.bias"} : {{.*}} -> tensor<1x4x8xf32>
+// CHECK-NEXT: %[[SUM:.*]] = tosa.add %[[WIDE]], %[[ACC]] {precision.assigned = #precision.assignment<compute = f32, accumulate = f32, storage = f32, reason = follow, detail = "added in its contraction's accumulator">, precision.layer = "fc.bias"} : {{.*}} -> tensor<1x4x8xf32>
 // CHECK-NEXT: %[[OUT:.*]] = tosa.cast %[[SUM]] {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
 // CHECK-NEXT: return %[[OUT]]
 func.func @linear(%x: tensor<1x4x16xf16>, %b: tensor<1x1x8xf16>) -> tensor<1x4x8xf16> {
@@ -40,6 +41,27 @@ func.func @gemm(%x: tensor<1x4x16xf16>, %b: tensor<1x8xf16>) -> tensor<4x8xf16> 
   %m = tosa.reshape %d, %s : (tensor<1x4x8xf16>, !tosa.shape<2>) -> tensor<4x8xf16>
   %y = tosa.add %m, %b : (tensor<4x8xf16>, tensor<1x8xf16>) -> tensor<4x8xf16>
   return %y : tensor<4x8xf16>
+}
+
+// -----
+
+// Stored in f32, a Gemm's bias moves before the reshape all the same, so
+// that the sum has one form at every precision; nothing is converted.
+// CHECK-LABEL: func.func @gemm_f32
+// CHECK: %[[ACC:.*]] = tosa.matmul
+// CHECK-NEXT: %[[ROW:.*]] = tosa.const_shape {values = dense<[1, 1, 8]>
+// CHECK-NEXT: %[[BIAS:.*]] = tosa.reshape %arg1, %[[ROW]] : (tensor<1x8xf32>, !tosa.shape<3>) -> tensor<1x1x8xf32>
+// CHECK-NEXT: %[[SUM:.*]] = tosa.add %[[ACC]], %[[BIAS]] : (tensor<1x4x8xf32>, tensor<1x1x8xf32>) -> tensor<1x4x8xf32>
+// CHECK-NEXT: %[[Y:.*]] = tosa.reshape %[[SUM]], %{{.*}} -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @gemm_f32(%x: tensor<1x4x16xf32>, %b: tensor<1x8xf32>) -> tensor<4x8xf32> {
+  %w = "tosa.const"() <{values = dense<1.0> : tensor<1x16x8xf32>}> : () -> tensor<1x16x8xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %s = tosa.const_shape {values = dense<[4, 8]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %acc = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x16xf32>, tensor<1x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x8xf32>
+  %m = tosa.reshape %acc, %s : (tensor<1x4x8xf32>, !tosa.shape<2>) -> tensor<4x8xf32>
+  %y = tosa.add %m, %b : (tensor<4x8xf32>, tensor<1x8xf32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
 }
 
 // -----
