@@ -71,38 +71,35 @@ Value cloneConstantChain(Value value, OpBuilder &builder) {
   return builder.clone(*op, mapping)->getResult(0);
 }
 
-/// `highOperand` converted as the low legalization converts what
-/// `lowOperand` reads: to the type of the value the casts prec inserted
-/// before `lowOperand` start from (as its producer stores it), then through
-/// those casts (e.g. f32 to f16 and back, for an op computing in f16 whose
-/// TOSA form reads its f32 accumulator type). Null where shapes differ.
-Value convertAsLowReads(Value lowOperand, Value highOperand, OpBuilder &builder,
-                        Location loc) {
-  SmallVector<tosa::CastOp> inserted;
-  Value read = lowOperand;
-  while (auto cast = read.getDefiningOp<tosa::CastOp>()) {
-    if (!cast->hasAttr(precision::PrecisionDialect::getInsertedCastAttrName()))
-      break;
-    inserted.push_back(cast);
-    read = cast.getInput();
-  }
-  Value value = highOperand;
-  if (read.getType() != value.getType()) {
-    auto readType = dyn_cast<RankedTensorType>(read.getType());
-    auto highType = dyn_cast<RankedTensorType>(value.getType());
-    if (!readType || !highType || readType.getShape() != highType.getShape())
-      return Value();
-    value = tosa::CastOp::create(builder, loc, readType, value);
-  }
-  for (tosa::CastOp cast : llvm::reverse(inserted))
-    value = tosa::CastOp::create(builder, loc, cast.getType(), value);
-  return value;
-}
-
 /// Whether `narrow` is a float type that `wide` holds every value of.
 bool isNarrower(Type narrow, Type wide) {
   return narrow != wide && isa<FloatType>(narrow) && isa<FloatType>(wide) &&
          precision::canRepresentAllValues(wide, narrow);
+}
+
+/// `highOperand` as a plan running `low` low feeds it: rounded to the low
+/// op's compute type where that is narrower (an f16 reduction whose TOSA
+/// form reads its f32 accumulator type still reads f16 values), then
+/// converted to `lowOperand`'s type. Null where shapes differ.
+Value convertForTwin(Operation *low, Value lowOperand, Value highOperand,
+                     OpBuilder &builder, Location loc) {
+  auto lowType = dyn_cast<RankedTensorType>(lowOperand.getType());
+  auto highType = dyn_cast<RankedTensorType>(highOperand.getType());
+  if (!lowType || !highType)
+    return lowOperand.getType() == highOperand.getType() ? highOperand
+                                                         : Value();
+  if (lowType.getShape() != highType.getShape())
+    return Value();
+  Value value = highOperand;
+  auto assignment = low->getAttrOfType<precision::AssignmentAttr>(
+      precision::PrecisionDialect::getAssignmentAttrName());
+  if (assignment &&
+      isNarrower(assignment.getCompute(), highType.getElementType()))
+    value = tosa::CastOp::create(
+        builder, loc, highType.clone(assignment.getCompute()), value);
+  if (value.getType() != lowType)
+    value = tosa::CastOp::create(builder, loc, lowType, value);
+  return value;
 }
 
 /// Whether the low legalization runs `op` narrower than f32 (not kept wide
@@ -215,7 +212,7 @@ llvm::Expected<SmallVector<Value>> cloneLowTwin(Operation *low, Operation *high,
        llvm::zip(low->getOperands(), high->getOperands())) {
     Value operand = cloneConstantChain(lowOperand, builder);
     if (!operand)
-      operand = convertAsLowReads(lowOperand, highOperand, builder, loc);
+      operand = convertForTwin(low, lowOperand, highOperand, builder, loc);
     if (!operand) {
       std::string where;
       llvm::raw_string_ostream(where) << loc;
@@ -275,6 +272,15 @@ llvm::Error addLowTwin(Operation *high, const Twin &twin, Switcher &switcher,
   return llvm::Error::success();
 }
 
+/// `ops` by name, as "[tosa.reshape, tosa.matmul]".
+std::string describeOps(ArrayRef<Operation *> ops) {
+  std::string text = "[";
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(ops, os, [&](Operation *op) { os << op->getName(); });
+  os << "]";
+  return text;
+}
+
 /// Each unit's ops at the low precision pair with its ops at the high.
 llvm::Error checkPairs(const UnitOps &lowOps, const UnitOps &highOps) {
   for (auto [unit, pair] : llvm::enumerate(llvm::zip(lowOps, highOps))) {
@@ -287,8 +293,10 @@ llvm::Error checkPairs(const UnitOps &lowOps, const UnitOps &highOps) {
                          l->getNumResults() == h->getNumResults();
                 });
     if (!same)
-      return makeError("unit " + std::to_string(unit) +
-                       " has other ops at the low precision than at the high");
+      return makeError(
+          "layer '" + getLayerName((low.empty() ? high : low).front()) +
+          "' has ops " + describeOps(low) + " at the low precision and " +
+          describeOps(high) + " at the high");
   }
   return llvm::Error::success();
 }

@@ -6,8 +6,8 @@
 // argument says. It is the model legalized with every unit high (f32),
 // after the rewrites the CPU pipeline starts with; beside each unit op sits
 // a clone of its twin in the all-low legalization, fed the wide values
-// converted as the twin's operands are (through the casts prec inserted
-// before it), or the low legalization's own weights, and a select takes
+// rounded to the twin's compute type and converted to its operand types,
+// or the low legalization's own weights, and a select takes
 // the twin's results, stored as the low op stores them, where the unit
 // runs low. Two choices depend on a neighbour's bit: a contraction whose
 // consumers all run high stores wide, as prec-legalize-types decides; a

@@ -10,8 +10,10 @@
 //   %sum = tosa.add %acc, (tosa.cast %bias -> f32) -> f32
 //   %y = tosa.cast %sum {precision.epilogue}
 // and both lowering pipelines run it, so the CPU computes what the engine
-// computes. A bias added after a reshape of the product (an ONNX Gemm) moves
-// before it, in f32 too, so that every precision gives the sum one form.
+// computes. A bias added after a reshape of the product (an ONNX Gemm, a
+// 2-D MatMul) moves before the reshape whether or not it fuses (in f32, or
+// converted after the reshape to a lower add), so that every precision
+// gives the add one form and one layer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,32 +85,53 @@ tosa::CastOp getMatmulEpilogue(Value value) {
 
 /// A matmul's result as a bias add reads it: its accumulator, through the
 /// epilogue cast to the storage type if any, possibly reshaped (an ONNX
-/// Gemm's rank-3 matmul seen as a matrix) as long as rows stay rows.
+/// Gemm's or a 2-D MatMul's rank-3 matmul seen as a matrix) as long as rows
+/// stay rows, and then possibly converted to the add's type.
 struct ConvertedProduct {
   Value accumulator;
-  tosa::CastOp epilogue;   // or null: stored in the accumulator type
+  tosa::CastOp epilogue;   // or null: stored as the matmul returns it
   tosa::ReshapeOp reshape; // or null
+  tosa::CastOp conversion; // a cast prec inserted after the reshape, or null
+
+  /// Whether the bias can be added in the accumulator: the add reads the
+  /// epilogue's rounding and nothing else.
+  bool fuses() const { return epilogue && !conversion; }
+  /// The product before the reshape, as stored.
+  Value getStored() { return epilogue ? epilogue.getResult() : accumulator; }
 };
 
-std::optional<ConvertedProduct> getConvertedProduct(Value value) {
+/// The reshape `value` is, if it keeps rows rows and has no other reader.
+tosa::ReshapeOp getRowReshape(Value value) {
   auto reshape = value.getDefiningOp<tosa::ReshapeOp>();
-  if (reshape) {
-    auto from = cast<RankedTensorType>(reshape.getInput1().getType());
-    auto to = cast<RankedTensorType>(reshape.getType());
-    if (!value.hasOneUse() || from.getRank() == 0 || to.getRank() == 0 ||
-        from.getShape().back() != to.getShape().back())
-      return std::nullopt;
-    value = reshape.getInput1();
-  }
-  if (tosa::CastOp epilogue = getMatmulEpilogue(value))
-    return ConvertedProduct{epilogue.getInput(), epilogue, reshape};
-  // Stored in f32, only the reshape has to move after the bias.
-  tosa::MatMulOp matmul = getScaledMatmul(value);
-  if (reshape && matmul && getElementTypeOrSelf(matmul.getType()).isF32())
-    return ConvertedProduct{value, nullptr, reshape};
-  return std::nullopt;
+  if (!reshape || !value.hasOneUse())
+    return nullptr;
+  auto from = cast<RankedTensorType>(reshape.getInput1().getType());
+  auto to = cast<RankedTensorType>(reshape.getType());
+  if (from.getRank() == 0 || to.getRank() == 0 ||
+      from.getShape().back() != to.getShape().back())
+    return nullptr;
+  return reshape;
 }
 
+std::optional<ConvertedProduct> getConvertedProduct(Value value) {
+  ConvertedProduct product{};
+  if (auto conversion = value.getDefiningOp<tosa::CastOp>();
+      conversion && value.hasOneUse() &&
+      conversion->hasAttr(PrecisionDialect::getInsertedCastAttrName()) &&
+      getRowReshape(conversion.getInput())) {
+    product.conversion = conversion;
+    value = conversion.getInput();
+  }
+  if ((product.reshape = getRowReshape(value)))
+    value = product.reshape.getInput1();
+  if ((product.epilogue = getMatmulEpilogue(value)))
+    product.accumulator = product.epilogue.getInput();
+  else if (getScaledMatmul(value))
+    product.accumulator = value;
+  if (!product.accumulator || (!product.fuses() && !product.reshape))
+    return std::nullopt;
+  return product;
+}
 /// A bias add that reads a converted product.
 struct BiasAdd {
   tosa::AddOp add;
@@ -118,18 +141,19 @@ struct BiasAdd {
 };
 
 std::optional<BiasAdd> matchBiasAdd(tosa::AddOp add) {
+  auto resultType = cast<RankedTensorType>(add.getType());
   for (bool biasFirst : {false, true}) {
     Value product = biasFirst ? add.getInput2() : add.getInput1();
     Value bias = biasFirst ? add.getInput1() : add.getInput2();
     std::optional<ConvertedProduct> converted = getConvertedProduct(product);
-    if (!converted)
+    if (!converted ||
+        !prec::isRowBias(cast<RankedTensorType>(bias.getType()), resultType))
       continue;
-    auto resultType = cast<RankedTensorType>(add.getType());
-    Value stored =
-        converted->epilogue ? converted->epilogue : converted->accumulator;
-    if (prec::isRowBias(cast<RankedTensorType>(bias.getType()), resultType) &&
-        getElementTypeOrSelf(stored.getType()) == resultType.getElementType())
-      return BiasAdd{add, *converted, bias, biasFirst};
+    if (converted->fuses() &&
+        getElementTypeOrSelf(converted->epilogue.getType()) !=
+            resultType.getElementType())
+      continue;
+    return BiasAdd{add, *converted, bias, biasFirst};
   }
   return std::nullopt;
 }
@@ -144,71 +168,96 @@ public:
       if (std::optional<BiasAdd> biasAdd = matchBiasAdd(add))
         biasAdds.push_back(*biasAdd);
     });
-    for (const BiasAdd &biasAdd : biasAdds)
-      fuse(biasAdd);
+    for (BiasAdd biasAdd : biasAdds)
+      rewrite(biasAdd);
   }
 
 private:
-  /// The bias as a row of the accumulator's rank and type (exactly).
-  Value getAccumulatorBias(const BiasAdd &biasAdd, ImplicitLocOpBuilder &b) {
-    auto accumulatorType =
+  /// The bias as a row of the product's rank before its reshape, in
+  /// `element` (widened exactly).
+  Value getRowBias(BiasAdd biasAdd, Type element, ImplicitLocOpBuilder &b) {
+    auto productType =
         cast<RankedTensorType>(biasAdd.product.accumulator.getType());
     Value bias = biasAdd.bias;
     auto biasType = cast<RankedTensorType>(bias.getType());
     if (biasAdd.product.reshape) {
-      SmallVector<int64_t> row(accumulatorType.getRank(), 1);
+      SmallVector<int64_t> row(productType.getRank(), 1);
       row.back() = biasType.getShape().back();
       biasType = biasType.clone(row);
       bias = tosa::ReshapeOp::create(b, biasType, bias,
                                      tosa::getTosaConstShape(b, row));
     }
-    if (biasType.getElementType() == accumulatorType.getElementType())
+    if (biasType.getElementType() == element)
       return bias;
-    auto wideBias = tosa::CastOp::create(
-        b, biasType.clone(accumulatorType.getElementType()), bias);
+    auto wideBias = tosa::CastOp::create(b, biasType.clone(element), bias);
     wideBias->setAttr(PrecisionDialect::getInsertedCastAttrName(),
                       b.getUnitAttr());
     return wideBias;
   }
 
-  void fuse(BiasAdd biasAdd) {
-    tosa::AddOp add = biasAdd.add;
-    ConvertedProduct &product = biasAdd.product;
-    auto accumulatorType =
-        cast<RankedTensorType>(product.accumulator.getType());
-    Type accumulatorElement = accumulatorType.getElementType();
-    ImplicitLocOpBuilder builder(add.getLoc(), add);
-    // In the add's operand order, so that the sum pairs with the add of a
-    // legalization that does not fuse (prec-debug's switches).
-    Value lhs = product.accumulator;
-    Value rhs = getAccumulatorBias(biasAdd, builder);
+  /// `add` applied to `product` and `bias` in its operand order, so that
+  /// the sum pairs with the add of a legalization that rewrites otherwise
+  /// (prec-debug's switches).
+  tosa::AddOp addInOrder(BiasAdd biasAdd, Value product, Value bias,
+                         ImplicitLocOpBuilder &b) {
+    Type type = product.getType();
     if (biasAdd.biasFirst)
-      std::swap(lhs, rhs);
-    auto sum = tosa::AddOp::create(builder, accumulatorType, lhs, rhs);
-    sum->setAttrs(add->getAttrs());
-    if (auto assigned = add->getAttrOfType<prec::precision::AssignmentAttr>(
-            PrecisionDialect::getAssignmentAttrName()))
+      std::swap(product, bias);
+    auto sum = tosa::AddOp::create(b, type, product, bias);
+    sum->setAttrs(biasAdd.add->getAttrs());
+    return sum;
+  }
+
+  /// The bias added in the f32 accumulator, then the one rounding.
+  Value addInAccumulator(BiasAdd biasAdd, ImplicitLocOpBuilder &b) {
+    ConvertedProduct product = biasAdd.product;
+    Type accumulator = getElementTypeOrSelf(product.accumulator.getType());
+    tosa::AddOp sum = addInOrder(biasAdd, product.accumulator,
+                                 getRowBias(biasAdd, accumulator, b), b);
+    if (auto assigned =
+            biasAdd.add->getAttrOfType<prec::precision::AssignmentAttr>(
+                PrecisionDialect::getAssignmentAttrName()))
       sum->setAttr(PrecisionDialect::getAssignmentAttrName(),
                    prec::precision::AssignmentAttr::get(
-                       &getContext(), accumulatorElement, accumulatorElement,
-                       accumulatorElement, assigned.getReason(),
+                       &getContext(), accumulator, accumulator, accumulator,
+                       assigned.getReason(),
                        "added in its contraction's accumulator"));
-    Value result = sum.getResult();
-    if (product.epilogue) {
-      auto fused =
-          tosa::CastOp::create(builder, product.epilogue.getType(), result);
-      fused->setAttr(PrecisionDialect::getEpilogueAttrName(),
-                     builder.getUnitAttr());
-      result = fused;
+    auto fused = tosa::CastOp::create(b, product.epilogue.getType(), sum);
+    fused->setAttr(PrecisionDialect::getEpilogueAttrName(), b.getUnitAttr());
+    return fused;
+  }
+
+  /// The same add, converting as before, at the product's shape.
+  Value addBeforeReshape(BiasAdd biasAdd, ImplicitLocOpBuilder &b) {
+    ConvertedProduct product = biasAdd.product;
+    Value stored = product.getStored();
+    Type element = getElementTypeOrSelf(biasAdd.add.getType());
+    if (product.conversion) {
+      auto type = cast<RankedTensorType>(stored.getType());
+      auto conversion = tosa::CastOp::create(b, type.clone(element), stored);
+      conversion->setAttrs(product.conversion->getAttrs());
+      stored = conversion;
     }
+    return addInOrder(biasAdd, stored, getRowBias(biasAdd, element, b), b);
+  }
+
+  void rewrite(BiasAdd biasAdd) {
+    ConvertedProduct &product = biasAdd.product;
+    tosa::AddOp add = biasAdd.add;
+    ImplicitLocOpBuilder builder(add.getLoc(), add);
+    bool fuses = product.fuses();
+    Value result = fuses ? addInAccumulator(biasAdd, builder)
+                         : addBeforeReshape(biasAdd, builder);
     if (tosa::ReshapeOp reshape = product.reshape)
       result = tosa::ReshapeOp::create(builder, add.getType(), result,
                                        reshape.getShape());
     add.getResult().replaceAllUsesWith(result);
     add.erase();
+    if (product.conversion)
+      product.conversion.erase();
     if (product.reshape)
       product.reshape.erase();
-    if (product.epilogue)
+    if (fuses)
       product.epilogue.erase();
   }
 };

@@ -66,6 +66,30 @@ func.func @gemm_f32(%x: tensor<1x4x16xf32>, %b: tensor<1x8xf32>) -> tensor<4x8xf
 
 // -----
 
+// A 2-D MatMul in f32 whose Add runs in f16 (a cast prec inserted after the
+// reshape): nothing fuses, but the add moves before the reshape, converting
+// the same way, so that the Add layer has one form at every precision.
+// CHECK-LABEL: func.func @matmul_then_lower_add
+// CHECK: %[[ACC:.*]] = tosa.matmul {{.*}} -> tensor<1x4x8xf32>
+// CHECK-NEXT: %[[LOW:.*]] = tosa.cast %[[ACC]] {precision.inserted_cast} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
+// CHECK-NEXT: %[[ROW:.*]] = tosa.const_shape {values = dense<[1, 1, 8]>
+// CHECK-NEXT: %[[BIAS:.*]] = tosa.reshape %arg1, %[[ROW]] : (tensor<1x8xf16>, !tosa.shape<3>) -> tensor<1x1x8xf16>
+// CHECK-NEXT: %[[SUM:.*]] = tosa.add %[[BIAS]], %[[LOW]] {precision.layer = "fc/Add"} : (tensor<1x1x8xf16>, tensor<1x4x8xf16>) -> tensor<1x4x8xf16>
+// CHECK-NEXT: %[[Y:.*]] = tosa.reshape %[[SUM]], %{{.*}} -> tensor<4x8xf16>
+// CHECK-NEXT: return %[[Y]]
+func.func @matmul_then_lower_add(%x: tensor<1x4x16xf32>, %b: tensor<1x8xf16>) -> tensor<4x8xf16> {
+  %w = "tosa.const"() <{values = dense<1.0> : tensor<1x16x8xf32>}> : () -> tensor<1x16x8xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %s = tosa.const_shape {values = dense<[4, 8]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %acc = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x16xf32>, tensor<1x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x8xf32>
+  %m = tosa.reshape %acc, %s : (tensor<1x4x8xf32>, !tosa.shape<2>) -> tensor<4x8xf32>
+  %l = tosa.cast %m {precision.inserted_cast} : (tensor<4x8xf32>) -> tensor<4x8xf16>
+  %y = tosa.add %b, %l {precision.layer = "fc/Add"} : (tensor<1x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  return %y : tensor<4x8xf16>
+}
+
+// -----
+
 // Left alone: a bias that varies along the rows, a product read twice, an
 // f16 accumulator (no epilogue cast), and an add of two full tensors.
 // CHECK-LABEL: func.func @not_a_bias
