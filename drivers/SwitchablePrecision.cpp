@@ -174,7 +174,7 @@ struct Twin {
 };
 using Twins = llvm::DenseMap<Operation *, Twin>;
 /// Each result of a searched high op: what the run uses in its place, and
-/// its low twin's value as stored.
+/// its low twin's value rounded to its low storage type.
 using Choices = llvm::DenseMap<Value, std::pair<Value, Value>>;
 
 /// Whether some consumer of `value` (a result of the all-high function) runs
@@ -197,22 +197,27 @@ Value getAnyConsumerLow(Value value, Switcher &switcher, const Twins &twins,
   return anyLow;
 }
 
+/// A result of a low twin: as computed, and rounded to the low op's
+/// storage type (the same value where it stores what it computes).
+struct TwinResult {
+  Value computed, rounded;
+};
+
 /// A clone of `low` beside `high` (an op of the all-high function), fed
-/// what a plan running it low feeds it: each operand converted to the low
-/// op's operand type, or the low legalization's own weights. Returns its
-/// results as the low op stores them.
-llvm::Expected<SmallVector<Value>> cloneLowTwin(Operation *low, Operation *high,
-                                                Switcher &switcher,
-                                                const Twins &twins) {
+/// `wide` (values in `high`'s operand places) as a plan running it low
+/// feeds them: each converted to the low op's operand type, or the low
+/// legalization's own weights.
+llvm::Expected<SmallVector<TwinResult>> cloneLowTwin(Operation *low,
+                                                     Operation *high,
+                                                     ValueRange wide,
+                                                     OpBuilder &builder) {
   Location loc = high->getLoc();
-  OpBuilder &builder = switcher.builder;
   builder.setInsertionPoint(high);
   IRMapping mapping;
-  for (auto [lowOperand, highOperand] :
-       llvm::zip(low->getOperands(), high->getOperands())) {
+  for (auto [lowOperand, wideOperand] : llvm::zip(low->getOperands(), wide)) {
     Value operand = cloneConstantChain(lowOperand, builder);
     if (!operand)
-      operand = convertForTwin(low, lowOperand, highOperand, builder, loc);
+      operand = convertForTwin(low, lowOperand, wideOperand, builder, loc);
     if (!operand) {
       std::string where;
       llvm::raw_string_ostream(where) << loc;
@@ -223,51 +228,108 @@ llvm::Expected<SmallVector<Value>> cloneLowTwin(Operation *low, Operation *high,
   }
   Operation *twin = builder.clone(*low, mapping);
   builder.setInsertionPointAfter(twin);
-  SmallVector<Value> stored;
-  for (auto [lowResult, twinResult, highResult] :
-       llvm::zip(low->getResults(), twin->getResults(), high->getResults())) {
+  SmallVector<TwinResult> results;
+  for (auto [lowResult, computed] :
+       llvm::zip(low->getResults(), twin->getResults())) {
     Type storedType = getStoredType(lowResult);
-    Value value = twinResult;
-    if (storedType != getElementTypeOrSelf(value.getType())) {
-      auto type = cast<RankedTensorType>(value.getType());
-      Value rounded =
-          tosa::CastOp::create(builder, loc, type.clone(storedType), value);
-      Value anyLow = accumulates(low)
-                         ? getAnyConsumerLow(highResult, switcher, twins, loc)
-                         : Value();
-      // Stored wide where every consumer runs high, else rounded.
-      value = anyLow ? switcher.choose(value, rounded, anyLow, loc) : rounded;
-    }
-    stored.push_back(value);
+    TwinResult result{computed, computed};
+    if (storedType != getElementTypeOrSelf(computed.getType()))
+      result.rounded = tosa::CastOp::create(
+          builder, loc,
+          cast<RankedTensorType>(computed.getType()).clone(storedType),
+          computed);
+    results.push_back(result);
   }
-  return stored;
+  return results;
+}
+
+/// A twin's result as the run stores it: rounded, except that a
+/// contraction whose consumers all run high stores wide.
+Value storeInRun(Operation *low, TwinResult result, Value highResult,
+                 Switcher &switcher, const Twins &twins, Location loc) {
+  if (result.rounded == result.computed || !accumulates(low))
+    return result.rounded;
+  Value anyLow = getAnyConsumerLow(highResult, switcher, twins, loc);
+  return anyLow ? switcher.choose(result.computed, result.rounded, anyLow, loc)
+                : result.rounded;
 }
 
 /// Beside `high`, its low twin; where the unit runs low, the twin's
-/// results, widened back, replace `high`'s (recorded in `choices`).
+/// results, widened back, replace `high`'s (recorded in `choices`, with
+/// the twin's rounded results).
 llvm::Error addLowTwin(Operation *high, const Twin &twin, Switcher &switcher,
                        const Twins &twins, Choices &choices) {
   Location loc = high->getLoc();
-  llvm::Expected<SmallVector<Value>> lowValues =
-      cloneLowTwin(twin.low, high, switcher, twins);
-  if (!lowValues)
-    return lowValues.takeError();
+  auto storedTwin = [&](Operation *low)
+      -> llvm::Expected<SmallVector<std::pair<Value, Value>>> {
+    llvm::Expected<SmallVector<TwinResult>> results =
+        cloneLowTwin(low, high, high->getOperands(), switcher.builder);
+    if (!results)
+      return results.takeError();
+    SmallVector<std::pair<Value, Value>> stored;
+    for (auto [result, highResult] : llvm::zip(*results, high->getResults()))
+      stored.push_back(
+          {storeInRun(low, result, highResult, switcher, twins, loc),
+           result.rounded});
+    return stored;
+  };
+  llvm::Expected<SmallVector<std::pair<Value, Value>>> lowResults =
+      storedTwin(twin.low);
+  if (!lowResults)
+    return lowResults.takeError();
   if (twin.unfused) {
-    llvm::Expected<SmallVector<Value>> unfusedValues =
-        cloneLowTwin(twin.unfused, high, switcher, twins);
-    if (!unfusedValues)
-      return unfusedValues.takeError();
+    llvm::Expected<SmallVector<std::pair<Value, Value>>> unfusedResults =
+        storedTwin(twin.unfused);
+    if (!unfusedResults)
+      return unfusedResults.takeError();
     Value fused = switcher.lowBit(twin.accumulatorUnit, loc);
-    for (auto [value, unfused] : llvm::zip(*lowValues, *unfusedValues))
-      value = switcher.choose(unfused, value, fused, loc);
+    for (auto [result, unfused] : llvm::zip(*lowResults, *unfusedResults)) {
+      result.first = switcher.choose(unfused.first, result.first, fused, loc);
+      result.second =
+          switcher.choose(unfused.second, result.second, fused, loc);
+    }
   }
   Value bit = switcher.lowBit(twin.unit, loc);
   switcher.builder.setInsertionPointAfter(high);
-  for (auto [highResult, value] : llvm::zip(high->getResults(), *lowValues)) {
+  for (auto [highResult, result] : llvm::zip(high->getResults(), *lowResults)) {
     SmallPtrSet<Operation *, 2> readers;
-    Value chosen = switcher.choose(highResult, value, bit, loc, &readers);
+    Value chosen =
+        switcher.choose(highResult, result.first, bit, loc, &readers);
     highResult.replaceAllUsesExcept(chosen, readers);
-    choices[highResult] = {chosen, value};
+    choices[highResult] = {chosen, result.second};
+  }
+  return llvm::Error::success();
+}
+
+/// The values a unit's ops return in a run, by unit, with their low
+/// values when the whole unit runs low on exact inputs.
+using UnitLowValues = llvm::DenseMap<Value, std::pair<int, Value>>;
+
+/// For probes: makes `choices` hold `high`'s low value when its whole unit
+/// runs low, reading the unit's own ops' low values (another clone of the
+/// twin where it reads any), as a layer of several ops is measured.
+llvm::Error lowerWithinUnit(Operation *high, const Twin &twin,
+                            OpBuilder &builder, Choices &choices,
+                            UnitLowValues &unitLow) {
+  SmallVector<Value> wide(high->getOperands());
+  bool readsUnit = false;
+  for (Value &operand : wide)
+    if (auto it = unitLow.find(operand);
+        it != unitLow.end() && it->second.first == twin.unit) {
+      operand = it->second.second;
+      readsUnit = true;
+    }
+  if (readsUnit) {
+    llvm::Expected<SmallVector<TwinResult>> results =
+        cloneLowTwin(twin.low, high, wide, builder);
+    if (!results)
+      return results.takeError();
+    for (auto [highResult, result] : llvm::zip(high->getResults(), *results))
+      choices[highResult].second = result.rounded;
+  }
+  for (Value highResult : high->getResults()) {
+    auto [chosen, low] = choices.lookup(highResult);
+    unitLow[chosen] = {twin.unit, low};
   }
   return llvm::Error::success();
 }
@@ -492,10 +554,17 @@ llvm::Expected<std::unique_ptr<SwitchableProgram>> SwitchableProgram::create(
       order.push_back(op);
   });
   Choices choices;
-  for (Operation *h : order)
+  UnitLowValues unitLow;
+  for (Operation *h : order) {
     if (llvm::Error error =
             addLowTwin(h, twins.lookup(h), switcher, twins, choices))
       return std::move(error);
+    if (!probes)
+      continue;
+    if (llvm::Error error = lowerWithinUnit(h, twins.lookup(h),
+                                            switcher.builder, choices, unitLow))
+      return std::move(error);
+  }
   std::unique_ptr<SwitchableProgram> program(new SwitchableProgram());
   program->units = units;
   program->modelOutputs = highFunction.getNumResults();

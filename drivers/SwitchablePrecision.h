@@ -46,8 +46,9 @@ mlir::Value getLayerOutput(mlir::Operation *last);
 /// A run of a program built with probes.
 struct ProbedRun {
   std::vector<HostTensor> outputs;
-  /// Per probed unit: its output as the run computed it, and its low
-  /// twin's output as the low op stores it, both in f32.
+  /// Per probed unit: its output as the run computed it, and its output
+  /// when the whole unit runs low on the run's inputs to it (as the low
+  /// ops store it, rounded to their storage types), both in f32.
   std::vector<HostTensor> unitOutputs, lowOutputs;
 };
 
