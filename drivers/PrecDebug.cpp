@@ -112,11 +112,13 @@ PrecisionPlan makePlan(const std::vector<Unit> &units,
     if (marked[i]) {
       entry.request.accumulate = entry.request.output = type;
     } else if (!quantizedLow) {
-      // What the model asks beyond the compute type, or prec's choice
-      // (f16 and bf16 contractions accumulate in f32), as an engine built
-      // at the low precision runs.
+      // The accumulator the model asks, or prec's choice (f16 and bf16
+      // contractions accumulate in f32), as an engine built at the low
+      // precision runs; stored low, as a TensorRT layer at that precision
+      // (not wide where its consumers run high: a unit's storage then
+      // depends on no neighbour).
       entry.request.accumulate = units[i].lowAccumulate;
-      entry.request.output = units[i].lowOutput;
+      entry.request.output = units[i].lowOutput ? units[i].lowOutput : type;
     }
     entry.request.mode = mode;
     plan.ops.push_back(std::move(entry));

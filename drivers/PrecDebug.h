@@ -5,7 +5,7 @@
 // precision`). The units searched are the model's eligible ops grouped by
 // layer name, in program order; the starting point runs every unit at the
 // low precision as an engine built at it does (a float low precision pins
-// the compute type; accumulate and storage types are what the model's
+// the compute and storage types; the accumulate type is what the model's
 // regions ask, else prec's choice: f16 and bf16 contractions accumulate in
 // f32), and marking a unit moves it to --precision (all three types). Each step
 // is one CPU run compared with the golden outputs; the answer is printed by

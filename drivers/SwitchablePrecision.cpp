@@ -4,7 +4,6 @@
 
 #include "drivers/PrecRun.h"
 
-#include "dialects/Precision/PrecisionOpInterface.h"
 #include "dialects/Precision/PrecisionOps.h"
 #include "dialects/Precision/PrecisionTypes.h"
 #include "dialects/Utils/OpNames.h"
@@ -102,15 +101,6 @@ Value convertForTwin(Operation *low, Value lowOperand, Value highOperand,
   return value;
 }
 
-/// Whether the low legalization runs `op` narrower than f32 (not kept wide
-/// by its range).
-bool runsNarrow(Operation *op) {
-  auto assignment = op->getAttrOfType<precision::AssignmentAttr>(
-      precision::PrecisionDialect::getAssignmentAttrName());
-  return assignment && isNarrower(assignment.getCompute(),
-                                  Float32Type::get(op->getContext()));
-}
-
 /// Builds the switches into the all-high function.
 class Switcher {
 public:
@@ -130,10 +120,6 @@ public:
         tosa::SliceOp::create(b, type, mask, tosa::getTosaConstShape(b, {unit}),
                               tosa::getTosaConstShape(b, {1}));
     return it->second;
-  }
-
-  Value logicalOr(Value a, Value b, Location loc) {
-    return tosa::LogicalOrOp::create(builder, loc, a.getType(), a, b);
   }
 
   /// `lowValue` (converted to `value`'s type) where `bit` is set, `value`
@@ -171,31 +157,16 @@ struct Twin {
   Operation *low = nullptr;
   int accumulatorUnit = -1;
   Operation *unfused = nullptr;
+  /// For a matmul in whose accumulator another unit's bias is added at the
+  /// low precision: that unit, and the type the product is stored in while
+  /// that unit runs high (the twin returns the accumulator).
+  int biasUnit = -1;
+  Type productStorage;
 };
 using Twins = llvm::DenseMap<Operation *, Twin>;
 /// Each result of a searched high op: what the run uses in its place, and
 /// its low twin's value rounded to its low storage type.
 using Choices = llvm::DenseMap<Value, std::pair<Value, Value>>;
-
-/// Whether some consumer of `value` (a result of the all-high function) runs
-/// low, from their units' bits: a contraction whose consumers all run high
-/// stores wide (prec-legalize-types). Null when one always runs low.
-Value getAnyConsumerLow(Value value, Switcher &switcher, const Twins &twins,
-                        Location loc) {
-  Value anyLow;
-  for (Operation *user : value.getUsers()) {
-    if (isa<func::ReturnOp>(user))
-      continue;
-    auto twin = twins.find(user);
-    if (twin == twins.end())
-      return Value(); // a data move follows this op's storage
-    if (!runsNarrow(twin->second.low))
-      continue; // kept wide by its range
-    Value userBit = switcher.lowBit(twin->second.unit, loc);
-    anyLow = anyLow ? switcher.logicalOr(anyLow, userBit, loc) : userBit;
-  }
-  return anyLow;
-}
 
 /// A result of a low twin: as computed, and rounded to the low op's
 /// storage type (the same value where it stores what it computes).
@@ -243,15 +214,19 @@ llvm::Expected<SmallVector<TwinResult>> cloneLowTwin(Operation *low,
   return results;
 }
 
-/// A twin's result as the run stores it: rounded, except that a
-/// contraction whose consumers all run high stores wide.
-Value storeInRun(Operation *low, TwinResult result, Value highResult,
-                 Switcher &switcher, const Twins &twins, Location loc) {
-  if (result.rounded == result.computed || !accumulates(low))
+/// A twin's result as the run stores it: rounded, except for the product
+/// of a matmul whose bias unit runs low too and adds in its accumulator.
+Value storeInRun(const Twin &twin, TwinResult &result, Switcher &switcher,
+                 Location loc) {
+  if (twin.biasUnit < 0)
     return result.rounded;
-  Value anyLow = getAnyConsumerLow(highResult, switcher, twins, loc);
-  return anyLow ? switcher.choose(result.computed, result.rounded, anyLow, loc)
-                : result.rounded;
+  auto type = cast<RankedTensorType>(result.computed.getType());
+  result.rounded = tosa::CastOp::create(
+      switcher.builder, loc, type.clone(twin.productStorage), result.computed);
+  Value widened =
+      tosa::CastOp::create(switcher.builder, loc, type, result.rounded);
+  return switcher.choose(widened, result.computed,
+                         switcher.lowBit(twin.biasUnit, loc), loc);
 }
 
 /// Beside `high`, its low twin; where the unit runs low, the twin's
@@ -267,10 +242,11 @@ llvm::Error addLowTwin(Operation *high, const Twin &twin, Switcher &switcher,
     if (!results)
       return results.takeError();
     SmallVector<std::pair<Value, Value>> stored;
-    for (auto [result, highResult] : llvm::zip(*results, high->getResults()))
-      stored.push_back(
-          {storeInRun(low, result, highResult, switcher, twins, loc),
-           result.rounded});
+    for (TwinResult &result : *results) {
+      Value inRun = low == twin.low ? storeInRun(twin, result, switcher, loc)
+                                    : result.rounded;
+      stored.push_back({inRun, result.rounded});
+    }
     return stored;
   };
   llvm::Expected<SmallVector<std::pair<Value, Value>>> lowResults =
@@ -486,6 +462,13 @@ llvm::Error addUnfusedTwins(ArrayRef<FusedBias> biases,
     Twin &twin = twins[highOps[bias.unit][bias.index]];
     twin.accumulatorUnit = bias.accumulatorUnit;
     twin.unfused = unfusedOps[bias.unit][bias.index];
+    Operation *lowMatmul =
+        getAccumulatingMatmul(cast<tosa::AddOp>(twin.low)).getOperation();
+    for (auto &[high, product] : twins)
+      if (product.low == lowMatmul) {
+        product.biasUnit = bias.unit;
+        product.productStorage = getStoredType(twin.low->getResult(0));
+      }
   }
   return llvm::Error::success();
 }

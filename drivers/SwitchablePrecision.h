@@ -9,11 +9,10 @@
 // rounded to the twin's compute type and converted to its operand types,
 // or the low legalization's own weights, and a select takes
 // the twin's results, stored as the low op stores them, where the unit
-// runs low. Two choices depend on a neighbour's bit: a contraction whose
-// consumers all run high stores wide, as prec-legalize-types decides; a
-// bias add that prec-fuse-bias moved into another unit's accumulator is
-// added there only while that unit runs low too, else it is the add of a
-// third legalization, with those accumulating units high.
+// runs low. One choice depends on a neighbour's bit: a bias add that
+// prec-fuse-bias moved into another unit's accumulator is added there only
+// while both run low; else the matmul stores its product rounded and the
+// add is its twin from a third legalization, with those matmuls high.
 //
 // That a run equals compiling its plan bit for bit rests on the CPU
 // pipeline computing each op the same whatever its neighbours: in
