@@ -215,7 +215,8 @@ llvm::Expected<SmallVector<TwinResult>> cloneLowTwin(Operation *low,
 }
 
 /// A twin's result as the run stores it: rounded, except for the product
-/// of a matmul whose bias unit runs low too and adds in its accumulator.
+/// of a matmul whose bias unit runs low too and adds in its accumulator
+/// (for which `result.rounded` becomes the product's rounding).
 Value storeInRun(const Twin &twin, TwinResult &result, Switcher &switcher,
                  Location loc) {
   if (twin.biasUnit < 0)
@@ -412,27 +413,30 @@ lowered(const SwitchableProgram::Legalize &legalize, ArrayRef<int> high) {
 }
 
 /// A bias the all-low legalization adds in another unit's accumulator:
-/// the unit's `index`th op.
+/// the unit's `index`th op, and that unit's `accumulatorIndex`th op.
 struct FusedBias {
   int unit;
   size_t index;
   int accumulatorUnit;
+  size_t accumulatorIndex;
 };
 
 llvm::SmallVector<FusedBias> findFusedBiases(const UnitOps &lowOps) {
-  llvm::DenseMap<Operation *, int> unitOfOp;
+  llvm::DenseMap<Operation *, std::pair<int, size_t>> placeOfOp;
   for (auto [unit, ops] : llvm::enumerate(lowOps))
-    for (Operation *op : ops)
-      unitOfOp[op] = unit;
+    for (auto [index, op] : llvm::enumerate(ops))
+      placeOfOp[op] = {unit, index};
   llvm::SmallVector<FusedBias> biases;
   for (auto [unit, ops] : llvm::enumerate(lowOps))
     for (auto [index, op] : llvm::enumerate(ops)) {
       auto add = dyn_cast<tosa::AddOp>(op);
       tosa::MatMulOp matmul = add ? getAccumulatingMatmul(add) : nullptr;
-      auto accumulator = unitOfOp.find(matmul);
-      if (matmul && accumulator != unitOfOp.end() &&
-          accumulator->second != static_cast<int>(unit))
-        biases.push_back({static_cast<int>(unit), index, accumulator->second});
+      auto accumulator = placeOfOp.find(matmul);
+      if (matmul && accumulator != placeOfOp.end() &&
+          accumulator->second.first != static_cast<int>(unit))
+        biases.push_back({static_cast<int>(unit), index,
+                          accumulator->second.first,
+                          accumulator->second.second});
     }
   return biases;
 }
@@ -447,28 +451,26 @@ std::vector<int> getAccumulatorUnits(ArrayRef<FusedBias> biases) {
 }
 
 /// Gives each fused bias's twin the add as legalized low beside its
-/// accumulator unit run high (`unfusedOps`, all those units high).
+/// accumulator unit run high (`unfusedOps`, with `accumulators` high), and
+/// its matmul's twin the bias's unit.
 llvm::Error addUnfusedTwins(ArrayRef<FusedBias> biases,
+                            ArrayRef<int> accumulators,
                             const UnitOps &unfusedOps, const UnitOps &highOps,
                             Twins &twins) {
   if (llvm::Error error = checkPairs(unfusedOps, highOps))
     return error;
-  std::vector<int> accumulators = getAccumulatorUnits(biases);
   for (const FusedBias &bias : biases) {
+    Operation *add = highOps[bias.unit][bias.index];
     if (llvm::binary_search(accumulators, bias.unit))
-      return makeError("unit " + std::to_string(bias.unit) +
-                       " both adds a bias in another unit's accumulator and "
-                       "accumulates one");
-    Twin &twin = twins[highOps[bias.unit][bias.index]];
+      return makeError("layer '" + getLayerName(add) +
+                       "' both adds a bias in another layer's accumulator "
+                       "and accumulates one");
+    Twin &twin = twins[add];
     twin.accumulatorUnit = bias.accumulatorUnit;
     twin.unfused = unfusedOps[bias.unit][bias.index];
-    Operation *lowMatmul =
-        getAccumulatingMatmul(cast<tosa::AddOp>(twin.low)).getOperation();
-    for (auto &[high, product] : twins)
-      if (product.low == lowMatmul) {
-        product.biasUnit = bias.unit;
-        product.productStorage = getStoredType(twin.low->getResult(0));
-      }
+    Twin &product = twins[highOps[bias.accumulatorUnit][bias.accumulatorIndex]];
+    product.biasUnit = bias.unit;
+    product.productStorage = getStoredType(twin.low->getResult(0));
   }
   return llvm::Error::success();
 }
@@ -511,13 +513,14 @@ llvm::Expected<std::unique_ptr<SwitchableProgram>> SwitchableProgram::create(
   llvm::SmallVector<FusedBias> fusedBiases = findFusedBiases(lowOps);
   OwningOpRef<ModuleOp> unfused;
   if (!fusedBiases.empty()) {
+    std::vector<int> accumulators = getAccumulatorUnits(fusedBiases);
     llvm::Expected<OwningOpRef<ModuleOp>> module =
-        lowered(legalize, getAccumulatorUnits(fusedBiases));
+        lowered(legalize, accumulators);
     if (!module)
       return module.takeError();
     unfused = std::move(*module);
-    if (llvm::Error error =
-            addUnfusedTwins(fusedBiases, collect(*unfused), highOps, twins))
+    if (llvm::Error error = addUnfusedTwins(fusedBiases, accumulators,
+                                            collect(*unfused), highOps, twins))
       return std::move(error);
   }
 

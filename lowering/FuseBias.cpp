@@ -132,6 +132,7 @@ std::optional<ConvertedProduct> getConvertedProduct(Value value) {
     return std::nullopt;
   return product;
 }
+
 /// A bias add that reads a converted product.
 struct BiasAdd {
   tosa::AddOp add;
