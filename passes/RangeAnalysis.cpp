@@ -1,6 +1,7 @@
 //===- RangeAnalysis.cpp - value ranges of a module's tensors -------------===//
 
 #include "passes/RangeAnalysis.h"
+#include "passes/ControlFlowLiveness.h"
 
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOpInterface.h"
@@ -8,7 +9,6 @@
 #include "dialects/Utils/Softmax.h"
 
 #include "mlir/Analysis/DataFlow/SparseAnalysis.h"
-#include "mlir/Analysis/DataFlow/Utils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -234,7 +234,7 @@ private:
 RangeAnalysis::RangeAnalysis(Operation *root,
                              const DenseMap<Value, Interval> &argumentRanges)
     : normalizations(root) {
-  dataflow::loadBaselineAnalyses(solver);
+  loadControlFlowLiveness(solver);
   solver.load<BoundAnalysis>(argumentRanges, constants, normalizations);
   // The analyses only fail on ops they cannot handle, and these handle all.
   (void)solver.initializeAndRun(root);
