@@ -166,6 +166,20 @@ std::string describeUnit(const Unit &unit) {
   return text;
 }
 
+/// An error unless the switched program's `switched` outputs (run `how`)
+/// equal `expected` (from `what`) bit for bit.
+llvm::Error checkEqual(llvm::ArrayRef<HostTensor> switched,
+                       llvm::ArrayRef<HostTensor> expected,
+                       const std::string &how, llvm::StringRef what) {
+  for (auto [index, pair] : llvm::enumerate(llvm::zip(switched, expected))) {
+    auto [actual, wanted] = pair;
+    if (actual.data != wanted.data)
+      return makeError("the compile-once program " + how + " differs from " +
+                       what.str() + " in output " + std::to_string(index));
+  }
+  return llvm::Error::success();
+}
+
 struct InstrumentedModel;
 
 class Debugger {
@@ -177,6 +191,9 @@ public:
   llvm::Error prepare();
   /// Builds the switched program when the precisions allow it.
   llvm::Error prepareSwitchable();
+  /// Without --golden, the f32 reference's outputs, which evaluations are
+  /// compared with.
+  llvm::Error prepareReference();
   llvm::Expected<Evaluation> evaluate(llvm::ArrayRef<int> marked);
   /// The model legalized with `marked` in the high precision.
   llvm::Expected<OwningOpRef<ModuleOp>>
@@ -217,6 +234,8 @@ private:
   PrecisionPlan makePlanFor(const std::vector<Unit> &units,
                             const std::vector<bool> &marked) const;
   llvm::Expected<std::vector<HostTensor>> run(llvm::ArrayRef<int> marked);
+  /// The model compiled and run in f32 (makeF32Reference).
+  llvm::Expected<std::vector<HostTensor>> runF32Reference();
 
   const PrecDebugOptions &options;
   ModuleOp model;
@@ -296,24 +315,44 @@ llvm::Error Debugger::prepare() {
     return loaded.takeError();
   inputs = std::move(*loaded);
 
-  if (!options.golden.empty()) {
-    llvm::Expected<NamedTensors> expected =
-        loadBindings(options.golden, outputBindings, "output");
-    if (!expected)
-      return expected.takeError();
-    golden = std::move(*expected);
+  if (options.golden.empty())
     return llvm::Error::success();
-  }
-  OwningOpRef<ModuleOp> reference = model.clone();
-  if (llvm::Error error = makeF32Reference(*reference))
-    return error;
+  llvm::Expected<NamedTensors> expected =
+      loadBindings(options.golden, outputBindings, "output");
+  if (!expected)
+    return expected.takeError();
+  golden = std::move(*expected);
+  return llvm::Error::success();
+}
+
+llvm::Error Debugger::prepareReference() {
+  if (!options.golden.empty())
+    return llvm::Error::success();
+  // With every unit at f32 the switched program computes the f32 reference:
+  // no compile of its own.
   llvm::Expected<std::vector<HostTensor>> outputs =
-      compileAndRun(std::move(reference), options.functionName, inputs);
+      switchable ? switchable->run(inputs, allUnits()) : runF32Reference();
   if (!outputs)
     return outputs.takeError();
+  if (switchable && options.verifyCompileOnce) {
+    llvm::Expected<std::vector<HostTensor>> reference = runF32Reference();
+    if (!reference)
+      return reference.takeError();
+    if (llvm::Error error =
+            checkEqual(*outputs, *reference, "with every unit at f32",
+                       "the f32 reference"))
+      return error;
+  }
   for (auto [binding, tensor] : llvm::zip(outputBindings, *outputs))
     golden.emplace_back(binding.name, tensor);
   return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<HostTensor>> Debugger::runF32Reference() {
+  OwningOpRef<ModuleOp> reference = model.clone();
+  if (llvm::Error error = makeF32Reference(*reference))
+    return std::move(error);
+  return compileAndRun(std::move(reference), options.functionName, inputs);
 }
 
 llvm::Error Debugger::prepareSwitchable() {
@@ -353,14 +392,11 @@ Debugger::run(llvm::ArrayRef<int> marked) {
       runWithPlan(model.clone(), planFor(marked));
   if (!compiled)
     return compiled.takeError();
-  for (auto [index, pair] : llvm::enumerate(llvm::zip(*outputs, *compiled))) {
-    auto [switched, planned] = pair;
-    if (switched.data != planned.data)
-      return makeError("the compile-once program differs from compiling the "
-                       "plan in output " +
-                       std::to_string(index) + " with " +
-                       std::to_string(marked.size()) + " units marked");
-  }
+  if (llvm::Error error =
+          checkEqual(*outputs, *compiled,
+                     "with " + std::to_string(marked.size()) + " units marked",
+                     "compiling the plan"))
+    return error;
   ++verifiedRuns;
   return outputs;
 }
@@ -784,6 +820,8 @@ int runPrecDebug(const PrecDebugOptions &options,
   double buildSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - building)
           .count();
+  if (llvm::Error error = debugger.prepareReference())
+    return fail(std::move(error));
   const std::vector<Unit> &units = debugger.getUnits();
   printSearchHeader(options, debugger, out);
 
@@ -822,9 +860,12 @@ int runPrecDebug(const PrecDebugOptions &options,
   if (debugger.compilesOnce())
     out << " (in " << llvm::format("%.1f", buildSeconds) << " s)";
   out << "\n";
-  if (options.verifyCompileOnce && debugger.compilesOnce())
+  if (options.verifyCompileOnce && debugger.compilesOnce()) {
     out << "compile-once runs equal to compiling their plans: "
         << debugger.getVerifiedRuns() << "\n";
+    if (options.golden.empty())
+      out << "the f32 reference, run compiled once, equal to compiling it\n";
+  }
   llvm::Expected<int> status = reportResult(options, debugger, *result, out);
   if (!status)
     return fail(status.takeError());
