@@ -50,7 +50,9 @@ bool isEligible(Operation *op, bool quantizedLow) {
   OpClass opClass = classifyOp(op);
   if (opClass == OpClass::Cast || opClass == OpClass::Other)
     return false;
-  if (quantizedLow && opClass != OpClass::Contraction)
+  // Only what prec-quantize builds runs in i8 or f8 (not a depthwise
+  // convolution).
+  if (quantizedLow && !isQuantizable(op))
     return false;
   return llvm::any_of(op->getResultTypes(), [](Type type) {
     return isa<FloatType>(getElementTypeOrSelf(type));
@@ -356,12 +358,17 @@ llvm::Expected<std::vector<HostTensor>> Debugger::runF32Reference() {
 }
 
 llvm::Error Debugger::prepareSwitchable() {
-  if (!options.compileOnce || quantizedLow || !highType.isF32())
+  if (!options.compileOnce || !highType.isF32())
     return llvm::Error::success();
   llvm::StringMap<int> unitOf;
   for (auto [index, unit] : llvm::enumerate(units))
     unitOf[unit.name] = index;
-  auto isSearched = [&](Operation *op) { return isEligible(op, false); };
+  // Every float op of a searched layer switches with it: a plan pins the
+  // whole layer (a Gemm's bias add runs f16 when it cannot run i8), and a
+  // quantized contraction, accumulating in i32, is searched all the same.
+  auto isSearched = [&](Operation *op) {
+    return isEligible(op, false) || (quantizedLow && isQuantizable(op));
+  };
   // Worst-first's shadows and --first-nonfinite read the units' outputs.
   bool probes =
       options.mode == SearchMode::WorstFirst || options.firstNonfinite;

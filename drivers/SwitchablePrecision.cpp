@@ -4,6 +4,7 @@
 
 #include "drivers/PrecRun.h"
 
+#include "dialects/Precision/PrecisionOpInterface.h"
 #include "dialects/Precision/PrecisionOps.h"
 #include "dialects/Precision/PrecisionTypes.h"
 #include "dialects/Utils/OpNames.h"
@@ -52,21 +53,51 @@ Type getStoredType(Value result) {
 }
 
 /// `value` cloned before the builder's insertion point when constants and
-/// casts of them compute it (the low legalization's weights, rounded at
-/// compile time); null otherwise.
+/// casts and reshapes of them compute it (the low legalization's weights,
+/// rounded or quantized at compile time, a bias reshaped); null otherwise.
 Value cloneConstantChain(Value value, OpBuilder &builder) {
   Operation *op = value.getDefiningOp();
   if (!op)
     return Value();
   if (matchPattern(op, m_Constant()))
     return builder.clone(*op)->getResult(0);
-  if (!isa<tosa::CastOp>(op))
-    return Value();
-  Value input = cloneConstantChain(op->getOperand(0), builder);
-  if (!input)
+  if (!isa<tosa::CastOp, tosa::ReshapeOp>(op))
     return Value();
   IRMapping mapping;
-  mapping.map(op->getOperand(0), input);
+  for (Value operand : op->getOperands()) {
+    Value cloned = cloneConstantChain(operand, builder);
+    if (!cloned)
+      return Value();
+    mapping.map(operand, cloned);
+  }
+  return builder.clone(*op, mapping)->getResult(0);
+}
+
+/// Whether prec-quantize built `op` for the contraction `low`: the
+/// quantization of its inputs or the dequantization of its result, named
+/// after its layer at its location (passes/Quantize.cpp), which the layer's
+/// other ops may share.
+bool isBuiltFor(Operation *op, Operation *low) {
+  if (!op || classifyOp(low) != OpClass::Contraction)
+    return false;
+  auto name = dyn_cast<NameLoc>(op->getLoc());
+  return name && name.getChildLoc() == low->getLoc();
+}
+
+/// Clones `op` after the builder's insertion point with `data` in place of
+/// its operand `from`, and constant chains (scales, biases) for the others.
+Value cloneWithData(Operation *op, Value from, Value data, OpBuilder &builder) {
+  IRMapping mapping;
+  for (Value operand : op->getOperands()) {
+    if (operand == from) {
+      mapping.map(operand, data);
+      continue;
+    }
+    Value cloned = cloneConstantChain(operand, builder);
+    if (!cloned)
+      return Value();
+    mapping.map(operand, cloned);
+  }
   return builder.clone(*op, mapping)->getResult(0);
 }
 
@@ -79,7 +110,8 @@ bool isNarrower(Type narrow, Type wide) {
 /// `highOperand` as a plan running `low` low feeds it: rounded to the low
 /// op's compute type where that is narrower (an f16 reduction whose TOSA
 /// form reads its f32 accumulator type still reads f16 values), then
-/// converted to `lowOperand`'s type. Null where shapes differ.
+/// converted to `lowOperand`'s type; only converted without `low`. Null
+/// where shapes differ.
 Value convertForTwin(Operation *low, Value lowOperand, Value highOperand,
                      OpBuilder &builder, Location loc) {
   auto lowType = dyn_cast<RankedTensorType>(lowOperand.getType());
@@ -90,8 +122,10 @@ Value convertForTwin(Operation *low, Value lowOperand, Value highOperand,
   if (lowType.getShape() != highType.getShape())
     return Value();
   Value value = highOperand;
-  auto assignment = low->getAttrOfType<precision::AssignmentAttr>(
-      precision::PrecisionDialect::getAssignmentAttrName());
+  auto assignment =
+      low ? low->getAttrOfType<precision::AssignmentAttr>(
+                precision::PrecisionDialect::getAssignmentAttrName())
+          : nullptr;
   if (assignment &&
       isNarrower(assignment.getCompute(), highType.getElementType()))
     value = tosa::CastOp::create(
@@ -99,6 +133,65 @@ Value convertForTwin(Operation *low, Value lowOperand, Value highOperand,
   if (value.getType() != lowType)
     value = tosa::CastOp::create(builder, loc, lowType, value);
   return value;
+}
+
+/// The contraction prec-quantize built `low`'s operand `lowOperand` for:
+/// `low`, or another that reads it, since contractions that read one
+/// activation share its quantization (prec-merge-layer-duplicates), named
+/// after one of them.
+Operation *getQuantizationOwner(Operation *low, Value lowOperand) {
+  Operation *quantization = lowOperand.getDefiningOp();
+  if (isBuiltFor(quantization, low))
+    return low;
+  auto reader = llvm::find_if(lowOperand.getUsers(), [&](Operation *user) {
+    return isBuiltFor(quantization, user);
+  });
+  return reader == lowOperand.getUsers().end() ? low : *reader;
+}
+
+/// `highOperand` as a plan running `low` low feeds it in `lowOperand`'s
+/// place: through the ops prec-quantize built for `low` (scale, clamp,
+/// convert), cloned, where an i8 or f8 low precision quantizes it, else
+/// converted (convertForTwin). Null where it cannot.
+Value quantizeForTwin(Operation *low, Value lowOperand, Value highOperand,
+                      OpBuilder &builder, Location loc) {
+  Operation *owner = getQuantizationOwner(low, lowOperand);
+  SmallVector<std::pair<Operation *, Value>> chain; // op, the data it reads
+  Value input = lowOperand;
+  while (isBuiltFor(input.getDefiningOp(), owner)) {
+    Operation *op = input.getDefiningOp();
+    auto data = llvm::find_if(op->getOperands(), [](Value operand) {
+      return !matchPattern(operand, m_Constant());
+    });
+    if (data == op->operand_end())
+      return Value();
+    chain.push_back({op, *data});
+    input = *data;
+  }
+  // Quantization scales the wide value itself.
+  Value value = convertForTwin(chain.empty() ? low : nullptr, input,
+                               highOperand, builder, loc);
+  for (auto [op, data] : llvm::reverse(chain))
+    if (value)
+      value = cloneWithData(op, data, value, builder);
+  return value;
+}
+
+/// The twin's `twinResult` (of `low`'s `lowResult`) carried through the ops
+/// prec-quantize built after `low` (convert, scale, bias), cloned: the
+/// value that stands for the high op's result, with the last low value it
+/// clones (whose epilogue cast, if any, stores it). Null where it cannot.
+std::pair<Value, Value> dequantizeForTwin(Operation *low, Value lowResult,
+                                          Value twinResult,
+                                          OpBuilder &builder) {
+  Value lowValue = lowResult, value = twinResult;
+  while (value && lowValue.hasOneUse() &&
+         isBuiltFor(*lowValue.getUsers().begin(), low)) {
+    Operation *user = *lowValue.getUsers().begin();
+    value = cloneWithData(user, lowValue, value, builder);
+    lowValue = user->getResult(0);
+  }
+  return {lowValue, value};
 }
 
 /// Builds the switches into the all-high function.
@@ -188,7 +281,7 @@ llvm::Expected<SmallVector<TwinResult>> cloneLowTwin(Operation *low,
   for (auto [lowOperand, wideOperand] : llvm::zip(low->getOperands(), wide)) {
     Value operand = cloneConstantChain(lowOperand, builder);
     if (!operand)
-      operand = convertForTwin(low, lowOperand, wideOperand, builder, loc);
+      operand = quantizeForTwin(low, lowOperand, wideOperand, builder, loc);
     if (!operand) {
       std::string where;
       llvm::raw_string_ostream(where) << loc;
@@ -200,9 +293,14 @@ llvm::Expected<SmallVector<TwinResult>> cloneLowTwin(Operation *low,
   Operation *twin = builder.clone(*low, mapping);
   builder.setInsertionPointAfter(twin);
   SmallVector<TwinResult> results;
-  for (auto [lowResult, computed] :
+  for (auto [lowResult, twinResult] :
        llvm::zip(low->getResults(), twin->getResults())) {
-    Type storedType = getStoredType(lowResult);
+    auto [lastLow, computed] =
+        dequantizeForTwin(low, lowResult, twinResult, builder);
+    if (!computed)
+      return makeError("cannot dequantize the low twin of '" +
+                       high->getName().getStringRef() + "'");
+    Type storedType = getStoredType(lastLow);
     TwinResult result{computed, computed};
     if (storedType != getElementTypeOrSelf(computed.getType()))
       result.rounded = tosa::CastOp::create(

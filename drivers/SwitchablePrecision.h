@@ -12,7 +12,9 @@
 // runs low. One choice depends on a neighbour's bit: a bias add that
 // prec-fuse-bias moved into another unit's accumulator is added there only
 // while both run low; else the matmul stores its product rounded and the
-// add is its twin from a third legalization, with those matmuls high.
+// add is its twin from a third legalization, with those matmuls high. An
+// i8 or f8 contraction's twin quantizes its wide input and dequantizes its
+// product with clones of the ops prec-quantize built for it.
 //
 // That a run equals compiling its plan bit for bit rests on the CPU
 // pipeline computing each op the same whatever its neighbours: in
@@ -62,9 +64,9 @@ public:
   /// with every unit high (and, where the low legalization adds a unit's
   /// bias in another's accumulator, with those others high); units are the
   /// ops `isSearched` accepts, by the index `unitOf` gives their layer. An
-  /// error says why the legalizations do not correspond (e.g. a quantized
-  /// low precision): then compile per plan. With `probes`, runs also return
-  /// the units' outputs (runProbed).
+  /// error says why the legalizations do not correspond (e.g. an op that
+  /// cannot run at the low precision): then compile per plan. With `probes`,
+  /// runs also return the units' outputs (runProbed).
   static llvm::Expected<std::unique_ptr<SwitchableProgram>>
   create(const Legalize &legalize, llvm::StringRef function,
          const std::function<bool(mlir::Operation *)> &isSearched,

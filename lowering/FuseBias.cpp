@@ -12,8 +12,9 @@
 // and both lowering pipelines run it, so the CPU computes what the engine
 // computes. A bias added after a reshape of the product (an ONNX Gemm, a
 // 2-D MatMul) moves before the reshape whether or not it fuses (in f32, or
-// converted after the reshape to a lower add), so that every precision
-// gives the add one form and one layer.
+// converted after the reshape to a lower add, or after an i8 product's
+// dequantization), so that every precision gives the add one form and one
+// layer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,11 +50,16 @@ bool prec::isRowBias(RankedTensorType bias, RankedTensorType result) {
 
 namespace {
 
-/// The matmul `product` is, or that a constant scale of it is.
+/// The matmul `product` is, or that a constant scale of it is (a
+/// dequantization, of an i8 product converted to float first).
 tosa::MatMulOp getScaledMatmul(Value product) {
   if (auto scale = product.getDefiningOp<tosa::MulOp>();
-      scale && matchPattern(scale.getInput2(), m_Constant()))
+      scale && matchPattern(scale.getInput2(), m_Constant())) {
     product = scale.getInput1();
+    if (auto convert = product.getDefiningOp<tosa::CastOp>();
+        convert && isa<IntegerType>(getElementTypeOrSelf(convert.getInput())))
+      product = convert.getInput();
+  }
   return product.getDefiningOp<tosa::MatMulOp>();
 }
 
@@ -69,7 +75,7 @@ tosa::MatMulOp prec::getAccumulatingMatmul(tosa::AddOp sum) {
 
 namespace {
 
-/// The epilogue cast of an f32-accumulating matmul that `value` is, if any.
+/// The epilogue cast of a matmul's product that `value` is, if any.
 tosa::CastOp getMatmulEpilogue(Value value) {
   auto cast = value.getDefiningOp<tosa::CastOp>();
   if (!cast || !cast->hasAttr(PrecisionDialect::getEpilogueAttrName()) ||
@@ -77,10 +83,7 @@ tosa::CastOp getMatmulEpilogue(Value value) {
     return nullptr;
   // The product, or the product times a constant (a dequantization scale,
   // which the GEMM applies as its alpha before its bias).
-  tosa::MatMulOp matmul = getScaledMatmul(cast.getInput());
-  if (!matmul || !getElementTypeOrSelf(matmul.getType()).isF32())
-    return nullptr;
-  return cast;
+  return getScaledMatmul(cast.getInput()) ? cast : nullptr;
 }
 
 /// A matmul's result as a bias add reads it: its accumulator, through the
@@ -92,10 +95,11 @@ struct ConvertedProduct {
   tosa::CastOp epilogue;   // or null: stored as the matmul returns it
   tosa::ReshapeOp reshape; // or null
   tosa::CastOp conversion; // a cast prec inserted after the reshape, or null
+  bool accumulatesF32 = false;
 
-  /// Whether the bias can be added in the accumulator: the add reads the
-  /// epilogue's rounding and nothing else.
-  bool fuses() const { return epilogue && !conversion; }
+  /// Whether the bias can be added in the accumulator: an f32 one (not an
+  /// i8 product's i32), whose epilogue's rounding the add alone reads.
+  bool fuses() const { return epilogue && !conversion && accumulatesF32; }
   /// The product before the reshape, as stored.
   Value getStored() { return epilogue ? epilogue.getResult() : accumulator; }
 };
@@ -113,21 +117,37 @@ tosa::ReshapeOp getRowReshape(Value value) {
   return reshape;
 }
 
+/// The cast prec inserted that `value` is, if it has no other reader.
+tosa::CastOp getInsertedCast(Value value) {
+  auto conversion = value.getDefiningOp<tosa::CastOp>();
+  if (!conversion || !value.hasOneUse() ||
+      !conversion->hasAttr(PrecisionDialect::getInsertedCastAttrName()))
+    return nullptr;
+  return conversion;
+}
+
 std::optional<ConvertedProduct> getConvertedProduct(Value value) {
   ConvertedProduct product{};
-  if (auto conversion = value.getDefiningOp<tosa::CastOp>();
-      conversion && value.hasOneUse() &&
-      conversion->hasAttr(PrecisionDialect::getInsertedCastAttrName()) &&
-      getRowReshape(conversion.getInput())) {
+  if (auto conversion = getInsertedCast(value);
+      conversion && getRowReshape(conversion.getInput())) {
     product.conversion = conversion;
     value = conversion.getInput();
   }
-  if ((product.reshape = getRowReshape(value)))
+  if ((product.reshape = getRowReshape(value))) {
     value = product.reshape.getInput1();
+    // Or converted before the reshape: one that moves data of a layer
+    // pinned to i8 runs in f32.
+    if (!product.conversion && (product.conversion = getInsertedCast(value)))
+      value = product.conversion.getInput();
+  }
   if ((product.epilogue = getMatmulEpilogue(value)))
     product.accumulator = product.epilogue.getInput();
   else if (getScaledMatmul(value))
     product.accumulator = value;
+  if (product.accumulator)
+    product.accumulatesF32 =
+        getElementTypeOrSelf(getScaledMatmul(product.accumulator).getType())
+            .isF32();
   if (!product.accumulator || (!product.fuses() && !product.reshape))
     return std::nullopt;
   return product;
@@ -254,10 +274,19 @@ private:
                                        reshape.getShape());
     add.getResult().replaceAllUsesWith(result);
     add.erase();
-    if (product.conversion)
-      product.conversion.erase();
-    if (product.reshape)
-      product.reshape.erase();
+    // The conversion may come before the reshape or after it: each goes
+    // once nothing reads it.
+    SmallVector<Operation *, 2> dead;
+    for (Operation *op :
+         {product.conversion.getOperation(), product.reshape.getOperation()})
+      if (op)
+        dead.push_back(op);
+    while (!dead.empty()) {
+      auto unread =
+          llvm::find_if(dead, [](Operation *op) { return op->use_empty(); });
+      (*unread)->erase();
+      dead.erase(unread);
+    }
     if (fuses)
       product.epilogue.erase();
   }

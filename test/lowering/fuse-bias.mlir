@@ -90,6 +90,36 @@ func.func @matmul_then_lower_add(%x: tensor<1x4x16xf32>, %b: tensor<1x8xf16>) ->
 
 // -----
 
+// An i8 Gemm: its i32 product dequantized (converted, scaled), stored f16,
+// and converted to f32 before the reshape (which moves data of a layer
+// pinned to i8, so in f32). Nothing fuses in an i32 accumulator, but the
+// add moves before the reshape, as at the other precisions.
+// CHECK-LABEL: func.func @gemm_i8
+// CHECK: %[[STORED:.*]] = tosa.cast %{{.*}} {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
+// CHECK-NEXT: %[[WIDE:.*]] = tosa.cast %[[STORED]] {precision.inserted_cast} : (tensor<1x4x8xf16>) -> tensor<1x4x8xf32>
+// CHECK-NEXT: %[[ROW:.*]] = tosa.const_shape {values = dense<[1, 1, 8]>
+// CHECK-NEXT: %[[BIAS:.*]] = tosa.reshape %arg1, %[[ROW]] : (tensor<1x8xf32>, !tosa.shape<3>) -> tensor<1x1x8xf32>
+// CHECK-NEXT: %[[SUM:.*]] = tosa.add %[[WIDE]], %[[BIAS]] : (tensor<1x4x8xf32>, tensor<1x1x8xf32>) -> tensor<1x4x8xf32>
+// CHECK-NEXT: %[[Y:.*]] = tosa.reshape %[[SUM]], %{{.*}} -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @gemm_i8(%x: tensor<1x4x16xi8>, %b: tensor<1x8xf32>) -> tensor<4x8xf32> {
+  %w = "tosa.const"() <{values = dense<1> : tensor<1x16x8xi8>}> : () -> tensor<1x16x8xi8>
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.01> : tensor<1x1x8xf32>}> : () -> tensor<1x1x8xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %s = tosa.const_shape {values = dense<[4, 8]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %acc = tosa.matmul %x, %w, %zp, %zp : (tensor<1x4x16xi8>, tensor<1x16x8xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x8xi32>
+  %f = tosa.cast %acc : (tensor<1x4x8xi32>) -> tensor<1x4x8xf32>
+  %d = tosa.mul %f, %scale, %shift : (tensor<1x4x8xf32>, tensor<1x1x8xf32>, tensor<1xi8>) -> tensor<1x4x8xf32>
+  %e = tosa.cast %d {precision.epilogue} : (tensor<1x4x8xf32>) -> tensor<1x4x8xf16>
+  %wide = tosa.cast %e {precision.inserted_cast} : (tensor<1x4x8xf16>) -> tensor<1x4x8xf32>
+  %m = tosa.reshape %wide, %s : (tensor<1x4x8xf32>, !tosa.shape<2>) -> tensor<4x8xf32>
+  %y = tosa.add %m, %b : (tensor<4x8xf32>, tensor<1x8xf32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// -----
+
 // Left alone: a bias that varies along the rows, a product read twice, an
 // f16 accumulator (no epilogue cast), and an add of two full tensors.
 // CHECK-LABEL: func.func @not_a_bias
