@@ -312,6 +312,18 @@ llvm::Expected<SmallVector<TwinResult>> cloneLowTwin(Operation *low,
   return results;
 }
 
+/// For the product of a matmul in whose accumulator another unit's bias
+/// is added at the low precision (the twin returns the accumulator): makes
+/// `result.rounded` the product as stored while that unit runs high.
+void roundFusedProduct(const Twin &twin, TwinResult &result, OpBuilder &builder,
+                       Location loc) {
+  if (twin.biasUnit < 0)
+    return;
+  auto type = cast<RankedTensorType>(result.computed.getType());
+  result.rounded = tosa::CastOp::create(
+      builder, loc, type.clone(twin.productStorage), result.computed);
+}
+
 /// A twin's result as the run stores it: rounded, except for the product
 /// of a matmul whose bias unit runs low too and adds in its accumulator
 /// (for which `result.rounded` becomes the product's rounding).
@@ -319,9 +331,8 @@ Value storeInRun(const Twin &twin, TwinResult &result, Switcher &switcher,
                  Location loc) {
   if (twin.biasUnit < 0)
     return result.rounded;
+  roundFusedProduct(twin, result, switcher.builder, loc);
   auto type = cast<RankedTensorType>(result.computed.getType());
-  result.rounded = tosa::CastOp::create(
-      switcher.builder, loc, type.clone(twin.productStorage), result.computed);
   Value widened =
       tosa::CastOp::create(switcher.builder, loc, type, result.rounded);
   return switcher.choose(widened, result.computed,
@@ -399,8 +410,11 @@ llvm::Error lowerWithinUnit(Operation *high, const Twin &twin,
         cloneLowTwin(twin.low, high, wide, builder);
     if (!results)
       return results.takeError();
-    for (auto [highResult, result] : llvm::zip(high->getResults(), *results))
+    for (auto [highResult, result] : llvm::zip(high->getResults(), *results)) {
+      // Measured as stored, as the first clone's probe is (storeInRun).
+      roundFusedProduct(twin, result, builder, high->getLoc());
       choices[highResult].second = result.rounded;
+    }
   }
   for (Value highResult : high->getResults()) {
     auto [chosen, low] = choices.lookup(highResult);
