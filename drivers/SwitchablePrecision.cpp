@@ -52,6 +52,24 @@ Type getStoredType(Value result) {
   return getElementTypeOrSelf(result.getType());
 }
 
+Value cloneConstantChain(Value value, OpBuilder &builder);
+
+/// `op` cloned at the builder's insertion point, reading what `mapping`
+/// gives and, for its other operands, clones of their constant chains; null
+/// where one has none.
+Value cloneReadingConstants(Operation *op, IRMapping &mapping,
+                            OpBuilder &builder) {
+  for (Value operand : op->getOperands()) {
+    if (mapping.contains(operand))
+      continue;
+    Value cloned = cloneConstantChain(operand, builder);
+    if (!cloned)
+      return Value();
+    mapping.map(operand, cloned);
+  }
+  return builder.clone(*op, mapping)->getResult(0);
+}
+
 /// `value` cloned before the builder's insertion point when constants and
 /// casts and reshapes of them compute it (the low legalization's weights,
 /// rounded or quantized at compile time, a bias reshaped); null otherwise.
@@ -64,13 +82,7 @@ Value cloneConstantChain(Value value, OpBuilder &builder) {
   if (!isa<tosa::CastOp, tosa::ReshapeOp>(op))
     return Value();
   IRMapping mapping;
-  for (Value operand : op->getOperands()) {
-    Value cloned = cloneConstantChain(operand, builder);
-    if (!cloned)
-      return Value();
-    mapping.map(operand, cloned);
-  }
-  return builder.clone(*op, mapping)->getResult(0);
+  return cloneReadingConstants(op, mapping, builder);
 }
 
 /// Whether prec-quantize built `op` for the contraction `low`: the
@@ -88,17 +100,8 @@ bool isBuiltFor(Operation *op, Operation *low) {
 /// its operand `from`, and constant chains (scales, biases) for the others.
 Value cloneWithData(Operation *op, Value from, Value data, OpBuilder &builder) {
   IRMapping mapping;
-  for (Value operand : op->getOperands()) {
-    if (operand == from) {
-      mapping.map(operand, data);
-      continue;
-    }
-    Value cloned = cloneConstantChain(operand, builder);
-    if (!cloned)
-      return Value();
-    mapping.map(operand, cloned);
-  }
-  return builder.clone(*op, mapping)->getResult(0);
+  mapping.map(from, data);
+  return cloneReadingConstants(op, mapping, builder);
 }
 
 /// Whether `narrow` is a float type that `wide` holds every value of.
