@@ -3,6 +3,7 @@
 #include "drivers/PrecBuild.h"
 
 #include "codegen/CudaEmitter.h"
+#include "drivers/Nvcc.h"
 #include "drivers/PrecCalibrate.h"
 #include "drivers/PrecRun.h"
 #include "import/OnnxImporter.h"
@@ -149,115 +150,6 @@ policyOptions(const PrecBuildOptions &options, llvm::StringRef calibration,
   return policy;
 }
 
-/// nvcc where the options or the machine have it.
-std::optional<std::string> findNvcc(const PrecBuildOptions &options) {
-  if (!options.nvcc.empty()) {
-    if (llvm::StringRef(options.nvcc).contains('/'))
-      return llvm::sys::fs::can_execute(options.nvcc)
-                 ? std::optional<std::string>(options.nvcc)
-                 : std::nullopt;
-    if (llvm::ErrorOr<std::string> found =
-            llvm::sys::findProgramByName(options.nvcc))
-      return *found;
-    return std::nullopt;
-  }
-  if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("nvcc"))
-    return *found;
-  if (llvm::ErrorOr<std::string> found =
-          llvm::sys::findProgramByName("nvcc", {"/usr/local/cuda/bin"}))
-    return *found;
-  return std::nullopt;
-}
-
-/// nvcc's -arch: the legalized module's target, with sm_90's
-/// architecture-specific features (wgmma), which prec's kernels use where
-/// they are compiled in.
-std::string archOf(const PrecBuildOptions &options, ModuleOp module) {
-  if (!options.arch.empty())
-    return options.arch;
-  std::string target = "sm_90";
-  if (auto policy = module->getAttrOfType<precision::PolicyAttr>(
-          precision::PrecisionDialect::getPolicyAttrName()))
-    target = policy.getTarget().str();
-  return target == "sm_90" ? "sm_90a" : target;
-}
-
-/// The libraries the engine's manifest says it links (cuBLASLt, cuDNN).
-llvm::Expected<std::vector<std::string>>
-manifestLibraries(llvm::StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
-      llvm::MemoryBuffer::getFile(path);
-  if (!text)
-    return makeError("cannot read '" + path + "'");
-  llvm::Expected<llvm::json::Value> manifest =
-      llvm::json::parse((*text)->getBuffer());
-  if (!manifest)
-    return manifest.takeError();
-  std::vector<std::string> libraries;
-  llvm::json::Path::Root root;
-  llvm::json::ObjectMapper mapper(*manifest, root);
-  if (!mapper || !mapper.map("libraries", libraries))
-    return makeError("'" + path + "' has no list of libraries");
-  return libraries;
-}
-
-} // namespace
-
-std::string quoteCommand(llvm::ArrayRef<std::string> command) {
-  std::string line;
-  for (const std::string &word : command) {
-    if (!line.empty())
-      line += ' ';
-    bool plain = llvm::all_of(word, [](char c) {
-      return llvm::isAlnum(c) || llvm::StringRef("-_=./,:+").contains(c);
-    });
-    if (plain) {
-      line += word;
-      continue;
-    }
-    line += '\'';
-    for (char c : word)
-      line += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    line += '\'';
-  }
-  return line;
-}
-
-namespace {
-
-/// Runs `command`, its output into `log`; on failure the error carries the
-/// log's last lines.
-llvm::Error execute(llvm::ArrayRef<std::string> command, llvm::StringRef log) {
-  llvm::SmallVector<llvm::StringRef> arguments(command.begin(), command.end());
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, log, log};
-  std::string message;
-  int status = llvm::sys::ExecuteAndWait(
-      command.front(), arguments, std::nullopt, redirects, 0, 0, &message);
-  if (status == 0)
-    return llvm::Error::success();
-  std::string output;
-  if (auto text = llvm::MemoryBuffer::getFile(log))
-    output = (*text)->getBuffer().take_back(4000).str();
-  return makeError(
-      quoteCommand(command) + " failed" +
-      (message.empty() ? "" : " (" + message + ")") +
-      (status > 0 ? " with exit code " + std::to_string(status) : "") +
-      (output.empty() ? "" : ":\n" + output));
-}
-
-/// An nvcc command line: optimized, for `arch`, then `arguments`, then the
-/// engine's libraries.
-std::vector<std::string> nvccCommand(llvm::StringRef nvcc, llvm::StringRef arch,
-                                     llvm::ArrayRef<std::string> arguments,
-                                     llvm::ArrayRef<std::string> libs) {
-  std::vector<std::string> command = {nvcc.str(), "-O3", "-std=c++17",
-                                      "-arch=" + arch.str()};
-  command.insert(command.end(), arguments.begin(), arguments.end());
-  for (const std::string &library : libs)
-    command.push_back("-l" + library);
-  return command;
-}
-
 std::vector<std::string>
 engineCompileCommand(llvm::StringRef nvcc, llvm::StringRef arch,
                      const Outputs &outputs, llvm::ArrayRef<std::string> libs) {
@@ -314,12 +206,12 @@ llvm::Error buildEngine(ModuleOp module, const PrecBuildOptions &options,
                             engineOptions)))
     return makeError("cannot emit the engine '" + name + "' (above)");
   llvm::Expected<std::vector<std::string>> libraries =
-      manifestLibraries(outputs.path(".json"));
+      readManifestLibraries(outputs.path(".json"));
   if (!libraries)
     return libraries.takeError();
   build.libraries = *libraries;
-  build.nvcc = findNvcc(options);
-  build.arch = archOf(options, module);
+  build.nvcc = findNvcc(options.nvcc);
+  build.arch = options.arch.empty() ? getNvccArch(module) : options.arch;
   build.command = engineCompileCommand(build.nvcc.value_or("nvcc"), build.arch,
                                        outputs, build.libraries);
   if (!build.nvcc)

@@ -82,9 +82,6 @@ struct EngineBuild {
 llvm::Error buildEngine(mlir::ModuleOp module, const PrecBuildOptions &options,
                         llvm::StringRef name, EngineBuild &build);
 
-/// Shell-quotes `command` into one line.
-std::string quoteCommand(llvm::ArrayRef<std::string> command);
-
 /// Runs prec-build; prints the report and what it did to `out`, errors to
 /// `err`; returns 0 on success, 1 when the engine fails to compile, build
 /// or run, and 2 on bad usage or input.

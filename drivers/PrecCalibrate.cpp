@@ -30,14 +30,15 @@ namespace {
 /// The f32 model with the calibrated tensors, then the observed ones,
 /// appended to its results.
 struct InstrumentedModel {
-  std::unique_ptr<CompiledFunction> function;
+  std::unique_ptr<ModelFunction> function;
   std::vector<std::string> tensorNames;
   std::vector<std::string> observedNames;
   size_t firstCalibrated = 0; // index of the first appended result
 };
 
 llvm::Expected<InstrumentedModel> instrument(ModuleOp model,
-                                             llvm::StringRef functionName) {
+                                             llvm::StringRef functionName,
+                                             const DeviceOptions &device) {
   OwningOpRef<ModuleOp> clone = model.clone();
   auto function = clone->lookupSymbol<func::FuncOp>(functionName);
   // Named while the regions are there (as prec-legalize names them), then
@@ -64,8 +65,8 @@ llvm::Expected<InstrumentedModel> instrument(ModuleOp model,
   appendFunctionResults(function, values);
   if (llvm::Error error = makeF32Reference(*clone))
     return std::move(error);
-  llvm::Expected<std::unique_ptr<CompiledFunction>> compiled =
-      CompiledFunction::compile(std::move(clone), functionName);
+  llvm::Expected<std::unique_ptr<ModelFunction>> compiled =
+      compileForDevice(device, std::move(clone), functionName);
   if (!compiled)
     return compiled.takeError();
   instrumented.function = std::move(*compiled);
@@ -234,10 +235,10 @@ llvm::Error calibrateOnData(ModuleOp model, const PrecCalibrateOptions &options,
                             llvm::raw_ostream &out, llvm::raw_ostream &err) {
   auto start = std::chrono::steady_clock::now();
   llvm::Expected<InstrumentedModel> instrumented =
-      instrument(model, options.functionName);
+      instrument(model, options.functionName, options.device);
   if (!instrumented)
     return instrumented.takeError();
-  CompiledFunction &function = *instrumented->function;
+  ModelFunction &function = *instrumented->function;
   std::vector<Binding> inputs = function.getInputs();
   llvm::Expected<int64_t> modelBatch = getModelBatch(inputs);
   if (!modelBatch)

@@ -12,6 +12,7 @@
 #define PREC_DRIVERS_PRECCALIBRATE_H
 
 #include "drivers/CalibrationData.h"
+#include "drivers/Device.h"
 #include "formats/CalibrationFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -42,6 +43,8 @@ struct PrecCalibrateOptions {
   std::string loadTrtCache; // a TensorRT cache to read
   /// Draw a progress bar; unset: when `err` is a terminal.
   std::optional<bool> progress;
+  /// Where the instrumented f32 model runs: the CPU JIT, or a CUDA engine.
+  DeviceOptions device;
 };
 
 /// Opens the samples to calibrate on, given the model's inputs.

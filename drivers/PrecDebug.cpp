@@ -358,6 +358,11 @@ llvm::Expected<std::vector<HostTensor>> Debugger::runF32Reference() {
 }
 
 llvm::Error Debugger::prepareSwitchable() {
+  bool onGpu = options.device.device == Device::Gpu;
+  if (onGpu && !highType.isF32())
+    return makeError("--device gpu switches layers between the low "
+                     "precision and f32: not with --precision " +
+                     options.precision);
   if (!options.compileOnce || !highType.isF32())
     return llvm::Error::success();
   llvm::StringMap<int> unitOf;
@@ -375,7 +380,14 @@ llvm::Error Debugger::prepareSwitchable() {
   llvm::Expected<std::unique_ptr<SwitchableProgram>> program =
       SwitchableProgram::create(
           [&](llvm::ArrayRef<int> high) { return legalizedWith(high); },
-          options.functionName, isSearched, unitOf, units.size(), probes);
+          options.functionName, isSearched, unitOf, units.size(), probes,
+          [&](OwningOpRef<ModuleOp> module, llvm::StringRef function) {
+            return compileForDevice(options.device, std::move(module),
+                                    function);
+          });
+  if (!program && onGpu)
+    return makeError("cannot build the switched engine: " +
+                     llvm::toString(program.takeError()));
   if (!program) {
     // Not every model's legalizations correspond op for op: compile per
     // plan, as before.
@@ -656,6 +668,12 @@ llvm::Error checkOptions(const PrecDebugOptions &options) {
   if (!options.reference.empty() && options.reference != "f32")
     return makeError("--reference must be f32, not '" + options.reference +
                      "'");
+  if (options.device.device == Device::Gpu && !options.compileOnce)
+    return makeError("--device gpu evaluates through one engine with "
+                     "per-layer switches: not with --compile-once=false");
+  if (options.device.device == Device::Gpu && options.verifyCompileOnce)
+    return makeError("--verify-compile-once compares with plans compiled for "
+                     "the CPU, bit for bit: not with --device gpu");
   // Before the search, not after it.
   if (!options.reportGraph.empty())
     if (llvm::Expected<std::optional<std::string>> renderer =

@@ -8,7 +8,8 @@
 // the compute and storage types; the accumulate type is what the model's
 // regions ask, else prec's choice: f16 and bf16 contractions accumulate in
 // f32), and marking a unit moves it to --precision (all three types). Each step
-// is one CPU run compared with the golden outputs; the answer is printed by
+// is one run, on the CPU or through a CUDA engine (--device gpu), compared
+// with the golden outputs; the answer is printed by
 // name and location and written as a precision plan that prec-legalize
 // reproduces.
 //
@@ -17,6 +18,7 @@
 #ifndef PREC_DRIVERS_PRECDEBUG_H
 #define PREC_DRIVERS_PRECDEBUG_H
 
+#include "drivers/Device.h"
 #include "drivers/PrecRun.h"
 #include "drivers/PrecisionSearch.h"
 #include "runtime/Compare.h"
@@ -58,6 +60,9 @@ struct PrecDebugOptions {
   /// Also compile every evaluated plan and require the switched program's
   /// outputs to equal its outputs bit for bit.
   bool verifyCompileOnce = false;
+  /// Where the switched program (and the f32 reference it computes) runs:
+  /// on the GPU, it is one CUDA engine with the mask as an input.
+  DeviceOptions device;
 };
 
 /// What the search found, for callers that want it as data.

@@ -598,10 +598,12 @@ Value getLayerOutput(Operation *last) {
   });
 }
 
-llvm::Expected<std::unique_ptr<SwitchableProgram>> SwitchableProgram::create(
-    const Legalize &legalize, llvm::StringRef functionName,
-    const std::function<bool(Operation *)> &isSearched,
-    const llvm::StringMap<int> &unitOf, int units, bool probes) {
+llvm::Expected<std::unique_ptr<SwitchableProgram>>
+SwitchableProgram::create(const Legalize &legalize,
+                          llvm::StringRef functionName,
+                          const std::function<bool(Operation *)> &isSearched,
+                          const llvm::StringMap<int> &unitOf, int units,
+                          bool probes, const Compile &compile) {
   auto collect = [&](ModuleOp module) {
     return collectUnitOps(module.lookupSymbol<func::FuncOp>(functionName),
                           isSearched, unitOf, units);
@@ -673,8 +675,8 @@ llvm::Expected<std::unique_ptr<SwitchableProgram>> SwitchableProgram::create(
     program->probedUnits =
         returnProbes(highFunction, highOps, choices, program->probeShapes);
 
-  llvm::Expected<std::unique_ptr<CompiledFunction>> compiled =
-      CompiledFunction::compile(std::move(*high), functionName);
+  llvm::Expected<std::unique_ptr<ModelFunction>> compiled =
+      compile(std::move(*high), functionName);
   if (!compiled)
     return compiled.takeError();
   program->compiled = std::move(*compiled);

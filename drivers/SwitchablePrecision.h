@@ -1,12 +1,13 @@
 //===- SwitchablePrecision.h - compile once, choose precisions per run -*- C++
 //-*-===//
 //
-// prec-debug's evaluations without recompiling: one CPU program in which
+// prec-debug's evaluations without recompiling: one program in which
 // each searched unit runs at the low or the high precision as a mask
-// argument says. It is the model legalized with every unit high (f32),
-// after the rewrites the CPU pipeline starts with; beside each unit op sits
-// a clone of its twin in the all-low legalization, fed the wide values
-// rounded to the twin's compute type and converted to its operand types,
+// argument says, compiled for the CPU or emitted as a CUDA engine whose
+// mask is an input binding (--device gpu). It is the model legalized with every
+// unit high (f32), after the rewrites the CPU pipeline starts with; beside each
+// unit op sits a clone of its twin in the all-low legalization, fed the wide
+// values rounded to the twin's compute type and converted to its operand types,
 // or the low legalization's own weights, and a select takes
 // the twin's results, stored as the low op stores them, where the unit
 // runs low. One choice depends on a neighbour's bit: a bias add that
@@ -28,7 +29,7 @@
 #define PREC_DRIVERS_SWITCHABLEPRECISION_H
 
 #include "formats/Npy.h"
-#include "runtime/JitRunner.h"
+#include "runtime/ModelFunction.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
@@ -60,17 +61,24 @@ public:
       std::function<llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>(
           llvm::ArrayRef<int> high)>;
 
+  /// Compiles the switched module's function for a device: the CPU's
+  /// CompiledFunction::compile, or a CUDA engine's.
+  using Compile = std::function<llvm::Expected<std::unique_ptr<ModelFunction>>(
+      mlir::OwningOpRef<mlir::ModuleOp>, llvm::StringRef function)>;
+
   /// Builds the program from the model legalized with every unit low and
   /// with every unit high (and, where the low legalization adds a unit's
   /// bias in another's accumulator, with those others high); units are the
   /// ops `isSearched` accepts, by the index `unitOf` gives their layer. An
   /// error says why the legalizations do not correspond (e.g. an op that
   /// cannot run at the low precision): then compile per plan. With `probes`,
-  /// runs also return the units' outputs (runProbed).
+  /// runs also return the units' outputs (runProbed). `compile` compiles
+  /// the program.
   static llvm::Expected<std::unique_ptr<SwitchableProgram>>
   create(const Legalize &legalize, llvm::StringRef function,
          const std::function<bool(mlir::Operation *)> &isSearched,
-         const llvm::StringMap<int> &unitOf, int units, bool probes);
+         const llvm::StringMap<int> &unitOf, int units, bool probes,
+         const Compile &compile);
 
   /// Runs on `inputs` (in the function's order) with the `marked` units
   /// high and the others low.
@@ -90,7 +98,7 @@ private:
   llvm::Expected<std::vector<HostTensor>> call(const NamedTensors &inputs,
                                                llvm::ArrayRef<int> marked);
 
-  std::unique_ptr<CompiledFunction> compiled;
+  std::unique_ptr<ModelFunction> compiled;
   int units = 0;
   size_t modelOutputs = 0;
   std::vector<int> probedUnits;

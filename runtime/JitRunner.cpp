@@ -206,21 +206,13 @@ private:
 
 llvm::Expected<std::vector<HostTensor>>
 CompiledFunction::run(llvm::ArrayRef<HostTensor> arguments) {
-  if (arguments.size() != inputs.size())
-    return makeError("the function takes " + llvm::Twine(inputs.size()) +
-                     " inputs, " + llvm::Twine(arguments.size()) + " given");
+  if (llvm::Error error = checkArguments(arguments))
+    return std::move(error);
   std::vector<MemRefDescriptor> descriptors;
   descriptors.reserve(inputs.size() + outputs.size());
-  for (auto [argument, binding] : llvm::zip(arguments, inputs)) {
-    if (argument.kind != binding.kind || argument.shape != binding.shape)
-      return makeError("input '" + binding.name + "' is " +
-                       getElementKindName(argument.kind) + " " +
-                       argument.formatShape() + " but the function takes " +
-                       getElementKindName(binding.kind) + " " +
-                       formatShape(binding.shape));
+  for (const HostTensor &argument : arguments)
     descriptors.emplace_back(const_cast<uint8_t *>(argument.data.data()),
                              argument.shape);
-  }
   std::vector<HostTensor> results;
   results.reserve(outputs.size());
   for (const Binding &binding : outputs) {

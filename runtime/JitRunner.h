@@ -8,7 +8,7 @@
 #ifndef PREC_RUNTIME_JITRUNNER_H
 #define PREC_RUNTIME_JITRUNNER_H
 
-#include "formats/HostTensor.h"
+#include "runtime/ModelFunction.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
@@ -23,14 +23,7 @@ class ExecutionEngine;
 
 namespace prec {
 
-/// One input or output of the function: its name, element kind and shape.
-struct Binding {
-  std::string name;
-  ElementKind kind;
-  std::vector<int64_t> shape;
-};
-
-class CompiledFunction {
+class CompiledFunction : public ModelFunction {
 public:
   /// Lowers `module` (consumed) and JIT-compiles it; `functionName` is the
   /// function to call. Bindings must be statically shaped tensors of
@@ -39,22 +32,16 @@ public:
   compile(mlir::OwningOpRef<mlir::ModuleOp> module,
           llvm::StringRef functionName);
 
-  ~CompiledFunction();
+  ~CompiledFunction() override;
 
-  const std::vector<Binding> &getInputs() const { return inputs; }
-  const std::vector<Binding> &getOutputs() const { return outputs; }
-
-  /// Calls the function. Each input must match its binding's kind and shape.
   llvm::Expected<std::vector<HostTensor>>
-  run(llvm::ArrayRef<HostTensor> arguments);
+  run(llvm::ArrayRef<HostTensor> arguments) override;
 
 private:
   CompiledFunction() = default;
 
   std::unique_ptr<mlir::ExecutionEngine> engine;
   std::string entryName;
-  std::vector<Binding> inputs;
-  std::vector<Binding> outputs;
 };
 
 /// The bindings of `function`'s signature (named as getBindingName and

@@ -31,6 +31,9 @@ if os.path.exists(nvcc):
     config.substitutions.append(("%nvcc", nvcc))
 else:
     lit_config.note("nvcc not found at " + nvcc + ": CUDA engine compile tests are skipped")
+# A machine with an NVIDIA driver runs engines; one without says so.
+if os.path.exists("/dev/nvidiactl"):
+    config.available_features.add("gpu")
 
 # Node.js, where there is one, runs the report page's sort.
 if shutil.which("node"):

@@ -4,6 +4,7 @@
 
 #include "codegen/CudaEmitter.h"
 #include "dialects/Utils/OpNames.h"
+#include "drivers/Nvcc.h"
 #include "drivers/PrecBuild.h"
 #include "drivers/PrecCalibrate.h"
 #include "drivers/PrecRun.h"

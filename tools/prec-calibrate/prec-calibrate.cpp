@@ -57,6 +57,14 @@ int main(int argc, char **argv) {
                          cl::desc("draw a progress bar (default: on a "
                                   "terminal)"),
                          cl::cat(category));
+  cl::opt<prec::Device> device(
+      "device", cl::desc("where the f32 model runs (default cpu)"),
+      PREC_DEVICE_VALUES, cl::init(prec::Device::Cpu), cl::cat(category));
+  cl::opt<std::string> nvcc(
+      "nvcc",
+      cl::desc("nvcc for --device gpu (default: on PATH, then "
+               "/usr/local/cuda/bin)"),
+      cl::cat(category));
   cl::HideUnrelatedOptions(category);
   if (!cl::ParseCommandLineOptions(
           argc, argv,
@@ -80,6 +88,7 @@ int main(int argc, char **argv) {
   options.output = output;
   options.trtCache = trtCache;
   options.loadTrtCache = loadTrtCache;
+  options.device = {device, nvcc};
   if (progress.getNumOccurrences())
     options.progress = progress;
 

@@ -90,6 +90,15 @@ int main(int argc, char **argv) {
       cl::desc("also compile every evaluated plan and require equal outputs, "
                "bit for bit"),
       cl::cat(category));
+  cl::opt<prec::Device> device(
+      "device",
+      cl::desc("where evaluations and the f32 reference run (default cpu)"),
+      PREC_DEVICE_VALUES, cl::init(prec::Device::Cpu), cl::cat(category));
+  cl::opt<std::string> nvcc(
+      "nvcc",
+      cl::desc("nvcc for --device gpu (default: on PATH, then "
+               "/usr/local/cuda/bin)"),
+      cl::cat(category));
   prec::InputFlags inputFlags(category);
   prec::ToleranceFlags toleranceFlags(category);
   cl::HideUnrelatedOptions(category);
@@ -119,6 +128,7 @@ int main(int argc, char **argv) {
   options.compileOnce = compileOnce;
   options.verifyCompileOnce = verifyCompileOnce;
   options.reportGraph = reportGraph;
+  options.device = {device, nvcc};
 
   mlir::DialectRegistry registry;
   prec::registerAllDialects(registry);
