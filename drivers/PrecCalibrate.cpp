@@ -8,8 +8,12 @@
 #include "runtime/Calibrators.h"
 #include "support/Errors.h"
 
+#include "dialects/Precision/PrecisionAttrs.h"
+#include "dialects/Precision/PrecisionDialect.h"
+#include "dialects/Precision/Target.h"
 #include "passes/Calibration.h"
 #include "passes/DissolveRegions.h"
+#include "passes/PrecisionRules.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -36,9 +40,31 @@ struct InstrumentedModel {
   size_t firstCalibrated = 0; // index of the first appended result
 };
 
+/// Gives `module` the target its engine is built for: `requested`, else
+/// the model's, else sm_90 (as prec-build chooses).
+llvm::Error setEngineTarget(ModuleOp module, llvm::StringRef requested) {
+  llvm::StringRef policyName = precision::PrecisionDialect::getPolicyAttrName();
+  precision::PolicyAttr policy = getPolicy(module);
+  std::string target = !requested.empty()            ? requested.str()
+                       : module->hasAttr(policyName) ? policy.getTarget().str()
+                                                     : "sm_90";
+  std::optional<precision::Target> parsed = precision::parseTarget(target);
+  if (!parsed || parsed->isCpu())
+    return makeError((requested.empty()
+                          ? "the model's target is '" + target + "'"
+                          : "--target '" + target + "' is not a GPU target") +
+                     ": --device gpu needs a GPU target (sm_53 ... sm_121)");
+  module->setAttr(policyName,
+                  precision::PolicyAttr::get(
+                      module.getContext(), policy.getTyping(),
+                      policy.getEnabled(), policy.getConstraints(), target));
+  return llvm::Error::success();
+}
+
 llvm::Expected<InstrumentedModel> instrument(ModuleOp model,
                                              llvm::StringRef functionName,
-                                             const DeviceOptions &device) {
+                                             const DeviceOptions &device,
+                                             llvm::StringRef target) {
   OwningOpRef<ModuleOp> clone = model.clone();
   auto function = clone->lookupSymbol<func::FuncOp>(functionName);
   // Named while the regions are there (as prec-legalize names them), then
@@ -63,6 +89,9 @@ llvm::Expected<InstrumentedModel> instrument(ModuleOp model,
     instrumented.observedNames.push_back(name);
   }
   appendFunctionResults(function, values);
+  if (device.device == Device::Gpu)
+    if (llvm::Error error = setEngineTarget(*clone, target))
+      return std::move(error);
   if (llvm::Error error = makeF32Reference(*clone))
     return std::move(error);
   llvm::Expected<std::unique_ptr<ModelFunction>> compiled =
@@ -235,7 +264,7 @@ llvm::Error calibrateOnData(ModuleOp model, const PrecCalibrateOptions &options,
                             llvm::raw_ostream &out, llvm::raw_ostream &err) {
   auto start = std::chrono::steady_clock::now();
   llvm::Expected<InstrumentedModel> instrumented =
-      instrument(model, options.functionName, options.device);
+      instrument(model, options.functionName, options.device, options.target);
   if (!instrumented)
     return instrumented.takeError();
   ModelFunction &function = *instrumented->function;

@@ -43,8 +43,10 @@ struct PrecCalibrateOptions {
   std::string loadTrtCache; // a TensorRT cache to read
   /// Draw a progress bar; unset: when `err` is a terminal.
   std::optional<bool> progress;
-  /// Where the instrumented f32 model runs: the CPU JIT, or a CUDA engine.
+  /// Where the instrumented f32 model runs: the CPU JIT, or a CUDA engine
+  /// built for `target` (default: the model's, else sm_90).
   DeviceOptions device;
+  std::string target;
 };
 
 /// Opens the samples to calibrate on, given the model's inputs.

@@ -2,6 +2,8 @@
 
 #include "drivers/PrecDebug.h"
 
+#include "dialects/Precision/PrecisionDialect.h"
+
 #include "drivers/PrecRun.h"
 #include "drivers/PrecisionSearch.h"
 #include "drivers/SwitchablePrecision.h"
@@ -457,6 +459,11 @@ llvm::Error Debugger::prepareLegalizeOptions() {
   legalizeOptions.enabled = options.enabled;
   legalizeOptions.constraints = getConstraintsChoice(options.constraints);
   legalizeOptions.target = options.target;
+  // An engine is built for sm_90 when neither --target nor the model says
+  // (as prec-build and prec-calibrate choose).
+  if (options.target.empty() && options.device.device == Device::Gpu &&
+      !model->hasAttr(precision::PrecisionDialect::getPolicyAttrName()))
+    legalizeOptions.target = "sm_90";
   legalizeOptions.calibration = options.calibration;
   if (options.calibration.empty())
     return llvm::Error::success();
@@ -880,8 +887,11 @@ int runPrecDebug(const PrecDebugOptions &options,
           .count();
   out << "evaluations: " << result->evaluations + measuringRuns << " ("
       << result->evaluations << " searching, " << measuringRuns
-      << " measuring) in " << llvm::format("%.1f", seconds) << " s, "
-      << (debugger.compilesOnce() ? "compiled once" : "compiled per plan");
+      << " measuring) in " << llvm::format("%.2f", seconds) << " s, "
+      << (!debugger.compilesOnce() ? "compiled per plan"
+          : options.device.device == Device::Gpu
+              ? "compiled once, a CUDA engine"
+              : "compiled once");
   if (debugger.compilesOnce())
     out << " (in " << llvm::format("%.1f", buildSeconds) << " s)";
   out << "\n";

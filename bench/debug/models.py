@@ -13,6 +13,7 @@ random weights, exported at batch 1 by PyTorch's legacy exporter (opset
 
 export(name, work) writes WORK/NAME.onnx and the inputs WORK/NAME.in.npz.
 """
+import inspect
 import os
 
 import numpy as np
@@ -171,10 +172,13 @@ NAMES = ("convnext", "resnet50", "bert-base")
 def export(name, work):
     model, inputs = example(name)
     path = os.path.join(work, f"{name}.onnx")
+    # The legacy exporter: PyTorch 2.9 on defaults to the dynamo one.
+    legacy = ({"dynamo": False} if "dynamo" in
+              inspect.signature(torch.onnx.export).parameters else {})
     with torch.no_grad():
         torch.onnx.export(model.eval(), tuple(inputs.values()), path,
                           input_names=list(inputs), output_names=["logits"],
-                          opset_version=17)
+                          opset_version=17, **legacy)
     np.savez(os.path.join(work, f"{name}.in.npz"),
              **{key: value.numpy() for key, value in inputs.items()})
     return path

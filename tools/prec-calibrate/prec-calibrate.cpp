@@ -65,6 +65,11 @@ int main(int argc, char **argv) {
       cl::desc("nvcc for --device gpu (default: on PATH, then "
                "/usr/local/cuda/bin)"),
       cl::cat(category));
+  cl::opt<std::string> target(
+      "target",
+      cl::desc("with --device gpu, the GPU the engine is built for, sm_53 ... "
+               "sm_121 (default: the model's, else sm_90)"),
+      cl::cat(category));
   cl::HideUnrelatedOptions(category);
   if (!cl::ParseCommandLineOptions(
           argc, argv,
@@ -89,6 +94,7 @@ int main(int argc, char **argv) {
   options.trtCache = trtCache;
   options.loadTrtCache = loadTrtCache;
   options.device = {device, nvcc};
+  options.target = target;
   if (progress.getNumOccurrences())
     options.progress = progress;
 

@@ -1,0 +1,86 @@
+"""prec-debug --device gpu at a real-model scale, against PyTorch on the GPU.
+
+Exports one of models.py's models (--model; seeded random weights, batch
+1), imports it with prec-translate, and runs prec-debug --device gpu
+--enabled f16 in each of --modes: the switched program is one CUDA engine
+and every evaluation one run of it. Prints per mode the evaluations, the
+layers kept, the time building the engine (emission and nvcc included),
+the search time and the time per evaluation, and, as the peer, PyTorch's
+eager f32 forward pass of the same model on the same GPU (inputs from the
+host, outputs back, as an evaluation has them): how many forward passes
+an evaluation costs.
+
+Usage: python3 gpu_search.py BUILD_BIN_DIR WORK_DIR [--model resnet50]
+           [--modes bisect,worst-first] [--atol 5e-5]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+import torch
+
+import models
+
+
+def search(bin_dir, model, inputs, mode, atol):
+    start = time.monotonic()
+    run = subprocess.run(
+        [os.path.join(bin_dir, "prec-debug"), model, "--mode", mode,
+         "--load-inputs", inputs, "--atol", str(atol), "--rtol", "0",
+         "--check-error-stat", "max", "--device", "gpu"],
+        capture_output=True, text=True)
+    wall = time.monotonic() - start
+    if run.returncode not in (0, 1):
+        sys.exit(f"prec-debug failed:\n{run.stdout[-2000:]}{run.stderr}")
+    found = re.search(r"evaluations: (\d+) .* in ([\d.]+) s, compiled once, "
+                      r"a CUDA engine \(in ([\d.]+) s\)", run.stdout)
+    kept = re.search(r"keep in f32: (\d+) ops", run.stdout)
+    return (int(found.group(1)), float(found.group(2)),
+            float(found.group(3)), wall, int(kept.group(1)) if kept else 0)
+
+
+def eager_forward(name, repeats=50):
+    """Median seconds of PyTorch's f32 forward pass on CUDA, host to host."""
+    network, inputs = models.example(name)
+    network.eval().cuda()
+    times = []
+    with torch.no_grad():
+        for _ in range(repeats + 5):
+            start = time.monotonic()
+            network(*(value.cuda() for value in inputs.values())).cpu()
+            times.append(time.monotonic() - start)
+    return sorted(times[5:])[repeats // 2]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bin_dir")
+    parser.add_argument("work")
+    parser.add_argument("--model", choices=models.NAMES, default="resnet50")
+    parser.add_argument("--modes", default="bisect,worst-first")
+    parser.add_argument("--atol", type=float, default=5e-5)
+    args = parser.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    onnx = models.export(args.model, args.work)
+    model = os.path.join(args.work, f"{args.model}.mlir")
+    subprocess.run([os.path.join(args.bin_dir, "prec-translate"),
+                    "--import-onnx", onnx, "-o", model], check=True)
+    inputs = os.path.join(args.work, f"{args.model}.in.npz")
+    forward = eager_forward(args.model)
+    print(f"{args.model}, prec-debug --device gpu --enabled f16 --atol "
+          f"{args.atol}; PyTorch eager f32 forward {forward * 1e3:.2f} ms")
+    for mode in args.modes.split(","):
+        evaluations, searching, building, wall, kept = search(
+            args.bin_dir, model, inputs, mode, args.atol)
+        each = searching / evaluations
+        print(f"{mode:12s} {evaluations:4d} evaluations, keeps {kept:3d}, "
+              f"build {building:5.1f} s, search {searching:6.2f} s "
+              f"({each * 1e3:.1f} ms each: {each / forward:.1f} PyTorch "
+              f"forwards), wall {wall:6.1f} s")
+
+
+if __name__ == "__main__":
+    main()
