@@ -35,6 +35,16 @@ struct DeviceOptions {
   std::string nvcc;
 };
 
+/// An error for options that do not go together (--nvcc with --device
+/// cpu), or when --device gpu finds no nvcc: checked before any work.
+llvm::Error checkDeviceOptions(const DeviceOptions &options);
+
+/// The target a CUDA engine of `model` is built for: `requested`, else the
+/// model's, else sm_90 (as prec-build chooses); an error when that is no
+/// GPU.
+llvm::Expected<std::string> chooseEngineTarget(mlir::ModuleOp model,
+                                               llvm::StringRef requested);
+
 /// Compiles `functionName` of the legalized `module` (consumed) for the
 /// device.
 llvm::Expected<std::unique_ptr<ModelFunction>>

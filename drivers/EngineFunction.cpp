@@ -4,17 +4,18 @@
 
 #include "codegen/CudaEmitter.h"
 #include "drivers/Nvcc.h"
-#include "runtime/JitRunner.h"
 #include "support/Errors.h"
+#include "support/ScratchDirectory.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "llvm/Support/DynamicLibrary.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <atomic>
+#include <functional>
+#include <numeric>
+
+#include <dlfcn.h>
 
 namespace prec {
 namespace {
@@ -24,34 +25,16 @@ constexpr llvm::StringLiteral hostSource =
 #include "drivers/EngineHost.inc"
     ;
 
-/// A temporary directory, removed with what is in it.
-struct TemporaryDirectory {
-  llvm::SmallString<128> path;
-  ~TemporaryDirectory() {
-    if (!path.empty())
-      llvm::sys::fs::remove_directories(path);
-  }
-  std::string file(llvm::StringRef name) const {
-    llvm::SmallString<128> result(path);
-    llvm::sys::path::append(result, name);
-    return result.str().str();
-  }
-};
-
-llvm::Error writeFile(const std::string &path, llvm::StringRef text) {
-  std::error_code error;
-  llvm::raw_fd_ostream file(path, error);
-  if (error)
-    return makeError("cannot write '" + path + "': " + error.message());
-  file << text;
-  return llvm::Error::success();
-}
+/// The prefix of the engine's C functions: each engine's library is
+/// loaded with its symbols local, so that engines of one process, all
+/// named alike, cannot bind to each other's kernels.
+constexpr llvm::StringLiteral stem = "gpu_engine";
 
 } // namespace
 
 /// The engine's library, loaded, and the functions prec calls in it.
 struct EngineFunction::Library {
-  int (*create)(const char *, void **);
+  int (*create)(const char *, const size_t *, void **);
   int (*run)(void *, const void *const *, void *const *);
   void (*destroy)(void *);
   const char *(*statusMessage)(int);
@@ -61,20 +44,20 @@ struct EngineFunction::Library {
   int (*bindingRank)(int);
   const long long *(*bindingShape)(int);
 
-  /// Loads `path`, whose functions are prefixed `stem`.
-  static llvm::Expected<std::unique_ptr<Library>> load(const std::string &path,
-                                                       llvm::StringRef stem) {
-    std::string message;
-    llvm::sys::DynamicLibrary loaded =
-        llvm::sys::DynamicLibrary::getPermanentLibrary(path.c_str(), &message);
-    if (!loaded.isValid())
-      return makeError("cannot load the engine's library: " + message);
+  /// Loads the library at `path`; it stays loaded for the process's life
+  /// (the CUDA runtime linked into it registers exit handlers).
+  static llvm::Expected<std::unique_ptr<Library>>
+  load(const std::string &path) {
+    void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+      return makeError("cannot load the engine's library: " +
+                       std::string(dlerror()));
     auto library = std::make_unique<Library>();
     std::string missing;
     auto find = [&](auto &function, llvm::StringRef name) {
       std::string symbol = (stem + name).str();
       function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(
-          loaded.getAddressOfSymbol(symbol.c_str()));
+          dlsym(handle, symbol.c_str()));
       if (!function)
         missing = symbol;
     };
@@ -116,6 +99,59 @@ EngineFunction::~EngineFunction() {
     library->destroy(runner);
 }
 
+namespace {
+
+/// Emits `function`, the module's only function left, as an engine in
+/// `directory` and compiles it with the host runner into `<stem>.so`.
+llvm::Error buildLibrary(mlir::ModuleOp module,
+                         const ScratchDirectory &directory,
+                         llvm::StringRef nvcc, llvm::StringRef arch) {
+  std::string diagnostics;
+  mlir::ScopedDiagnosticHandler handler(
+      module->getContext(), [&](mlir::Diagnostic &diagnostic) {
+        llvm::raw_string_ostream os(diagnostics);
+        os << diagnostic.getLocation() << ": " << diagnostic.str() << "\n";
+        return mlir::success();
+      });
+  if (failed(emitCudaEngine(module, directory.getPath(), stem, {})))
+    return makeError("cannot emit the CUDA engine:\n" + diagnostics);
+  llvm::Expected<std::vector<std::string>> libraries =
+      readManifestLibraries(directory.file(stem + ".json"));
+  if (!libraries)
+    return libraries.takeError();
+  std::string host = directory.file(stem + "_host.cu");
+  if (llvm::Error error = llvm::writeToOutput(host, [](llvm::raw_ostream &os) {
+        os << hostSource;
+        return llvm::Error::success();
+      }))
+    return error;
+  std::vector<std::string> command = nvccCommand(
+      nvcc, arch,
+      {"-shared", "-Xcompiler", "-fPIC", "-DPREC_ENGINE=" + stem.str(),
+       "-include", directory.file(stem + ".h"), directory.file(stem + ".cu"),
+       host, "-o", directory.file(stem + ".so")},
+      *libraries);
+  return execute(command, directory.file("nvcc.log"));
+}
+
+} // namespace
+
+llvm::Error EngineFunction::checkBindings() const {
+  size_t count = inputs.size() + outputs.size();
+  if (library->numBindings() != static_cast<int>(count))
+    return makeError("the engine has " +
+                     std::to_string(library->numBindings()) +
+                     " bindings, the function " + std::to_string(count));
+  for (auto [index, binding] : llvm::enumerate(inputs))
+    if (llvm::Error error = library->checkBinding(index, binding, true))
+      return error;
+  for (auto [index, binding] : llvm::enumerate(outputs))
+    if (llvm::Error error =
+            library->checkBinding(inputs.size() + index, binding, false))
+      return error;
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::unique_ptr<EngineFunction>>
 EngineFunction::compile(mlir::OwningOpRef<mlir::ModuleOp> module,
                         llvm::StringRef functionName, llvm::StringRef nvcc) {
@@ -128,75 +164,43 @@ EngineFunction::compile(mlir::OwningOpRef<mlir::ModuleOp> module,
     return std::move(error);
   std::string arch = getNvccArch(*module);
   if (!llvm::StringRef(arch).starts_with("sm_"))
-    return makeError("a CUDA engine needs a GPU target (sm_53 ... sm_121); "
-                     "the module's is '" +
+    return makeError("a CUDA engine needs a GPU target; the module's is '" +
                      arch + "'");
-  std::optional<std::string> compiler = findNvcc(nvcc);
+  llvm::Expected<std::string> compiler = requireNvcc(nvcc);
   if (!compiler)
-    return makeError(nvcc.empty()
-                         ? "nvcc is not on PATH nor in /usr/local/cuda/bin: "
-                           "name it with --nvcc"
-                         : "nvcc not found at '" + nvcc + "'");
+    return compiler.takeError();
+  // The emitter emits a module's only function (or @main).
+  for (auto other :
+       llvm::make_early_inc_range(module->getOps<mlir::func::FuncOp>()))
+    if (other != function)
+      other.erase();
 
-  TemporaryDirectory directory;
-  if (std::error_code error =
-          llvm::sys::fs::createUniqueDirectory("prec-engine", directory.path))
-    return makeError("cannot create a directory for the engine: " +
-                     error.message());
-  // Each engine of the process its own prefix: the libraries are loaded
-  // with their symbols global.
-  static std::atomic<int> engines{0};
-  std::string stem = "gpu_engine" + std::to_string(engines++);
-  std::string diagnostics;
-  {
-    mlir::ScopedDiagnosticHandler handler(
-        module->getContext(), [&](mlir::Diagnostic &diagnostic) {
-          llvm::raw_string_ostream os(diagnostics);
-          os << diagnostic.getLocation() << ": " << diagnostic.str() << "\n";
-          return mlir::success();
-        });
-    if (failed(emitCudaEngine(*module, directory.path, stem, {})))
-      return makeError("cannot emit the CUDA engine:\n" + diagnostics);
-  }
-  llvm::Expected<std::vector<std::string>> libraries =
-      readManifestLibraries(directory.file(stem + ".json"));
-  if (!libraries)
-    return libraries.takeError();
-  if (llvm::Error error =
-          writeFile(directory.file(stem + "_host.cu"), hostSource))
+  llvm::Expected<ScratchDirectory> directory =
+      ScratchDirectory::create("prec-engine");
+  if (!directory)
+    return directory.takeError();
+  if (llvm::Error error = buildLibrary(*module, *directory, *compiler, arch))
     return std::move(error);
-  std::string libraryPath = directory.file(stem + ".so");
-  std::vector<std::string> command = nvccCommand(
-      *compiler, arch,
-      {"-shared", "-Xcompiler", "-fPIC", "-DPREC_ENGINE=" + stem, "-include",
-       directory.file(stem + ".h"), directory.file(stem + ".cu"),
-       directory.file(stem + "_host.cu"), "-o", libraryPath},
-      *libraries);
-  if (llvm::Error error = execute(command, directory.file("nvcc.log")))
-    return std::move(error);
-
   llvm::Expected<std::unique_ptr<Library>> library =
-      Library::load(libraryPath, stem);
+      Library::load(directory->file(stem + ".so"));
   if (!library)
     return library.takeError();
   compiled->library = std::move(*library);
-  const Library &engine = *compiled->library;
-  size_t bindings = compiled->inputs.size() + compiled->outputs.size();
-  if (engine.numBindings() != static_cast<int>(bindings))
-    return makeError("the engine has " + std::to_string(engine.numBindings()) +
-                     " bindings, the function " + std::to_string(bindings));
-  for (auto [index, binding] : llvm::enumerate(compiled->inputs))
-    if (llvm::Error error = engine.checkBinding(index, binding, true))
-      return std::move(error);
-  for (auto [index, binding] : llvm::enumerate(compiled->outputs))
-    if (llvm::Error error = engine.checkBinding(compiled->inputs.size() + index,
-                                                binding, false))
-      return std::move(error);
-  if (int status = engine.create(directory.file(stem + ".weights").c_str(),
-                                 &compiled->runner))
+  if (llvm::Error error = compiled->checkBindings())
+    return std::move(error);
+  // The runner allocates a device buffer of each binding's size.
+  std::vector<size_t> bytes;
+  for (const Binding &binding :
+       llvm::concat<const Binding>(compiled->inputs, compiled->outputs))
+    bytes.push_back(std::accumulate(binding.shape.begin(), binding.shape.end(),
+                                    getElementSize(binding.kind),
+                                    std::multiplies<size_t>()));
+  if (int status =
+          compiled->library->create(directory->file(stem + ".weights").c_str(),
+                                    bytes.data(), &compiled->runner))
     return makeError("cannot create the CUDA engine: " +
-                     std::string(engine.statusMessage(status)) + " (status " +
-                     std::to_string(status) + ")");
+                     std::string(compiled->library->statusMessage(status)) +
+                     " (status " + std::to_string(status) + ")");
   return compiled;
 }
 

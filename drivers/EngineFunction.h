@@ -40,6 +40,9 @@ public:
 private:
   struct Library;
   EngineFunction();
+  /// An error unless the engine's bindings are the function's: inputs then
+  /// outputs, of its element kinds and shapes.
+  llvm::Error checkBindings() const;
 
   std::unique_ptr<Library> library;
   void *runner = nullptr;

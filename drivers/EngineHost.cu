@@ -3,19 +3,21 @@
 // -DPREC_ENGINE=<the engine's prefix> -include <its header>, load the
 // library, and call:
 //
-//   int  <engine>_host_create(const char *weights, void **runner);
+//   int  <engine>_host_create(const char *weights, const size_t *bytes,
+//                             void **runner);
 //   int  <engine>_host_run(void *runner, const void *const *inputs,
 //                          void *const *outputs);
 //   void <engine>_host_destroy(void *runner);
 //
-// A runner owns the engine, a stream and a device buffer per binding. A run
-// copies the inputs in (in binding order), runs the engine on its stream,
-// copies the outputs out and waits for them. Statuses are the engine's
-// (read with <engine>_status_message); CUDA errors are below 10000, as the
-// engine's own.
+// A runner owns the engine, a stream and a device buffer per binding, of
+// the size `bytes` gives in binding order (the tool has checked the
+// bindings' types and shapes). A run copies the inputs in, runs the engine
+// on its stream, copies the outputs out and waits for them. Statuses are
+// the engine's (read with <engine>_status_message); CUDA errors are below
+// 10000, as the engine's own.
 #include <cuda_runtime.h>
 
-#include <cstring>
+#include <new>
 #include <vector>
 
 #define PREC_CONCAT2(a, b) a##b
@@ -24,17 +26,8 @@
 
 namespace {
 
-// Bytes of one element of a manifest dtype.
-size_t elementBytes(const char *dtype) {
-  if (!std::strcmp(dtype, "f64") || !std::strcmp(dtype, "i64"))
-    return 8;
-  if (!std::strcmp(dtype, "f32") || !std::strcmp(dtype, "i32"))
-    return 4;
-  if (!std::strcmp(dtype, "f16") || !std::strcmp(dtype, "bf16") ||
-      !std::strcmp(dtype, "i16"))
-    return 2;
-  return 1;
-}
+// The engine's status for host memory running out.
+constexpr int kOutOfHostMemory = 30009;
 
 struct Runner {
   PREC_API(_engine) *engine = nullptr;
@@ -55,20 +48,26 @@ void destroy(Runner *runner) {
 
 } // namespace
 
-extern "C" int PREC_API(_host_create)(const char *weights, void **out) {
-  Runner *runner = new Runner;
+extern "C" int PREC_API(_host_create)(const char *weights, const size_t *bytes,
+                                      void **out) {
+  Runner *runner = new (std::nothrow) Runner;
+  if (!runner)
+    return kOutOfHostMemory;
   int status = PREC_API(_create)(weights, &runner->engine);
   if (status == 0)
     status = cudaStreamCreateWithFlags(&runner->stream, cudaStreamNonBlocking);
-  for (int i = 0; status == 0 && i < PREC_API(_num_bindings)(); ++i) {
-    size_t bytes = elementBytes(PREC_API(_binding_dtype)(i));
-    const long long *shape = PREC_API(_binding_shape)(i);
-    for (int d = 0; d < PREC_API(_binding_rank)(i); ++d)
-      bytes *= shape[d];
+  int bindings = PREC_API(_num_bindings)();
+  try {
+    runner->buffers.reserve(bindings);
+    runner->bytes.assign(bytes, bytes + bindings);
+  } catch (const std::bad_alloc &) {
+    status = status ? status : kOutOfHostMemory;
+  }
+  for (int i = 0; status == 0 && i < bindings; ++i) {
     void *buffer = nullptr;
-    status = cudaMalloc(&buffer, bytes ? bytes : 1);
-    runner->buffers.push_back(buffer);
-    runner->bytes.push_back(bytes);
+    status = cudaMalloc(&buffer, bytes[i] ? bytes[i] : 1);
+    if (status == 0)
+      runner->buffers.push_back(buffer);
   }
   if (status != 0) {
     destroy(runner);

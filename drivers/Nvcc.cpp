@@ -36,6 +36,15 @@ std::optional<std::string> findNvcc(llvm::StringRef requested) {
   return std::nullopt;
 }
 
+llvm::Expected<std::string> requireNvcc(llvm::StringRef requested) {
+  if (std::optional<std::string> nvcc = findNvcc(requested))
+    return *nvcc;
+  return makeError(requested.empty()
+                       ? "nvcc is not on PATH nor in /usr/local/cuda/bin: "
+                         "name it with --nvcc"
+                       : "nvcc not found at '" + requested + "'");
+}
+
 std::string getNvccArch(mlir::ModuleOp module) {
   std::string target = "sm_90";
   if (auto policy = module->getAttrOfType<precision::PolicyAttr>(

@@ -25,6 +25,9 @@ namespace prec {
 /// else nvcc on PATH, then in /usr/local/cuda/bin; none when not found.
 std::optional<std::string> findNvcc(llvm::StringRef requested);
 
+/// findNvcc's nvcc, or an error saying where it was looked for.
+llvm::Expected<std::string> requireNvcc(llvm::StringRef requested);
+
 /// nvcc's -arch for a legalized module: its policy's target (sm_90 when it
 /// has none), with sm_90's architecture-specific features (wgmma), which
 /// prec's kernels use where they are compiled in.

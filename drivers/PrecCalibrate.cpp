@@ -10,7 +10,6 @@
 
 #include "dialects/Precision/PrecisionAttrs.h"
 #include "dialects/Precision/PrecisionDialect.h"
-#include "dialects/Precision/Target.h"
 #include "passes/Calibration.h"
 #include "passes/DissolveRegions.h"
 #include "passes/PrecisionRules.h"
@@ -40,27 +39,6 @@ struct InstrumentedModel {
   size_t firstCalibrated = 0; // index of the first appended result
 };
 
-/// Gives `module` the target its engine is built for: `requested`, else
-/// the model's, else sm_90 (as prec-build chooses).
-llvm::Error setEngineTarget(ModuleOp module, llvm::StringRef requested) {
-  llvm::StringRef policyName = precision::PrecisionDialect::getPolicyAttrName();
-  precision::PolicyAttr policy = getPolicy(module);
-  std::string target = !requested.empty()            ? requested.str()
-                       : module->hasAttr(policyName) ? policy.getTarget().str()
-                                                     : "sm_90";
-  std::optional<precision::Target> parsed = precision::parseTarget(target);
-  if (!parsed || parsed->isCpu())
-    return makeError((requested.empty()
-                          ? "the model's target is '" + target + "'"
-                          : "--target '" + target + "' is not a GPU target") +
-                     ": --device gpu needs a GPU target (sm_53 ... sm_121)");
-  module->setAttr(policyName,
-                  precision::PolicyAttr::get(
-                      module.getContext(), policy.getTyping(),
-                      policy.getEnabled(), policy.getConstraints(), target));
-  return llvm::Error::success();
-}
-
 llvm::Expected<InstrumentedModel> instrument(ModuleOp model,
                                              llvm::StringRef functionName,
                                              const DeviceOptions &device,
@@ -89,9 +67,18 @@ llvm::Expected<InstrumentedModel> instrument(ModuleOp model,
     instrumented.observedNames.push_back(name);
   }
   appendFunctionResults(function, values);
-  if (device.device == Device::Gpu)
-    if (llvm::Error error = setEngineTarget(*clone, target))
-      return std::move(error);
+  // The reference is legalized for the engine's target.
+  if (device.device == Device::Gpu) {
+    llvm::Expected<std::string> chosen = chooseEngineTarget(model, target);
+    if (!chosen)
+      return chosen.takeError();
+    precision::PolicyAttr policy = getPolicy(*clone);
+    (*clone)->setAttr(
+        precision::PrecisionDialect::getPolicyAttrName(),
+        precision::PolicyAttr::get(clone->getContext(), policy.getTyping(),
+                                   policy.getEnabled(), policy.getConstraints(),
+                                   *chosen));
+  }
   if (llvm::Error error = makeF32Reference(*clone))
     return std::move(error);
   llvm::Expected<std::unique_ptr<ModelFunction>> compiled =
@@ -422,6 +409,12 @@ int runPrecCalibrate(const PrecCalibrateOptions &options,
     return fail("--val-range needs --samples N (N > 0)");
   if (options.valRanges.empty() && options.samples)
     return fail("--samples goes with --val-range");
+  if (llvm::Error error = checkDeviceOptions(options.device))
+    return fail(llvm::toString(std::move(error)));
+  if (options.device.device == Device::Cpu && !options.target.empty())
+    return fail("--target is the GPU --device gpu builds for");
+  if (options.device.device == Device::Gpu && !options.loadTrtCache.empty())
+    return fail("--load-trt-cache runs no model: not with --device gpu");
 
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   OwningOpRef<ModuleOp> model = loadModel(

@@ -2,8 +2,6 @@
 
 #include "drivers/PrecDebug.h"
 
-#include "dialects/Precision/PrecisionDialect.h"
-
 #include "drivers/PrecRun.h"
 #include "drivers/PrecisionSearch.h"
 #include "drivers/SwitchablePrecision.h"
@@ -276,8 +274,8 @@ std::string Debugger::reproducingPolicy(llvm::StringRef planPath) const {
       "enabled=" + llvm::join(options.enabled, ",") + " constraints=" +
       precision::stringifyConstraintMode(options.constraints).str() +
       " plan=" + planPath.str();
-  if (!options.target.empty())
-    text += " target=" + options.target;
+  if (!legalizeOptions.target.empty())
+    text += " target=" + legalizeOptions.target;
   if (!options.calibration.empty())
     text += " calibration=" + options.calibration;
   return text;
@@ -459,11 +457,13 @@ llvm::Error Debugger::prepareLegalizeOptions() {
   legalizeOptions.enabled = options.enabled;
   legalizeOptions.constraints = getConstraintsChoice(options.constraints);
   legalizeOptions.target = options.target;
-  // An engine is built for sm_90 when neither --target nor the model says
-  // (as prec-build and prec-calibrate choose).
-  if (options.target.empty() && options.device.device == Device::Gpu &&
-      !model->hasAttr(precision::PrecisionDialect::getPolicyAttrName()))
-    legalizeOptions.target = "sm_90";
+  if (options.device.device == Device::Gpu) {
+    llvm::Expected<std::string> target =
+        chooseEngineTarget(model, options.target);
+    if (!target)
+      return target.takeError();
+    legalizeOptions.target = *target;
+  }
   legalizeOptions.calibration = options.calibration;
   if (options.calibration.empty())
     return llvm::Error::success();
@@ -675,6 +675,8 @@ llvm::Error checkOptions(const PrecDebugOptions &options) {
   if (!options.reference.empty() && options.reference != "f32")
     return makeError("--reference must be f32, not '" + options.reference +
                      "'");
+  if (llvm::Error error = checkDeviceOptions(options.device))
+    return error;
   if (options.device.device == Device::Gpu && !options.compileOnce)
     return makeError("--device gpu evaluates through one engine with "
                      "per-layer switches: not with --compile-once=false");

@@ -20,26 +20,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
-#include <limits>
-
-#include <unistd.h>
 
 namespace prec {
-
-/// The bytes of a statically shaped tensor, saturating instead of wrapping.
-static uint64_t getTensorBytes(mlir::RankedTensorType type) {
-  uint64_t bytes = (type.getElementType().getIntOrFloatBitWidth() + 7) / 8;
-  for (int64_t dim : type.getShape()) {
-    if (dim != 0 && bytes > std::numeric_limits<uint64_t>::max() / dim)
-      return std::numeric_limits<uint64_t>::max();
-    bytes *= dim;
-  }
-  return bytes;
-}
-
-static uint64_t getPhysicalMemory() {
-  return uint64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
-}
 
 /// An error at the first op whose result cannot fit in memory (a broadcast
 /// to 10^12 elements), rather than an abort inside the compiled code.
@@ -66,56 +48,6 @@ static llvm::Error checkTensorSizes(mlir::Operation *function) {
     return mlir::WalkResult::advance();
   });
   return message.empty() ? llvm::Error::success() : makeError(message);
-}
-
-/// A binding for `type`, or an error naming `role`.
-static llvm::Expected<Binding> makeBinding(std::string name, mlir::Type type) {
-  auto tensorType = llvm::dyn_cast<mlir::RankedTensorType>(type);
-  if (!tensorType || !tensorType.hasStaticShape())
-    return makeError("binding '" + name + "' has type " + [&] {
-      std::string text;
-      llvm::raw_string_ostream(text) << type;
-      return text;
-    }() + "; prec-run passes statically shaped tensors only");
-  std::optional<ElementKind> kind = getElementKind(tensorType.getElementType());
-  if (!kind) {
-    std::string text;
-    llvm::raw_string_ostream(text) << tensorType.getElementType();
-    return makeError("binding '" + name + "' has element type " + text +
-                     ", which prec-run cannot pass");
-  }
-  // A binding must fit in this machine's memory: a shape of 10^12
-  // elements is an error here, not an allocation failure later.
-  uint64_t bytes = getTensorBytes(tensorType), memory = getPhysicalMemory();
-  if (bytes > memory)
-    return makeError(
-        "binding '" + name + "' (" + formatShape(tensorType.getShape()) + " " +
-        getElementKindName(*kind) + ") needs " + llvm::Twine(bytes >> 20) +
-        " MiB, more than this " + "machine's " + llvm::Twine(memory >> 20) +
-        " MiB of memory");
-  return Binding{std::move(name), *kind,
-                 std::vector<int64_t>(tensorType.getShape().begin(),
-                                      tensorType.getShape().end())};
-}
-
-llvm::Error readBindings(mlir::Operation *op, std::vector<Binding> &inputs,
-                         std::vector<Binding> &outputs) {
-  auto function = llvm::cast<mlir::func::FuncOp>(op);
-  for (mlir::BlockArgument argument : function.getArguments()) {
-    llvm::Expected<Binding> binding =
-        makeBinding(getBindingName(argument), argument.getType());
-    if (!binding)
-      return binding.takeError();
-    inputs.push_back(std::move(*binding));
-  }
-  for (auto [index, type] : llvm::enumerate(function.getResultTypes())) {
-    llvm::Expected<Binding> binding =
-        makeBinding(getResultName(function, index), type);
-    if (!binding)
-      return binding.takeError();
-    outputs.push_back(std::move(*binding));
-  }
-  return llvm::Error::success();
 }
 
 llvm::Expected<std::unique_ptr<CompiledFunction>>

@@ -44,12 +44,6 @@ private:
   std::string entryName;
 };
 
-/// The bindings of `function`'s signature (named as getBindingName and
-/// getResultName say); an error names a binding prec cannot pass.
-llvm::Error readBindings(mlir::Operation *function,
-                         std::vector<Binding> &inputs,
-                         std::vector<Binding> &outputs);
-
 } // namespace prec
 
 #endif // PREC_RUNTIME_JITRUNNER_H

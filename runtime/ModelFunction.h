@@ -1,5 +1,4 @@
-//===- ModelFunction.h - a model's function, compiled, on host tensors -*- C++
-//-*-===//
+//===- ModelFunction.h - a compiled model function ------------*- C++ -*-===//
 //
 // What prec-run, prec-calibrate and prec-debug call: one function of a
 // legalized module compiled for a device and called on host tensors. The
@@ -14,6 +13,7 @@
 
 #include "formats/HostTensor.h"
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
@@ -28,6 +28,17 @@ struct Binding {
   ElementKind kind;
   std::vector<int64_t> shape;
 };
+
+/// The bindings of `function`'s signature (named as getBindingName and
+/// getResultName say); an error names a binding prec cannot pass.
+llvm::Error readBindings(mlir::Operation *function,
+                         std::vector<Binding> &inputs,
+                         std::vector<Binding> &outputs);
+
+/// The bytes of a statically shaped tensor, saturating instead of wrapping.
+uint64_t getTensorBytes(mlir::RankedTensorType type);
+/// This machine's memory in bytes.
+uint64_t getPhysicalMemory();
 
 class ModelFunction {
 public:

@@ -9,9 +9,11 @@ or later, as Ubuntu 24.04 has):
     /usr/bin/python3 bench/gpu/pack_tools.py BUILD_DIR OUT_DIR
 
 There: `xz -d OUT_DIR/prec-tools.xz`, then `OUT_DIR/prec-tools TOOL ARGS...`
-with TOOL one of prec-debug, prec-calibrate and prec-translate. Each
-tool's main is renamed in a copy of its object file and called by a small
-dispatcher, so the binary holds the libraries once.
+with TOOL one of prec-debug, prec-calibrate and prec-translate, or a link
+named as the tool (`ln -s prec-tools OUT_DIR/prec-debug`), which the
+scripts of bench/debug take as their BIN_DIR. Each tool's main is renamed
+in a copy of its object file and called by a small dispatcher, so the
+binary holds the libraries once.
 """
 import glob
 import os
@@ -29,17 +31,22 @@ TOOLS = {"prec-debug": "prec_debug_main",
 DISPATCHER = """
 #include <cstdio>
 #include <cstring>
+#include <libgen.h>
 %(declarations)s
 
 int main(int argc, char **argv) {
   struct { const char *name; int (*main)(int, char **); } tools[] = {
 %(entries)s
   };
-  for (auto &tool : tools)
+  const char *called = basename(argv[0]);
+  for (auto &tool : tools) {
+    if (!std::strcmp(called, tool.name))
+      return tool.main(argc, argv);
     if (argc > 1 && !std::strcmp(argv[1], tool.name)) {
       argv[1] = argv[0];
       return tool.main(argc - 1, argv + 1);
     }
+  }
   std::fprintf(stderr, "usage: %%s TOOL ARGS... (TOOL: %(names)s)\\n",
                argv[0]);
   return 2;
@@ -67,10 +74,8 @@ def static_archives():
             if not any(k in a for k in ("MlirOptMain", "TableGen", "CAPI"))]
 
 
-def main():
-    build, output = sys.argv[1], sys.argv[2]
-    os.makedirs(os.path.join(output, "lib"), exist_ok=True)
-    work = tempfile.mkdtemp(prefix="prec-tools-")
+def pack(build, output, work):
+    """Links the tools in `work` and writes them to `output`."""
     objects, libraries, shared = [], [], []
     for tool, symbol in TOOLS.items():
         command = link_command(build, tool)
@@ -118,7 +123,13 @@ def main():
         packed, os.path.getsize(packed) / 2**20,
         os.path.getsize(binary) / 2**20,
         ", ".join(sorted(os.listdir(os.path.join(output, "lib"))))))
-    subprocess.run(["rm", "-rf", work], check=True)
+
+
+def main():
+    build, output = sys.argv[1], sys.argv[2]
+    os.makedirs(os.path.join(output, "lib"), exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="prec-tools-") as work:
+        pack(build, output, work)
 
 
 if __name__ == "__main__":

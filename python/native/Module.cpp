@@ -10,9 +10,8 @@
 
 #include "drivers/PrecDebug.h"
 #include "runtime/Compare.h"
+#include "support/ScratchDirectory.h"
 
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <pybind11/stl.h>
@@ -45,25 +44,6 @@ py::dict toPython(const NamedTensors &tensors) {
   return dict;
 }
 
-/// A scratch directory removed with it.
-class ScratchDirectory {
-public:
-  ScratchDirectory() {
-    if (std::error_code error =
-            llvm::sys::fs::createUniqueDirectory("prec-python", path))
-      raiseError("cannot create a temporary directory: " + error.message(), {});
-  }
-  ~ScratchDirectory() { llvm::sys::fs::remove_directories(path); }
-  std::string file(llvm::StringRef name) const {
-    llvm::SmallString<128> file(path);
-    llvm::sys::path::append(file, name);
-    return std::string(file);
-  }
-
-private:
-  llvm::SmallString<128> path;
-};
-
 void writeText(const std::string &path, llvm::StringRef text) {
   std::error_code error;
   llvm::raw_fd_ostream file(path, error);
@@ -88,7 +68,11 @@ Enum parseName(llvm::StringRef value, std::initializer_list<Enum> choices,
 /// prec-debug on `model` with inputs and goldens held in memory.
 py::dict debugPrecision(Model &model, const py::dict &options,
                         const py::object &inputs, const py::object &golden) {
-  ScratchDirectory scratch;
+  llvm::Expected<ScratchDirectory> created =
+      ScratchDirectory::create("prec-python");
+  if (!created)
+    raiseError(created.takeError());
+  ScratchDirectory &scratch = *created;
   PrecDebugOptions debug;
   debug.modelPath = scratch.file("model.mlir");
   writeText(debug.modelPath, model.print());
