@@ -21,18 +21,21 @@ import time
 import models
 
 
-def search(bin_dir, model, inputs, mode, atol, compile_once):
+def search(bin_dir, model, inputs, mode, atol, compile_once, device="cpu"):
+    """One prec-debug search: its evaluations, times and layers kept."""
     start = time.monotonic()
     run = subprocess.run(
         [os.path.join(bin_dir, "prec-debug"), model, "--mode", mode,
          "--load-inputs", inputs, "--atol", str(atol), "--rtol", "0",
-         "--check-error-stat", "max", f"--compile-once={compile_once}"],
+         "--check-error-stat", "max", f"--compile-once={compile_once}",
+         "--device", device],
         capture_output=True, text=True)
     wall = time.monotonic() - start
     if run.returncode not in (0, 1):
-        sys.exit(f"prec-debug failed:\n{run.stderr}")
+        sys.exit(f"prec-debug failed:\n{run.stdout[-2000:]}{run.stderr}")
     found = re.search(r"evaluations: (\d+) .* in ([\d.]+) s, "
-                      r"(compiled (?:once|per plan))(?: \(in ([\d.]+) s\))?", run.stdout)
+                      r"(compiled (?:once|per plan))(?:, a CUDA engine)?"
+                      r"(?: \(in ([\d.]+) s\))?", run.stdout)
     kept = re.search(r"keep in f32: (\d+) ops", run.stdout)
     return {"evaluations": int(found.group(1)),
             "searching": float(found.group(2)), "how": found.group(3),

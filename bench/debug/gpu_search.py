@@ -15,31 +15,13 @@ Usage: python3 gpu_search.py BUILD_BIN_DIR WORK_DIR [--model resnet50]
 """
 import argparse
 import os
-import re
 import subprocess
-import sys
 import time
 
 import torch
 
+import compile_once
 import models
-
-
-def search(bin_dir, model, inputs, mode, atol):
-    start = time.monotonic()
-    run = subprocess.run(
-        [os.path.join(bin_dir, "prec-debug"), model, "--mode", mode,
-         "--load-inputs", inputs, "--atol", str(atol), "--rtol", "0",
-         "--check-error-stat", "max", "--device", "gpu"],
-        capture_output=True, text=True)
-    wall = time.monotonic() - start
-    if run.returncode not in (0, 1):
-        sys.exit(f"prec-debug failed:\n{run.stdout[-2000:]}{run.stderr}")
-    found = re.search(r"evaluations: (\d+) .* in ([\d.]+) s, compiled once, "
-                      r"a CUDA engine \(in ([\d.]+) s\)", run.stdout)
-    kept = re.search(r"keep in f32: (\d+) ops", run.stdout)
-    return (int(found.group(1)), float(found.group(2)),
-            float(found.group(3)), wall, int(kept.group(1)) if kept else 0)
 
 
 def eager_forward(name, repeats=50):
@@ -73,13 +55,14 @@ def main():
     print(f"{args.model}, prec-debug --device gpu --enabled f16 --atol "
           f"{args.atol}; PyTorch eager f32 forward {forward * 1e3:.2f} ms")
     for mode in args.modes.split(","):
-        evaluations, searching, building, wall, kept = search(
-            args.bin_dir, model, inputs, mode, args.atol)
-        each = searching / evaluations
-        print(f"{mode:12s} {evaluations:4d} evaluations, keeps {kept:3d}, "
-              f"build {building:5.1f} s, search {searching:6.2f} s "
-              f"({each * 1e3:.1f} ms each: {each / forward:.1f} PyTorch "
-              f"forwards), wall {wall:6.1f} s")
+        row = compile_once.search(args.bin_dir, model, inputs, mode,
+                                  args.atol, "true", device="gpu")
+        each = row["searching"] / row["evaluations"]
+        print(f"{mode:12s} {row['evaluations']:4d} evaluations, keeps "
+              f"{row['kept']:3d}, build {row['building']:5.1f} s, search "
+              f"{row['searching']:6.2f} s ({each * 1e3:.1f} ms each: "
+              f"{each / forward:.1f} PyTorch forwards), wall "
+              f"{row['wall']:6.1f} s")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 #include "drivers/PrecCalibrate.h"
 #include "drivers/PrecRun.h"
 #include "registration/InitAll.h"
+#include "tools/DeviceFlags.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/Support/CommandLine.h"
@@ -57,14 +58,7 @@ int main(int argc, char **argv) {
                          cl::desc("draw a progress bar (default: on a "
                                   "terminal)"),
                          cl::cat(category));
-  cl::opt<prec::Device> device(
-      "device", cl::desc("where the f32 model runs (default cpu)"),
-      PREC_DEVICE_VALUES, cl::init(prec::Device::Cpu), cl::cat(category));
-  cl::opt<std::string> nvcc(
-      "nvcc",
-      cl::desc("nvcc for --device gpu (default: on PATH, then "
-               "/usr/local/cuda/bin)"),
-      cl::cat(category));
+  prec::DeviceFlags deviceFlags(category, "the f32 model runs");
   cl::opt<std::string> target(
       "target",
       cl::desc("with --device gpu, the GPU the engine is built for, sm_53 ... "
@@ -93,7 +87,7 @@ int main(int argc, char **argv) {
   options.output = output;
   options.trtCache = trtCache;
   options.loadTrtCache = loadTrtCache;
-  options.device = {device, nvcc};
+  options.device = deviceFlags.get();
   options.target = target;
   if (progress.getNumOccurrences())
     options.progress = progress;

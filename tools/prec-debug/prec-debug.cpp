@@ -3,6 +3,7 @@
 #include "drivers/PrecDebug.h"
 #include "drivers/PrecRun.h"
 #include "registration/InitAll.h"
+#include "tools/DeviceFlags.h"
 #include "tools/RunFlags.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -90,15 +91,8 @@ int main(int argc, char **argv) {
       cl::desc("also compile every evaluated plan and require equal outputs, "
                "bit for bit"),
       cl::cat(category));
-  cl::opt<prec::Device> device(
-      "device",
-      cl::desc("where evaluations and the f32 reference run (default cpu)"),
-      PREC_DEVICE_VALUES, cl::init(prec::Device::Cpu), cl::cat(category));
-  cl::opt<std::string> nvcc(
-      "nvcc",
-      cl::desc("nvcc for --device gpu (default: on PATH, then "
-               "/usr/local/cuda/bin)"),
-      cl::cat(category));
+  prec::DeviceFlags deviceFlags(category,
+                                "evaluations and the f32 reference run");
   prec::InputFlags inputFlags(category);
   prec::ToleranceFlags toleranceFlags(category);
   cl::HideUnrelatedOptions(category);
@@ -128,7 +122,7 @@ int main(int argc, char **argv) {
   options.compileOnce = compileOnce;
   options.verifyCompileOnce = verifyCompileOnce;
   options.reportGraph = reportGraph;
-  options.device = {device, nvcc};
+  options.device = deviceFlags.get();
 
   mlir::DialectRegistry registry;
   prec::registerAllDialects(registry);
