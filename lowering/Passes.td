@@ -745,6 +745,33 @@ def PrecFuseAttentionScales
   let dependentDialects = ["::prec::engine::EngineDialect"];
 }
 
+def PrecTransposeGemmOperands
+    : Pass<"prec-transpose-gemm-operands", "::mlir::func::FuncOp"> {
+  let summary = "Give 8-bit GEMMs their B operand transposed";
+  let description = [{
+    Runs in `prec-plan-engine` before the kernels are planned. cuBLASLt's
+    i8 and f8 GEMMs read B only as a [batch, N, K] matrix with op T. A
+    constant B is stored that way (`prec-plan-weight-layouts`), and a B
+    that is a `tosa.transpose` (perms 0, 2, 1) is read through from the
+    transpose's input. Any other B of an i8 or f8 `tosa.matmul` (a
+    quantized attention's keys or values) becomes a transpose of a
+    transpose: the inner one a kernel writing the [batch, N, K] copy, the
+    outer one read through by the GEMM. Other matmuls are left alone.
+
+    Example:
+
+    ```mlir
+    // Input:
+    %c = tosa.matmul %a, %v, %zp, %zp : (tensor<2x8x16xi8>, tensor<2x16x4xi8>, ...) -> tensor<2x8x4xi32>
+    // Output:
+    %t = tosa.transpose %v {perms = array<i32: 0, 2, 1>} : (tensor<2x16x4xi8>) -> tensor<2x4x16xi8>
+    %b = tosa.transpose %t {perms = array<i32: 0, 2, 1>} : (tensor<2x4x16xi8>) -> tensor<2x16x4xi8>
+    %c = tosa.matmul %a, %b, %zp, %zp : (...) -> tensor<2x8x4xi32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def PrecPlanIndexWidth
     : Pass<"prec-plan-index-width", "::mlir::func::FuncOp"> {
   let summary = "Choose 32- or 64-bit indices for an engine's kernels";

@@ -119,6 +119,7 @@ static void addEnginePlanPasses(OpPassManager &pm,
   pm.addPass(createPrecFoldAttentionViews());
   pm.addPass(createPrecFuseAttentionQuantization());
   pm.addPass(createPrecFuseAttentionScales());
+  pm.addPass(createPrecTransposeGemmOperands());
   pm.addPass(std::move(batch));
   pm.addPass(std::move(convAlgorithms));
   pm.addPass(createPrecPlanKernels());

@@ -48,7 +48,9 @@ SEARCHES = [
     ("mlp fp8 worst-first", "examples/mlp_int8.mlir", None,
      "--mode worst-first --enabled fp8 --val-range x:[-3,3] --atol 5e-2 "
      "--calibration {work}/mlp.calib.json"),
-    # i8 attention matmuls (B an activation) have no GPU GEMM yet: a CNN.
+    ("bert i8 bisect", "bert-legacy", "bert",
+     "--mode bisect --enabled i8 --atol 1e-2 "
+     "--calibration {work}/bert.calib.json"),
     ("resnet i8 bisect", "resnet-legacy", "resnet",
      "--mode bisect --enabled i8 --atol 1e-2 "
      "--calibration {work}/resnet.calib.json"),
@@ -129,10 +131,12 @@ def record(tools, work):
         subprocess.run(translate + ["--import-onnx",
                                     os.path.join(MODELS, model + ".onnx"),
                                     "-o", model_path(work, model)], check=True)
-    subprocess.run(calibrate + [model_path(work, "resnet-legacy"), "--data",
-                                os.path.join(MODELS, "resnet.in.npz"), "-o",
-                                os.path.join(work, "resnet.calib.json")],
-                   check=True, capture_output=True)
+    for model, inputs in (("resnet-legacy", "resnet"), ("bert-legacy", "bert")):
+        subprocess.run(calibrate + [model_path(work, model), "--data",
+                                    os.path.join(MODELS, inputs + ".in.npz"),
+                                    "-o", os.path.join(work, inputs +
+                                                       ".calib.json")],
+                       check=True, capture_output=True)
     subprocess.run(calibrate + [os.path.join(ROOT, "examples/mlp_int8.mlir"),
                                 "--val-range", "x:[-3,3]", "--samples", "256",
                                 "-o", os.path.join(work, "mlp.calib.json")],
