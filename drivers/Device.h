@@ -40,8 +40,9 @@ struct DeviceOptions {
 llvm::Error checkDeviceOptions(const DeviceOptions &options);
 
 /// The target a CUDA engine of `model` is built for: `requested`, else the
-/// model's, else sm_90 (as prec-build chooses); an error when that is no
-/// GPU.
+/// model's, else sm_90; an error when that is no GPU: a model whose policy
+/// targets the CPU is not silently searched or calibrated for another
+/// target (prec-build, whose product is an engine, builds it for sm_90).
 llvm::Expected<std::string> chooseEngineTarget(mlir::ModuleOp model,
                                                llvm::StringRef requested);
 

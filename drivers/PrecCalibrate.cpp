@@ -8,11 +8,8 @@
 #include "runtime/Calibrators.h"
 #include "support/Errors.h"
 
-#include "dialects/Precision/PrecisionAttrs.h"
-#include "dialects/Precision/PrecisionDialect.h"
 #include "passes/Calibration.h"
 #include "passes/DissolveRegions.h"
-#include "passes/PrecisionRules.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -67,19 +64,15 @@ llvm::Expected<InstrumentedModel> instrument(ModuleOp model,
     instrumented.observedNames.push_back(name);
   }
   appendFunctionResults(function, values);
-  // The reference is legalized for the engine's target.
+  // On the GPU, the reference is legalized for the engine's target.
+  std::string engineTarget;
   if (device.device == Device::Gpu) {
     llvm::Expected<std::string> chosen = chooseEngineTarget(model, target);
     if (!chosen)
       return chosen.takeError();
-    precision::PolicyAttr policy = getPolicy(*clone);
-    (*clone)->setAttr(
-        precision::PrecisionDialect::getPolicyAttrName(),
-        precision::PolicyAttr::get(clone->getContext(), policy.getTyping(),
-                                   policy.getEnabled(), policy.getConstraints(),
-                                   *chosen));
+    engineTarget = *chosen;
   }
-  if (llvm::Error error = makeF32Reference(*clone))
+  if (llvm::Error error = makeF32Reference(*clone, {}, engineTarget))
     return std::move(error);
   llvm::Expected<std::unique_ptr<ModelFunction>> compiled =
       compileForDevice(device, std::move(clone), functionName);

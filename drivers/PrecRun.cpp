@@ -168,7 +168,8 @@ llvm::Error applyPolicy(ModuleOp module, const LegalizePipelineOptions &options,
   return llvm::Error::success();
 }
 
-llvm::Error makeF32Reference(ModuleOp module, llvm::StringRef report) {
+llvm::Error makeF32Reference(ModuleOp module, llvm::StringRef report,
+                             llvm::StringRef target) {
   dissolveRegions(module);
   module.walk([](Operation *op) {
     op->removeAttr(precision::PrecisionDialect::getRequestAttrName());
@@ -177,7 +178,8 @@ llvm::Error makeF32Reference(ModuleOp module, llvm::StringRef report) {
   module->setAttr(precision::PrecisionDialect::getPolicyAttrName(),
                   precision::PolicyAttr::get(
                       module.getContext(), precision::TypingMode::Weak, {},
-                      precision::ConstraintMode::None, policy.getTarget()));
+                      precision::ConstraintMode::None,
+                      target.empty() ? policy.getTarget() : target));
   LegalizePipelineOptions options;
   options.report = report.str();
   return applyPolicy(module, options);

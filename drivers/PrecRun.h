@@ -94,10 +94,11 @@ llvm::Error applyPolicy(mlir::ModuleOp module,
 
 /// Turns the model into its f32 reference: regions and requests dropped,
 /// no reduced precision enabled, legalized so that every op computes in f32
-/// (the casts the model itself asked for stay). `report`, when given, is
-/// where the precision report goes (prec-legalize's report=).
-llvm::Error makeF32Reference(mlir::ModuleOp module,
-                             llvm::StringRef report = {});
+/// (the casts the model itself asked for stay), for `target` when given,
+/// else for the model's. `report`, when given, is where the precision
+/// report goes (prec-legalize's report=).
+llvm::Error makeF32Reference(mlir::ModuleOp module, llvm::StringRef report = {},
+                             llvm::StringRef target = {});
 
 /// Splits `x:[1,2],y:[3,4]` at the commas outside brackets.
 std::vector<llvm::StringRef> splitOutsideBrackets(llvm::StringRef text);

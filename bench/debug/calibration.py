@@ -37,11 +37,7 @@ def main():
     args = parser.parse_args()
     if args.model == "bert-base":
         sys.exit("bert-base's token ids cannot be generated in a range")
-    os.makedirs(args.work, exist_ok=True)
-    onnx = models.export(args.model, args.work)
-    model = os.path.join(args.work, f"{args.model}.mlir")
-    subprocess.run([os.path.join(args.bin_dir, "prec-translate"),
-                    "--import-onnx", onnx, "-o", model], check=True)
+    model, _ = models.imported(args.model, args.work, args.bin_dir)
 
     start = time.monotonic()
     run = subprocess.run(

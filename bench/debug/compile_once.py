@@ -51,12 +51,7 @@ def main():
     parser.add_argument("--modes", default="bisect,delta")
     parser.add_argument("--atol", type=float, default=0.002)
     args = parser.parse_args()
-    os.makedirs(args.work, exist_ok=True)
-    onnx = models.export(args.model, args.work)
-    model = os.path.join(args.work, f"{args.model}.mlir")
-    subprocess.run([os.path.join(args.bin_dir, "prec-translate"),
-                    "--import-onnx", onnx, "-o", model], check=True)
-    inputs = os.path.join(args.work, f"{args.model}.in.npz")
+    model, inputs = models.imported(args.model, args.work, args.bin_dir)
     print(f"{args.model}, prec-debug --enabled f16 --atol {args.atol} "
           f"--check-error-stat max")
     for mode in args.modes.split(","):

@@ -14,8 +14,6 @@ Usage: python3 gpu_search.py BUILD_BIN_DIR WORK_DIR [--model resnet50]
            [--modes bisect,worst-first] [--atol 5e-5]
 """
 import argparse
-import os
-import subprocess
 import time
 
 import torch
@@ -45,12 +43,7 @@ def main():
     parser.add_argument("--modes", default="bisect,worst-first")
     parser.add_argument("--atol", type=float, default=5e-5)
     args = parser.parse_args()
-    os.makedirs(args.work, exist_ok=True)
-    onnx = models.export(args.model, args.work)
-    model = os.path.join(args.work, f"{args.model}.mlir")
-    subprocess.run([os.path.join(args.bin_dir, "prec-translate"),
-                    "--import-onnx", onnx, "-o", model], check=True)
-    inputs = os.path.join(args.work, f"{args.model}.in.npz")
+    model, inputs = models.imported(args.model, args.work, args.bin_dir)
     forward = eager_forward(args.model)
     print(f"{args.model}, prec-debug --device gpu --enabled f16 --atol "
           f"{args.atol}; PyTorch eager f32 forward {forward * 1e3:.2f} ms")

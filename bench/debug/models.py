@@ -11,10 +11,12 @@ random weights, exported at batch 1 by PyTorch's legacy exporter (opset
   vocabulary 30522, LayerNorm, exact GELU, an additive attention mask),
   128 tokens, a two-class head on the first token.
 
-export(name, work) writes WORK/NAME.onnx and the inputs WORK/NAME.in.npz.
+export(name, work) writes WORK/NAME.onnx and the inputs WORK/NAME.in.npz;
+imported(name, work, bin_dir) also imports the export with prec-translate.
 """
 import inspect
 import os
+import subprocess
 
 import numpy as np
 import torch
@@ -182,3 +184,14 @@ def export(name, work):
     np.savez(os.path.join(work, f"{name}.in.npz"),
              **{key: value.numpy() for key, value in inputs.items()})
     return path
+
+
+def imported(name, work, bin_dir):
+    """Exports the model into WORK, imports it with BIN_DIR's prec-translate
+    and returns the paths of WORK/NAME.mlir and its inputs WORK/NAME.in.npz."""
+    os.makedirs(work, exist_ok=True)
+    onnx = export(name, work)
+    model = os.path.join(work, f"{name}.mlir")
+    subprocess.run([os.path.join(bin_dir, "prec-translate"), "--import-onnx",
+                    onnx, "-o", model], check=True)
+    return model, os.path.join(work, f"{name}.in.npz")
