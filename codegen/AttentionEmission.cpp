@@ -144,16 +144,19 @@ std::string getResultFunctor(engine::AttentionOp op, StringRef name,
 }
 
 /// The tensor-core kernel's trailing template argument and kernel argument
-/// for a quantized attention: prec_attention_f8 of the op's type, with its
-/// factors.
+/// for a quantized attention: prec_attention_i8 or prec_attention_f8 of the
+/// op's type (normalized or not), with its factors.
 std::pair<std::string, std::string>
 getQuantizationArguments(engine::AttentionOp op) {
   engine::AttentionQuantizationAttr quantization = op.getQuantizationAttr();
+  StringRef staged = getDeviceType(elementOf(op.getQuery()))->cType;
   std::string type =
-      llvm::formatv("prec_attention_f8<{0}, {1}>",
-                    getDeviceType(quantization.getType())->cType,
-                    getDeviceType(elementOf(op.getQuery()))->cType)
-          .str();
+      isa<IntegerType>(quantization.getType())
+          ? llvm::formatv("prec_attention_i8<{0}>", staged).str()
+          : llvm::formatv("prec_attention_f8<{0}, {1}{2}>",
+                          getDeviceType(quantization.getType())->cType, staged,
+                          quantization.getNormalized() ? ", true" : "")
+                .str();
   auto literal = [](FloatAttr factor) {
     return getFloatLiteral(factor.getValue().convertToFloat());
   };
@@ -197,7 +200,7 @@ llvm::json::Object getAttentionRecord(engine::AttentionOp op, StringRef layer) {
   // A quantized result: the output's rounding before its scale.
   if (std::optional<Type> unscaled = op.getUnscaledType())
     parts["unscaled_result"] = getTypeName(*unscaled);
-  // Quantized matmuls: Q, K, V and the probabilities in their f8 type.
+  // Quantized matmuls: Q, K, V and the probabilities in their i8 or f8 type.
   std::string compute = elementName(op.getQuery());
   if (engine::AttentionQuantizationAttr quantization =
           op.getQuantizationAttr()) {

@@ -11,6 +11,7 @@
 
 #include "dialects/Engine/EngineDialect.h"
 #include "dialects/Precision/PrecisionDialect.h"
+#include "dialects/Precision/PrecisionTypes.h"
 #include "dialects/Utils/Constants.h"
 #include "dialects/Utils/Shapes.h"
 #include "dialects/Utils/Softmax.h"
@@ -75,7 +76,8 @@ public:
     scoresDequantized = false;
     match_.output = output;
     match_.ops.insert(output);
-    if (!elementOf(output.getResult()).isF32())
+    outputProduct = getF32Product(output);
+    if (!outputProduct)
       return std::nullopt;
     Value probabilities = output.getA();
     match_.values = output.getB();
@@ -114,15 +116,30 @@ private:
     return engine::AttentionOp::isComputeType(type);
   }
 
-  /// Whether the program quantized `matmul` to f8 (prec-quantize).
+  /// Whether the program quantized `matmul` (prec-quantize) to f8, or to i8
+  /// with an i32 product.
   static bool isQuantized(tosa::MatMulOp matmul) {
-    return isa<Float8E4M3FNType, Float8E5M2Type>(elementOf(matmul.getA()));
+    return precision::isQuantizedPrecision(elementOf(matmul.getA()));
   }
 
-  /// The P·V matmul's result, or its dequantization, possibly followed by
-  /// its epilogue cast.
+  /// The op whose result is `matmul`'s product in f32: the matmul, or the
+  /// cast to f32 that is the only reader of its i32 product; null if none.
+  static Operation *getF32Product(tosa::MatMulOp matmul) {
+    Type productType = elementOf(matmul.getResult());
+    if (productType.isF32())
+      return matmul;
+    auto widening = getOnlyUser<tosa::CastOp>(matmul);
+    if (!productType.isSignlessInteger(32) || !widening ||
+        !elementOf(widening.getResult()).isF32())
+      return nullptr;
+    return widening;
+  }
+
+  /// The P·V matmul's product in f32, or its dequantization, possibly
+  /// followed by its epilogue cast.
   bool matchResult() {
-    Operation *result = match_.output;
+    Operation *result = outputProduct;
+    take(result);
     if (match_.quantization) {
       auto dequantize = getOnlyUser<tosa::MulOp>(result);
       if (!dequantize || !matchFactor(dequantize, result->getResult(0),
@@ -158,18 +175,30 @@ private:
   }
 
   /// What `operand`, a quantized matmul's operand, quantizes:
-  /// cast<f8>(x * factor) gives x, under a widening cast from the type the
-  /// program stored it in; the factor goes to `factor`.
+  /// cast<f8>(x * factor), or cast<i8>(clamp(x * factor, -127, 127)), gives
+  /// x, under a widening cast from the type the program stored it in; the
+  /// factor goes to `factor`.
   std::optional<Value> matchQuantized(Value operand, APFloat &factor) {
     auto cast = operand.getDefiningOp<tosa::CastOp>();
-    auto mul = cast ? cast.getInput().getDefiningOp<tosa::MulOp>() : nullptr;
+    Value scaled = cast ? cast.getInput() : Value();
+    tosa::ClampOp clamp;
+    if (isa<IntegerType>(elementOf(operand))) {
+      clamp = scaled ? scaled.getDefiningOp<tosa::ClampOp>() : nullptr;
+      if (!clamp || !isSymmetricI8Clamp(clamp))
+        return std::nullopt;
+      scaled = clamp.getInput();
+    }
+    auto mul = scaled ? scaled.getDefiningOp<tosa::MulOp>() : nullptr;
     if (!mul)
       return std::nullopt;
     Value x =
         getFloatSplat(mul.getInput2()) ? mul.getInput1() : mul.getInput2();
     if (!elementOf(x).isF32() || !matchFactor(mul, x, factor))
       return std::nullopt;
-    for (Operation *op : {cast.getOperation(), mul.getOperation()}) {
+    for (Operation *op :
+         {cast.getOperation(), clamp.getOperation(), mul.getOperation()}) {
+      if (!op)
+        continue;
       take(op);
       match_.operandOps.insert(op);
     }
@@ -179,6 +208,15 @@ private:
       match_.operandOps.insert(x.getDefiningOp());
     }
     return source;
+  }
+
+  /// Whether `clamp` bounds an f32 value to [-127, 127], as prec-quantize
+  /// does before a cast to i8 (which the kernel's quantization repeats).
+  static bool isSymmetricI8Clamp(tosa::ClampOp clamp) {
+    auto low = dyn_cast<FloatAttr>(clamp.getMinValAttr());
+    auto high = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
+    return low && high && elementOf(clamp.getResult()).isF32() &&
+           low.getValueAsDouble() == -127.0 && high.getValueAsDouble() == 127.0;
   }
 
   /// Records that the attention op replaces `op`.
@@ -279,8 +317,8 @@ private:
       rounding = elementOf(*next);
       value = *next;
     }
-    if (!match_.scores || steps.size() > 2 ||
-        !elementOf(match_.scores.getResult()).isF32() || !matchQueryAndKeys())
+    if (!match_.scores || steps.size() > 2 || !getF32Product(match_.scores) ||
+        !matchQueryAndKeys())
       return false;
     take(match_.scores);
     // From the matmul on: the scores, then each step's result.
@@ -310,11 +348,15 @@ private:
     if (!mul || !match_.quantization || scoresDequantized)
       return std::nullopt;
     for (Value product : {mul.getInput1(), mul.getInput2()}) {
-      auto matmul = product.getDefiningOp<tosa::MatMulOp>();
-      if (matmul && isQuantized(matmul) &&
+      Operation *def = product.getDefiningOp();
+      auto matmul = dyn_cast_or_null<tosa::MatMulOp>(def);
+      if (auto widening = dyn_cast_or_null<tosa::CastOp>(def))
+        matmul = widening.getInput().getDefiningOp<tosa::MatMulOp>();
+      if (matmul && isQuantized(matmul) && getF32Product(matmul) == def &&
           matchFactor(mul, product, match_.quantization->scores)) {
         scoresDequantized = true;
-        return product;
+        take(def);
+        return matmul.getResult();
       }
     }
     return std::nullopt;
@@ -454,6 +496,8 @@ private:
 
   AttentionMatch match_;
   ArrayRef<int64_t> maskShape;
+  /// The op whose result is the P·V matmul's product in f32.
+  Operation *outputProduct = nullptr;
   bool scoresDequantized = false;
 };
 
@@ -501,6 +545,22 @@ IntegerAttr chooseQueryRows(Builder &builder, engine::AttentionKernel kernel,
   return builder.getI64IntegerAttr(large ? 128 : 64);
 }
 
+/// Whether the kernel must quantize the probabilities after their division
+/// by the row sum, as the program does: always in i8, whose even steps
+/// resolve a probability only relative to the factor; in f8 where
+/// exp(x - max), at most 1, times the factor could pass the type's largest
+/// value and saturate (P's calibrated maximum is below 1).
+bool needsNormalizedProbabilities(const QuantizationFactors &factors) {
+  auto f8 = dyn_cast<FloatType>(factors.type);
+  if (!f8)
+    return true;
+  APFloat largest = APFloat::getLargest(f8.getFloatSemantics());
+  bool losesInfo = false;
+  largest.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+  return factors.probabilities.compare(largest) == APFloat::cmpGreaterThan;
+}
+
 engine::AttentionQuantizationAttr
 getQuantizationAttr(Builder &builder,
                     const std::optional<QuantizationFactors> &factors) {
@@ -512,7 +572,8 @@ getQuantizationAttr(Builder &builder,
   return engine::AttentionQuantizationAttr::get(
       builder.getContext(), factors->type, f32(factors->query),
       f32(factors->keys), f32(factors->values), f32(factors->probabilities),
-      f32(factors->scores), f32(factors->result));
+      f32(factors->scores), f32(factors->result),
+      needsNormalizedProbabilities(*factors));
 }
 
 void replace(AttentionMatch &match) {

@@ -5,14 +5,21 @@ without a mask at 512, 2048 and 8192 keys against SDPA's flash backend; with
 a causal mask (its lowest finite value above the diagonal, as transformers
 builds it) at GPT-2 and LLaMA-8B shapes against the flash backend's
 is_causal; in f32 (the CUDA-core kernel) at four of the padding-masked
-shapes; and with both matmuls pinned to f8 E4M3 (f16 bindings), at
-BERT-base and LLaMA-8B shapes, against SDPA in f16, its error from f32
-checked against the f8 program's own (computed by PyTorch in f32). Each engine whose kernel skips masked keys is also timed with the
+shapes; and with both matmuls pinned to f8 E4M3 or to i8 (f16 bindings),
+at BERT-base and LLaMA-8B shapes, against SDPA in f16, its error from f32
+checked against the quantized program's own (computed by PyTorch in f32).
+For f8 the kernel quantizes the probabilities before their division by
+the row sum, for i8 after it as the program does (a second sweep over the
+keys), so the i8 engines' error should be the program's.
+Each engine whose kernel skips masked keys is also timed with the
 skipping compiled out (the `_noskip` engine, the same .cu with the kernel's
 SKIP_MASKED_KEYS false).
 
-  python3 run_attention.py prepare BIN [BASELINE_BIN] WORK   # here
+  python3 run_attention.py prepare BIN [BASELINE_BIN] WORK [--shapes A,B]
+                                                             # here
   python3 run_attention.py check WORK                        # on the GPU
+
+`--shapes` prepares only the named rows; `check` times the rows prepared.
 
 `prepare` writes each shape's attention as an exporter writes it (Q·Kᵀ, a
 scale, an additive mask where the shape has one, softmax over the last
@@ -59,19 +66,26 @@ SHAPES = {
     "f8_bert_base_8x512": (8, 12, 512, 64, "padding", "f8"),
     "f8_llama8b_prefill_2048": (1, 32, 2048, 128, "padding", "f8"),
     "f8_unmasked_4x2048": (4, 32, 2048, 128, None, "f8"),
+    "i8_bert_base_8x512": (8, 12, 512, 64, "padding", "i8"),
+    "i8_llama8b_prefill_2048": (1, 32, 2048, 128, "padding", "i8"),
+    "i8_unmasked_4x2048": (4, 32, 2048, 128, None, "i8"),
 }
 
-# How each row's element type legalizes: f8 rows keep f16 bindings and pin
-# both matmuls to f8 E4M3, with Q, Kᵀ and V in [-4.5, 4.5] (randn inputs
-# saturate beyond it once in 150,000) and P in [0, 1] by range analysis.
+# How each row's element type legalizes: f8 and i8 rows keep f16 bindings
+# and pin both matmuls to f8 E4M3 or i8, with Q, Kᵀ and V in [-4.5, 4.5]
+# (randn inputs saturate beyond it once in 150,000) and P in [0, 1] by
+# range analysis.
 POLICIES = {
     "f16": "enabled=f16 target=sm_90",
     "f32": "enabled=f32 target=sm_90",
     "f8": "enabled=f16,f8E4M3FN constraints=obey "
           "layer-precisions=scores:f8E4M3FN,output:f8E4M3FN "
           "val-range=q:[-4.5,4.5],kt:[-4.5,4.5],v:[-4.5,4.5] target=sm_90",
+    "i8": "enabled=f16,i8 constraints=obey "
+          "layer-precisions=scores:i8,output:i8 "
+          "val-range=q:[-4.5,4.5],kt:[-4.5,4.5],v:[-4.5,4.5] target=sm_90",
 }
-BINDINGS = {"f16": "f16", "f32": "f32", "f8": "f16"}
+BINDINGS = {"f16": "f16", "f32": "f32", "f8": "f16", "i8": "f16"}
 
 
 def attention_mlir(batch, heads, seq, dim, masked, element):
@@ -169,9 +183,10 @@ def compile_out_skipping(work, stem):
             f.write(re.sub(r"\b" + stem + r"(?=[_.\"])", stem + "_noskip", text))
 
 
-def prepare(bin_dir, baseline_bin, work):
+def prepare(bin_dir, baseline_bin, work, names):
     os.makedirs(work, exist_ok=True)
-    for name, shape in SHAPES.items():
+    for name in names:
+        shape = SHAPES[name]
         emit(bin_dir, work, name, attention_mlir(*shape), shape[-1])
         compile_out_skipping(work, name)
         if baseline_bin:
@@ -179,22 +194,27 @@ def prepare(bin_dir, baseline_bin, work):
                  shape[-1])
 
 
-def f8_program(q, k, v, mask, scale):
-    """What the f8 rows' program computes, in f32: Q, K, V and P times
-    448 / their largest magnitude (4.5 for the inputs, 1 for P), converted to
-    f8 E4M3 with saturation, multiplied back after each matmul."""
+def quantized_program(element, q, k, v, mask, scale):
+    """What the f8 and i8 rows' program computes, in f32: Q, K, V and P
+    times the type's largest value (448, 127) / their largest magnitude (4.5
+    for the inputs, 1 for P), converted to f8 E4M3 with saturation or
+    clamped and rounded half to even, multiplied back after each matmul."""
     import torch
 
-    def f8(x, largest):
-        factor = 448.0 / largest
-        x = (x.float() * factor).clamp(-448.0, 448.0)
-        return x.to(torch.float8_e4m3fn).float() / factor
+    def quantized(x, largest):
+        top = 448.0 if element == "f8" else 127.0
+        factor = top / largest
+        x = (x.float() * factor).clamp(-top, top)
+        x = x.to(torch.float8_e4m3fn).float() if element == "f8" \
+            else torch.round(x)
+        return x / factor
 
-    s = torch.matmul(f8(q, 4.5), f8(k, 4.5).transpose(-1, -2)) * scale
+    s = torch.matmul(quantized(q, 4.5),
+                     quantized(k, 4.5).transpose(-1, -2)) * scale
     if mask is not None:
         s = s + mask.float()
     p = torch.softmax(s, -1)
-    return torch.matmul(f8(p, 1.0), f8(v, 4.5))
+    return torch.matmul(quantized(p, 1.0), quantized(v, 4.5))
 
 
 def check(work):
@@ -209,6 +229,8 @@ def check(work):
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     ok = True
     for name, (batch, heads, seq, dim, masked, element) in SHAPES.items():
+        if not os.path.exists(os.path.join(work, name + ".cu")):
+            continue
         torch.manual_seed(0)
         n = batch * heads
         dtype = torch.float if element == "f32" else torch.half
@@ -276,16 +298,17 @@ def check(work):
             ok = False
         error = (out - reference).abs().max().item()
         sdpa_error = (sdpa().to(wide) - reference).abs().max().item()
-        if element == "f8":
-            # The f8 program's own error, computed in f32 from the
+        if element in ("f8", "i8"):
+            # The quantized program's own error, computed in f32 from the
             # quantized Q, K, V and P: the engine must be about as far from
             # f32, neither much further (a wrong factor) nor much closer
             # (nothing quantized).
-            f8_error = (f8_program(q4, k4, v4, mask4, scale) -
-                        reference).abs().max().item()
-            within = 0.5 * f8_error <= error <= 2 * f8_error
-            print(f"{name}: f8 program's error from f32 {f8_error:.2e}, "
-                  f"the engine's {error:.2e}", flush=True)
+            program_error = (quantized_program(element, q4, k4, v4, mask4,
+                                               scale) -
+                             reference).abs().max().item()
+            within = 0.5 * program_error <= error <= 2 * program_error
+            print(f"{name}: {element} program's error from f32 "
+                  f"{program_error:.2e}, the engine's {error:.2e}", flush=True)
             ok &= within
         else:
             ok &= error <= 4 * max(sdpa_error,
@@ -306,7 +329,14 @@ def check(work):
 if __name__ == "__main__":
     sys.path.insert(0, HERE)
     if sys.argv[1] == "prepare":
-        args = sys.argv[2:]
-        prepare(args[0], args[1] if len(args) == 3 else None, args[-1])
+        args, names = sys.argv[2:], list(SHAPES)
+        if "--shapes" in args:
+            at = args.index("--shapes")
+            names = args[at + 1].split(",")
+            args = args[:at] + args[at + 2:]
+            unknown = [n for n in names if n not in SHAPES]
+            if unknown:
+                sys.exit(f"unknown shapes: {', '.join(unknown)}")
+        prepare(args[0], args[1] if len(args) == 3 else None, args[-1], names)
     else:
         sys.exit(0 if check(sys.argv[2]) else 1)

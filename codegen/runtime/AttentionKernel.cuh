@@ -556,20 +556,22 @@ __device__ inline uint4 prec_map_pairs(uint4 chunk, F f) {
 
 // How the tensor-core kernel stages Q, K and V in shared memory: as loaded
 // (here), multiplied by factors (prec_attention_scaled) or quantized
-// (prec_attention_f8). A staging policy with STAGED transforms the chunks
-// each thread loaded (query_chunk, keys_chunk and, with VALUES, which
-// implies STAGED, values_chunk) before the barrier that shows a tile to the
-// block, and one with QUANTIZED also quantizes the probabilities and scales the
-// result.
+// (prec_attention_f8, prec_attention_i8). A staging policy with STAGED
+// transforms the chunks each thread loaded (query_chunk, keys_chunk and, with
+// VALUES, which implies STAGED, values_chunk) before the barrier that shows a
+// tile to the block, and one with QUANTIZED also quantizes the probabilities
+// and scales the result.
 struct prec_attention_unquantized {
-  static constexpr bool STAGED = false, VALUES = false, QUANTIZED = false;
+  static constexpr bool STAGED = false, VALUES = false, QUANTIZED = false,
+                        NORMALIZED = false;
 };
 
 // Q and K multiplied by `query` and `keys` in their type T, as the
 // program's multiplies by constants ahead of Q.K^T (exporters' split of the
 // softmax scale over Q and K) rounded them.
 template <typename T> struct prec_attention_scaled {
-  static constexpr bool STAGED = true, VALUES = false, QUANTIZED = false;
+  static constexpr bool STAGED = true, VALUES = false, QUANTIZED = false,
+                        NORMALIZED = false;
   T query, keys;
 
   __device__ uint4 query_chunk(uint4 chunk) const {
@@ -595,24 +597,22 @@ template <> struct prec_f8_pair<__nv_fp8_e5m2> {
   static constexpr __nv_fp8_interpretation_t KIND = __NV_E5M2;
 };
 
-// Q, K, V and the probabilities of tiles of T quantized per tensor to F8
-// (__nv_fp8_e4m3 or __nv_fp8_e5m2): each value times its factor, converted
-// to F8 with saturation and held in T, which holds every F8 value exactly,
-// for T's tensor-core instructions. The result is multiplied by `result`;
-// the scores' factor is the logit functor's.
-template <typename F8, typename T> struct prec_attention_f8 {
-  static constexpr bool STAGED = true, VALUES = true, QUANTIZED = true;
+// Q, K, V and the probabilities of tiles of T quantized per tensor by
+// Quantizer::pair (two floats times a factor, quantized, as mma's pair of
+// T, which holds every quantized value exactly), for T's tensor-core
+// instructions. The result is multiplied by `result`; the scores' factor is
+// the logit functor's. NORMALIZED (engine.attention_quantization's
+// `normalized`): the kernel quantizes the probabilities as the program did,
+// after their division by the row sum, which it finds in a first sweep over
+// the keys; else before it, in one.
+template <typename Quantizer, typename T, bool NORMALIZED_>
+struct prec_attention_quantized {
+  static constexpr bool STAGED = true, VALUES = true, QUANTIZED = true,
+                        NORMALIZED = NORMALIZED_;
   float query, keys, values, probabilities, result;
 
-  // x and y times `factor`, quantized, as mma's pair of T.
   __device__ static uint32_t quantize_pair(float x, float y, float factor) {
-    const typename prec_f8_pair<F8>::type q(
-        make_float2(x * factor, y * factor));
-    const __half2 h(__nv_cvt_fp8x2_to_halfraw2(q.__x, prec_f8_pair<F8>::KIND));
-    if constexpr (std::is_same_v<T, __half>)
-      return *reinterpret_cast<const uint32_t *>(&h);
-    const float2 f = __half22float2(h);
-    return prec_mma<T>::pack(f.x, f.y);
+    return Quantizer::pair(x, y, factor);
   }
   __device__ static uint4 quantized(uint4 chunk, float factor) {
     using Pair = typename prec_pair<T>::type;
@@ -626,6 +626,39 @@ template <typename F8, typename T> struct prec_attention_f8 {
   __device__ uint4 keys_chunk(uint4 c) const { return quantized(c, keys); }
   __device__ uint4 values_chunk(uint4 c) const { return quantized(c, values); }
 };
+
+// To F8 (__nv_fp8_e4m3 or __nv_fp8_e5m2), with saturation.
+template <typename F8, typename T> struct prec_f8_quantizer {
+  __device__ static uint32_t pair(float x, float y, float factor) {
+    const typename prec_f8_pair<F8>::type q(
+        make_float2(x * factor, y * factor));
+    const __half2 h(__nv_cvt_fp8x2_to_halfraw2(q.__x, prec_f8_pair<F8>::KIND));
+    if constexpr (std::is_same_v<T, __half>)
+      return *reinterpret_cast<const uint32_t *>(&h);
+    const float2 f = __half22float2(h);
+    return prec_mma<T>::pack(f.x, f.y);
+  }
+};
+template <typename F8, typename T, bool NORMALIZED = false>
+using prec_attention_f8 =
+    prec_attention_quantized<prec_f8_quantizer<F8, T>, T, NORMALIZED>;
+
+// To i8 as prec-quantize writes it: the product clamped to [-127, 127] and
+// rounded half to even (the program's cast), an integer that f16 and bf16
+// hold exactly and their tensor cores multiply exactly. 127 even steps
+// resolve a probability only relative to the program's factor, so they
+// always quantize after the division by the row sum, as the program's did.
+template <typename T> struct prec_i8_quantizer {
+  __device__ static float one(float x, float factor) {
+    return rintf(fminf(fmaxf(__fmul_rn(x, factor), -127.0f), 127.0f));
+  }
+  __device__ static uint32_t pair(float x, float y, float factor) {
+    return prec_mma<T>::pack(one(x, factor), one(y, factor));
+  }
+};
+template <typename T>
+using prec_attention_i8 =
+    prec_attention_quantized<prec_i8_quantizer<T>, T, true>;
 
 // The dynamic shared memory of prec_attention_mma<MT, D, DV, ...>: the
 // block's query rows, and two tiles of keys (as K's rows with KEY_ROWS, else
@@ -766,8 +799,8 @@ enum prec_mask_read : int {
 // skip_masked_keys, with `kept_tiles` from prec_attention_kept_tiles (null
 // without). KEY_ROWS: the keys are stored as K's rows (key_stride[2] is 1),
 // else as Kᵀ's. Staging: how Q, K and V are staged (prec_attention_unquantized,
-// prec_attention_scaled or prec_attention_f8, with its factors in
-// `staging`). MASK_READ: a prec_mask_read.
+// prec_attention_scaled, prec_attention_f8 or prec_attention_i8, with its
+// factors in `staging`). MASK_READ: a prec_mask_read.
 template <int MT, int D, int DV, bool ZERO_NAN_ROWS, bool SKIP_MASKED_KEYS,
           bool KEY_ROWS, int MASK_READ, typename Logits, typename T, typename M,
           typename O, typename I, typename Result = prec_result<O>,
@@ -913,154 +946,196 @@ __global__ void __launch_bounds__(128)
   // Two barriers a tile: one before Q.K^T, once the tile's keys have
   // landed, and one before P.V, once its values have. A tile loads into the
   // buffers of the tile before last, which every warp finished with before
-  // the later of the two barriers it passed.
-  for (I first = 0; first < limit; first += KEYS) {
-    T *const keys_here = keys_tile(first), *const values_here =
-                                               values_tile(first);
-    load_values(first);
-    prec_commit_copies();
-    prec_wait_copies<1>();
-    if constexpr (Staging::STAGED) {
-      auto query_chunk = [&](uint4 c) { return staging.query_chunk(c); };
-      auto keys_chunk = [&](uint4 c) { return staging.keys_chunk(c); };
-      if (first == 0)
-        prec_transform_own_chunks<QUERIES, D>(queries_tile, query_chunk);
-      if (KEY_ROWS)
-        prec_transform_own_chunks<KEYS, D>(keys_here, keys_chunk);
-      else
-        prec_transform_own_chunks<D, KEYS>(keys_here, keys_chunk);
-    }
-    __syncthreads();
-    // S = Q.K^T for this warp's rows and 64 keys: tiles of 16 x 8.
-#pragma unroll
-    for (int m = 0; m < MT; ++m)
-#pragma unroll
-      for (int j = 0; j < KEYS / 8; ++j)
-        s[m][j][0] = s[m][j][1] = s[m][j][2] = s[m][j][3] = 0.0f;
-#pragma unroll
-    for (int k = 0; k < D / 16; ++k) {
-      uint32_t q[MT][4];
+  // the later of the two barriers it passed (keys: the first).
+  // With Staging::NORMALIZED, a first sweep over the keys (STATISTICS: no
+  // values, no P.V, one barrier a tile) finds each row's maximum and sum,
+  // and the second (kind 2, Q already staged) quantizes exp(x - max) / sum,
+  // as the program did.
+  float inverse_sum[MT][2];
+  // Row (m, r)'s sum over the 4 threads of its quad.
+  auto row_sum = [&](int m, int r) {
+    const float total = sum[m][r] + __shfl_xor_sync(0xffffffffu, sum[m][r], 1);
+    return total + __shfl_xor_sync(0xffffffffu, total, 2);
+  };
+  auto sweep = [&](auto kind) {
+    constexpr bool STATISTICS = decltype(kind)::value == 1;
+    for (I first = 0; first < limit; first += KEYS) {
+      T *const keys_here = keys_tile(first), *const values_here =
+                                                 values_tile(first);
+      if constexpr (!STATISTICS)
+        load_values(first);
+      prec_commit_copies();
+      prec_wait_copies<1>();
+      if constexpr (Staging::STAGED) {
+        auto query_chunk = [&](uint4 c) { return staging.query_chunk(c); };
+        auto keys_chunk = [&](uint4 c) { return staging.keys_chunk(c); };
+        if (first == 0 && decltype(kind)::value != 2)
+          prec_transform_own_chunks<QUERIES, D>(queries_tile, query_chunk);
+        if (KEY_ROWS)
+          prec_transform_own_chunks<KEYS, D>(keys_here, keys_chunk);
+        else
+          prec_transform_own_chunks<D, KEYS>(keys_here, keys_chunk);
+      }
+      __syncthreads();
+      // S = Q.K^T for this warp's rows and 64 keys: tiles of 16 x 8.
 #pragma unroll
       for (int m = 0; m < MT; ++m)
-        prec_load_a_fragments<T, QUERY_STRIDE>(
-            q[m], queries_tile, warp * 16 * MT + m * 16, k * 16, lane);
 #pragma unroll
-      for (int j = 0; j < KEYS / 8; j += 2) {
-        uint32_t b[4];
-        if (KEY_ROWS)
-          prec_load_b_fragments_by_rows<T, KEY_STRIDE>(b, keys_here, k * 16,
-                                                       j * 8, lane);
-        else
-          prec_load_b_fragments<T, KEY_STRIDE>(b, keys_here, k * 16, j * 8,
-                                               lane);
+        for (int j = 0; j < KEYS / 8; ++j)
+          s[m][j][0] = s[m][j][1] = s[m][j][2] = s[m][j][3] = 0.0f;
 #pragma unroll
-        for (int m = 0; m < MT; ++m) {
-          prec_mma<T>::mma(s[m][j], q[m], b);
-          prec_mma<T>::mma(s[m][j + 1], q[m], b + 2);
+      for (int k = 0; k < D / 16; ++k) {
+        uint32_t q[MT][4];
+#pragma unroll
+        for (int m = 0; m < MT; ++m)
+          prec_load_a_fragments<T, QUERY_STRIDE>(
+              q[m], queries_tile, warp * 16 * MT + m * 16, k * 16, lane);
+#pragma unroll
+        for (int j = 0; j < KEYS / 8; j += 2) {
+          uint32_t b[4];
+          if (KEY_ROWS)
+            prec_load_b_fragments_by_rows<T, KEY_STRIDE>(b, keys_here, k * 16,
+                                                         j * 8, lane);
+          else
+            prec_load_b_fragments<T, KEY_STRIDE>(b, keys_here, k * 16, j * 8,
+                                                 lane);
+#pragma unroll
+          for (int m = 0; m < MT; ++m) {
+            prec_mma<T>::mma(s[m][j], q[m], b);
+            prec_mma<T>::mma(s[m][j + 1], q[m], b + 2);
+          }
         }
       }
-    }
-    if (first + KEYS < limit)
-      load_keys(first + KEYS);
-    prec_commit_copies();
-    float tile_max[MT][2];
+      if (first + KEYS < limit)
+        load_keys(first + KEYS);
+      prec_commit_copies();
+      float tile_max[MT][2];
 #pragma unroll
-    for (int m = 0; m < MT; ++m)
-      tile_max[m][0] = tile_max[m][1] = -INFINITY;
-    // A tile where the mask adds +0 throughout reads none of it. A mask
-    // row every query shares costs one load a pair of keys: reading it
-    // measured faster than looking the tile up.
-    const bool zero_mask =
-        SKIP_MASKED_KEYS &&
-        (MASK_READ == PREC_MASK_PAIRS || MASK_READ == PREC_MASK_ELEMENTS) &&
-        tile_states[first / KEYS] == PREC_TILE_ZERO;
-    auto for_mask_mode = [&](auto partial) {
-      if (zero_mask)
-        take_logits(first, tile_max, partial, prec_int<PREC_NO_MASK>());
+      for (int m = 0; m < MT; ++m)
+        tile_max[m][0] = tile_max[m][1] = -INFINITY;
+      // A tile where the mask adds +0 throughout reads none of it. A mask
+      // row every query shares costs one load a pair of keys: reading it
+      // measured faster than looking the tile up.
+      const bool zero_mask =
+          SKIP_MASKED_KEYS &&
+          (MASK_READ == PREC_MASK_PAIRS || MASK_READ == PREC_MASK_ELEMENTS) &&
+          tile_states[first / KEYS] == PREC_TILE_ZERO;
+      auto for_mask_mode = [&](auto partial) {
+        if (zero_mask)
+          take_logits(first, tile_max, partial, prec_int<PREC_NO_MASK>());
+        else
+          take_logits(first, tile_max, partial, prec_int<MASK_READ>());
+      };
+      if (a.sk - first < KEYS)
+        for_mask_mode(prec_int<1>());
       else
-        take_logits(first, tile_max, partial, prec_int<MASK_READ>());
-    };
-    if (a.sk - first < KEYS)
-      for_mask_mode(prec_int<1>());
-    else
-      for_mask_mode(prec_int<0>());
-    float base[MT][2];
+        for_mask_mode(prec_int<0>());
+      float base[MT][2];
+#pragma unroll
+      for (int m = 0; m < MT; ++m)
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+          float &tile = tile_max[m][r];
+          tile = fmaxf(tile, __shfl_xor_sync(0xffffffffu, tile, 1));
+          tile = fmaxf(tile, __shfl_xor_sync(0xffffffffu, tile, 2));
+          const float new_max = fmaxf(running_max[m][r], tile);
+          // Until a finite logit arrives, exponents are taken from 0 so that
+          // -inf logits give 0, not NaN.
+          const float from = new_max == -INFINITY ? 0.0f : new_max;
+          const float rescale =
+              prec_exp2_flushed((running_max[m][r] - from) * LOG2E);
+          base[m][r] = from * LOG2E;
+          running_max[m][r] = new_max;
+          sum[m][r] *= rescale;
+          if constexpr (!STATISTICS) {
+#pragma unroll
+            for (int j = 0; j < DV / 8; ++j) {
+              out[m][j][2 * r] *= rescale;
+              out[m][j][2 * r + 1] *= rescale;
+            }
+          }
+        }
+        // P = exp(logit - max), summed in f32, rounded to T for P.V.
+#pragma unroll
+      for (int m = 0; m < MT; ++m)
+#pragma unroll
+        for (int j = 0; j < KEYS / 8; ++j)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            s[m][j][e] =
+                prec_exp2_flushed(fmaf(s[m][j][e], LOG2E, -base[m][e >> 1]));
+            sum[m][e >> 1] += s[m][j][e];
+          }
+      if constexpr (!STATISTICS) {
+        prec_wait_copies<1>();
+        if constexpr (Staging::VALUES)
+          prec_transform_own_chunks<KEYS, DV>(
+              values_here, [&](uint4 c) { return staging.values_chunk(c); });
+        __syncthreads();
+        // A pair of probabilities of row (m, r) as P.V's operand: rounded to
+        // T, or quantized (after their division by the row sum where the
+        // kernel normalizes, which only its second sweep gets to, else
+        // before it).
+        auto pack = [&](int m, int r, float x, float y) {
+          if constexpr (Staging::NORMALIZED)
+            return Staging::quantize_pair(__fmul_rn(x, inverse_sum[m][r]),
+                                          __fmul_rn(y, inverse_sum[m][r]),
+                                          staging.probabilities);
+          else if constexpr (Staging::QUANTIZED)
+            return Staging::quantize_pair(x, y, staging.probabilities);
+          else
+            return prec_mma<T>::pack(x, y);
+        };
+#pragma unroll
+        for (int k = 0; k < KEYS / 16; ++k) {
+          uint32_t p[MT][4];
+#pragma unroll
+          for (int m = 0; m < MT; ++m) {
+            p[m][0] = pack(m, 0, s[m][2 * k][0], s[m][2 * k][1]);
+            p[m][1] = pack(m, 1, s[m][2 * k][2], s[m][2 * k][3]);
+            p[m][2] = pack(m, 0, s[m][2 * k + 1][0], s[m][2 * k + 1][1]);
+            p[m][3] = pack(m, 1, s[m][2 * k + 1][2], s[m][2 * k + 1][3]);
+          }
+#pragma unroll
+          for (int j = 0; j < DV / 8; j += 2) {
+            uint32_t b[4];
+            prec_load_b_fragments<T, VALUE_STRIDE>(b, values_here, k * 16,
+                                                   j * 8, lane);
+#pragma unroll
+            for (int m = 0; m < MT; ++m) {
+              prec_mma<T>::mma(out[m][j], p[m], b);
+              prec_mma<T>::mma(out[m][j + 1], p[m], b + 2);
+            }
+          }
+        }
+      }
+      if (SKIP_MASKED_KEYS && first + KEYS >= limit && limit < a.sk &&
+          !prec_rows_reach<MT>(running_max, -16384.0f, [&](int m, int r) {
+            return row_of(m, r) < a.sq;
+          })) {
+        limit = a.sk;
+        load_keys(first + KEYS);
+        prec_commit_copies();
+      }
+    }
+  };
+  if constexpr (Staging::NORMALIZED) {
+    sweep(prec_int<1>());
 #pragma unroll
     for (int m = 0; m < MT; ++m)
 #pragma unroll
       for (int r = 0; r < 2; ++r) {
-        float &tile = tile_max[m][r];
-        tile = fmaxf(tile, __shfl_xor_sync(0xffffffffu, tile, 1));
-        tile = fmaxf(tile, __shfl_xor_sync(0xffffffffu, tile, 2));
-        const float new_max = fmaxf(running_max[m][r], tile);
-        // Until a finite logit arrives, exponents are taken from 0 so that
-        // -inf logits give 0, not NaN.
-        const float from = new_max == -INFINITY ? 0.0f : new_max;
-        const float rescale =
-            prec_exp2_flushed((running_max[m][r] - from) * LOG2E);
-        base[m][r] = from * LOG2E;
-        running_max[m][r] = new_max;
-        sum[m][r] *= rescale;
-#pragma unroll
-        for (int j = 0; j < DV / 8; ++j) {
-          out[m][j][2 * r] *= rescale;
-          out[m][j][2 * r + 1] *= rescale;
-        }
+        inverse_sum[m][r] = 1.0f / row_sum(m, r);
+        sum[m][r] = 0.0f;
       }
-      // P = exp(logit - max), summed in f32, rounded to T for P.V.
-#pragma unroll
-    for (int m = 0; m < MT; ++m)
-#pragma unroll
-      for (int j = 0; j < KEYS / 8; ++j)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          s[m][j][e] =
-              prec_exp2_flushed(fmaf(s[m][j][e], LOG2E, -base[m][e >> 1]));
-          sum[m][e >> 1] += s[m][j][e];
-        }
-    prec_wait_copies<1>();
-    if constexpr (Staging::VALUES)
-      prec_transform_own_chunks<KEYS, DV>(
-          values_here, [&](uint4 c) { return staging.values_chunk(c); });
+    // Every warp is done with the last tile of keys before the first
+    // reloads.
     __syncthreads();
-    // A pair of probabilities as P.V's operand: rounded to T, or quantized
-    // (before their division by the row sum).
-    auto pack = [&](float x, float y) {
-      if constexpr (Staging::QUANTIZED)
-        return Staging::quantize_pair(x, y, staging.probabilities);
-      else
-        return prec_mma<T>::pack(x, y);
-    };
-#pragma unroll
-    for (int k = 0; k < KEYS / 16; ++k) {
-      uint32_t p[MT][4];
-#pragma unroll
-      for (int m = 0; m < MT; ++m) {
-        p[m][0] = pack(s[m][2 * k][0], s[m][2 * k][1]);
-        p[m][1] = pack(s[m][2 * k][2], s[m][2 * k][3]);
-        p[m][2] = pack(s[m][2 * k + 1][0], s[m][2 * k + 1][1]);
-        p[m][3] = pack(s[m][2 * k + 1][2], s[m][2 * k + 1][3]);
-      }
-#pragma unroll
-      for (int j = 0; j < DV / 8; j += 2) {
-        uint32_t b[4];
-        prec_load_b_fragments<T, VALUE_STRIDE>(b, values_here, k * 16, j * 8,
-                                               lane);
-#pragma unroll
-        for (int m = 0; m < MT; ++m) {
-          prec_mma<T>::mma(out[m][j], p[m], b);
-          prec_mma<T>::mma(out[m][j + 1], p[m], b + 2);
-        }
-      }
-    }
-    if (SKIP_MASKED_KEYS && first + KEYS >= limit && limit < a.sk &&
-        !prec_rows_reach<MT>(running_max, -16384.0f, [&](int m, int r) {
-          return row_of(m, r) < a.sq;
-        })) {
-      limit = a.sk;
-      load_keys(first + KEYS);
-      prec_commit_copies();
-    }
+    load_keys(0);
+    prec_commit_copies();
+    sweep(prec_int<2>());
+  } else {
+    sweep(prec_int<0>());
   }
   // Output pairs store as one value where the output's rows are aligned for
   // them (DV is even) and outputs are only rounded.
@@ -1075,16 +1150,16 @@ __global__ void __launch_bounds__(128)
   for (int m = 0; m < MT; ++m)
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-      float total = sum[m][r];
-      total += __shfl_xor_sync(0xffffffffu, total, 1);
-      total += __shfl_xor_sync(0xffffffffu, total, 2);
+      const float total = row_sum(m, r);
       const I row = row_of(m, r);
       if (row >= a.sq)
         continue;
       // One reciprocal per row: the output is within an f32 rounding of
-      // the quotient before its own rounding.
-      float inverse =
-          total == 0.0f ? (ZERO_NAN_ROWS ? 0.0f : NAN) : 1.0f / total;
+      // the quotient before its own rounding. Normalized probabilities
+      // need no division.
+      float inverse = total == 0.0f         ? (ZERO_NAN_ROWS ? 0.0f : NAN)
+                      : Staging::NORMALIZED ? 1.0f
+                                            : 1.0f / total;
       if constexpr (Staging::QUANTIZED)
         inverse *= staging.result;
       O *out_row = out_rows + row * a.out_stride[2];

@@ -133,15 +133,19 @@ verifyOperandLayout(AttentionOp op, StringRef name, Value value,
   return success();
 }
 
-/// A quantized attention runs on tensor cores, in an f8 type, with finite,
-/// nonzero f32 factors.
+/// A quantized attention runs on tensor cores, in i8 or an f8 type, with
+/// finite, nonzero f32 factors.
 static LogicalResult verifyQuantization(AttentionOp op) {
   AttentionQuantizationAttr quantization = op.getQuantizationAttr();
   if (!quantization)
     return success();
-  if (!isa<Float8E4M3FNType, Float8E5M2Type>(quantization.getType()))
-    return op.emitOpError("quantizes only to f8E4M3FN or f8E5M2, not ")
-           << quantization.getType();
+  Type type = quantization.getType();
+  if (!type.isSignlessInteger(8) &&
+      !isa<Float8E4M3FNType, Float8E5M2Type>(type))
+    return op.emitOpError("quantizes only to i8, f8E4M3FN or f8E5M2, not ")
+           << type;
+  if (type.isSignlessInteger(8) && !quantization.getNormalized())
+    return op.emitOpError("quantizes i8 probabilities only normalized");
   if (op.getKernel() != AttentionKernel::TensorCores)
     return op.emitOpError("quantizes only on tensor cores");
   for (FloatAttr factor :

@@ -202,9 +202,12 @@ def Engine_AttentionQuantizationAttr
     The program's quantized Q·Kᵀ and P·V (prec-quantize, each operand per
     tensor) as factors in f32: each operand is multiplied by its factor
     (`query`, `keys`, `values`, `probabilities`: the inverses of the
-    scales) and converted to `type` with saturation; the f32 product of
-    the scores is multiplied by `scores`, the result's by `result` (the
-    products of the two scales).
+    scales) and converted to `type` (i8: clamped to [-127, 127] and
+    rounded half to even; an f8 type: with saturation); the f32 product
+    of the scores is multiplied by `scores`, the result's by `result` (the
+    products of the two scales). `normalized`: the kernel quantizes the
+    probabilities after their division by the row sum, as the program
+    does, in a second sweep over the keys; else before it, in one.
   }];
   let parameters = (ins "::mlir::Type":$type,
                         "::mlir::FloatAttr":$query,
@@ -212,7 +215,8 @@ def Engine_AttentionQuantizationAttr
                         "::mlir::FloatAttr":$values,
                         "::mlir::FloatAttr":$probabilities,
                         "::mlir::FloatAttr":$scores,
-                        "::mlir::FloatAttr":$result);
+                        "::mlir::FloatAttr":$result,
+                        DefaultValuedParameter<"bool", "false">:$normalized);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
@@ -274,18 +278,27 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     two has stride 1. With `kv_group` g (grouped-query attention), head h
     reads the keys and values of head h / g.
 
-    Quantized matmuls (`quantization`, an f8 type): the program quantized
-    Q, Kᵀ, P and V per tensor for its f8 matmuls. The kernel reads Q, K and
-    V in their own type and quantizes them as it stages them in shared
-    memory, `f8(f32(x) * factor)`, with saturation; the f8 values, exact in
-    f16, are multiplied on f16 tensor cores into f32, which is what an f8
-    matmul computes up to summation order. The scores' product is
-    multiplied by the dequantization factor before the scale and the mask.
-    The probabilities are quantized before ·V as the program quantized
-    them, except that, as above, the kernel quantizes them before their
-    division by the row sum (exp(x - m) in [0, 1] times the program's
-    factor), and the result is multiplied by its dequantization factor
-    after that division.
+    Quantized matmuls (`quantization`, i8 or an f8 type): the program
+    quantized Q, Kᵀ, P and V per tensor for its i8 or f8 matmuls. The kernel
+    reads Q, K and V in their own type and quantizes them as it stages them
+    in shared memory, `f8(f32(x) * factor)` with saturation, or
+    `i8(clamp(f32(x) * factor, -127, 127))`; the quantized values, exact in
+    f16 and bf16, are multiplied on the operands' tensor cores into f32,
+    which is what an f8 matmul computes up to summation order, and an i8
+    one exactly for each tile of 64 keys (sums of integers below 2^24).
+    The scores' product is multiplied by the dequantization factor before
+    the scale and the mask. The probabilities are quantized before ·V as
+    the program quantized them: with `normalized`, after their division by
+    the row sum, as the program did (a first sweep over the keys finds each
+    row's maximum and sum, a second computes P·V); without it, the kernel
+    departs from the program in one way: as above, it quantizes them
+    before that division (exp(x - m) in [0, 1] times the program's factor),
+    and the result is multiplied by its dequantization factor after it.
+    prec-fuse-attention leaves out `normalized` only in f8, whose exponent
+    keeps a probability's relative precision either way, and only where
+    exp(x - m) times the factor cannot saturate (the factor is at most the
+    type's largest value: P's calibrated or proven maximum is 1); i8's 127
+    even steps need it.
 
     Scaled query and keys (prec-fuse-attention-scales): with `query_factor`
     or `keys_factor` c, the kernel reads Q (or Kᵀ) multiplied by c in its

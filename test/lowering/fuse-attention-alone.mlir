@@ -344,3 +344,146 @@ func.func @half_quantized(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: t
   %o16 = tosa.cast %od {precision.epilogue} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf16>
   return %o16 : tensor<4x8x16xf16>
 }
+
+// -----
+
+// Both matmuls quantized to i8 (prec-quantize's clamp to [-127, 127] and
+// cast, i32 products widened to f32 before their dequantization): one
+// attention quantizing to i8, with the same factors, and the probabilities
+// after their division by the row sum (normalized), as i8 always is.
+// CHECK-LABEL: func.func @quantized_i8
+// CHECK-NEXT: %[[O:.*]] = engine.attention %arg0, %arg1, %arg2 {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f32, quantization = #engine.attention_quantization<type = i8, query = 3.175000e+01 : f32, keys = 6.350000e+01 : f32, values = 1.587500e+01 : f32, probabilities = 1.270000e+02 : f32, scores = 4.960000e-04 : f32, result = 4.960000e-04 : f32, normalized = true>, query_rows = 64 : i64, scale = 1.000000e+00 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
+// CHECK-NEXT: return %[[O]]
+func.func @quantized_i8(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>) -> (tensor<4x8x16xf16>) {
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %fq = "tosa.const"() <{values = dense<31.75> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fk = "tosa.const"() <{values = dense<63.5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fv = "tosa.const"() <{values = dense<15.875> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fp = "tosa.const"() <{values = dense<127.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %ds = "tosa.const"() <{values = dense<4.96e-4> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %q32 = tosa.cast %q : (tensor<4x8x16xf16>) -> tensor<4x8x16xf32>
+  %qs = tosa.mul %q32, %fq, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %qc = tosa.clamp %qs {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  %q8 = tosa.cast %qc : (tensor<4x8x16xf32>) -> tensor<4x8x16xi8>
+  %k32 = tosa.cast %kt : (tensor<4x16x8xf16>) -> tensor<4x16x8xf32>
+  %ks = tosa.mul %k32, %fk, %shift : (tensor<4x16x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x16x8xf32>
+  %kc = tosa.clamp %ks {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %k8 = tosa.cast %kc : (tensor<4x16x8xf32>) -> tensor<4x16x8xi8>
+  %s = tosa.matmul %q8, %k8, %zp, %zp : (tensor<4x8x16xi8>, tensor<4x16x8xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<4x8x8xi32>
+  %s32 = tosa.cast %s : (tensor<4x8x8xi32>) -> tensor<4x8x8xf32>
+  %sd = tosa.mul %s32, %ds, %shift : (tensor<4x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %m = tosa.reduce_max %sd {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
+  %d = tosa.sub %sd, %m : (tensor<4x8x8xf32>, tensor<4x8x1xf32>) -> tensor<4x8x8xf32>
+  %e = tosa.exp %d : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
+  %r = tosa.reciprocal %l : (tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<4x8x8xf32>, tensor<4x8x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %ps = tosa.mul %p, %fp, %shift : (tensor<4x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %pc = tosa.clamp %ps {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %p8 = tosa.cast %pc : (tensor<4x8x8xf32>) -> tensor<4x8x8xi8>
+  %v32 = tosa.cast %v : (tensor<4x8x16xf16>) -> tensor<4x8x16xf32>
+  %vs = tosa.mul %v32, %fv, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %vc = tosa.clamp %vs {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  %v8 = tosa.cast %vc : (tensor<4x8x16xf32>) -> tensor<4x8x16xi8>
+  %o = tosa.matmul %p8, %v8, %zp, %zp : (tensor<4x8x8xi8>, tensor<4x8x16xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<4x8x16xi32>
+  %o32 = tosa.cast %o : (tensor<4x8x16xi32>) -> tensor<4x8x16xf32>
+  %od = tosa.mul %o32, %ds, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %o16 = tosa.cast %od {precision.epilogue} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf16>
+  return %o16 : tensor<4x8x16xf16>
+}
+
+// -----
+
+// An i8 quantization clamped to [-128, 127]: the kernel's quantization
+// clamps to [-127, 127] as prec-quantize does, so nothing is fused.
+// CHECK-LABEL: func.func @i8_clamped_to_minus_128
+// CHECK-NOT: engine.attention
+// CHECK: return
+func.func @i8_clamped_to_minus_128(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>) -> (tensor<4x8x16xf16>) {
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %fq = "tosa.const"() <{values = dense<31.75> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fk = "tosa.const"() <{values = dense<63.5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fv = "tosa.const"() <{values = dense<15.875> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fp = "tosa.const"() <{values = dense<127.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %ds = "tosa.const"() <{values = dense<4.96e-4> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %q32 = tosa.cast %q : (tensor<4x8x16xf16>) -> tensor<4x8x16xf32>
+  %qs = tosa.mul %q32, %fq, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %qc = tosa.clamp %qs {max_val = 127.0 : f32, min_val = -128.0 : f32} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  %q8 = tosa.cast %qc : (tensor<4x8x16xf32>) -> tensor<4x8x16xi8>
+  %k32 = tosa.cast %kt : (tensor<4x16x8xf16>) -> tensor<4x16x8xf32>
+  %ks = tosa.mul %k32, %fk, %shift : (tensor<4x16x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x16x8xf32>
+  %kc = tosa.clamp %ks {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %k8 = tosa.cast %kc : (tensor<4x16x8xf32>) -> tensor<4x16x8xi8>
+  %s = tosa.matmul %q8, %k8, %zp, %zp : (tensor<4x8x16xi8>, tensor<4x16x8xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<4x8x8xi32>
+  %s32 = tosa.cast %s : (tensor<4x8x8xi32>) -> tensor<4x8x8xf32>
+  %sd = tosa.mul %s32, %ds, %shift : (tensor<4x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %m = tosa.reduce_max %sd {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
+  %d = tosa.sub %sd, %m : (tensor<4x8x8xf32>, tensor<4x8x1xf32>) -> tensor<4x8x8xf32>
+  %e = tosa.exp %d : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
+  %r = tosa.reciprocal %l : (tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<4x8x8xf32>, tensor<4x8x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %ps = tosa.mul %p, %fp, %shift : (tensor<4x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %pc = tosa.clamp %ps {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %p8 = tosa.cast %pc : (tensor<4x8x8xf32>) -> tensor<4x8x8xi8>
+  %v32 = tosa.cast %v : (tensor<4x8x16xf16>) -> tensor<4x8x16xf32>
+  %vs = tosa.mul %v32, %fv, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %vc = tosa.clamp %vs {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  %v8 = tosa.cast %vc : (tensor<4x8x16xf32>) -> tensor<4x8x16xi8>
+  %o = tosa.matmul %p8, %v8, %zp, %zp : (tensor<4x8x8xi8>, tensor<4x8x16xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<4x8x16xi32>
+  %o32 = tosa.cast %o : (tensor<4x8x16xi32>) -> tensor<4x8x16xf32>
+  %od = tosa.mul %o32, %ds, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %o16 = tosa.cast %od {precision.epilogue} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf16>
+  return %o16 : tensor<4x8x16xf16>
+}
+
+// -----
+
+// f8 with the probabilities' factor above f8E4M3FN's largest value (a
+// calibrated maximum of P below 1, here 0.1): exp(x - max) times it would
+// saturate, so the kernel quantizes them normalized, as the program does.
+// CHECK-LABEL: func.func @quantized_f8_calibrated
+// CHECK: quantization = #engine.attention_quantization<type = f8E4M3FN, {{.*}}probabilities = 4.480000e+03 : f32, {{.*}}, normalized = true>
+func.func @quantized_f8_calibrated(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %mask: tensor<2x1x1x8xf32>) -> (tensor<4x8x16xf16>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf8E4M3FN>}> : () -> tensor<1xf8E4M3FN>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %fq = "tosa.const"() <{values = dense<112.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fk = "tosa.const"() <{values = dense<224.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fv = "tosa.const"() <{values = dense<56.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fp = "tosa.const"() <{values = dense<4480.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %ds = "tosa.const"() <{values = dense<3.98596931E-5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %c = "tosa.const"() <{values = dense<0.25> : tensor<1x1x1x1xf16>}> : () -> tensor<1x1x1x1xf16>
+  %q32 = tosa.cast %q : (tensor<4x8x16xf16>) -> tensor<4x8x16xf32>
+  %qs = tosa.mul %q32, %fq, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %q8 = tosa.cast %qs : (tensor<4x8x16xf32>) -> tensor<4x8x16xf8E4M3FN>
+  %k32 = tosa.cast %kt : (tensor<4x16x8xf16>) -> tensor<4x16x8xf32>
+  %ks = tosa.mul %k32, %fk, %shift : (tensor<4x16x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x16x8xf32>
+  %k8 = tosa.cast %ks : (tensor<4x16x8xf32>) -> tensor<4x16x8xf8E4M3FN>
+  %s = tosa.matmul %q8, %k8, %zp, %zp : (tensor<4x8x16xf8E4M3FN>, tensor<4x16x8xf8E4M3FN>, tensor<1xf8E4M3FN>, tensor<1xf8E4M3FN>) -> tensor<4x8x8xf32>
+  %sd = tosa.mul %s, %ds, %shift : (tensor<4x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %s16 = tosa.cast %sd {precision.epilogue} : (tensor<4x8x8xf32>) -> tensor<4x8x8xf16>
+  %shape4 = tosa.const_shape {values = dense<[2, 2, 8, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s4 = tosa.reshape %s16, %shape4 : (tensor<4x8x8xf16>, !tosa.shape<4>) -> tensor<2x2x8x8xf16>
+  %x = tosa.mul %s4, %c, %shift : (tensor<2x2x8x8xf16>, tensor<1x1x1x1xf16>, tensor<1xi8>) -> tensor<2x2x8x8xf16>
+  %x32 = tosa.cast %x : (tensor<2x2x8x8xf16>) -> tensor<2x2x8x8xf32>
+  %y = tosa.add %x32, %mask : (tensor<2x2x8x8xf32>, tensor<2x1x1x8xf32>) -> tensor<2x2x8x8xf32>
+  %m = tosa.reduce_max %y {axis = 3 : i32} : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x1xf32>
+  %d = tosa.sub %y, %m : (tensor<2x2x8x8xf32>, tensor<2x2x8x1xf32>) -> tensor<2x2x8x8xf32>
+  %e = tosa.exp %d : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %l = tosa.reduce_sum %e {axis = 3 : i32} : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x1xf32>
+  %r = tosa.reciprocal %l : (tensor<2x2x8x1xf32>) -> tensor<2x2x8x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x2x8x8xf32>, tensor<2x2x8x1xf32>, tensor<1xi8>) -> tensor<2x2x8x8xf32>
+  %shape3 = tosa.const_shape {values = dense<[4, 8, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %p3 = tosa.reshape %p, %shape3 : (tensor<2x2x8x8xf32>, !tosa.shape<3>) -> tensor<4x8x8xf32>
+  %ps = tosa.mul %p3, %fp, %shift : (tensor<4x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %p8 = tosa.cast %ps : (tensor<4x8x8xf32>) -> tensor<4x8x8xf8E4M3FN>
+  %v32 = tosa.cast %v : (tensor<4x8x16xf16>) -> tensor<4x8x16xf32>
+  %vs = tosa.mul %v32, %fv, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %v8 = tosa.cast %vs : (tensor<4x8x16xf32>) -> tensor<4x8x16xf8E4M3FN>
+  %o = tosa.matmul %p8, %v8, %zp, %zp : (tensor<4x8x8xf8E4M3FN>, tensor<4x8x16xf8E4M3FN>, tensor<1xf8E4M3FN>, tensor<1xf8E4M3FN>) -> tensor<4x8x16xf32>
+  %od = tosa.mul %o, %ds, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %o16 = tosa.cast %od {precision.epilogue} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf16>
+  return %o16 : tensor<4x8x16xf16>
+}

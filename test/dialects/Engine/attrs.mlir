@@ -482,9 +482,26 @@ func.func @quantized(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tens
 
 // -----
 
-func.func @quantized_to_i8(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf16> {
-  // expected-error @+1 {{quantizes only to f8E4M3FN or f8E5M2, not 'i8'}}
+// CHECK-LABEL: func.func @quantized_i8
+// CHECK: quantization = #engine.attention_quantization<type = i8, {{.*}}, normalized = true>
+func.func @quantized_i8(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf16> {
+  %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, quantization = #engine.attention_quantization<type = i8, query = 1.120000e+02 : f32, keys = 2.240000e+02 : f32, values = 5.600000e+01 : f32, probabilities = 4.480000e+02 : f32, scores = 3.98596931E-5 : f32, result = 3.98596931E-5 : f32, normalized = true>, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  return %o : tensor<4x16x16xf16>
+}
+
+// -----
+
+func.func @quantized_i8_unnormalized(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf16> {
+  // expected-error @+1 {{quantizes i8 probabilities only normalized}}
   %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, quantization = #engine.attention_quantization<type = i8, query = 1.120000e+02 : f32, keys = 2.240000e+02 : f32, values = 5.600000e+01 : f32, probabilities = 4.480000e+02 : f32, scores = 3.98596931E-5 : f32, result = 3.98596931E-5 : f32>, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
+  return %o : tensor<4x16x16xf16>
+}
+
+// -----
+
+func.func @quantized_to_i16(%q: tensor<4x16x16xf16>, %kt: tensor<4x16x16xf16>, %v: tensor<4x16x16xf16>) -> tensor<4x16x16xf16> {
+  // expected-error @+1 {{quantizes only to i8, f8E4M3FN or f8E5M2, not 'i16'}}
+  %o = engine.attention %q, %kt, %v {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f16, query_rows = 64 : i64, quantization = #engine.attention_quantization<type = i16, query = 1.120000e+02 : f32, keys = 2.240000e+02 : f32, values = 5.600000e+01 : f32, probabilities = 4.480000e+02 : f32, scores = 3.98596931E-5 : f32, result = 3.98596931E-5 : f32>, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x16x16xf16>, tensor<4x16x16xf16>, tensor<4x16x16xf16>) -> tensor<4x16x16xf16>
   return %o : tensor<4x16x16xf16>
 }
 
