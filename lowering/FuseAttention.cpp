@@ -11,7 +11,6 @@
 
 #include "dialects/Engine/EngineDialect.h"
 #include "dialects/Precision/PrecisionDialect.h"
-#include "dialects/Precision/PrecisionTypes.h"
 #include "dialects/Utils/Constants.h"
 #include "dialects/Utils/Shapes.h"
 #include "dialects/Utils/Softmax.h"
@@ -117,9 +116,11 @@ private:
   }
 
   /// Whether the program quantized `matmul` (prec-quantize) to f8, or to i8
-  /// with an i32 product.
+  /// with an i32 product, around 0 (zero points of 0).
   static bool isQuantized(tosa::MatMulOp matmul) {
-    return precision::isQuantizedPrecision(elementOf(matmul.getA()));
+    FailureOr<int64_t> a = matmul.getAZeroPoint(), b = matmul.getBZeroPoint();
+    return engine::AttentionOp::isQuantizationType(elementOf(matmul.getA())) &&
+           succeeded(a) && *a == 0 && succeeded(b) && *b == 0;
   }
 
   /// The op whose result is `matmul`'s product in f32: the matmul, or the

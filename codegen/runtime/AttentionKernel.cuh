@@ -1125,7 +1125,10 @@ __global__ void __launch_bounds__(128)
     for (int m = 0; m < MT; ++m)
 #pragma unroll
       for (int r = 0; r < 2; ++r) {
-        inverse_sum[m][r] = 1.0f / row_sum(m, r);
+        // A row with no finite logit quantizes zeros; its output is made
+        // 0 or NaN at the end.
+        const float total = row_sum(m, r);
+        inverse_sum[m][r] = total == 0.0f ? 0.0f : 1.0f / total;
         sum[m][r] = 0.0f;
       }
     // Every warp is done with the last tile of keys before the first

@@ -140,8 +140,7 @@ static LogicalResult verifyQuantization(AttentionOp op) {
   if (!quantization)
     return success();
   Type type = quantization.getType();
-  if (!type.isSignlessInteger(8) &&
-      !isa<Float8E4M3FNType, Float8E5M2Type>(type))
+  if (!AttentionOp::isQuantizationType(type))
     return op.emitOpError("quantizes only to i8, f8E4M3FN or f8E5M2, not ")
            << type;
   if (type.isSignlessInteger(8) && !quantization.getNormalized())

@@ -285,7 +285,8 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     `i8(clamp(f32(x) * factor, -127, 127))`; the quantized values, exact in
     f16 and bf16, are multiplied on the operands' tensor cores into f32,
     which is what an f8 matmul computes up to summation order, and an i8
-    one exactly for each tile of 64 keys (sums of integers below 2^24).
+    one exactly (its sums over a head size up to 128, and the normalized
+    probabilities' integers times V's over the keys, stay below 2^24).
     The scores' product is multiplied by the dequantization factor before
     the scale and the mask. The probabilities are quantized before ·V as
     the program quantized them: with `normalized`, after their division by
@@ -394,6 +395,13 @@ def Engine_AttentionOp : Op<Engine_Dialect, "attention", [Pure]> {
     /// Whether the kernels compute with elements of `type`.
     static bool isComputeType(::mlir::Type type) {
       return type.isF32() || type.isF16() || type.isBF16();
+    }
+    /// Whether the tensor-core kernel quantizes to `type`
+    /// (engine.attention_quantization).
+    static bool isQuantizationType(::mlir::Type type) {
+      return type.isSignlessInteger(8) ||
+             ::llvm::isa<::mlir::Float8E4M3FNType, ::mlir::Float8E5M2Type>(
+                 type);
     }
     /// Whether the tensor-core kernel can run an attention of these
     /// query/keys and values element types and head sizes D and Dv.

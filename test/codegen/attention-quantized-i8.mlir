@@ -17,10 +17,10 @@
 // CHECK: struct k0_attention_logit {
 // CHECK-NEXT: __device__ float operator()(float s, float m) const { return (__half2float((__float2half_rn((__half2float((__float2half_rn(__fmul_rn(s, 0x1.4e5e0ap-15f))))) * 0x1p-2f)))) + m; }
 // CHECK: prec_launch(e->early_launch, prec_attention_mma<1, 16, 16, false, false, false, PREC_MASK_ROW_PAIRS, k0_attention_logit, __half, float, __half, int, prec_result<__half>, prec_attention_i8<__half>>,
-// CHECK-SAME: k0_attention_logit(), nullptr, prec_attention_i8<__half>{0x1.fcp+4f, 0x1.fcp+5f, 0x1.fcp+3f, 0x1.fcp+6f, 0x1.4e5e0ap-15f});
+// CHECK-SAME: k0_attention_logit(), nullptr, prec_attention_i8<__half>{0x1.fcp+4f, 0x1.fcp+5f, 0x1.fcp+3f, 0x1.fcp+6f, 0x1.f75104p-17f});
 // REPORT: "compute": "i8"
 // REPORT: "probabilities": "i8"
 func.func @main(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>, %mask: tensor<2x1x1x8xf32>) -> tensor<4x8x16xf16> {
-  %o = engine.attention %q, %kt, %v mask %mask {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f32, quantization = #engine.attention_quantization<type = i8, query = 3.175000e+01 : f32, keys = 6.350000e+01 : f32, values = 1.587500e+01 : f32, probabilities = 1.270000e+02 : f32, scores = 3.98596931E-5 : f32, result = 3.98596931E-5 : f32, normalized = true>, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x1x8xf32>) -> tensor<4x8x16xf16>
+  %o = engine.attention %q, %kt, %v mask %mask {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f32, quantization = #engine.attention_quantization<type = i8, query = 3.175000e+01 : f32, keys = 6.350000e+01 : f32, values = 1.587500e+01 : f32, probabilities = 1.270000e+02 : f32, scores = 3.98596931E-5 : f32, result = 1.5e-05 : f32, normalized = true>, query_rows = 64 : i64, scale = 2.500000e-01 : f64, scaled_type = f16, score_type = f16} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>, tensor<2x1x1x8xf32>) -> tensor<4x8x16xf16>
   return %o : tensor<4x8x16xf16>
 }

@@ -352,7 +352,7 @@ func.func @half_quantized(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: t
 // attention quantizing to i8, with the same factors, and the probabilities
 // after their division by the row sum (normalized), as i8 always is.
 // CHECK-LABEL: func.func @quantized_i8
-// CHECK-NEXT: %[[O:.*]] = engine.attention %arg0, %arg1, %arg2 {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f32, quantization = #engine.attention_quantization<type = i8, query = 3.175000e+01 : f32, keys = 6.350000e+01 : f32, values = 1.587500e+01 : f32, probabilities = 1.270000e+02 : f32, scores = 4.960000e-04 : f32, result = 4.960000e-04 : f32, normalized = true>, query_rows = 64 : i64, scale = 1.000000e+00 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
+// CHECK-NEXT: %[[O:.*]] = engine.attention %arg0, %arg1, %arg2 {heads = 4 : i64, kernel = #engine.attention_kernel<tensor_cores>, masked_type = f32, quantization = #engine.attention_quantization<type = i8, query = 3.175000e+01 : f32, keys = 6.350000e+01 : f32, values = 1.587500e+01 : f32, probabilities = 1.270000e+02 : f32, scores = 4.960000e-04 : f32, result = 2.480000e-04 : f32, normalized = true>, query_rows = 64 : i64, scale = 1.000000e+00 : f64, scaled_type = f32, score_type = f32} : (tensor<4x8x16xf16>, tensor<4x16x8xf16>, tensor<4x8x16xf16>) -> tensor<4x8x16xf16>
 // CHECK-NEXT: return %[[O]]
 func.func @quantized_i8(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>) -> (tensor<4x8x16xf16>) {
   %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -362,6 +362,7 @@ func.func @quantized_i8(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: ten
   %fv = "tosa.const"() <{values = dense<15.875> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
   %fp = "tosa.const"() <{values = dense<127.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
   %ds = "tosa.const"() <{values = dense<4.96e-4> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %dr = "tosa.const"() <{values = dense<2.48e-4> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
   %q32 = tosa.cast %q : (tensor<4x8x16xf16>) -> tensor<4x8x16xf32>
   %qs = tosa.mul %q32, %fq, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
   %qc = tosa.clamp %qs {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
@@ -388,7 +389,7 @@ func.func @quantized_i8(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: ten
   %v8 = tosa.cast %vc : (tensor<4x8x16xf32>) -> tensor<4x8x16xi8>
   %o = tosa.matmul %p8, %v8, %zp, %zp : (tensor<4x8x8xi8>, tensor<4x8x16xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<4x8x16xi32>
   %o32 = tosa.cast %o : (tensor<4x8x16xi32>) -> tensor<4x8x16xf32>
-  %od = tosa.mul %o32, %ds, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %od = tosa.mul %o32, %dr, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
   %o16 = tosa.cast %od {precision.epilogue} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf16>
   return %o16 : tensor<4x8x16xf16>
 }
@@ -484,6 +485,54 @@ func.func @quantized_f8_calibrated(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf1
   %v8 = tosa.cast %vs : (tensor<4x8x16xf32>) -> tensor<4x8x16xf8E4M3FN>
   %o = tosa.matmul %p8, %v8, %zp, %zp : (tensor<4x8x8xf8E4M3FN>, tensor<4x8x16xf8E4M3FN>, tensor<1xf8E4M3FN>, tensor<1xf8E4M3FN>) -> tensor<4x8x16xf32>
   %od = tosa.mul %o, %ds, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %o16 = tosa.cast %od {precision.epilogue} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf16>
+  return %o16 : tensor<4x8x16xf16>
+}
+
+// -----
+
+// Q·Kᵀ in i8 with a zero point of 3 for Q: the kernel quantizes around 0,
+// so nothing is fused.
+// CHECK-LABEL: func.func @i8_zero_point
+// CHECK-NOT: engine.attention
+// CHECK: return
+func.func @i8_zero_point(%q: tensor<4x8x16xf16>, %kt: tensor<4x16x8xf16>, %v: tensor<4x8x16xf16>) -> (tensor<4x8x16xf16>) {
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zp3 = "tosa.const"() <{values = dense<3> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %fq = "tosa.const"() <{values = dense<31.75> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fk = "tosa.const"() <{values = dense<63.5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fv = "tosa.const"() <{values = dense<15.875> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %fp = "tosa.const"() <{values = dense<127.0> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %ds = "tosa.const"() <{values = dense<4.96e-4> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %dr = "tosa.const"() <{values = dense<2.48e-4> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %q32 = tosa.cast %q : (tensor<4x8x16xf16>) -> tensor<4x8x16xf32>
+  %qs = tosa.mul %q32, %fq, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %qc = tosa.clamp %qs {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  %q8 = tosa.cast %qc : (tensor<4x8x16xf32>) -> tensor<4x8x16xi8>
+  %k32 = tosa.cast %kt : (tensor<4x16x8xf16>) -> tensor<4x16x8xf32>
+  %ks = tosa.mul %k32, %fk, %shift : (tensor<4x16x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x16x8xf32>
+  %kc = tosa.clamp %ks {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %k8 = tosa.cast %kc : (tensor<4x16x8xf32>) -> tensor<4x16x8xi8>
+  %s = tosa.matmul %q8, %k8, %zp3, %zp : (tensor<4x8x16xi8>, tensor<4x16x8xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<4x8x8xi32>
+  %s32 = tosa.cast %s : (tensor<4x8x8xi32>) -> tensor<4x8x8xf32>
+  %sd = tosa.mul %s32, %ds, %shift : (tensor<4x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %m = tosa.reduce_max %sd {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
+  %d = tosa.sub %sd, %m : (tensor<4x8x8xf32>, tensor<4x8x1xf32>) -> tensor<4x8x8xf32>
+  %e = tosa.exp %d : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %l = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x8x8xf32>) -> tensor<4x8x1xf32>
+  %r = tosa.reciprocal %l : (tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<4x8x8xf32>, tensor<4x8x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %ps = tosa.mul %p, %fp, %shift : (tensor<4x8x8xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x8xf32>
+  %pc = tosa.clamp %ps {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %p8 = tosa.cast %pc : (tensor<4x8x8xf32>) -> tensor<4x8x8xi8>
+  %v32 = tosa.cast %v : (tensor<4x8x16xf16>) -> tensor<4x8x16xf32>
+  %vs = tosa.mul %v32, %fv, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
+  %vc = tosa.clamp %vs {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  %v8 = tosa.cast %vc : (tensor<4x8x16xf32>) -> tensor<4x8x16xi8>
+  %o = tosa.matmul %p8, %v8, %zp, %zp : (tensor<4x8x8xi8>, tensor<4x8x16xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<4x8x16xi32>
+  %o32 = tosa.cast %o : (tensor<4x8x16xi32>) -> tensor<4x8x16xf32>
+  %od = tosa.mul %o32, %dr, %shift : (tensor<4x8x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x8x16xf32>
   %o16 = tosa.cast %od {precision.epilogue} : (tensor<4x8x16xf32>) -> tensor<4x8x16xf16>
   return %o16 : tensor<4x8x16xf16>
 }
