@@ -753,10 +753,11 @@ def PrecTransposeGemmOperands
     i8 and f8 GEMMs read B only as a [batch, N, K] matrix with op T. A
     constant B is stored that way (`prec-plan-weight-layouts`), and a B
     that is a `tosa.transpose` (perms 0, 2, 1) is read through from the
-    transpose's input. Any other B of an i8 or f8 `tosa.matmul` (a
-    quantized attention's keys or values) becomes a transpose of a
-    transpose: the inner one a kernel writing the [batch, N, K] copy, the
-    outer one read through by the GEMM. Other matmuls are left alone.
+    transpose's input. Any other B of an i8 or f8 `tosa.matmul` (the keys
+    or values of a quantized attention that is not fused) becomes a
+    transpose of a transpose: the inner one a kernel writing the
+    [batch, N, K] copy, the outer one read through by the GEMM. Other
+    matmuls are left alone.
 
     Example:
 

@@ -3,8 +3,9 @@
 // cuBLASLt's i8 and f8 GEMMs take B only as a [batch, N, K] matrix read
 // transposed. A weight is stored that way (prec-plan-weight-layouts) and a B
 // that is already a transpose of such a tensor is read through; any other B
-// (the keys or values of a quantized attention, behind the exporter's
-// reshapes) is transposed into that layout by a kernel of its own.
+// (the keys or values of a quantized attention that is not fused, behind
+// the exporter's reshapes) is transposed into that layout by a kernel of its
+// own.
 //
 //===----------------------------------------------------------------------===//
 

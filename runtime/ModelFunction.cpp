@@ -29,7 +29,7 @@ uint64_t getPhysicalMemory() {
   return uint64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
 }
 
-/// A binding for `type`, or an error naming `role`.
+/// A binding named `name` for `type`, or an error naming it.
 static llvm::Expected<Binding> makeBinding(std::string name, mlir::Type type) {
   auto tensorType = llvm::dyn_cast<mlir::RankedTensorType>(type);
   if (!tensorType || !tensorType.hasStaticShape())

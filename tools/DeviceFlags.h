@@ -1,5 +1,4 @@
-//===- DeviceFlags.h - flags prec-debug and prec-calibrate share -*- C++
-//-*-===//
+//===- DeviceFlags.h - --device and --nvcc ---------------------*- C++ -*-===//
 //
 // Where a tool runs its programs is chosen the same way in prec-debug and
 // prec-calibrate: both declare --device and --nvcc here.

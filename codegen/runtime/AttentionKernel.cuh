@@ -792,6 +792,16 @@ enum prec_mask_read : int {
   PREC_MASK_ELEMENTS,
 };
 
+// The tensor-core kernel's sweeps over the keys: the only one, or, where it
+// quantizes normalized probabilities, the first (each row's maximum and
+// sum: no values, no P.V, one barrier a tile) and the second (P.V of the
+// normalized probabilities, Q already staged).
+enum prec_attention_sweep : int {
+  PREC_ONLY_SWEEP,
+  PREC_STATISTICS_SWEEP,
+  PREC_NORMALIZING_SWEEP,
+};
+
 // `Logits` turns a pair of adjacent dot products and their mask values
 // (prec_pair<M>) into logits, rounding as the program did. Each warp takes
 // MT tiles of 16 query rows; launched with prec_attention_tiles' BYTES of
@@ -947,10 +957,9 @@ __global__ void __launch_bounds__(128)
   // landed, and one before P.V, once its values have. A tile loads into the
   // buffers of the tile before last, which every warp finished with before
   // the later of the two barriers it passed (keys: the first).
-  // With Staging::NORMALIZED, a first sweep over the keys (STATISTICS: no
-  // values, no P.V, one barrier a tile) finds each row's maximum and sum,
-  // and the second (kind 2, Q already staged) quantizes exp(x - max) / sum,
-  // as the program did.
+  // With Staging::NORMALIZED, a statistics sweep over the keys finds each
+  // row's maximum and sum, and a normalizing one quantizes
+  // exp(x - max) / sum, as the program did.
   float inverse_sum[MT][2];
   // Row (m, r)'s sum over the 4 threads of its quad.
   auto row_sum = [&](int m, int r) {
@@ -958,7 +967,7 @@ __global__ void __launch_bounds__(128)
     return total + __shfl_xor_sync(0xffffffffu, total, 2);
   };
   auto sweep = [&](auto kind) {
-    constexpr bool STATISTICS = decltype(kind)::value == 1;
+    constexpr bool STATISTICS = decltype(kind)::value == PREC_STATISTICS_SWEEP;
     for (I first = 0; first < limit; first += KEYS) {
       T *const keys_here = keys_tile(first), *const values_here =
                                                  values_tile(first);
@@ -969,7 +978,7 @@ __global__ void __launch_bounds__(128)
       if constexpr (Staging::STAGED) {
         auto query_chunk = [&](uint4 c) { return staging.query_chunk(c); };
         auto keys_chunk = [&](uint4 c) { return staging.keys_chunk(c); };
-        if (first == 0 && decltype(kind)::value != 2)
+        if (first == 0 && decltype(kind)::value != PREC_NORMALIZING_SWEEP)
           prec_transform_own_chunks<QUERIES, D>(queries_tile, query_chunk);
         if (KEY_ROWS)
           prec_transform_own_chunks<KEYS, D>(keys_here, keys_chunk);
@@ -1120,7 +1129,7 @@ __global__ void __launch_bounds__(128)
     }
   };
   if constexpr (Staging::NORMALIZED) {
-    sweep(prec_int<1>());
+    sweep(prec_int<PREC_STATISTICS_SWEEP>());
 #pragma unroll
     for (int m = 0; m < MT; ++m)
 #pragma unroll
@@ -1136,9 +1145,9 @@ __global__ void __launch_bounds__(128)
     __syncthreads();
     load_keys(0);
     prec_commit_copies();
-    sweep(prec_int<2>());
+    sweep(prec_int<PREC_NORMALIZING_SWEEP>());
   } else {
-    sweep(prec_int<0>());
+    sweep(prec_int<PREC_ONLY_SWEEP>());
   }
   // Output pairs store as one value where the output's rows are aligned for
   // them (DV is even) and outputs are only rounded.
