@@ -34,11 +34,10 @@ int64_t CudaEmitter::getVectorLanes(Operation *op) const {
   return bytes.getInt() / typeOf(op->getResult(0)).bytes;
 }
 
-std::string CudaEmitter::getVectorCType(Operation *op) const {
-  IntegerAttr bytes = getEngineDialect().getVectorBytesAttrHelper().getAttr(op);
-  if (!bytes)
-    return typeOf(op->getResult(0)).cType;
-  switch (bytes.getInt()) {
+const char *getVectorCType(int64_t bytes) {
+  switch (bytes) {
+  case 2:
+    return "unsigned short";
   case 4:
     return "unsigned";
   case 8:
@@ -46,6 +45,13 @@ std::string CudaEmitter::getVectorCType(Operation *op) const {
   default:
     return "uint4";
   }
+}
+
+std::string CudaEmitter::getVectorCType(Operation *op) const {
+  IntegerAttr bytes = getEngineDialect().getVectorBytesAttrHelper().getAttr(op);
+  if (!bytes)
+    return typeOf(op->getResult(0)).cType;
+  return prec::cuda::getVectorCType(bytes.getInt());
 }
 
 /// A kernel moving elements of `input` into `op`'s result, a thread per

@@ -102,6 +102,9 @@ expressionOf(Operation *op,
 /// would (nothing to do for f32).
 std::string roundedTo(Type type, llvm::StringRef expression);
 
+/// The C type a thread moves `bytes` (2, 4, 8 or 16) bytes of elements as.
+const char *getVectorCType(int64_t bytes);
+
 /// runtime/GemmHelpers.cuh and runtime/RowReduce.cuh, for engines with GEMMs
 /// and row kernels.
 extern const char *const matmulHelpers;
@@ -236,6 +239,7 @@ private:
                          StringRef half);
   LogicalResult emitPool(Operation *op, bool isMax);
   LogicalResult emitRowGroup(const RowGroup &group);
+  std::string loadRowRegisters(RowKernel &kernel, Value value);
   void addRowReduction(RowKernel &kernel, Operation *op,
                        const std::string &name);
   void addRowElementwise(RowKernel &kernel, Operation *op,

@@ -96,30 +96,54 @@ const char *const rowReduceHelper =
 
 /// What a row kernel is made of while it is written: its geometry, the
 /// registers holding values of the group, the buffers it reads and writes,
-/// and its body.
+/// and its body. Each thread holds `runs` runs of `lanes` consecutive
+/// elements of its row (engine.vector_bytes; one element without it), run
+/// e starting at element (thread + e * threads) * lanes.
 struct RowKernel {
-  RowKernel(const RowGroup &group, int64_t threads, IndexSpelling indexSpelling)
+  RowKernel(const RowGroup &group, int64_t threads, int64_t lanes,
+            IndexSpelling indexSpelling)
       : group(group), indexSpelling(indexSpelling),
         outputs(getRowGroupOutputs(group.ops)), width(group.width),
-        threads(threads), perThread((width + threads - 1) / threads) {}
+        threads(threads), lanes(lanes),
+        runs((width / lanes + threads - 1) / threads),
+        rowsPerBlock(getRowsPerBlock(threads)),
+        threadInRow(rowsPerBlock == 1 ? "threadIdx.x" : "lane"),
+        slot(lanes == 1 ? "e" : "x") {}
 
   /// A loop over a thread's elements of the row running `statements`,
-  /// which see the element's index in the row as j. Element e is inside
-  /// the row unless the threads overrun it.
-  std::string overRow(const std::string &statements) const {
-    bool overruns = width % threads != 0;
+  /// which see the element's index in the row as j and its register slot
+  /// as `slot`; with runs, `runStart` and `runEnd` run before and after
+  /// each run's elements and see its start as j0. Element e is inside the
+  /// row unless the threads overrun it.
+  std::string overRow(const std::string &statements,
+                      const std::string &runStart = "",
+                      const std::string &runEnd = "") const {
+    bool overruns = width % (threads * lanes) != 0;
+    std::string bound = overruns ? llvm::formatv("    if ({0} >= {1}) break;\n",
+                                                 lanes == 1 ? "j" : "j0",
+                                                 indexSpelling.literal(width))
+                                       .str()
+                                 : std::string();
+    if (lanes == 1)
+      return llvm::formatv("#pragma unroll\n"
+                           "  for (int e = 0; e < {0}; ++e) {{\n"
+                           "    [[maybe_unused]] const {4} j = "
+                           "{5} + e * {1};\n"
+                           "{2}{3}  }\n",
+                           runs, threads, bound, statements,
+                           indexSpelling.type(), threadInRow)
+          .str();
     return llvm::formatv("#pragma unroll\n"
                          "  for (int e = 0; e < {0}; ++e) {{\n"
-                         "    [[maybe_unused]] const {4} j = "
-                         "threadIdx.x + e * {1};\n"
-                         "{2}{3}  }\n",
-                         perThread, threads,
-                         overruns ? llvm::formatv("    if (j >= {0}) "
-                                                  "break;\n",
-                                                  indexSpelling.literal(width))
-                                        .str()
-                                  : std::string(),
-                         statements, indexSpelling.type())
+                         "    const {3} j0 = ({4} + e * {1}) * {2};\n"
+                         "{5}{6}"
+                         "#pragma unroll\n"
+                         "    for (int l = 0; l < {2}; ++l) {{\n"
+                         "      [[maybe_unused]] const {3} j = j0 + l;\n"
+                         "      [[maybe_unused]] const int x = e * {2} + l;\n"
+                         "  {7}    }\n{8}  }\n",
+                         runs, threads, lanes, indexSpelling.type(),
+                         threadInRow, bound, runStart, statements, runEnd)
         .str();
   }
   bool inGroup(Operation *op) const {
@@ -137,11 +161,18 @@ struct RowKernel {
   bool isFull(Value value) const {
     return getRowValueKind(value, group.rows, width) == RowValueKind::Full;
   }
+  /// Whether a thread holds `value` as an array over its elements of the
+  /// row: full rows, and with runs the row vectors it loads as runs.
+  bool isHeldPerElement(Value value) const {
+    return isFull(value) || (lanes > 1 && isRowVector(value, width));
+  }
 
   /// The element at `j` of row `row`, an offset into a full row.
   std::string atRowElement() const {
     return "row * " + indexSpelling.literal(width) + " + j";
   }
+  /// The register slots a thread holds of a row.
+  int64_t slots() const { return runs * lanes; }
 
   const RowGroup &group;
   const IndexSpelling indexSpelling;
@@ -149,11 +180,48 @@ struct RowKernel {
   SmallVector<Value> outputs;
   const int64_t width;
   const int64_t threads;
-  const int64_t perThread;
+  const int64_t lanes;
+  const int64_t runs;
+  const int64_t rowsPerBlock;
+  /// The thread's index among its row's threads, and a register's slot.
+  const std::string threadInRow, slot;
   llvm::DenseMap<Value, std::string> registers;
   SmallVector<Value> inputs;
   std::string body, layers;
 };
+
+/// Loads `value`, a full row or a row vector computed before the group,
+/// into a register array of the thread's elements: one vector per run with
+/// runs, else element by element.
+std::string CudaEmitter::loadRowRegisters(RowKernel &kernel, Value value) {
+  std::string name = "f" + std::to_string(kernel.registers.size());
+  kernel.registers[value] = name;
+  size_t input = kernel.inputs.size();
+  kernel.inputs.push_back(value);
+  DeviceType type = typeOf(value);
+  std::string code =
+      llvm::formatv("  float {0}[{1}];\n", name, kernel.slots()).str();
+  if (kernel.lanes == 1)
+    return code +
+           kernel.overRow(llvm::formatv(
+               "    {0}[e] = {1};\n", name,
+               substitute(type.toFloat, llvm::formatv("in{0}[{1}]", input,
+                                                      kernel.atRowElement())
+                                            .str())));
+  std::string start =
+      kernel.isFull(value)
+          ? "row * " + indexSpelling.literal(kernel.width) + " + j0"
+          : std::string("j0");
+  const char *run = prec::cuda::getVectorCType(type.bytes * kernel.lanes);
+  return code +
+         kernel.overRow(
+             llvm::formatv("    {0}[x] = {1};\n", name,
+                           substitute(type.toFloat, "v[l]")),
+             llvm::formatv("    __align__(16) {0} v[{1}];\n"
+                           "    *reinterpret_cast<{2} *>(v) = "
+                           "*reinterpret_cast<const {2} *>(in{3} + {4});\n",
+                           type.cType, kernel.lanes, run, input, start));
+}
 
 /// A reduction of the group into register `name`: a thread's elements,
 /// then the block. A row computed before the group is loaded first.
@@ -161,43 +229,41 @@ void CudaEmitter::addRowReduction(RowKernel &kernel, Operation *op,
                                   const std::string &name) {
   bool isMax = isa<tosa::ReduceMaxOp>(op);
   Value reduced = kernel.rootOf(op->getOperand(0));
-  if (!kernel.registers.count(reduced)) {
-    std::string loaded = "f" + std::to_string(kernel.registers.size());
-    kernel.registers[reduced] = loaded;
-    size_t input = kernel.inputs.size();
-    kernel.inputs.push_back(reduced);
-    kernel.body += llvm::formatv("  float {0}[{1}];\n", loaded,
-                                 kernel.perThread);
-    kernel.body += kernel.overRow(llvm::formatv(
-        "    {0}[e] = {1};\n", loaded,
-        substitute(
-            typeOf(reduced).toFloat,
-            llvm::formatv("in{0}[{1}]", input, kernel.atRowElement()).str())));
-  }
+  if (!kernel.registers.count(reduced))
+    kernel.body += loadRowRegisters(kernel, reduced);
   kernel.body += llvm::formatv("  float {0}_acc = {1};\n", name,
                                isMax ? "-INFINITY" : "0.0f");
   kernel.body += kernel.overRow(
-      llvm::formatv(isMax ? "    {0}_acc = fmaxf({0}_acc, {1}[e]);\n"
-                          : "    {0}_acc = __fadd_rn({0}_acc, {1}[e]);\n",
-                    name, kernel.registers.lookup(reduced)));
+      llvm::formatv(isMax ? "    {0}_acc = fmaxf({0}_acc, {1}[{2}]);\n"
+                          : "    {0}_acc = __fadd_rn({0}_acc, {1}[{2}]);\n",
+                    name, kernel.registers.lookup(reduced), kernel.slot));
   kernel.body += llvm::formatv(
-      "  const float {0} = prec_row_reduce<{1}>({0}_acc, partial);\n", name,
-      isMax ? "true" : "false");
+      "  const float {0} = prec_row_reduce<{1}, {2}>({0}_acc, partial);\n",
+      name, isMax ? "true" : "false", kernel.threads / 32);
 }
 
 /// An elementwise op of the group into register `name` (an array over the
 /// row when `full`). Operands are registers of the group, or loads of
-/// values computed before.
+/// values computed before: with runs, full rows and row vectors are loaded
+/// into registers first.
 void CudaEmitter::addRowElementwise(RowKernel &kernel, Operation *op,
                                     const std::string &name, bool full) {
   const int64_t width = kernel.width;
   Value result = op->getResult(0);
+  if (kernel.lanes > 1)
+    for (Value operand : op->getOperands()) {
+      Value root = kernel.rootOf(operand);
+      if (!kernel.registers.count(root) && !getSplatLiteral(root) &&
+          kernel.isHeldPerElement(root))
+        kernel.body += loadRowRegisters(kernel, root);
+    }
   SmallVector<ArrayRef<int64_t>> loadedShapes;
   std::string loads;
   std::string expression = expressionOf(op, [&](Value operand) {
     Value root = kernel.rootOf(operand);
     if (std::string reg = kernel.registers.lookup(root); !reg.empty())
-      return kernel.isFull(root) ? reg + "[e]" : reg;
+      return kernel.isHeldPerElement(root) ? reg + "[" + kernel.slot + "]"
+                                           : reg;
     if (std::optional<std::string> literal = getSplatLiteral(operand))
       return *literal;
     auto it = llvm::find(kernel.inputs, operand);
@@ -230,27 +296,42 @@ void CudaEmitter::addRowElementwise(RowKernel &kernel, Operation *op,
   expression = roundedTo(getElementTypeOrSelf(result.getType()), expression);
   if (full)
     kernel.body +=
-        llvm::formatv("  float {0}[{1}];\n", name, kernel.perThread).str() +
-        kernel.overRow(
-            llvm::formatv("{0}    {1}[e] = {2};\n", loads, name, expression));
+        llvm::formatv("  float {0}[{1}];\n", name, kernel.slots()).str() +
+        kernel.overRow(llvm::formatv("{0}    {1}[{2}] = {3};\n", loads, name,
+                                     kernel.slot, expression));
   else
     kernel.body += llvm::formatv("  float {0};\n  {{\n{1}    {0} = {2};\n  }\n",
                                  name, loads, expression);
 }
 
-/// The stores of the values read after the group, from their registers.
+/// The stores of the values read after the group, from their registers:
+/// full rows one run at a time with runs.
 std::string CudaEmitter::writeRowOutputs(const RowKernel &kernel) {
   std::string writes;
   for (auto [position, output] : llvm::enumerate(kernel.outputs)) {
     std::string reg = kernel.registers.lookup(output);
-    if (kernel.isFull(output))
+    DeviceType type = typeOf(output);
+    if (!kernel.isFull(output)) {
+      writes += llvm::formatv("  if ({0} == 0) out{1}[row] = {2};\n",
+                              kernel.threadInRow, position,
+                              substitute(type.fromFloat, reg));
+      continue;
+    }
+    if (kernel.lanes == 1) {
       writes += kernel.overRow(llvm::formatv(
           "    out{0}[{1}] = {2};\n", position, kernel.atRowElement(),
-          substitute(typeOf(output).fromFloat, reg + "[e]")));
-    else
-      writes +=
-          llvm::formatv("  if (threadIdx.x == 0) out{0}[row] = {1};\n",
-                        position, substitute(typeOf(output).fromFloat, reg));
+          substitute(type.fromFloat, reg + "[e]")));
+      continue;
+    }
+    const char *run = prec::cuda::getVectorCType(type.bytes * kernel.lanes);
+    writes += kernel.overRow(
+        llvm::formatv("    w[l] = {0};\n",
+                      substitute(type.fromFloat, reg + "[x]")),
+        llvm::formatv("    __align__(16) {0} w[{1}];\n", type.cType,
+                      kernel.lanes),
+        llvm::formatv("    *reinterpret_cast<{0} *>(out{1} + row * {2} + "
+                      "j0) = *reinterpret_cast<const {0} *>(w);\n",
+                      run, position, indexSpelling.literal(kernel.width)));
   }
   return writes;
 }
@@ -265,7 +346,13 @@ LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
       getEngineDialect().getBlockThreadsAttrHelper().getAttr(launch);
   if (!threads)
     return planMissing(launch, "engine.block_threads", "prec-plan-kernels");
-  RowKernel kernel(group, threads.getInt(), indexSpelling);
+  // prec-plan-elementwise-vectors sized the runs by the widest element and
+  // chose them to divide the row.
+  int64_t lanes = 1;
+  if (IntegerAttr bytes =
+          getEngineDialect().getVectorBytesAttrHelper().getAttr(launch))
+    lanes = bytes.getInt() / getRowRunElementBytes(group);
+  RowKernel kernel(group, threads.getInt(), lanes, indexSpelling);
   for (Operation *op : group.ops) {
     if (isa<tosa::ReshapeOp>(op))
       continue;
@@ -302,24 +389,49 @@ LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
     signature +=
         llvm::formatv("{0}{1} *__restrict__ out{2}", position ? ", " : "",
                       typeOf(output).cType, position);
+  Value result = launch->getResult(0);
+  // Rows sharing a block: each warp finds its own, past the last if the
+  // block overruns them.
+  std::string rowOfThread =
+      kernel.rowsPerBlock == 1
+          ? llvm::formatv("  const {0} row = blockIdx.x;\n",
+                          indexSpelling.type())
+                .str()
+          : llvm::formatv("  const {0} row = blockIdx.x * {1} + threadIdx.x / "
+                          "{2};\n  if (row >= {3}) return;\n"
+                          "  const int lane = threadIdx.x % {2};\n",
+                          indexSpelling.type(), kernel.rowsPerBlock,
+                          kernel.threads, kernelBound(result, group.rows))
+                .str();
+  std::string geometry =
+      llvm::formatv("a block of {0} threads per row", kernel.threads);
+  if (kernel.rowsPerBlock > 1)
+    geometry = llvm::formatv("{0} rows of {1} threads a block",
+                             kernel.rowsPerBlock, kernel.threads);
+  if (lanes > 1)
+    geometry += llvm::formatv(", runs of {0} elements", lanes);
   kernels += llvm::formatv(
-      "// row kernel: {0} rows of {1}, a block of {2} threads per row, for\n"
-      "{3}__global__ void {4}({5}) {{\n"
+      "// row kernel: {0} rows of {1}, {2}, for\n"
+      "{3}__global__ void {4}({5}{9}) {{\n"
       "  prec_kernel_start();\n"
       "  __shared__ float partial[8];\n"
-      "  const {8} row = blockIdx.x;\n{6}{7}}\n\n",
-      group.rows, kernel.width, kernel.threads, kernel.layers, name, signature,
-      kernel.body, writeRowOutputs(kernel), indexSpelling.type());
-  std::string layer = getLayerName(group.ops.back()).str();
-  runCode += llvm::formatv("  // row kernel ending at {0}{1}\n",
-                           group.ops.back()->getName(),
-                           layer.empty() ? "" : " '" + layer + "'");
+      "{8}{6}{7}}\n\n",
+      group.rows, kernel.width, geometry, kernel.layers, name, signature,
+      kernel.body, writeRowOutputs(kernel), rowOfThread,
+      kernel.rowsPerBlock > 1 ? countParameter(result) : "");
+  std::string layer = getLayerName(launch).str();
+  runCode +=
+      llvm::formatv("  // row kernel ending at {0}{1}\n", launch->getName(),
+                    layer.empty() ? "" : " '" + layer + "'");
   SmallVector<std::string> arguments;
   for (Value value : llvm::concat<Value>(kernel.inputs, kernel.outputs))
     arguments.push_back(pointer(value));
-  runCode += launchCall(
-      name, blocksFor(group.ops.back()->getResult(0), group.rows, 1),
-      std::to_string(kernel.threads), "0", llvm::join(arguments, ", "));
+  if (kernel.rowsPerBlock > 1 && isBatched(result))
+    arguments.push_back(runtimeCount(result, group.rows));
+  runCode +=
+      launchCall(name, blocksFor(result, group.rows, kernel.rowsPerBlock),
+                 std::to_string(kernel.threads * kernel.rowsPerBlock), "0",
+                 llvm::join(arguments, ", "));
   return success();
 }
 

@@ -71,11 +71,11 @@ std::string getHalfLiteral(const llvm::APFloat &value, mlir::Type type) {
 }
 
 std::optional<int64_t>
-chooseVectorBytes(const DeviceType &element,
+chooseVectorBytes(int64_t elementBytes,
                   llvm::function_ref<bool(int64_t lanes)> fits) {
   for (int64_t bytes : {16, 8, 4}) {
-    int64_t lanes = bytes / element.bytes;
-    if (lanes >= 2 && bytes % element.bytes == 0 && fits(lanes))
+    int64_t lanes = bytes / elementBytes;
+    if (lanes >= 2 && bytes % elementBytes == 0 && fits(lanes))
       return bytes;
   }
   return std::nullopt;

@@ -33,10 +33,10 @@ inline bool isHalfFloat(mlir::Type type) {
 }
 
 /// The widest of 16, 8 or 4 bytes that holds two or more whole elements of
-/// `element` and for which `fits(lanes)` holds: what a thread of a copy or
-/// elementwise kernel moves at a time (engine.vector_bytes).
+/// `elementBytes` bytes and for which `fits(lanes)` holds: what a thread of
+/// a copy, elementwise or row kernel moves at a time (engine.vector_bytes).
 std::optional<int64_t>
-chooseVectorBytes(const DeviceType &element,
+chooseVectorBytes(int64_t elementBytes,
                   llvm::function_ref<bool(int64_t lanes)> fits);
 
 /// `value` as a CUDA float literal: hexadecimal, so exact whatever the

@@ -109,7 +109,7 @@ public:
       if (!element)
         return;
       if (std::optional<int64_t> bytes =
-              chooseVectorBytes(*element, [&](int64_t lanes) {
+              chooseVectorBytes(element->bytes, [&](int64_t lanes) {
                 return movesInnermostVectors(op, lanes);
               }))
         vectorBytes.setAttr(

@@ -5,7 +5,11 @@
 // GELU kernel (12.6M f16 elements) took 21 us on an H200 against its bytes'
 // 10.5 us. Where the innermost dimension divides, each thread takes vectors
 // of consecutive elements, loading the inputs read at the output's index
-// and storing the result 16 bytes at a time.
+// and storing the result 16 bytes at a time. Row kernels (LayerNorm,
+// softmax) likewise load and store their rows in runs: BERT-base's residual
+// add and LayerNorm, 4096 rows of 768 f16, took 7.95 us on an H200 an
+// element at a time, 128 threads a row, and 5.90 us in runs of 8, a warp a
+// row (bench/gpu/run_transformers.py profile).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +21,7 @@
 #include "lowering/ElementIndexMapInterface.h"
 #include "lowering/ElementwiseExpressionInterface.h"
 #include "lowering/PlannableFunction.h"
+#include "lowering/RowGroups.h"
 
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
@@ -30,16 +35,15 @@ namespace prec {
 
 namespace {
 
-/// The ops of each elementwise kernel (`single` or `fused`), by kernel
-/// index, in program order: the last launches it.
+/// The ops of each kernel of one of `kinds`, by kernel index, in program
+/// order: the last launches it.
 llvm::MapVector<int64_t, SmallVector<Operation *>>
-collectElementwiseKernels(func::FuncOp function,
-                          engine::EngineDialect &dialect) {
+collectKernels(func::FuncOp function, engine::EngineDialect &dialect,
+               ArrayRef<engine::KernelKind> kinds) {
   llvm::MapVector<int64_t, SmallVector<Operation *>> kernels;
   function.walk([&](Operation *op) {
     engine::KernelAttr kernel = dialect.getKernelAttrHelper().getAttr(op);
-    if (kernel && (kernel.getKind() == engine::KernelKind::Single ||
-                   kernel.getKind() == engine::KernelKind::Fused))
+    if (kernel && llvm::is_contained(kinds, kernel.getKind()))
       kernels[kernel.getIndex()].push_back(op);
   });
   return kernels;
@@ -61,10 +65,10 @@ bool allInputs(ArrayRef<Operation *> ops,
   return true;
 }
 
-/// Whether every buffer the kernel of `ops` reads and writes is the arena's
-/// or the weights' (256-byte aligned): a binding's alignment is the
-/// caller's, and so is that of a result written into one.
-bool touchesOnlyEngineBuffers(ArrayRef<Operation *> ops,
+/// Whether every buffer the kernel of `ops` reads, and each of `outputs`,
+/// is the arena's or the weights' (256-byte aligned): a binding's alignment
+/// is the caller's, and so is that of a result written into one.
+bool touchesOnlyEngineBuffers(ArrayRef<Operation *> ops, ValueRange outputs,
                               const llvm::DenseMap<Value, int64_t> &inPlace) {
   auto isEngineBuffer = [&](Value value) {
     return !isa<BlockArgument>(getStorageRoot(value)) &&
@@ -72,7 +76,7 @@ bool touchesOnlyEngineBuffers(ArrayRef<Operation *> ops,
   };
   return allInputs(ops, [&](Operation *,
                             Value input) { return isEngineBuffer(input); }) &&
-         isEngineBuffer(ops.back()->getResult(0));
+         llvm::all_of(outputs, isEngineBuffer);
 }
 
 /// Whether each thread reading runs of consecutive elements keeps the
@@ -104,8 +108,23 @@ public:
   LogicalResult plan(func::FuncOp function) {
     auto &dialect = engine::EngineDialect::get(&getContext());
     llvm::DenseMap<Value, int64_t> inPlace = getResultsWrittenInPlace(function);
+    planElementwiseKernels(function, dialect, inPlace);
+    planRowKernels(function, dialect, inPlace);
+    return success();
+  }
+
+private:
+  IntegerAttr getI64(int64_t value) {
+    return IntegerAttr::get(IntegerType::get(&getContext(), 64), value);
+  }
+
+  void planElementwiseKernels(func::FuncOp function,
+                              engine::EngineDialect &dialect,
+                              const llvm::DenseMap<Value, int64_t> &inPlace) {
     auto vectorBytes = dialect.getVectorBytesAttrHelper();
-    for (auto &[index, ops] : collectElementwiseKernels(function, dialect)) {
+    for (auto &[index, ops] : collectKernels(
+             function, dialect,
+             {engine::KernelKind::Single, engine::KernelKind::Fused})) {
       Operation *root = ops.back();
       if (!isElementwise(root) || root->getNumResults() != 1)
         continue;
@@ -115,18 +134,45 @@ public:
       Type resultElement = getElementTypeOrSelf(root->getResult(0).getType());
       std::optional<DeviceType> element = getDeviceType(resultElement);
       if (shape.empty() || ShapedType::isDynamic(shape.back()) || !element ||
-          !touchesOnlyEngineBuffers(ops, inPlace) ||
+          !touchesOnlyEngineBuffers(ops, root->getResults(), inPlace) ||
           !keepsLoadsCoalesced(ops, resultElement))
         continue;
       if (std::optional<int64_t> bytes =
-              chooseVectorBytes(*element, [&](int64_t lanes) {
+              chooseVectorBytes(element->bytes, [&](int64_t lanes) {
                 return shape.back() % lanes == 0;
               }))
-        vectorBytes.setAttr(
-            root,
-            IntegerAttr::get(IntegerType::get(&getContext(), 64), *bytes));
+        vectorBytes.setAttr(root, getI64(*bytes));
     }
-    return success();
+  }
+
+  /// Row kernels move runs of consecutive elements of their rows and row
+  /// vectors, as many as the widest element's vector_bytes holds, where
+  /// the width is a multiple of that and leaves a warp's threads a run each
+  /// at least; their threads then cover the runs.
+  void planRowKernels(func::FuncOp function, engine::EngineDialect &dialect,
+                      const llvm::DenseMap<Value, int64_t> &inPlace) {
+    auto vectorBytes = dialect.getVectorBytesAttrHelper();
+    auto blockThreads = dialect.getBlockThreadsAttrHelper();
+    for (auto &[index, ops] :
+         collectKernels(function, dialect, {engine::KernelKind::Rows})) {
+      Operation *root = ops.back();
+      // A plan already there is replaced.
+      root->removeAttr(vectorBytes.getName());
+      RowGroup group = getRowGroup(ops);
+      int64_t widest = getRowRunElementBytes(group);
+      std::optional<int64_t> bytes;
+      if (widest > 0 && widest <= 16 &&
+          touchesOnlyEngineBuffers(ops, getRowGroupOutputs(ops), inPlace))
+        bytes = chooseVectorBytes(widest, [&](int64_t lanes) {
+          return group.width % lanes == 0 && group.width / lanes >= 32;
+        });
+      int64_t runs = group.width;
+      if (bytes) {
+        vectorBytes.setAttr(root, getI64(*bytes));
+        runs /= *bytes / widest;
+      }
+      blockThreads.setAttr(root, getI64(getRowBlockThreads(runs)));
+    }
   }
 };
 

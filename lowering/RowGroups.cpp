@@ -2,6 +2,9 @@
 
 #include "lowering/RowGroups.h"
 
+#include "dialects/Utils/Constants.h"
+#include "lowering/DeviceTypes.h"
+
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -165,6 +168,49 @@ SmallVector<Value> getRowGroupOutputs(ArrayRef<Operation *> ops) {
     if (!isa<tosa::ReshapeOp>(op) && isReadAfter(op->getResult(0)))
       outputs.push_back(op->getResult(0));
   return outputs;
+}
+
+bool isRowVector(Value value, int64_t width) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && type.hasStaticShape() && type.getRank() > 0 &&
+         type.getShape().back() == width &&
+         llvm::all_of(type.getShape().drop_back(),
+                      [](int64_t dim) { return dim == 1; });
+}
+
+int64_t getRowRunElementBytes(const RowGroup &group) {
+  llvm::SmallPtrSet<Operation *, 16> inGroup(group.ops.begin(),
+                                             group.ops.end());
+  // Reshapes in the group alias what they reshape.
+  auto computedInGroup = [&](Value value) {
+    while (auto reshape = value.getDefiningOp<tosa::ReshapeOp>()) {
+      if (!inGroup.contains(reshape))
+        break;
+      value = reshape.getInput1();
+    }
+    Operation *def = value.getDefiningOp();
+    return def && inGroup.contains(def);
+  };
+  int64_t widest = 0;
+  auto include = [&](Value value) {
+    if (getRowValueKind(value, group.rows, group.width) != RowValueKind::Full &&
+        !isRowVector(value, group.width))
+      return;
+    std::optional<DeviceType> element =
+        getDeviceType(getElementTypeOrSelf(value.getType()));
+    widest = std::max(widest, element ? element->bytes : INT64_MAX);
+  };
+  for (Operation *op : group.ops) {
+    if (isa<tosa::ReshapeOp>(op))
+      continue;
+    // Float splats are literals in the kernel.
+    for (Value operand : op->getOperands())
+      if (!computedInGroup(operand) && !getFloatSplat(operand))
+        include(operand);
+  }
+  for (Value output : getRowGroupOutputs(group.ops))
+    include(output);
+  return widest;
 }
 
 RowGroup getRowGroup(ArrayRef<Operation *> ops) {

@@ -40,6 +40,15 @@ planRowGroups(mlir::Block &block, int64_t maxWidth,
               llvm::function_ref<bool(mlir::Operation *)> canReduce,
               llvm::function_ref<bool(mlir::Operation *)> isExcluded);
 
+/// Whether `value` is one vector along rows of `width` that every row shares
+/// (its leading dimensions 1): a LayerNorm's weight or bias.
+bool isRowVector(mlir::Value value, int64_t width);
+
+/// The widest element, in bytes, of the values a row kernel of `group`
+/// reads or writes as runs of consecutive elements: full rows computed
+/// before it or read after it, and row vectors. 0 where it has none.
+int64_t getRowRunElementBytes(const RowGroup &group);
+
 /// The values a row group of `ops` writes to memory, in program order: the
 /// results of its ops (reshapes alias theirs) that ops after it read.
 llvm::SmallVector<mlir::Value>
@@ -49,10 +58,17 @@ getRowGroupOutputs(llvm::ArrayRef<mlir::Operation *> ops);
 /// are those of the input of its reductions.
 RowGroup getRowGroup(llvm::ArrayRef<mlir::Operation *> ops);
 
-/// The threads of the block that computes a row of `width` elements: a warp
-/// for short rows, more as rows grow (each thread holds width / threads
-/// elements in registers), at most 256.
+/// The threads that compute a row of `width` elements (or of `width` runs
+/// of consecutive elements): a warp for short rows, more as rows grow (each
+/// thread holds width / threads of them in registers), at most 256.
 int64_t getRowBlockThreads(int64_t width);
+
+/// The rows one block computes where each row takes `threads` threads: rows
+/// of one warp share blocks of four warps, so that short rows do not leave
+/// an SM's block slots full and its warp slots idle.
+inline int64_t getRowsPerBlock(int64_t threads) {
+  return threads == 32 ? 4 : 1;
+}
 
 } // namespace prec
 

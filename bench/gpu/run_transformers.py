@@ -23,10 +23,11 @@ three interleaved rounds), the ratio of torch.compile's time to the engine
 graph's, and the largest absolute error of the engine and of PyTorch (in its
 dtype) against PyTorch f32, relative to the output's largest magnitude. `profile` prints, per shape, the engine graph's
 and torch.compile's GPU kernels by GPU time per run (over 10 runs), in two
-tables.
+tables, each layer's instances of an engine kernel as one row.
 """
 import lzma
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -287,6 +288,19 @@ def check(work, names):
                   f"{error(eager):.1e} | {model.peer_dtype} |", flush=True)
 
 
+def kernels_by_kind(events):
+    """GPU time and launches per kind of kernel: an engine names its kernels
+    k<N>_<op> (and functors such as k<N>_attention_logit) per layer, so that
+    without the number every layer's instance of a kernel counts as one."""
+    kinds = {}
+    for e in events:
+        if e.device_time_total > 0:
+            kind = re.sub(r"\bk\d+_", "k*_", e.key)
+            time, count = kinds.get(kind, (0.0, 0))
+            kinds[kind] = (time + e.device_time_total, count + e.count)
+    return kinds
+
+
 def profile(work, names):
     import torch
     from torch.profiler import ProfilerActivity
@@ -311,17 +325,15 @@ def profile(work, names):
                         for _ in range(10):
                             function()
                         torch.cuda.synchronize()
-                kernels = sorted(
-                    (e for e in trace.key_averages()
-                     if e.device_time_total > 0),
-                    key=lambda e: -e.device_time_total)
-                total = sum(e.device_time_total for e in kernels) / 10
+                kernels = kernels_by_kind(trace.key_averages())
+                total = sum(time for time, _ in kernels.values()) / 10
                 print(f"## {stem}: {label}, per run: {total / 1000:.3f} ms "
                       "of GPU time\n| kernel | us per run | launches per run |"
                       "\n|---|---|---|")
-                for e in kernels[:25]:
-                    print(f"| {e.key[:80]} | {e.device_time_total / 10:.1f} "
-                          f"| {e.count / 10:g} |")
+                for kind, (time, count) in sorted(
+                        kernels.items(), key=lambda k: -k[1][0])[:40]:
+                    print(f"| {kind[:80]} | {time / 10:.1f} "
+                          f"| {count / 10:g} |")
                 print(flush=True)
             engine.destroy()
 

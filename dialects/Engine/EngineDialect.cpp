@@ -388,8 +388,8 @@ LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == VectorBytesAttrHelper::getNameStr()) {
     auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
-    // Copy ops and the last ops of elementwise kernels take it: ops with
-    // one tensor result.
+    // Copy ops and the last ops of elementwise and row kernels take it: ops
+    // with one tensor result.
     if (!bytes || !bytes.getType().isInteger(64) ||
         !llvm::is_contained({4, 8, 16}, bytes.getInt()) ||
         op->getNumResults() != 1 ||

@@ -22,7 +22,7 @@ def Engine_Dialect : Dialect {
       library call) that computes it. Ops with one kernel index are
       consecutive and run in one launch, at the last of them.
     * `engine.block_threads` on the last op of a `rows` kernel: the threads
-      of the block that computes each row.
+      that compute each row (rows of 32 threads run four to a block).
     * `engine.epilogue` on a `tosa.matmul` or `tosa.conv2d` whose kernel is
       a contraction: what the library computes after the product, each step
       being the only user of the value before it.
@@ -40,7 +40,9 @@ def Engine_Dialect : Dialect {
     * `engine.vector_bytes` on a copy op (transpose, slice, concat, tile,
       reverse, gather) that runs as a kernel of its own, or on the last op
       of an elementwise kernel: 4, 8 or 16, the bytes of consecutive
-      innermost elements each thread moves or stores at a time.
+      innermost elements each thread moves or stores at a time. On the last
+      op of a `rows` kernel: the bytes of the widest element's runs, each
+      full row and row vector moving as many elements at a time.
     * How a constant's weights are laid out in the weights file:
       `engine.stored_transposed` on a [batch, K, N] tosa.const that 8-bit
       GEMMs read as [batch, N, K]; `engine.padded_depth` on a tosa.const of

@@ -33,6 +33,12 @@
 // CHECK: // im2col for tosa.conv2d conv
 // CHECK-NEXT: __global__ void k{{[0-9]+}}_conv2d({{.*}}, int extent) {
 // CHECK: if (i >= extent) break;
+// The softmax's rows, one a sample, run four to a block of four warps:
+// the last block's warps past the batch's rows leave.
+// CHECK: // row kernel: 4 rows of 6, 4 rows of 32 threads a block, for
+// CHECK: __global__ void k{{[0-9]+}}_mul({{.*}}, int extent) {
+// CHECK: const int row = blockIdx.x * 4 + threadIdx.x / 32;
+// CHECK-NEXT: if (row >= extent) return;
 // CHECK: int batch = 2, configured_batch = 0;
 // The convolution's GEMM has a column per output position, 64 a sample;
 // the linear layer's rows of A (one a sample) are columns of cuBLASLt's B
@@ -60,9 +66,9 @@
 // CHECK: , (int)((192LL * e->batch + 1023) / 1024), 256, 0, stream, {{.*}}, 192LL * e->batch);
 // The im2col covers 64 positions x 27 a sample.
 // CHECK: , (int)((1728LL * e->batch + 1023) / 1024), 256, 0, stream, {{.*}}, 1728LL * e->batch);
-// The softmax's row kernel: a block per sample.
+// The softmax's row kernel: a block per four samples.
 // CHECK: // row kernel ending at
-// CHECK-NEXT: , (int)(1LL * e->batch), 32, 0, stream, 
+// CHECK-NEXT: , (int)((1LL * e->batch + 3) / 4), 128, 0, stream, {{.*}}, 1LL * e->batch);
 // A graph captured at one batch is not replayed at another.
 // CHECK-LABEL: extern "C" int dyn_run_graph(
 // CHECK: status = prec_graph_run(&e->graph, bindings, 2, e->batch, stream,

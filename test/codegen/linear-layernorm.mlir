@@ -9,33 +9,37 @@
 // RUN: FileCheck %s --check-prefix=HELPERS < %t/ln.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/ln.cu -o %t/ln.o %}
 
-// The reductions combine a block's threads, warp partials in order.
+// The reductions combine a row's threads, warp partials in order.
 // Candidate algorithms are timed, the bias pointing at scratch meanwhile.
 // HELPERS: cublasLtMatmulAlgoGetHeuristic(lt, desc, a, b, c, c, preference, 8, results, &found);
 // HELPERS: if (biasBytes) cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &pbias, sizeof(pbias));
 // HELPERS: if (i == 0 || ms < best) {
 // CHECK: __device__ __forceinline__ float prec_row_reduce(float v, float *partial)
-// 8 rows of 48: a warp per row, two elements a thread, the second only for
-// the first 16 threads.
-// CHECK: // row kernel: 8 rows of 48, a block of 32 threads per row, for
+// 8 rows of 48: a warp per row, four rows a block, two elements a thread,
+// the second only for the first 16 threads. The output is the caller's
+// binding, so the row moves an element at a time.
+// CHECK: // row kernel: 8 rows of 48, 4 rows of 32 threads a block, for
 // CHECK-NEXT: //   tosa.add residual
 // CHECK: //   tosa.reduce_sum norm.sum
 // CHECK: //   tosa.reduce_sum norm.var_sum
 // CHECK: //   tosa.add norm.beta
 // CHECK-NEXT: //   tosa.cast
 // CHECK: __global__ void [[ROW:k[0-9]+_[a-z]+]](
+// CHECK: const int row = blockIdx.x * 4 + threadIdx.x / 32;
+// CHECK-NEXT: if (row >= 8) return;
+// CHECK-NEXT: const int lane = threadIdx.x % 32;
 // CHECK: for (int e = 0; e < 2; ++e) {
-// CHECK-NEXT: {{\[\[maybe_unused\]\]}} const int j = threadIdx.x + e * 32;
+// CHECK-NEXT: {{\[\[maybe_unused\]\]}} const int j = lane + e * 32;
 // CHECK-NEXT: if (j >= 48) break;
 // The residual rounds to f16; its two operands are rows read directly.
 // CHECK-NEXT: = __half2float((__float2half_rn(__fadd_rn((__half2float(in0[row * 48 + j])), (__half2float(in1[row * 48 + j]))))));
-// CHECK: = prec_row_reduce<false>(
+// CHECK: = prec_row_reduce<false, 1>(
 // The statistics stay in f32 registers: the mean uses a literal, 1/48 in
 // f32, not a load; the square and its sum are not rounded to f16.
 // CHECK: __fmul_rn(({{s[0-9]+}}), (0x1.555556p-6f))
 // CHECK: = __fmul_rn(([[C:f[0-9]+]][e]), ([[C]][e]));
 // CHECK-NEXT: }
-// CHECK: = prec_row_reduce<false>(
+// CHECK: = prec_row_reduce<false, 1>(
 // CHECK: = 1.0f / sqrtf((
 // The normalized output is rounded to the f16 its input came in.
 // CHECK: = __half2float((__float2half_rn(({{f[0-9]+}}[e]))));
@@ -59,7 +63,7 @@
 // CHECK-NEXT: { const void *bias = ((__half *)(e->weights + {{[0-9]+}})); PREC_CHECK_BLAS(cublasLtMatmulDescSetAttribute(e->desc{{[0-9]+}}, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias))); }
 // CHECK-NEXT: cublasLtMatmul(
 // CHECK: // row kernel ending at tosa.cast
-// CHECK-NEXT: prec_launch(e->early_launch, [[ROW]], 8, 32, 0, stream, 
+// CHECK-NEXT: prec_launch(e->early_launch, [[ROW]], 2, 128, 0, stream, 
 func.func @main(%x: tensor<1x8x48xf32> loc("x")) -> tensor<1x8x48xf32> {
   %w = "tosa.const"() <{values = dense<0.01> : tensor<1x48x48xf32>}> : () -> tensor<1x48x48xf32>
   %b = "tosa.const"() <{values = dense<[[[0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 5.5, 6.0, 6.5, 7.0, 7.5, 8.0, 8.5, 9.0, 9.5, 10.0, 10.5, 11.0, 11.5, 12.0, 12.5, 13.0, 13.5, 14.0, 14.5, 15.0, 15.5, 16.0, 16.5, 17.0, 17.5, 18.0, 18.5, 19.0, 19.5, 20.0, 20.5, 21.0, 21.5, 22.0, 22.5, 23.0, 23.5]]]> : tensor<1x1x48xf32>}> : () -> tensor<1x1x48xf32>

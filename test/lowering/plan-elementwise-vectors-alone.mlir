@@ -1,7 +1,9 @@
 // prec-plan-elementwise-vectors on its own: the last op of an elementwise
 // kernel (single or fused) gets the widest of 16, 8 or 4 bytes holding two
 // result elements or more whose element count divides its innermost
-// extent; kernels touching a binding, or of other kinds, keep one element.
+// extent; so does the last op of a row kernel, sized by its widest row
+// element, where the runs fill a warp, with the threads that cover them;
+// kernels touching a binding, or of other kinds, keep one element.
 // RUN: prec-opt %s -split-input-file --prec-plan-elementwise-vectors | FileCheck %s
 
 // A fused f16 chain over 64 columns: 8 elements (16 bytes); f32 over 64: 4
@@ -34,8 +36,8 @@ func.func @widths(%x: tensor<16x64xf16>, %y: tensor<16x64xf32>, %z: tensor<16x4x
 // -----
 
 // Kernels reading a binding (%x), or writing the function's result in
-// place, keep one element a thread; a row kernel and a copy are not
-// elementwise kernels.
+// place (the row kernel's sum), keep one element a thread; a copy is not
+// an elementwise kernel.
 // CHECK-LABEL: func.func @bindings_and_kinds
 // CHECK-NOT: engine.vector_bytes
 // CHECK: return
@@ -70,4 +72,39 @@ func.func @coalesced_loads(%x: tensor<16x64xf16>, %bias: tensor<1x64xf16>, %y: t
   %h = tosa.cast %c {engine.kernel = #engine.kernel<4, single>} : (tensor<16x64xf32>) -> tensor<16x64xf16>
   %hh = tosa.exp %h {engine.kernel = #engine.kernel<5, single>} : (tensor<16x64xf16>) -> tensor<16x64xf16>
   return %r, %gg, %hh : tensor<16x64xf16>, tensor<64x16xf16>, tensor<16x64xf16>
+}
+
+// -----
+
+// Row kernels: f16 rows of 768 with an f16 row vector take runs of 8 (16
+// bytes): 96 runs, a warp a row. An f32 row read as the f16 rows' source
+// makes the runs 4 elements: 192, two warps. Rows of 64 f16 take runs of 2
+// (4 bytes), the widest leaving 32 runs; rows of 40 none, and keep the
+// threads of their width.
+// CHECK-LABEL: func.func @rows
+// CHECK: tosa.sub {{.*}}engine.block_threads = 32 : i64, engine.kernel = #engine.kernel<1, rows>, engine.vector_bytes = 16 : i64}
+// CHECK: tosa.sub {{.*}}engine.block_threads = 64 : i64, engine.kernel = #engine.kernel<5, rows>, engine.vector_bytes = 16 : i64}
+// CHECK: tosa.sub {{.*}}engine.block_threads = 32 : i64, engine.kernel = #engine.kernel<8, rows>, engine.vector_bytes = 4 : i64}
+// CHECK: tosa.sub {{.*}}engine.block_threads = 32 : i64, engine.kernel = #engine.kernel<11, rows>} :
+func.func @rows(%x: tensor<16x768xf16>, %g: tensor<1x768xf16>, %y: tensor<16x768xf32>, %z: tensor<16x64xf16>, %w: tensor<16x40xf16>) -> (tensor<16x768xf16>, tensor<16x768xf16>, tensor<16x64xf16>, tensor<16x40xf16>) {
+  %a = tosa.exp %x {engine.kernel = #engine.kernel<0, single>} : (tensor<16x768xf16>) -> tensor<16x768xf16>
+  %gg = tosa.exp %g {engine.kernel = #engine.kernel<2, single>} : (tensor<1x768xf16>) -> tensor<1x768xf16>
+  %s = tosa.reduce_sum %a {axis = 1 : i32, engine.kernel = #engine.kernel<1, rows>} : (tensor<16x768xf16>) -> tensor<16x1xf16>
+  %m = tosa.add %a, %gg {engine.kernel = #engine.kernel<1, rows>} : (tensor<16x768xf16>, tensor<1x768xf16>) -> tensor<16x768xf16>
+  %n = tosa.sub %m, %s {engine.block_threads = 128 : i64, engine.kernel = #engine.kernel<1, rows>} : (tensor<16x768xf16>, tensor<16x1xf16>) -> tensor<16x768xf16>
+  %r = tosa.exp %n {engine.kernel = #engine.kernel<3, single>} : (tensor<16x768xf16>) -> tensor<16x768xf16>
+  %b = tosa.exp %y {engine.kernel = #engine.kernel<4, single>} : (tensor<16x768xf32>) -> tensor<16x768xf32>
+  %c = tosa.cast %b {engine.kernel = #engine.kernel<5, rows>} : (tensor<16x768xf32>) -> tensor<16x768xf16>
+  %cs = tosa.reduce_sum %c {axis = 1 : i32, engine.kernel = #engine.kernel<5, rows>} : (tensor<16x768xf16>) -> tensor<16x1xf16>
+  %cn = tosa.sub %c, %cs {engine.block_threads = 128 : i64, engine.kernel = #engine.kernel<5, rows>} : (tensor<16x768xf16>, tensor<16x1xf16>) -> tensor<16x768xf16>
+  %cr = tosa.exp %cn {engine.kernel = #engine.kernel<6, single>} : (tensor<16x768xf16>) -> tensor<16x768xf16>
+  %d = tosa.exp %z {engine.kernel = #engine.kernel<7, single>} : (tensor<16x64xf16>) -> tensor<16x64xf16>
+  %ds = tosa.reduce_sum %d {axis = 1 : i32, engine.kernel = #engine.kernel<8, rows>} : (tensor<16x64xf16>) -> tensor<16x1xf16>
+  %dn = tosa.sub %d, %ds {engine.kernel = #engine.kernel<8, rows>} : (tensor<16x64xf16>, tensor<16x1xf16>) -> tensor<16x64xf16>
+  %dr = tosa.exp %dn {engine.kernel = #engine.kernel<9, single>} : (tensor<16x64xf16>) -> tensor<16x64xf16>
+  %e = tosa.exp %w {engine.kernel = #engine.kernel<10, single>} : (tensor<16x40xf16>) -> tensor<16x40xf16>
+  %es = tosa.reduce_sum %e {axis = 1 : i32, engine.kernel = #engine.kernel<11, rows>} : (tensor<16x40xf16>) -> tensor<16x1xf16>
+  %en = tosa.sub %e, %es {engine.kernel = #engine.kernel<11, rows>} : (tensor<16x40xf16>, tensor<16x1xf16>) -> tensor<16x40xf16>
+  %er = tosa.exp %en {engine.kernel = #engine.kernel<12, single>} : (tensor<16x40xf16>) -> tensor<16x40xf16>
+  return %r, %cr, %dr, %er : tensor<16x768xf16>, tensor<16x768xf16>, tensor<16x64xf16>, tensor<16x40xf16>
 }

@@ -141,4 +141,36 @@ TEST_F(RowGroupsTest, ValueKinds) {
   EXPECT_EQ(getRowValueKind(max.getResult(0), 6, 16), RowValueKind::PerRow);
 }
 
+// A LayerNorm-like group over f16 rows of 8 read from an f32 row: its runs
+// are sized by the widest element among what it reads as rows or row
+// vectors (the f32 input, 4 bytes); a per-row value and a float splat do
+// not count, and neither do the values it computes and keeps.
+TEST_F(RowGroupsTest, RunElementBytes) {
+  std::vector<RowGroup> groups = plan(R"mlir(
+func.func @f(%x: tensor<4x8xf32>, %g: tensor<1x8xf16>, %h: tensor<8xf16>) -> (tensor<4x8xf16>, tensor<4x1xf16>) {
+  %c = "tosa.const"() <{values = dense<2.0> : tensor<4x8xf16>}> : () -> tensor<4x8xf16>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %a = tosa.add %x, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> loc("wide")
+  %s = tosa.reduce_sum %a {axis = 1 : i32} : (tensor<4x8xf32>) -> tensor<4x1xf32> loc("sum")
+  %n = tosa.sub %a, %s : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32> loc("center")
+  %b = tosa.exp %g : (tensor<1x8xf16>) -> tensor<1x8xf16> loc("outside")
+  %m = tosa.sub %c, %b : (tensor<4x8xf16>, tensor<1x8xf16>) -> tensor<4x8xf16> loc("narrow")
+  %t = tosa.reduce_sum %m {axis = 1 : i32} : (tensor<4x8xf16>) -> tensor<4x1xf16> loc("narrow_sum")
+  %u = tosa.mul %m, %t, %shift : (tensor<4x8xf16>, tensor<4x1xf16>, tensor<1xi8>) -> tensor<4x8xf16> loc("scaled")
+  return %u, %t : tensor<4x8xf16>, tensor<4x1xf16>
+}
+)mlir");
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(getRowRunElementBytes(groups[0]), 4);
+  // The second reads the f16 row vector and writes f16 rows.
+  EXPECT_EQ(names(groups[1]),
+            (std::vector<std::string>{"narrow", "narrow_sum", "scaled"}));
+  EXPECT_EQ(getRowRunElementBytes(groups[1]), 2);
+  auto function = *module->getOps<func::FuncOp>().begin();
+  EXPECT_TRUE(isRowVector(function.getArgument(1), 8));
+  EXPECT_TRUE(isRowVector(function.getArgument(2), 8));
+  EXPECT_FALSE(isRowVector(function.getArgument(0), 8));
+  EXPECT_FALSE(isRowVector(function.getArgument(2), 4));
+}
+
 } // namespace
