@@ -12,6 +12,7 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -34,7 +35,7 @@ int64_t CudaEmitter::getVectorLanes(Operation *op) const {
   return bytes.getInt() / typeOf(op->getResult(0)).bytes;
 }
 
-const char *getVectorCType(int64_t bytes) {
+const char *getVectorCTypeOfBytes(int64_t bytes) {
   switch (bytes) {
   case 2:
     return "unsigned short";
@@ -42,8 +43,10 @@ const char *getVectorCType(int64_t bytes) {
     return "unsigned";
   case 8:
     return "uint2";
-  default:
+  case 16:
     return "uint4";
+  default:
+    llvm_unreachable("vectors are 2, 4, 8 or 16 bytes");
   }
 }
 
@@ -51,7 +54,7 @@ std::string CudaEmitter::getVectorCType(Operation *op) const {
   IntegerAttr bytes = getEngineDialect().getVectorBytesAttrHelper().getAttr(op);
   if (!bytes)
     return typeOf(op->getResult(0)).cType;
-  return prec::cuda::getVectorCType(bytes.getInt());
+  return getVectorCTypeOfBytes(bytes.getInt());
 }
 
 /// A kernel moving elements of `input` into `op`'s result, a thread per

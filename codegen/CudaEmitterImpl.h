@@ -103,7 +103,7 @@ expressionOf(Operation *op,
 std::string roundedTo(Type type, llvm::StringRef expression);
 
 /// The C type a thread moves `bytes` (2, 4, 8 or 16) bytes of elements as.
-const char *getVectorCType(int64_t bytes);
+const char *getVectorCTypeOfBytes(int64_t bytes);
 
 /// runtime/GemmHelpers.cuh and runtime/RowReduce.cuh, for engines with GEMMs
 /// and row kernels.

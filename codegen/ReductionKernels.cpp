@@ -108,13 +108,16 @@ struct RowKernel {
         runs((width / lanes + threads - 1) / threads),
         rowsPerBlock(getRowsPerBlock(threads)),
         threadInRow(rowsPerBlock == 1 ? "threadIdx.x" : "lane"),
-        slot(lanes == 1 ? "e" : "x") {}
+        slot(lanes == 1 ? "e" : "x") {
+    if (lanes > 1)
+      runValues = getRowRunValues(group);
+  }
 
   /// A loop over a thread's elements of the row running `statements`,
   /// which see the element's index in the row as j and its register slot
   /// as `slot`; with runs, `runStart` and `runEnd` run before and after
-  /// each run's elements and see its start as j0. Element e is inside the
-  /// row unless the threads overrun it.
+  /// each run's elements and see its start as j0. Element (or run) e is
+  /// inside the row unless the threads overrun it.
   std::string overRow(const std::string &statements,
                       const std::string &runStart = "",
                       const std::string &runEnd = "") const {
@@ -162,14 +165,42 @@ struct RowKernel {
     return getRowValueKind(value, group.rows, width) == RowValueKind::Full;
   }
   /// Whether a thread holds `value` as an array over its elements of the
-  /// row: full rows, and with runs the row vectors it loads as runs.
+  /// row: full rows, and the row vectors it loads as runs.
   bool isHeldPerElement(Value value) const {
-    return isFull(value) || (lanes > 1 && isRowVector(value, width));
+    return isFull(value) || runValues.contains(value);
   }
 
   /// The element at `j` of row `row`, an offset into a full row.
   std::string atRowElement() const {
     return "row * " + indexSpelling.literal(width) + " + j";
+  }
+  /// Where the run at j0 of `value` (a full row or a row vector) starts.
+  std::string atRunStart(Value value) const {
+    return isFull(value) ? "row * " + indexSpelling.literal(width) + " + j0"
+                         : "j0";
+  }
+  /// The row of the thread: with several rows a block, each warp finds its
+  /// own, and leaves past the last (`bound`).
+  std::string findRow(StringRef bound) const {
+    if (rowsPerBlock == 1)
+      return llvm::formatv("  const {0} row = blockIdx.x;\n",
+                           indexSpelling.type());
+    return llvm::formatv("  const {0} row = blockIdx.x * {1} + threadIdx.x / "
+                         "{2};\n  if (row >= {3}) return;\n"
+                         "  const int lane = threadIdx.x % {2};\n",
+                         indexSpelling.type(), rowsPerBlock, threads, bound);
+  }
+  /// The kernel's geometry, as its comment states it.
+  std::string describeGeometry() const {
+    std::string geometry =
+        rowsPerBlock == 1
+            ? llvm::formatv("a block of {0} threads per row", threads).str()
+            : llvm::formatv("{0} rows of {1} threads a block", rowsPerBlock,
+                            threads)
+                  .str();
+    if (lanes > 1)
+      geometry += llvm::formatv(", runs of {0} elements", lanes);
+    return geometry;
   }
   /// The register slots a thread holds of a row.
   int64_t slots() const { return runs * lanes; }
@@ -185,6 +216,8 @@ struct RowKernel {
   const int64_t rowsPerBlock;
   /// The thread's index among its row's threads, and a register's slot.
   const std::string threadInRow, slot;
+  /// With runs, the values moved a run at a time (getRowRunValues).
+  llvm::SetVector<Value> runValues;
   llvm::DenseMap<Value, std::string> registers;
   SmallVector<Value> inputs;
   std::string body, layers;
@@ -208,11 +241,7 @@ std::string CudaEmitter::loadRowRegisters(RowKernel &kernel, Value value) {
                substitute(type.toFloat, llvm::formatv("in{0}[{1}]", input,
                                                       kernel.atRowElement())
                                             .str())));
-  std::string start =
-      kernel.isFull(value)
-          ? "row * " + indexSpelling.literal(kernel.width) + " + j0"
-          : std::string("j0");
-  const char *run = prec::cuda::getVectorCType(type.bytes * kernel.lanes);
+  const char *run = getVectorCTypeOfBytes(type.bytes * kernel.lanes);
   return code +
          kernel.overRow(
              llvm::formatv("    {0}[x] = {1};\n", name,
@@ -220,11 +249,12 @@ std::string CudaEmitter::loadRowRegisters(RowKernel &kernel, Value value) {
              llvm::formatv("    __align__(16) {0} v[{1}];\n"
                            "    *reinterpret_cast<{2} *>(v) = "
                            "*reinterpret_cast<const {2} *>(in{3} + {4});\n",
-                           type.cType, kernel.lanes, run, input, start));
+                           type.cType, kernel.lanes, run, input,
+                           kernel.atRunStart(value)));
 }
 
 /// A reduction of the group into register `name`: a thread's elements,
-/// then the block. A row computed before the group is loaded first.
+/// then the row's threads. A row computed before the group is loaded first.
 void CudaEmitter::addRowReduction(RowKernel &kernel, Operation *op,
                                   const std::string &name) {
   bool isMax = isa<tosa::ReduceMaxOp>(op);
@@ -250,13 +280,11 @@ void CudaEmitter::addRowElementwise(RowKernel &kernel, Operation *op,
                                     const std::string &name, bool full) {
   const int64_t width = kernel.width;
   Value result = op->getResult(0);
-  if (kernel.lanes > 1)
-    for (Value operand : op->getOperands()) {
-      Value root = kernel.rootOf(operand);
-      if (!kernel.registers.count(root) && !getSplatLiteral(root) &&
-          kernel.isHeldPerElement(root))
-        kernel.body += loadRowRegisters(kernel, root);
-    }
+  for (Value operand : op->getOperands()) {
+    Value root = kernel.rootOf(operand);
+    if (kernel.runValues.contains(root) && !kernel.registers.count(root))
+      kernel.body += loadRowRegisters(kernel, root);
+  }
   SmallVector<ArrayRef<int64_t>> loadedShapes;
   std::string loads;
   std::string expression = expressionOf(op, [&](Value operand) {
@@ -323,23 +351,23 @@ std::string CudaEmitter::writeRowOutputs(const RowKernel &kernel) {
           substitute(type.fromFloat, reg + "[e]")));
       continue;
     }
-    const char *run = prec::cuda::getVectorCType(type.bytes * kernel.lanes);
+    const char *run = getVectorCTypeOfBytes(type.bytes * kernel.lanes);
     writes += kernel.overRow(
         llvm::formatv("    w[l] = {0};\n",
                       substitute(type.fromFloat, reg + "[x]")),
         llvm::formatv("    __align__(16) {0} w[{1}];\n", type.cType,
                       kernel.lanes),
-        llvm::formatv("    *reinterpret_cast<{0} *>(out{1} + row * {2} + "
-                      "j0) = *reinterpret_cast<const {0} *>(w);\n",
-                      run, position, indexSpelling.literal(kernel.width)));
+        llvm::formatv("    *reinterpret_cast<{0} *>(out{1} + {2}) = "
+                      "*reinterpret_cast<const {0} *>(w);\n",
+                      run, position, kernel.atRunStart(output)));
   }
   return writes;
 }
 
-/// A row group as one kernel: a block per row, each thread holding row
-/// elements threadIdx.x + e * threads in registers. Every op rounds to its
-/// type as its own kernel would; only the summation order of a reduction
-/// differs from the CPU path, as in emitReduce.
+/// A row group as one kernel: each row's threads (RowKernel) holding its
+/// elements in registers. Every op rounds to its type as its own kernel
+/// would; only the summation order of a reduction differs from the CPU
+/// path, as in emitReduce.
 LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
   Operation *launch = group.ops.back();
   IntegerAttr threads =
@@ -390,34 +418,15 @@ LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
         llvm::formatv("{0}{1} *__restrict__ out{2}", position ? ", " : "",
                       typeOf(output).cType, position);
   Value result = launch->getResult(0);
-  // Rows sharing a block: each warp finds its own, past the last if the
-  // block overruns them.
-  std::string rowOfThread =
-      kernel.rowsPerBlock == 1
-          ? llvm::formatv("  const {0} row = blockIdx.x;\n",
-                          indexSpelling.type())
-                .str()
-          : llvm::formatv("  const {0} row = blockIdx.x * {1} + threadIdx.x / "
-                          "{2};\n  if (row >= {3}) return;\n"
-                          "  const int lane = threadIdx.x % {2};\n",
-                          indexSpelling.type(), kernel.rowsPerBlock,
-                          kernel.threads, kernelBound(result, group.rows))
-                .str();
-  std::string geometry =
-      llvm::formatv("a block of {0} threads per row", kernel.threads);
-  if (kernel.rowsPerBlock > 1)
-    geometry = llvm::formatv("{0} rows of {1} threads a block",
-                             kernel.rowsPerBlock, kernel.threads);
-  if (lanes > 1)
-    geometry += llvm::formatv(", runs of {0} elements", lanes);
   kernels += llvm::formatv(
       "// row kernel: {0} rows of {1}, {2}, for\n"
       "{3}__global__ void {4}({5}{9}) {{\n"
       "  prec_kernel_start();\n"
       "  __shared__ float partial[8];\n"
       "{8}{6}{7}}\n\n",
-      group.rows, kernel.width, geometry, kernel.layers, name, signature,
-      kernel.body, writeRowOutputs(kernel), rowOfThread,
+      group.rows, kernel.width, kernel.describeGeometry(), kernel.layers, name,
+      signature, kernel.body, writeRowOutputs(kernel),
+      kernel.findRow(kernelBound(result, group.rows)),
       kernel.rowsPerBlock > 1 ? countParameter(result) : "");
   std::string layer = getLayerName(launch).str();
   runCode +=

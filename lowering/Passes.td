@@ -884,16 +884,17 @@ def PrecPlanElementwiseVectors
 
     The last op of a row kernel (`rows`: LayerNorm, RMSNorm, softmax) gets
     `engine.vector_bytes` sized by the widest element among the full rows
-    and row vectors (a LayerNorm's weight) it reads and writes, where the
-    row's width is a multiple of the run and holds 32 runs or more: each
-    thread then holds runs of
-    that many consecutive elements of its row, loading and storing every
-    full row and row vector a run at a time, and `engine.block_threads`
-    becomes the threads that cover the row's runs (rows of one warp run
-    four to a block). BERT-base's residual add and LayerNorm, 4096 rows of
-    768 f16, took 7.95 us on an H200 a 2-byte element at a time (128
-    threads a row) and 5.90 us in runs of 8 (a warp a row). Other rows keep
-    the threads `prec-plan-kernels` gave them.
+    and row vectors (a LayerNorm's weight) it moves (a reduced float splat
+    included), where the row's width is a multiple of the run and holds 32
+    runs or more: each thread then holds runs of that many consecutive
+    elements of its row, loading and storing every full row and row vector
+    a run at a time, and `engine.block_threads` becomes the threads that
+    cover the row's runs, with at most 32 elements a thread where 256
+    threads allow (rows of one warp run four to a block). BERT-base's
+    residual add and LayerNorm, 4096 rows of 768 f16, took 7.95 us on an
+    H200 a 2-byte element at a time (128 threads a row) and 5.90 us in runs
+    of 8 (a warp a row). Other rows keep the threads `prec-plan-kernels`
+    gave them.
 
     Example:
 

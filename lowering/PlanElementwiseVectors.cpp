@@ -161,17 +161,20 @@ private:
       RowGroup group = getRowGroup(ops);
       int64_t widest = getRowRunElementBytes(group);
       std::optional<int64_t> bytes;
-      if (widest > 0 && widest <= 16 &&
+      if (widest > 0 &&
           touchesOnlyEngineBuffers(ops, getRowGroupOutputs(ops), inPlace))
         bytes = chooseVectorBytes(widest, [&](int64_t lanes) {
           return group.width % lanes == 0 && group.width / lanes >= 32;
         });
-      int64_t runs = group.width;
+      // Without runs, the threads prec-plan-kernels chose, so that a plan
+      // made again is the same.
+      int64_t threads = getRowBlockThreads(group.width);
       if (bytes) {
         vectorBytes.setAttr(root, getI64(*bytes));
-        runs /= *bytes / widest;
+        int64_t lanes = *bytes / widest;
+        threads = getRowRunThreads(group.width / lanes, lanes);
       }
-      blockThreads.setAttr(root, getI64(getRowBlockThreads(runs)));
+      blockThreads.setAttr(root, getI64(threads));
     }
   }
 };

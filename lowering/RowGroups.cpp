@@ -178,38 +178,44 @@ bool isRowVector(Value value, int64_t width) {
                       [](int64_t dim) { return dim == 1; });
 }
 
-int64_t getRowRunElementBytes(const RowGroup &group) {
+llvm::SetVector<Value> getRowRunValues(const RowGroup &group) {
   llvm::SmallPtrSet<Operation *, 16> inGroup(group.ops.begin(),
                                              group.ops.end());
-  // Reshapes in the group alias what they reshape.
-  auto computedInGroup = [&](Value value) {
-    while (auto reshape = value.getDefiningOp<tosa::ReshapeOp>()) {
-      if (!inGroup.contains(reshape))
-        break;
-      value = reshape.getInput1();
-    }
-    Operation *def = value.getDefiningOp();
-    return def && inGroup.contains(def);
+  auto isRun = [&](Value value) {
+    return getRowValueKind(value, group.rows, group.width) ==
+               RowValueKind::Full ||
+           isRowVector(value, group.width);
   };
-  int64_t widest = 0;
-  auto include = [&](Value value) {
-    if (getRowValueKind(value, group.rows, group.width) != RowValueKind::Full &&
-        !isRowVector(value, group.width))
-      return;
-    std::optional<DeviceType> element =
-        getDeviceType(getElementTypeOrSelf(value.getType()));
-    widest = std::max(widest, element ? element->bytes : INT64_MAX);
-  };
+  llvm::SetVector<Value> runs;
   for (Operation *op : group.ops) {
     if (isa<tosa::ReshapeOp>(op))
       continue;
-    // Float splats are literals in the kernel.
-    for (Value operand : op->getOperands())
-      if (!computedInGroup(operand) && !getFloatSplat(operand))
-        include(operand);
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && inGroup.contains(def))
+        continue;
+      // Float splats are literals in elementwise ops; a reduction loads
+      // what it reduces.
+      if (isRun(operand) &&
+          (isLastAxisReduction(op) || !getFloatSplat(operand)))
+        runs.insert(operand);
+    }
   }
   for (Value output : getRowGroupOutputs(group.ops))
-    include(output);
+    if (isRun(output))
+      runs.insert(output);
+  return runs;
+}
+
+int64_t getRowRunElementBytes(const RowGroup &group) {
+  int64_t widest = 0;
+  for (Value value : getRowRunValues(group)) {
+    std::optional<DeviceType> element =
+        getDeviceType(getElementTypeOrSelf(value.getType()));
+    if (!element)
+      return 0;
+    widest = std::max(widest, element->bytes);
+  }
   return widest;
 }
 
@@ -239,6 +245,13 @@ planRowGroups(Block &block, int64_t maxWidth,
 
 int64_t getRowBlockThreads(int64_t width) {
   return width >= 2048 ? 256 : width >= 512 ? 128 : width >= 128 ? 64 : 32;
+}
+
+int64_t getRowRunThreads(int64_t runs, int64_t lanes) {
+  int64_t threads = getRowBlockThreads(runs);
+  while (threads < 256 && (runs + threads - 1) / threads * lanes > 32)
+    threads *= 2;
+  return threads;
 }
 
 } // namespace prec

@@ -2,10 +2,10 @@
 //
 // LayerNorm and softmax are chains of elementwise ops and reductions along
 // the last axis. Each op as its own kernel reads and writes the whole tensor
-// (LayerNorm: nine passes); one kernel with a block per row keeps the row in
-// registers and reads it once. A row group is a contiguous run of such ops
-// over the same rows: every value is either a full row (`rows` x `width`) or
-// one value per row (`rows` x 1).
+// (LayerNorm: nine passes); one kernel whose threads share each row keeps
+// the row in registers and reads it once. A row group is a contiguous run of
+// such ops over the same rows: every value is either a full row (`rows` x
+// `width`) or one value per row (`rows` x 1).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +14,7 @@
 
 #include "mlir/IR/Block.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <vector>
@@ -44,9 +45,14 @@ planRowGroups(mlir::Block &block, int64_t maxWidth,
 /// (its leading dimensions 1): a LayerNorm's weight or bias.
 bool isRowVector(mlir::Value value, int64_t width);
 
-/// The widest element, in bytes, of the values a row kernel of `group`
-/// reads or writes as runs of consecutive elements: full rows computed
-/// before it or read after it, and row vectors. 0 where it has none.
+/// The values a row kernel of `group` moves as runs of consecutive elements
+/// where it has runs (engine.vector_bytes): the full rows and row vectors
+/// computed before it that it loads (float splats are literals, unless
+/// reduced), and the full rows read after it.
+llvm::SetVector<mlir::Value> getRowRunValues(const RowGroup &group);
+
+/// The widest element, in bytes, of getRowRunValues(group), which sizes its
+/// runs; 0 where there are none or one has no device type (no runs).
 int64_t getRowRunElementBytes(const RowGroup &group);
 
 /// The values a row group of `ops` writes to memory, in program order: the
@@ -58,10 +64,15 @@ getRowGroupOutputs(llvm::ArrayRef<mlir::Operation *> ops);
 /// are those of the input of its reductions.
 RowGroup getRowGroup(llvm::ArrayRef<mlir::Operation *> ops);
 
-/// The threads that compute a row of `width` elements (or of `width` runs
-/// of consecutive elements): a warp for short rows, more as rows grow (each
-/// thread holds width / threads of them in registers), at most 256.
+/// The threads that compute a row of `width` elements: a warp for short
+/// rows, more as rows grow (each thread holds width / threads of them in
+/// registers), at most 256.
 int64_t getRowBlockThreads(int64_t width);
+
+/// The threads that compute a row of `runs` runs of `lanes` elements: as
+/// for a row of `runs` elements, doubled while a thread would hold more
+/// than 32 elements (as the widest rows without runs do) up to 256.
+int64_t getRowRunThreads(int64_t runs, int64_t lanes);
 
 /// The rows one block computes where each row takes `threads` threads: rows
 /// of one warp share blocks of four warps, so that short rows do not leave

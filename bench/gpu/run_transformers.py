@@ -291,7 +291,9 @@ def check(work, names):
 def kernels_by_kind(events):
     """GPU time and launches per kind of kernel: an engine names its kernels
     k<N>_<op> (and functors such as k<N>_attention_logit) per layer, so that
-    without the number every layer's instance of a kernel counts as one."""
+    without the number every layer's instance of a kernel counts as one.
+    Kernels of one signature ending at the same op (an elementwise add and a
+    row kernel ending at an add, reading as many buffers) count as one."""
     kinds = {}
     for e in events:
         if e.device_time_total > 0:

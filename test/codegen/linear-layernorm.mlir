@@ -16,8 +16,8 @@
 // HELPERS: if (i == 0 || ms < best) {
 // CHECK: __device__ __forceinline__ float prec_row_reduce(float v, float *partial)
 // 8 rows of 48: a warp per row, four rows a block, two elements a thread,
-// the second only for the first 16 threads. The output is the caller's
-// binding, so the row moves an element at a time.
+// the second only for the first 16 threads. The row moves an element at a
+// time: 48 elements make fewer than 32 runs of two.
 // CHECK: // row kernel: 8 rows of 48, 4 rows of 32 threads a block, for
 // CHECK-NEXT: //   tosa.add residual
 // CHECK: //   tosa.reduce_sum norm.sum

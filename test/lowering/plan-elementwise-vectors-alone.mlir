@@ -36,15 +36,16 @@ func.func @widths(%x: tensor<16x64xf16>, %y: tensor<16x64xf32>, %z: tensor<16x4x
 // -----
 
 // Kernels reading a binding (%x), or writing the function's result in
-// place (the row kernel's sum), keep one element a thread; a copy is not
-// an elementwise kernel.
+// place (%b; the row kernel's sum, whose rows of 64 f16 in the arena would
+// otherwise take runs of 2), keep one element a thread; a copy is not an
+// elementwise kernel.
 // CHECK-LABEL: func.func @bindings_and_kinds
 // CHECK-NOT: engine.vector_bytes
 // CHECK: return
 func.func @bindings_and_kinds(%x: tensor<16x64xf16>) -> (tensor<16x64xf16>, tensor<16x1xf16>, tensor<64x16xf16>) {
   %a = tosa.exp %x {engine.kernel = #engine.kernel<0, single>} : (tensor<16x64xf16>) -> tensor<16x64xf16>
   %b = tosa.sigmoid %a {engine.kernel = #engine.kernel<1, single>} : (tensor<16x64xf16>) -> tensor<16x64xf16>
-  %c = tosa.exp %b {engine.kernel = #engine.kernel<2, rows>} : (tensor<16x64xf16>) -> tensor<16x64xf16>
+  %c = tosa.exp %a {engine.kernel = #engine.kernel<2, rows>} : (tensor<16x64xf16>) -> tensor<16x64xf16>
   %d = tosa.reduce_sum %c {axis = 1 : i32, engine.kernel = #engine.kernel<2, rows>} : (tensor<16x64xf16>) -> tensor<16x1xf16>
   %t = tosa.transpose %b {perms = array<i32: 1, 0>, engine.kernel = #engine.kernel<3, single>} : (tensor<16x64xf16>) -> tensor<64x16xf16>
   return %b, %d, %t : tensor<16x64xf16>, tensor<16x1xf16>, tensor<64x16xf16>
@@ -107,4 +108,35 @@ func.func @rows(%x: tensor<16x768xf16>, %g: tensor<1x768xf16>, %y: tensor<16x768
   %en = tosa.sub %e, %es {engine.kernel = #engine.kernel<11, rows>} : (tensor<16x40xf16>, tensor<16x1xf16>) -> tensor<16x40xf16>
   %er = tosa.exp %en {engine.kernel = #engine.kernel<12, single>} : (tensor<16x40xf16>) -> tensor<16x40xf16>
   return %r, %cr, %dr, %er : tensor<16x768xf16>, tensor<16x768xf16>, tensor<16x64xf16>, tensor<16x40xf16>
+}
+
+// -----
+
+// A reduction loads what it reduces, a float splat included (elementwise
+// ops take splats as literals): the f32 splat sizes the runs, 4 elements,
+// where the f16 rows alone would take 8. Rows of 4096 f16 in runs of 8 are
+// 512 runs: 128 threads hold 32 elements each. Rows of 8192 f16 written as
+// f8 (runs of 8, sized by the f16 rows: 1024) would leave each of 128
+// threads 64 elements, so 256 threads take them.
+// CHECK-LABEL: func.func @run_sizes
+// CHECK: tosa.sub {{.*}}engine.block_threads = 64 : i64, engine.kernel = #engine.kernel<1, rows>, engine.vector_bytes = 16 : i64} : (tensor<16x768xf16>
+// CHECK: tosa.sub {{.*}}engine.block_threads = 128 : i64, engine.kernel = #engine.kernel<3, rows>, engine.vector_bytes = 16 : i64} : (tensor<16x4096xf16>
+// CHECK: tosa.cast {{.*}}engine.block_threads = 256 : i64, engine.kernel = #engine.kernel<5, rows>, engine.vector_bytes = 16 : i64} : (tensor<16x8192xf16>) -> tensor<16x8192xf8E4M3FN>
+func.func @run_sizes(%x: tensor<16x768xf16>, %y: tensor<16x4096xf16>, %z: tensor<16x8192xf16>) -> (tensor<16x768xf16>, tensor<16x4096xf16>, tensor<16x8192xf16>) {
+  %ones = "tosa.const"() <{values = dense<1.0> : tensor<16x768xf32>}> : () -> tensor<16x768xf32>
+  %a = tosa.exp %x {engine.kernel = #engine.kernel<0, single>} : (tensor<16x768xf16>) -> tensor<16x768xf16>
+  %s = tosa.reduce_sum %ones {axis = 1 : i32, engine.kernel = #engine.kernel<1, rows>} : (tensor<16x768xf32>) -> tensor<16x1xf32>
+  %h = tosa.cast %s {engine.kernel = #engine.kernel<1, rows>} : (tensor<16x1xf32>) -> tensor<16x1xf16>
+  %n = tosa.sub %a, %h {engine.kernel = #engine.kernel<1, rows>} : (tensor<16x768xf16>, tensor<16x1xf16>) -> tensor<16x768xf16>
+  %r = tosa.exp %n {engine.kernel = #engine.kernel<2, single>} : (tensor<16x768xf16>) -> tensor<16x768xf16>
+  %b = tosa.exp %y {engine.kernel = #engine.kernel<6, single>} : (tensor<16x4096xf16>) -> tensor<16x4096xf16>
+  %bs = tosa.reduce_sum %b {axis = 1 : i32, engine.kernel = #engine.kernel<3, rows>} : (tensor<16x4096xf16>) -> tensor<16x1xf16>
+  %bn = tosa.sub %b, %bs {engine.kernel = #engine.kernel<3, rows>} : (tensor<16x4096xf16>, tensor<16x1xf16>) -> tensor<16x4096xf16>
+  %br = tosa.exp %bn {engine.kernel = #engine.kernel<4, single>} : (tensor<16x4096xf16>) -> tensor<16x4096xf16>
+  %c = tosa.exp %z {engine.kernel = #engine.kernel<7, single>} : (tensor<16x8192xf16>) -> tensor<16x8192xf16>
+  %cs = tosa.reduce_max %c {axis = 1 : i32, engine.kernel = #engine.kernel<5, rows>} : (tensor<16x8192xf16>) -> tensor<16x1xf16>
+  %cn = tosa.sub %c, %cs {engine.kernel = #engine.kernel<5, rows>} : (tensor<16x8192xf16>, tensor<16x1xf16>) -> tensor<16x8192xf16>
+  %cq = tosa.cast %cn {engine.kernel = #engine.kernel<5, rows>} : (tensor<16x8192xf16>) -> tensor<16x8192xf8E4M3FN>
+  %cr = tosa.cast %cq {engine.kernel = #engine.kernel<8, single>} : (tensor<16x8192xf8E4M3FN>) -> tensor<16x8192xf16>
+  return %r, %br, %cr : tensor<16x768xf16>, tensor<16x4096xf16>, tensor<16x8192xf16>
 }

@@ -166,11 +166,26 @@ func.func @f(%x: tensor<4x8xf32>, %g: tensor<1x8xf16>, %h: tensor<8xf16>) -> (te
   EXPECT_EQ(names(groups[1]),
             (std::vector<std::string>{"narrow", "narrow_sum", "scaled"}));
   EXPECT_EQ(getRowRunElementBytes(groups[1]), 2);
+  // What it moves as runs: the row vector it reads, the rows it writes.
+  llvm::SetVector<Value> runs = getRowRunValues(groups[1]);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(nameOf(runs[0].getDefiningOp()), "outside");
+  EXPECT_EQ(nameOf(runs[1].getDefiningOp()), "scaled");
   auto function = *module->getOps<func::FuncOp>().begin();
   EXPECT_TRUE(isRowVector(function.getArgument(1), 8));
   EXPECT_TRUE(isRowVector(function.getArgument(2), 8));
   EXPECT_FALSE(isRowVector(function.getArgument(0), 8));
   EXPECT_FALSE(isRowVector(function.getArgument(2), 4));
+}
+
+// Threads for rows in runs: as for a row of that many elements, doubled
+// while a thread would hold more than 32 elements, up to 256.
+TEST(RowRunThreadsTest, Threads) {
+  EXPECT_EQ(getRowRunThreads(96, 8), 32);    // BERT-base's 768 f16
+  EXPECT_EQ(getRowRunThreads(512, 8), 128);  // 4096 f16: 32 elements each
+  EXPECT_EQ(getRowRunThreads(1024, 4), 128); // 4096 f32
+  EXPECT_EQ(getRowRunThreads(1024, 8), 256); // 8192 f16: not 64 each
+  EXPECT_EQ(getRowRunThreads(2048, 8), 256); // at most 256
 }
 
 } // namespace
