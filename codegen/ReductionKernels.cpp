@@ -101,17 +101,14 @@ const char *const rowReduceHelper =
 /// e starting at element (thread + e * threads) * lanes.
 struct RowKernel {
   RowKernel(const RowGroup &group, int64_t threads, int64_t lanes,
-            IndexSpelling indexSpelling)
+            llvm::SetVector<Value> runValues, IndexSpelling indexSpelling)
       : group(group), indexSpelling(indexSpelling),
         outputs(getRowGroupOutputs(group.ops)), width(group.width),
         threads(threads), lanes(lanes),
         runs((width / lanes + threads - 1) / threads),
         rowsPerBlock(getRowsPerBlock(threads)),
         threadInRow(rowsPerBlock == 1 ? "threadIdx.x" : "lane"),
-        slot(lanes == 1 ? "e" : "x") {
-    if (lanes > 1)
-      runValues = getRowRunValues(group);
-  }
+        slot(lanes == 1 ? "e" : "x"), runValues(std::move(runValues)) {}
 
   /// A loop over a thread's elements of the row running `statements`,
   /// which see the element's index in the row as j and its register slot
@@ -217,7 +214,7 @@ struct RowKernel {
   /// The thread's index among its row's threads, and a register's slot.
   const std::string threadInRow, slot;
   /// With runs, the values moved a run at a time (getRowRunValues).
-  llvm::SetVector<Value> runValues;
+  const llvm::SetVector<Value> runValues;
   llvm::DenseMap<Value, std::string> registers;
   SmallVector<Value> inputs;
   std::string body, layers;
@@ -377,10 +374,14 @@ LogicalResult CudaEmitter::emitRowGroup(const RowGroup &group) {
   // prec-plan-elementwise-vectors sized the runs by the widest element and
   // chose them to divide the row.
   int64_t lanes = 1;
+  llvm::SetVector<Value> runValues;
   if (IntegerAttr bytes =
-          getEngineDialect().getVectorBytesAttrHelper().getAttr(launch))
-    lanes = bytes.getInt() / getRowRunElementBytes(group);
-  RowKernel kernel(group, threads.getInt(), lanes, indexSpelling);
+          getEngineDialect().getVectorBytesAttrHelper().getAttr(launch)) {
+    runValues = getRowRunValues(group);
+    lanes = bytes.getInt() / getRowRunElementBytes(runValues.getArrayRef());
+  }
+  RowKernel kernel(group, threads.getInt(), lanes, std::move(runValues),
+                   indexSpelling);
   for (Operation *op : group.ops) {
     if (isa<tosa::ReshapeOp>(op))
       continue;

@@ -159,7 +159,8 @@ private:
       // A plan already there is replaced.
       root->removeAttr(vectorBytes.getName());
       RowGroup group = getRowGroup(ops);
-      int64_t widest = getRowRunElementBytes(group);
+      int64_t widest =
+          getRowRunElementBytes(getRowRunValues(group).getArrayRef());
       std::optional<int64_t> bytes;
       if (widest > 0 &&
           touchesOnlyEngineBuffers(ops, getRowGroupOutputs(ops), inPlace))

@@ -207,9 +207,9 @@ llvm::SetVector<Value> getRowRunValues(const RowGroup &group) {
   return runs;
 }
 
-int64_t getRowRunElementBytes(const RowGroup &group) {
+int64_t getRowRunElementBytes(ArrayRef<Value> runValues) {
   int64_t widest = 0;
-  for (Value value : getRowRunValues(group)) {
+  for (Value value : runValues) {
     std::optional<DeviceType> element =
         getDeviceType(getElementTypeOrSelf(value.getType()));
     if (!element)

@@ -51,9 +51,10 @@ bool isRowVector(mlir::Value value, int64_t width);
 /// reduced), and the full rows read after it.
 llvm::SetVector<mlir::Value> getRowRunValues(const RowGroup &group);
 
-/// The widest element, in bytes, of getRowRunValues(group), which sizes its
-/// runs; 0 where there are none or one has no device type (no runs).
-int64_t getRowRunElementBytes(const RowGroup &group);
+/// The widest element, in bytes, of `runValues` (getRowRunValues), which
+/// sizes their runs; 0 where there are none or one has no device type (no
+/// runs).
+int64_t getRowRunElementBytes(llvm::ArrayRef<mlir::Value> runValues);
 
 /// The values a row group of `ops` writes to memory, in program order: the
 /// results of its ops (reshapes alias theirs) that ops after it read.

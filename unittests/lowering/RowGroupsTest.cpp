@@ -161,13 +161,13 @@ func.func @f(%x: tensor<4x8xf32>, %g: tensor<1x8xf16>, %h: tensor<8xf16>) -> (te
 }
 )mlir");
   ASSERT_EQ(groups.size(), 2u);
-  EXPECT_EQ(getRowRunElementBytes(groups[0]), 4);
+  EXPECT_EQ(getRowRunElementBytes(getRowRunValues(groups[0]).getArrayRef()), 4);
   // The second reads the f16 row vector and writes f16 rows.
   EXPECT_EQ(names(groups[1]),
             (std::vector<std::string>{"narrow", "narrow_sum", "scaled"}));
-  EXPECT_EQ(getRowRunElementBytes(groups[1]), 2);
   // What it moves as runs: the row vector it reads, the rows it writes.
   llvm::SetVector<Value> runs = getRowRunValues(groups[1]);
+  EXPECT_EQ(getRowRunElementBytes(runs.getArrayRef()), 2);
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(nameOf(runs[0].getDefiningOp()), "outside");
   EXPECT_EQ(nameOf(runs[1].getDefiningOp()), "scaled");
