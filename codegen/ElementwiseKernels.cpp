@@ -493,10 +493,10 @@ void CudaEmitter::printElementwiseKernel(Operation *op,
 
 /// The body of printElementwiseKernel's kernel where each thread takes
 /// elementwiseUnroll runs of `lanes` consecutive elements
-/// (engine.vector_bytes), 256 runs apart: inputs read at their reader's
-/// index (the result's, or before a reshape) whose elements are as wide as
-/// the result's load a run as one vector, the others element by element,
-/// and the run is stored as one vector.
+/// (engine.vector_bytes), 256 runs apart: float inputs read at their
+/// reader's index (the result's, or before a reshape) load a run as one
+/// vector of their width, the others element by element, and the run is
+/// stored as one vector.
 std::string
 CudaEmitter::printVectorElementwiseBody(Operation *op,
                                         ArrayRef<ElementLoad> inputs,
@@ -505,12 +505,13 @@ CudaEmitter::printVectorElementwiseBody(Operation *op,
   DeviceType out = typeOf(result);
   int64_t lanes = getVectorLanes(op), count = countOf(result);
   std::string vector = getVectorCType(op), index = indexSpelling.type().str();
+  // A float input read at the result's index loads its run as one vector
+  // of its own width (at most 16 bytes: the plan sizes runs by the widest).
   auto loadsVector = [&](const ElementLoad &input) {
     Type type = getElementTypeOrSelf(input.value.getType());
     return input.offset.empty() && input.guard.empty() &&
            shapeOf(input.value) == input.readAt &&
-           (isHalfFloat(type) || type.isF32()) &&
-           typeOf(input.value).bytes == out.bytes;
+           (isHalfFloat(type) || type.isF32());
   };
   std::string code, vectorLoads, elementLoads, values;
   for (auto [position, input] : llvm::enumerate(inputs)) {
@@ -520,10 +521,10 @@ CudaEmitter::printVectorElementwiseBody(Operation *op,
         "      float a{0} = {1};\n", position,
         floatOfHeld(input, llvm::formatv("v{0}[k][l]", position).str()));
     if (loadsVector(input)) {
-      vectorLoads +=
-          llvm::formatv("    *reinterpret_cast<{0} *>(v{1}[k]) = "
-                        "*reinterpret_cast<const {0} *>(in{1} + i0);\n",
-                        vector, position);
+      vectorLoads += llvm::formatv(
+          "    *reinterpret_cast<{0} *>(v{1}[k]) = "
+          "*reinterpret_cast<const {0} *>(in{1} + i0);\n",
+          getVectorCTypeOfBytes(lanes * typeOf(input.value).bytes), position);
       continue;
     }
     elementLoads += llvm::formatv("      v{0}[k][l] = {1};\n", position,

@@ -4,8 +4,11 @@
 // issues eight times the memory instructions of one moving 16 bytes: BERT's
 // GELU kernel (12.6M f16 elements) took 21 us on an H200 against its bytes'
 // 10.5 us. Where the innermost dimension divides, each thread takes vectors
-// of consecutive elements, loading the inputs read at the output's index
-// and storing the result 16 bytes at a time. Row kernels (LayerNorm,
+// of consecutive elements, as many as 16 bytes of the widest element hold,
+// loading the inputs read at the output's index and storing the result as
+// vectors: a quantization of f16 into i8 loads 16 bytes and stores 8
+// (ResNet-50's 19 at batch 64 took 803 us an element a thread on an H100,
+// 709 to 716 us in runs of 8). Row kernels (LayerNorm,
 // softmax) likewise load and store their rows in runs: BERT-base's residual
 // add and LayerNorm, 4096 rows of 768 f16, took 7.95 us on an H200 an
 // element at a time, 128 threads a row, and 5.90 us in runs of 8, a warp a
@@ -81,22 +84,34 @@ bool touchesOnlyEngineBuffers(ArrayRef<Operation *> ops, ValueRange outputs,
 
 /// Whether each thread reading runs of consecutive elements keeps the
 /// kernel's loads coalesced: every input read at its reader's index (the
-/// result's, or before a reshape) is a float of the result's width, loaded
-/// as vectors; others are only broadcast (a bias, a mask row), whose few
-/// elements the cache holds. Inputs read through moves (a rotary
-/// embedding's transposes and slices) or narrower than the result (f16
-/// into an f8 result) would be read a strided element at a time.
-bool keepsLoadsCoalesced(ArrayRef<Operation *> ops, Type resultElement) {
+/// result's, or before a reshape) is a float, loaded as vectors of its own
+/// width (an f16 input of an i8 or f8 quantization as 16 bytes where the
+/// result's run is 8); others are only broadcast (a bias, a mask row),
+/// whose few elements the cache holds. Inputs read through moves (a rotary
+/// embedding's transposes and slices) or converted on loading (integers)
+/// would be read a strided element at a time.
+bool keepsLoadsCoalesced(ArrayRef<Operation *> ops) {
   return allInputs(ops, [&](Operation *reader, Value input) {
     if (isa<ElementIndexMapOpInterface>(reader))
       return false;
     if (shapeOf(input) != shapeOf(reader->getResult(0)))
       return true;
     Type element = getElementTypeOrSelf(input.getType());
-    return (isHalfFloat(element) || element.isF32()) &&
-           element.getIntOrFloatBitWidth() ==
-               resultElement.getIntOrFloatBitWidth();
+    return isHalfFloat(element) || element.isF32();
   });
+}
+
+/// The widest element of the result of `ops`'s kernel and of the inputs it
+/// loads as vectors (keepsLoadsCoalesced), which sizes its runs.
+int64_t getWidestLoadedBytes(ArrayRef<Operation *> ops, DeviceType result) {
+  int64_t widest = result.bytes;
+  allInputs(ops, [&](Operation *reader, Value input) {
+    if (shapeOf(input) == shapeOf(reader->getResult(0)))
+      widest = std::max(
+          widest, getDeviceType(getElementTypeOrSelf(input.getType()))->bytes);
+    return true;
+  });
+  return widest;
 }
 
 class PlanElementwiseVectorsPass
@@ -135,13 +150,14 @@ private:
       std::optional<DeviceType> element = getDeviceType(resultElement);
       if (shape.empty() || ShapedType::isDynamic(shape.back()) || !element ||
           !touchesOnlyEngineBuffers(ops, root->getResults(), inPlace) ||
-          !keepsLoadsCoalesced(ops, resultElement))
+          !keepsLoadsCoalesced(ops))
         continue;
-      if (std::optional<int64_t> bytes =
-              chooseVectorBytes(element->bytes, [&](int64_t lanes) {
-                return shape.back() % lanes == 0;
-              }))
-        vectorBytes.setAttr(root, getI64(*bytes));
+      // vector_bytes is the result's run, of as many elements as 16 bytes
+      // of the widest hold.
+      int64_t widest = getWidestLoadedBytes(ops, *element);
+      if (std::optional<int64_t> bytes = chooseVectorBytes(
+              widest, [&](int64_t lanes) { return shape.back() % lanes == 0; }))
+        vectorBytes.setAttr(root, getI64(*bytes / widest * element->bytes));
     }
   }
 

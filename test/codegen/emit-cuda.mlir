@@ -32,8 +32,12 @@
 // CU-NEXT: // fused: tosa.sub Sub
 // CU-NEXT: // tosa.cast
 // CU-NEXT: __global__ void k{{[0-9]+}}_cast(const float *__restrict__ in0, __half *__restrict__ out)
+// Its f32 input (the arena's) loads runs of 2 as 8 bytes, and the f16
+// results store as 4.
+// CU: *reinterpret_cast<uint2 *>(v0[k]) = *reinterpret_cast<const uint2 *>(in0 + i0);
 // CU: float r = (__fsub_rn((__fadd_rn((a0), (0x1.ffcp+15f))), (0x1.ffcp+15f)));
-// CU: out[i] = __float2half_rn(r);
+// CU: w[l] = __float2half_rn(r);
+// CU: *reinterpret_cast<unsigned *>(out + i0) = *reinterpret_cast<const unsigned *>(w);
 // CU: cublasLtMatmulDescCreate(&e->desc1, CUBLAS_COMPUTE_32F, CUDA_R_32F)
 // CU: cublasLtMatrixLayoutCreate(&e->la1, CUDA_R_16F, 2, 2, 2)
 // CU: cublasLtMatrixLayoutCreate(&e->lc1, CUDA_R_32F, 2, 2, 2)

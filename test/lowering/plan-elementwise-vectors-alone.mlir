@@ -54,13 +54,14 @@ func.func @bindings_and_kinds(%x: tensor<16x64xf16>) -> (tensor<16x64xf16>, tens
 // -----
 
 // Loads must stay coalesced: a bias broadcast over the rows is fine; a
-// transpose the kernel reads through, or an f32 input of an f16 result,
-// would be read a strided element at a time, and keep one element.
+// transpose the kernel reads through would be read a strided element at a
+// time, and keeps one element. An f32 input of an f16 result sizes the
+// runs: 4 elements, 16 bytes of it and 8 of the result.
 // CHECK-LABEL: func.func @coalesced_loads
 // CHECK: tosa.add {{.*}}engine.kernel = #engine.kernel<1, single>, engine.vector_bytes = 16 : i64}
 // CHECK: tosa.transpose {{.*}}{engine.kernel = #engine.kernel<2, fused>, perms
 // CHECK: tosa.sigmoid {{.*}}engine.kernel = #engine.kernel<2, fused>} :
-// CHECK: tosa.cast {{.*}}engine.kernel = #engine.kernel<4, single>} :
+// CHECK: tosa.cast {{.*}}engine.kernel = #engine.kernel<4, single>, engine.vector_bytes = 8 : i64} :
 func.func @coalesced_loads(%x: tensor<16x64xf16>, %bias: tensor<1x64xf16>, %y: tensor<16x64xf32>) -> (tensor<16x64xf16>, tensor<64x16xf16>, tensor<16x64xf16>) {
   %a = tosa.exp %x {engine.kernel = #engine.kernel<0, single>} : (tensor<16x64xf16>) -> tensor<16x64xf16>
   %b = tosa.exp %bias {engine.kernel = #engine.kernel<6, single>} : (tensor<1x64xf16>) -> tensor<1x64xf16>
@@ -73,6 +74,28 @@ func.func @coalesced_loads(%x: tensor<16x64xf16>, %bias: tensor<1x64xf16>, %y: t
   %h = tosa.cast %c {engine.kernel = #engine.kernel<4, single>} : (tensor<16x64xf32>) -> tensor<16x64xf16>
   %hh = tosa.exp %h {engine.kernel = #engine.kernel<5, single>} : (tensor<16x64xf16>) -> tensor<16x64xf16>
   return %r, %gg, %hh : tensor<16x64xf16>, tensor<64x16xf16>, tensor<16x64xf16>
+}
+
+// -----
+
+// Quantizations narrow their input: f16 into i8 takes runs of 8 (16 bytes
+// of f16, 8 of i8), f32 into f8 runs of 4; an i8 input, converted on
+// loading, would be read a strided element at a time.
+// CHECK-LABEL: func.func @narrowing
+// CHECK: tosa.cast {{.*}}engine.kernel = #engine.kernel<1, single>, engine.vector_bytes = 8 : i64} : (tensor<16x64xf16>) -> tensor<16x64xi8>
+// CHECK: tosa.cast {{.*}}engine.kernel = #engine.kernel<3, single>, engine.vector_bytes = 4 : i64} : (tensor<16x64xf32>) -> tensor<16x64xf8E4M3FN>
+// CHECK: tosa.cast {{.*}}engine.kernel = #engine.kernel<5, single>} : (tensor<16x64xi8>) -> tensor<16x64xf16>
+func.func @narrowing(%x: tensor<16x64xf16>, %y: tensor<16x64xf32>, %z: tensor<16x64xi8>) -> (tensor<16x64xi8>, tensor<16x64xf16>, tensor<16x64xf16>) {
+  %a = tosa.exp %x {engine.kernel = #engine.kernel<0, single>} : (tensor<16x64xf16>) -> tensor<16x64xf16>
+  %q = tosa.cast %a {engine.kernel = #engine.kernel<1, single>} : (tensor<16x64xf16>) -> tensor<16x64xi8>
+  %b = tosa.exp %y {engine.kernel = #engine.kernel<2, single>} : (tensor<16x64xf32>) -> tensor<16x64xf32>
+  %f = tosa.cast %b {engine.kernel = #engine.kernel<3, single>} : (tensor<16x64xf32>) -> tensor<16x64xf8E4M3FN>
+  %c = tosa.abs %z {engine.kernel = #engine.kernel<4, single>} : (tensor<16x64xi8>) -> tensor<16x64xi8>
+  %h = tosa.cast %c {engine.kernel = #engine.kernel<5, single>} : (tensor<16x64xi8>) -> tensor<16x64xf16>
+  %qq = tosa.abs %q {engine.kernel = #engine.kernel<6, single>} : (tensor<16x64xi8>) -> tensor<16x64xi8>
+  %ff = tosa.cast %f {engine.kernel = #engine.kernel<7, single>} : (tensor<16x64xf8E4M3FN>) -> tensor<16x64xf16>
+  %hh = tosa.exp %h {engine.kernel = #engine.kernel<8, single>} : (tensor<16x64xf16>) -> tensor<16x64xf16>
+  return %qq, %ff, %hh : tensor<16x64xi8>, tensor<16x64xf16>, tensor<16x64xf16>
 }
 
 // -----
