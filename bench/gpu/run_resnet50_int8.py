@@ -15,6 +15,8 @@ run on the GPU.
                        reference), f16 eager and torch.compile on the same
                        images: each one's largest error relative to the
                        largest logit, and the best medians of three rounds.
+  profile WORK         (there) each engine's kernels as a CUDA graph, and
+                       torch.compile's, by GPU time a run.
 """
 import os
 import subprocess
@@ -22,7 +24,8 @@ import sys
 
 import numpy as np
 
-from run_transformers import best_medians, bound_engine, compress, decompress
+from run_transformers import (best_medians, bound_engine, compress,
+                              decompress, print_kernel_profile)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BATCH = 64
@@ -147,6 +150,19 @@ def check(work):
         engine.destroy()
 
 
+def profile(work):
+    import torch
+    feed = {"x": images()}
+    x = torch.from_numpy(feed["x"]).cuda().half()
+    compiled = torch.compile(build().half().cuda(), dynamic=False)
+    for name in ENGINES:
+        engine, tensors, _ = bound_engine(work, name, feed)
+        print_kernel_profile(f"{name}: engine graph",
+                             engine.runner(tensors, True))
+        engine.destroy()
+    print_kernel_profile("torch.compile f16", lambda: compiled(x))
+
+
 if __name__ == "__main__":
     command = sys.argv[1]
     if command == "export":
@@ -155,5 +171,7 @@ if __name__ == "__main__":
         prepare(sys.argv[2], sys.argv[3])
     elif command == "check":
         check(sys.argv[2])
+    elif command == "profile":
+        profile(sys.argv[2])
     else:
         sys.exit(__doc__)

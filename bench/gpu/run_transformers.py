@@ -303,10 +303,32 @@ def kernels_by_kind(events):
     return kinds
 
 
-def profile(work, names):
+def print_kernel_profile(title, function, runs=10):
+    """`function`'s kernels by kind (kernels_by_kind), by GPU time per run
+    over `runs` runs after 5 warm-up runs, as a Markdown table."""
     import torch
     from torch.profiler import ProfilerActivity
     from torch.profiler import profile as trace_of
+    with torch.no_grad():
+        for _ in range(5):
+            function()
+        torch.cuda.synchronize()
+        with trace_of(activities=[ProfilerActivity.CUDA]) as trace:
+            for _ in range(runs):
+                function()
+            torch.cuda.synchronize()
+    kernels = kernels_by_kind(trace.key_averages())
+    total = sum(time for time, _ in kernels.values()) / runs
+    print(f"## {title}, per run: {total / 1000:.3f} ms of GPU time\n"
+          "| kernel | us per run | launches per run |\n|---|---|---|")
+    for kind, (time, count) in sorted(kernels.items(),
+                                      key=lambda k: -k[1][0])[:40]:
+        print(f"| {kind[:80]} | {time / runs:.1f} | {count / runs:g} |")
+    print(flush=True)
+
+
+def profile(work, names):
+    import torch
     for name in names:
         model = MODELS[name]
         half = build(name).to(getattr(torch, model.peer_dtype)).cuda()
@@ -316,29 +338,11 @@ def profile(work, names):
             feed = inputs(batch, sequence)
             args = [torch.from_numpy(v).cuda() for v in feed.values()]
             engine, tensors, _ = bound_engine(work, stem, feed)
-            graph = engine.runner(tensors, True)
-            for label, function in (("engine graph", graph),
-                                    ("torch.compile", lambda: compiled(*args))):
-                with torch.no_grad():
-                    for _ in range(5):
-                        function()
-                    torch.cuda.synchronize()
-                    with trace_of(activities=[ProfilerActivity.CUDA]) as trace:
-                        for _ in range(10):
-                            function()
-                        torch.cuda.synchronize()
-                kernels = kernels_by_kind(trace.key_averages())
-                total = sum(time for time, _ in kernels.values()) / 10
-                print(f"## {stem}: {label}, per run: {total / 1000:.3f} ms "
-                      "of GPU time\n| kernel | us per run | launches per run |"
-                      "\n|---|---|---|")
-                for kind, (time, count) in sorted(
-                        kernels.items(), key=lambda k: -k[1][0])[:40]:
-                    print(f"| {kind[:80]} | {time / 10:.1f} "
-                          f"| {count / 10:g} |")
-                print(flush=True)
+            print_kernel_profile(f"{stem}: engine graph",
+                                 engine.runner(tensors, True))
+            print_kernel_profile(f"{stem}: torch.compile",
+                                 lambda: compiled(*args))
             engine.destroy()
-
 
 if __name__ == "__main__":
     sys.path.insert(0, HERE)
