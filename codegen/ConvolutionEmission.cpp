@@ -248,15 +248,25 @@ LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op) {
     return unsupported(op, "an implicit-GEMM convolution needs int8 inputs "
                            "with C a multiple of 16, accumulating in int32");
   std::string epilogue = kernelName(op) + "_epilogue";
-  std::string value = "acc";
-  if (!prec::isZeroConstant(bias))
-    value = "acc + bias[filter]";
+  bool addsBias = !prec::isZeroConstant(bias);
+  std::string value = addsBias ? "acc + bias[filter]" : "acc";
   kernels += llvm::formatv(
       "// tosa.conv2d {0}: the implicit GEMM's epilogue\nstruct {1} {{\n"
       "  using Output = int32_t;\n  int32_t *out;\n  const int32_t *bias;\n"
+      "  __device__ bool aligned() const {{ return (uintptr_t)out % 16 == 0; "
+      "}\n"
       "  __device__ int32_t element(long long row, long long filter, int32_t "
-      "acc) const {{ return {2}; }\n};\n\n",
-      getLayerName(op), epilogue, value);
+      "acc) const {{ return {2}; }\n"
+      "  struct Loaded {{};\n"
+      "  __device__ void load(long long, long long, Loaded &) const {{}\n"
+      "  __device__ void run(long long row, long long filter, const int32_t "
+      "*accs, const Loaded &) const {{\n    __align__(16) int32_t w[4];\n"
+      "#pragma unroll\n"
+      "    for (int k = 0; k < 4; ++k) w[k] = {3};\n"
+      "    *reinterpret_cast<uint4 *>(out + row * {4} + filter) = "
+      "*reinterpret_cast<const uint4 *>(w);\n  }\n};\n\n",
+      getLayerName(op), epilogue, value,
+      addsBias ? "accs[k] + bias[filter + k]" : "accs[k]", out[3]);
   launchImplicitGemmConv(op, epilogue, pointer(result) + ", " + pointer(bias),
                          value);
   return success();

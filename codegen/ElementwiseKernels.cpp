@@ -583,32 +583,141 @@ CudaEmitter::printVectorElementwiseBody(Operation *op,
   return code;
 }
 
+/// Where a convolution's epilogue reads `input` without splitting the output
+/// index: at the output element itself (`i`) or at its filter's element of a
+/// vector of `filters` (`filter`); empty where it needs the coordinates.
+static StringRef getEpilogueOffset(const ElementLoad &input,
+                                   ArrayRef<int64_t> result) {
+  if (!input.offset.empty() || !input.guard.empty() || input.readAt != result)
+    return "";
+  ArrayRef<int64_t> shape = shapeOf(input.value);
+  if (shape == result)
+    return "i";
+  bool perFilter =
+      !shape.empty() && shape.back() == result.back() &&
+      llvm::all_of(shape.drop_back(), [](int64_t d) { return d == 1; });
+  return perFilter ? "filter" : "";
+}
+
+/// Whether an epilogue's `run` loads `input`'s run as vectors: it is read
+/// at an offset that moves with the filter, and held as it is stored.
+static bool loadsEpilogueRun(const ElementLoad &input,
+                             ArrayRef<int64_t> result) {
+  Type type = getElementTypeOrSelf(input.value.getType());
+  return !getEpilogueOffset(input, result).empty() &&
+         (isHalfFloat(type) || type.isF32());
+}
+
 /// `conv` launched as an implicit GEMM whose epilogue computes the fused
-/// kernel ending at `root`, element by element from the accumulators.
+/// kernel ending at `root` from the accumulators: `element` for one output
+/// element, `load` and `run` for a 16-byte run of its filters, loading the
+/// inputs that follow the filter (the output's shape, ahead in `load`, or
+/// one element per filter) as vectors and the others element by element.
 void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
                                     ArrayRef<ElementLoad> inputs,
                                     ArrayRef<std::string> fusedNames,
                                     StringRef expression, StringRef half) {
   Value result = root->getResult(0);
+  ArrayRef<int64_t> shape = shapeOf(result);
   DeviceType out = typeOf(result);
+  const int64_t run = 16 / out.bytes;
+  StringRef index = indexSpelling.type();
   std::string epilogue = kernelName(root) + "_epilogue";
-  // Each input's element as the elementwise kernel names it: v<n>[k] as
-  // loaded (16-bit floats as they are), a<n> as a float.
-  std::string members, initializer, loads;
-  for (auto [position, input] : llvm::enumerate(inputs)) {
+  auto needsCoordinates = [&](size_t n) {
+    return getEpilogueOffset(inputs[n], shape).empty();
+  };
+  // The offsets of the inputs loaded element by element: in a run, at
+  // filter + k, skipping those it loads as vectors.
+  auto offsets = [&](bool inRun) {
+    std::string code = readOffsets(inputs, shape, needsCoordinates);
+    for (auto [n, input] : llvm::enumerate(inputs)) {
+      StringRef offset = getEpilogueOffset(input, shape);
+      if (offset.empty() || (inRun && loadsEpilogueRun(input, shape)))
+        continue;
+      code += llvm::formatv("    const {0} o{1} = {2};\n", index, n,
+                            offset == "i" ? "i"
+                            : inRun       ? "filter + k"
+                                          : "filter");
+    }
+    return code;
+  };
+  // Inputs of the output's shape are loaded ahead (`load`, into a Loaded),
+  // per-filter ones in the run, the others element by element.
+  std::string members, initializer, alignment = "(uintptr_t)out";
+  std::string elementLoads, loadedMembers, aheadLoads, runLoads,
+      runElementLoads, values;
+  for (auto [n, input] : llvm::enumerate(inputs)) {
     members += llvm::formatv("  const {0} *__restrict__ in{1};\n",
-                             typeOf(input.value).cType, position);
+                             typeOf(input.value).cType, n);
     initializer += pointer(input.value) + ", ";
-    loads += llvm::formatv(
-        "    {0} v{1}[1] = {{{2}};\n    float a{1} = {3};\n", heldType(input),
-        position, loadElement(input, position),
-        floatOfHeld(input, llvm::formatv("v{0}[k]", position).str()));
+    elementLoads += llvm::formatv("    {0} v{1}[1] = {{{2}};\n",
+                                  heldType(input), n, loadElement(input, n));
+    values +=
+        llvm::formatv("    float a{0} = {1};\n", n,
+                      floatOfHeld(input, llvm::formatv("v{0}[k]", n).str()));
+    std::string array =
+        llvm::formatv("__align__(16) {0} v{1}[{2}];", heldType(input), n, run);
+    if (!loadsEpilogueRun(input, shape)) {
+      runLoads += "    " + array + "\n";
+      runElementLoads +=
+          llvm::formatv("    v{0}[k] = {1};\n", n, loadElement(input, n));
+      continue;
+    }
+    // `run` elements from a multiple of `run`: aligned to their bytes (16
+    // at most) where the pointer is to 16.
+    bool ahead = getEpilogueOffset(input, shape) == "i";
+    int64_t bytes = run * typeOf(input.value).bytes;
+    int64_t chunk = std::min<int64_t>(bytes, 16);
+    std::string &loads = ahead ? aheadLoads : runLoads;
+    if (ahead) {
+      loadedMembers += "    " + array + "\n";
+      runLoads += llvm::formatv("    const auto &v{0} = loaded.v{0};\n", n);
+    } else {
+      runLoads += "    " + array + "\n";
+    }
+    for (int64_t c = 0; c < bytes / chunk; ++c)
+      loads += llvm::formatv(
+          "    reinterpret_cast<{0} *>({1}v{2})[{3}] = reinterpret_cast<const "
+          "{0} *>(in{2} + {4})[{3}];\n",
+          getVectorCTypeOfBytes(chunk), ahead ? "loaded." : "", n, c,
+          ahead ? "i0" : "filter");
+    alignment += llvm::formatv(" | (uintptr_t)in{0}", n).str();
   }
-  std::string value = half.empty() ? "    float r = " + expression.str() +
-                                         ";\n    return " +
-                                         substitute(out.fromFloat, "r") + ";\n"
-                                   : "    return " + half.str() + ";\n";
-  int64_t filters = shapeOf(conv.getResult()).back();
+  auto valueOf = [&](StringRef store) {
+    if (!half.empty())
+      return llvm::formatv("    {0}{1};\n", store, half).str();
+    return llvm::formatv("    float r = {0};\n    {1}{2};\n", expression, store,
+                         substitute(out.fromFloat, "r"))
+        .str();
+  };
+  std::string elementFunction = llvm::formatv(
+      "  __device__ {0} element(long long row, long long filter, int32_t acc) "
+      "const {{\n    [[maybe_unused]] const {1} i = ({1})(row * {2} + "
+      "filter);\n    constexpr int k = 0;\n{3}{4}{5}{6}  }\n",
+      out.cType, index, shape.back(), offsets(false), elementLoads, values,
+      valueOf("return "));
+  std::string loadFunction = llvm::formatv(
+      "  struct Loaded {{\n{0}  };\n"
+      "  __device__ void load(long long row, long long filter, Loaded &loaded) "
+      "const {{\n{1}  }\n",
+      loadedMembers,
+      aheadLoads.empty()
+          ? std::string()
+          : llvm::formatv("    const {0} i0 = ({0})(row * {1} + filter);\n",
+                          index, shape.back()) +
+                aheadLoads);
+  std::string runFunction = llvm::formatv(
+      "  __device__ void run(long long row, long long filter, const int32_t "
+      "*accs, const Loaded &loaded) const {{\n"
+      "    const {0} i0 = ({0})(row * {1} + filter);\n{2}"
+      "    __align__(16) {3} w[{4}];\n#pragma unroll\n"
+      "    for (int k = 0; k < {4}; ++k) {{\n"
+      "    [[maybe_unused]] const {0} i = i0 + k;\n"
+      "    const int32_t acc = accs[k];\n{5}{6}{7}{8}    }\n"
+      "    *reinterpret_cast<uint4 *>(out + i0) = *reinterpret_cast<const "
+      "uint4 *>(w);\n  }\n",
+      index, shape.back(), runLoads, out.cType, run, offsets(true),
+      runElementLoads, values, valueOf("w[k] = "));
   std::string layer = getLayerName(root).str();
   std::string description = root->getName().getStringRef().str() +
                             (layer.empty() ? "" : " '" + layer + "'");
@@ -618,13 +727,11 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
       "// {0}{1}: the epilogue of tosa.conv2d {2}\nstruct {3} {{\n"
       "  using Output = {5};\n{4}"
       "  {5} *out;\n"
-      "  __device__ {5} element(long long row, long long filter, int32_t acc) "
-      "const {{\n    {6} i = ({6})(row * {11} + filter);\n{7}{8}{9}{10}"
-      "  }\n};\n\n",
+      "  __device__ bool aligned() const {{ return ({6}) % 16 == 0; }\n{7}{8}"
+      "{9}};\n\n",
       root->getName(), layer.empty() ? "" : " " + layer, getLayerName(conv),
-      epilogue, members, out.cType, indexSpelling.type(),
-      inputs.empty() ? "" : "    constexpr int k = 0;\n",
-      readOffsets(inputs, shapeOf(result)), loads, value, filters);
+      epilogue, members, out.cType, alignment, elementFunction, loadFunction,
+      runFunction);
   launchImplicitGemmConv(conv, epilogue, initializer + pointer(result),
                          description);
 }

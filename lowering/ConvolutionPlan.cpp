@@ -4,6 +4,7 @@
 
 #include "lowering/BufferAliases.h"
 #include "lowering/DeviceTypes.h"
+#include "lowering/ElementwiseExpressionInterface.h"
 
 #include "dialects/Utils/Shapes.h"
 
@@ -85,6 +86,16 @@ static bool prefersCudnn(int64_t rows, int64_t channels, int64_t depth,
   return flops >= cudnnMinimumFlops;
 }
 
+/// Whether a convolution's only reader is an elementwise op reading it at
+/// its own shape, which an implicit GEMM's epilogue can compute.
+static bool hasElementwiseReader(tosa::Conv2DOp op) {
+  if (!op->hasOneUse())
+    return false;
+  Operation *reader = *op->user_begin();
+  return isElementwise(reader) &&
+         shapeOf(reader->getResult(0)) == shapeOf(op.getResult());
+}
+
 bool fitsImplicitGemm(tosa::Conv2DOp op) {
   Type inputType = getElementTypeOrSelf(op.getInput().getType());
   return inputType.isInteger(8) && op.getAccType().isInteger(32) &&
@@ -107,8 +118,15 @@ engine::ConvAlgorithm chooseConvAlgorithm(tosa::Conv2DOp op,
                                                  int64_t(1)}) &&
       llvm::all_of(geometry.pad, [](int64_t p) { return p == 0; }) &&
       getConvGemmDepth(op) == depth;
+  // An int8 one whose only reader is elementwise (its dequantization) runs
+  // as the implicit GEMM too, which computes that reader's kernel in its
+  // epilogue: cuBLASLt would write int32 outputs, 4 bytes each, for a
+  // kernel of their own to read back.
   if (pointwise)
-    return engine::ConvAlgorithm::Gemm;
+    return preference != ConvolutionPreference::Im2col &&
+                   fitsImplicitGemm(op) && hasElementwiseReader(op)
+               ? engine::ConvAlgorithm::ImplicitGemm
+               : engine::ConvAlgorithm::Gemm;
   // cuDNN runs the f32, f16 and bf16 ones.
   Type inputType = getElementTypeOrSelf(geometry.input.getType());
   bool cudnnType = inputType.isF32() || inputType.isF16() || inputType.isBF16();

@@ -10,8 +10,13 @@
 // receptive fields from the input itself, 16 bytes of one tap at a time,
 // and zeros where the window leaves the image. The epilogue, a struct the
 // emitter writes, has the output (`Output *out`, an N * OH * OW x OC
-// matrix) and each output element's value from its accumulator
-// (`Output element(row, filter, acc)`).
+// matrix), each output element's value from its accumulator
+// (`Output element(row, filter, acc)`), and the same for a run of
+// 16 / sizeof(Output) filters from `filter`, a multiple of the run, stored
+// as one vector (`void run(row, filter, const int32_t *accs, const Loaded
+// &)`) after `void load(row, filter, Loaded &)` has loaded the run's
+// elements of the inputs of the output's shape, where `bool aligned()`:
+// its pointers are 16-byte aligned.
 
 struct prec_conv_geometry {
   int height, width, channels;        // input, per image
@@ -92,18 +97,26 @@ template <int ROW_CHUNKS> struct prec_conv_rows {
   int top[ROW_CHUNKS], left[ROW_CHUNKS]; // the window's corner in it
   int tap_y, tap_x, channel;
 
+  // The first row's image and output position are divided out once; the
+  // rows 32 apart step from it (divisions cost tens of instructions, which
+  // a block's many threads would repeat for each of their rows).
   __device__ prec_conv_rows(const int8_t *input, const prec_conv_geometry &g,
                             long long rows, long long first_row, int column) {
     const int positions = g.out_height * g.out_width;
+    long long n = first_row / positions;
+    int p = (int)(first_row - n * positions);
+    int y = p / g.out_width, x = p - y * g.out_width;
+    const long long image_bytes = (long long)g.height * g.width * g.channels;
 #pragma unroll
     for (int j = 0; j < ROW_CHUNKS; ++j) {
-      long long row = first_row + 32 * j;
-      int n = (int)(row / positions), p = (int)(row % positions);
-      image[j] = row < rows
-                     ? input + (long long)n * g.height * g.width * g.channels
-                     : nullptr;
-      top[j] = p / g.out_width * g.stride_height - g.pad_top;
-      left[j] = p % g.out_width * g.stride_width - g.pad_left;
+      image[j] = first_row + 32 * j < rows ? input + n * image_bytes : nullptr;
+      top[j] = y * g.stride_height - g.pad_top;
+      left[j] = x * g.stride_width - g.pad_left;
+      for (x += 32; x >= g.out_width; x -= g.out_width)
+        if (++y == g.out_height) {
+          y = 0;
+          ++n;
+        }
     }
     int k = column * 16, tap = k / g.channels;
     channel = k % g.channels;
@@ -176,58 +189,107 @@ __device__ inline void prec_conv_load_stage(
   }
 }
 
-// The epilogue's values of a block's accumulators, staged in shared memory
-// as a ROWS x COLUMNS tile of Epilogue::Output, then stored a row's 16
-// bytes at a time (coalesced; element by element at the edges of the
-// filters, or where the output is not 16-byte aligned).
-template <typename Tiles, typename Epilogue, int M_TILES, int N_TILES>
-__device__ inline void
-prec_conv_store(const Epilogue &epilogue, const int (&acc)[M_TILES][N_TILES][4],
-                int filters, long long rows, long long first_row,
-                long long first_filter, int warp_row, int warp_column,
-                int thread) {
+// A block's outputs, computed and stored a run of 16 bytes of
+// Epilogue::Output at a time so that the reads and the stores are
+// coalesced: thread t takes runs t, t + THREADS, ... of the ROWS x COLUMNS
+// tile, row-major. The accumulators are staged in shared memory as int32;
+// each thread loads the epilogue's inputs of the output's shape (a
+// residual) for all its runs first (`load`, into `Loaded`), so that their
+// latencies overlap, then computes and stores each run (`run`). At the
+// edges of the filters, or where a pointer is not 16-byte aligned, element
+// by element (`element`).
+//
+// The staged tile is split in PLANES = RUN / 4 planes by groups of 4
+// columns (plane q holds columns 4q..4q+3 of every run), so that a run's
+// accumulators are one 16-byte load from each plane and a quarter-warp's
+// loads, consecutive runs, cover 128 consecutive bytes: read as 32-byte
+// runs of one tile, they fell 2 to 8 ways into the same banks (ResNet-50's
+// 1x1 convolutions at batch 64). Rows are padded by 8 words and planes by
+// 4, so that a half-warp's pairs of accumulators fall in distinct banks too.
+template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
   using Output = typename Epilogue::Output;
-  constexpr int RUN = 16 / sizeof(Output), STRIDE = Tiles::COLUMNS + RUN;
-  static_assert(Tiles::ROWS * STRIDE * sizeof(Output) <= Tiles::SHARED_BYTES,
-                "the output tile fits the pipeline's stages");
-  extern __shared__ __align__(16) int8_t prec_conv_shared[];
-  Output *tile = reinterpret_cast<Output *>(prec_conv_shared);
-  const int lane = thread & 31, group = lane >> 2, pair = (lane & 3) * 2;
-#pragma unroll
-  for (int m = 0; m < M_TILES; ++m)
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      int r = warp_row + 16 * m + 8 * half + group;
-      long long row = first_row + r;
-#pragma unroll
-      for (int n = 0; n < N_TILES; ++n)
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          int c = warp_column + 8 * n + pair + e;
-          if (row < rows && first_filter + c < filters)
-            tile[r * STRIDE + c] = epilogue.element(row, first_filter + c,
-                                                    acc[m][n][2 * half + e]);
-        }
-    }
-  __syncthreads();
-  constexpr int RUNS = Tiles::COLUMNS / RUN;
-  const bool aligned =
-      filters % RUN == 0 && reinterpret_cast<uintptr_t>(epilogue.out) % 16 == 0;
-  for (int index = thread; index < Tiles::ROWS * RUNS;
-       index += Tiles::THREADS) {
-    int r = index / RUNS, c = index % RUNS * RUN;
-    long long row = first_row + r, filter = first_filter + c;
-    if (row >= rows || filter >= filters)
-      continue;
-    Output *to = epilogue.out + row * filters + filter;
-    const Output *from = tile + r * STRIDE + c;
-    if (aligned)
-      *reinterpret_cast<uint4 *>(to) = *reinterpret_cast<const uint4 *>(from);
-    else
-      for (int e = 0; e < RUN && filter + e < filters; ++e)
-        to[e] = from[e];
+  static constexpr int RUN = 16 / sizeof(Output), PLANES = RUN / 4;
+  static constexpr int ROW_WORDS = Tiles::COLUMNS / PLANES + 8;
+  static constexpr int PLANE_WORDS = Tiles::ROWS * ROW_WORDS + 4;
+  static constexpr int RUNS = Tiles::COLUMNS / RUN;
+  static constexpr int PER_THREAD = Tiles::ROWS * RUNS / Tiles::THREADS;
+  static_assert(PLANES * PLANE_WORDS * sizeof(int) <= Tiles::SHARED_BYTES,
+                "the accumulator tile fits the pipeline's stages");
+  static_assert(Tiles::ROWS * RUNS % Tiles::THREADS == 0,
+                "the threads share the runs evenly");
+
+  const Epilogue &epilogue;
+  const int filters, thread;
+  const long long rows, first_row, first_filter;
+
+  __device__ prec_conv_outputs(const Epilogue &epilogue, int filters,
+                               long long rows, long long first_row,
+                               long long first_filter, int thread)
+      : epilogue(epilogue), filters(filters), thread(thread), rows(rows),
+        first_row(first_row), first_filter(first_filter) {}
+
+  // Run u of this thread: tile row `index / RUNS`, columns from
+  // `index % RUNS * RUN`.
+  __device__ int index(int u) const { return thread + u * Tiles::THREADS; }
+  __device__ long long row(int u) const { return first_row + index(u) / RUNS; }
+  __device__ long long filter(int u) const {
+    return first_filter + index(u) % RUNS * RUN;
   }
-}
+  __device__ bool inside(int u) const {
+    return row(u) < rows && filter(u) < filters;
+  }
+  // Where the accumulator of tile row r, column c is staged.
+  __device__ static int slot(int r, int c) {
+    return c / 4 % PLANES * PLANE_WORDS + r * ROW_WORDS + c / (4 * PLANES) * 4 +
+           c % 4;
+  }
+
+  template <int M_TILES, int N_TILES>
+  __device__ void store(const int (&acc)[M_TILES][N_TILES][4], int warp_row,
+                        int warp_column) {
+    extern __shared__ __align__(16) int8_t prec_conv_shared[];
+    int *tile = reinterpret_cast<int *>(prec_conv_shared);
+    const int lane = thread & 31, group = lane >> 2, pair = (lane & 3) * 2;
+#pragma unroll
+    for (int m = 0; m < M_TILES; ++m)
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        int r = warp_row + 16 * m + 8 * half + group;
+#pragma unroll
+        for (int n = 0; n < N_TILES; ++n)
+          *reinterpret_cast<int2 *>(tile +
+                                    slot(r, warp_column + 8 * n + pair)) =
+              make_int2(acc[m][n][2 * half], acc[m][n][2 * half + 1]);
+      }
+    __syncthreads();
+    // Run u's tile row and first column.
+    auto r = [&](int u) { return index(u) / RUNS; };
+    auto c = [&](int u) { return index(u) % RUNS * RUN; };
+    if (filters % RUN == 0 && epilogue.aligned()) {
+      typename Epilogue::Loaded loaded[PER_THREAD];
+#pragma unroll
+      for (int u = 0; u < PER_THREAD; ++u)
+        if (inside(u))
+          epilogue.load(row(u), filter(u), loaded[u]);
+#pragma unroll
+      for (int u = 0; u < PER_THREAD; ++u) {
+        if (!inside(u))
+          continue;
+        int32_t run[RUN];
+#pragma unroll
+        for (int q = 0; q < PLANES; ++q)
+          *reinterpret_cast<int4 *>(run + 4 * q) =
+              *reinterpret_cast<const int4 *>(tile + slot(r(u), c(u) + 4 * q));
+        epilogue.run(row(u), filter(u), run, loaded[u]);
+      }
+      return;
+    }
+    for (int u = 0; u < PER_THREAD; ++u)
+      for (int e = 0; e < RUN && inside(u) && filter(u) + e < filters; ++e)
+        epilogue.out[row(u) * filters + filter(u) + e] =
+            epilogue.element(row(u), filter(u) + e, tile[slot(r(u), c(u) + e)]);
+  }
+};
 
 // A block's 128 x COLUMNS outputs on mma.sync.
 template <int COLUMNS, bool ALIGNED, typename Epilogue>
@@ -308,8 +370,9 @@ __device__ inline void prec_conv_s8_mma_sync(const int8_t *__restrict__ input,
   }
   prec_wait_copies<0>();
   __syncthreads(); // the pipeline's stages become the output tile
-  prec_conv_store<Tiles>(epilogue, acc, g.filters, rows, first_row,
-                         first_filter, warp_row, warp_column, thread);
+  prec_conv_outputs<Tiles, Epilogue>(epilogue, g.filters, rows, first_row,
+                                     first_filter, thread)
+      .store(acc, warp_row, warp_column);
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -372,9 +435,9 @@ __device__ inline void prec_conv_s8_wgmma(const int8_t *__restrict__ input,
   __syncthreads(); // the pipeline's stages become the output tile
   const int(&fragments)[1][COLUMNS / 8][4] =
       *reinterpret_cast<const int(*)[1][COLUMNS / 8][4]>(acc.r);
-  prec_conv_store<Tiles>(epilogue, fragments, g.filters, rows, first_row,
-                         first_filter, 64 * warpgroup + 16 * (warp & 3), 0,
-                         thread);
+  prec_conv_outputs<Tiles, Epilogue>(epilogue, g.filters, rows, first_row,
+                                     first_filter, thread)
+      .store(fragments, 64 * warpgroup + 16 * (warp & 3), 0);
 }
 #endif
 

@@ -1,7 +1,8 @@
 // Int8 convolutions whose C is a multiple of 16 as prec's implicit GEMM
 // (runtime/ImplicitGemmConv.cuh): no im2col kernel and no columns in the
 // arena; a struct per convolution is its epilogue (a bias that is not zero
-// added to the int32 accumulators), and create raises the kernel's
+// added to the int32 accumulators, an element at a time or a run of four
+// filters stored as one vector), and create raises the kernel's
 // shared-memory limit.
 // Up to 64 filters take the kernel's 128 x 64 tiles, more its 128 x 128.
 // RUN: rm -rf %t && mkdir -p %t
@@ -22,10 +23,18 @@
 // CHECK-NEXT: using Output = int32_t;
 // CHECK-NEXT: int32_t *out;
 // CHECK-NEXT: const int32_t *bias;
+// CHECK-NEXT: __device__ bool aligned() const { return (uintptr_t)out % 16 == 0; }
 // CHECK-NEXT: __device__ int32_t element(long long row, long long filter, int32_t acc) const { return acc + bias[filter]; }
+// CHECK-NEXT: struct Loaded {};
+// CHECK-NEXT: __device__ void load(long long, long long, Loaded &) const {}
+// CHECK-NEXT: __device__ void run(long long row, long long filter, const int32_t *accs, const Loaded &) const {
+// CHECK-NEXT: __align__(16) int32_t w[4];
+// CHECK: for (int k = 0; k < 4; ++k) w[k] = accs[k] + bias[filter + k];
+// CHECK-NEXT: *reinterpret_cast<uint4 *>(out + row * 72 + filter) = *reinterpret_cast<const uint4 *>(w);
 // CHECK: // tosa.conv2d strided: the implicit GEMM's epilogue
 // CHECK-NEXT: struct [[STRIDED:k[0-9]+_conv2d_epilogue]] {
 // CHECK: __device__ int32_t element(long long row, long long filter, int32_t acc) const { return acc; }
+// CHECK: for (int k = 0; k < 4; ++k) w[k] = accs[k];
 // The input is a binding, aligned as its caller allocated it: the run
 // launches the byte-by-byte copies (ALIGNED false) where it is not 16-byte
 // aligned.

@@ -70,20 +70,25 @@ func.func @direct(%x: tensor<1x8x8x3xf16>, %bias: tensor<4xf16>, %y: tensor<1x8x
 
 // An int8 convolution whose C is a multiple of 16 runs as prec's implicit
 // GEMM, 3x3 at either stride (under --conv=cudnn too: cuDNN takes no int8 one),
-// but as im2col under --conv=im2col; a 1x1 unit-stride one stays a GEMM on
-// its input, and C = 8 stays im2col.
+// but as im2col under --conv=im2col; and C = 8 stays im2col. A 1x1
+// unit-stride one whose only reader is elementwise at its shape (its
+// dequantization) runs as the implicit GEMM too, whose epilogue computes
+// that reader; read otherwise (here returned), or under --conv=im2col, it
+// stays a cuBLASLt GEMM on its input.
 // AUTO-LABEL: func.func @implicit_gemm
 // AUTO: #engine.conv_algorithm<implicit_gemm>{{.*}} loc("window")
 // AUTO: #engine.conv_algorithm<implicit_gemm>{{.*}} loc("strided")
 // AUTO: #engine.conv_algorithm<gemm>{{.*}} loc("pointwise")
 // AUTO: #engine.conv_algorithm<im2col>{{.*}} loc("c8")
+// AUTO: #engine.conv_algorithm<implicit_gemm>{{.*}} loc("dequantized")
 // IM2COL-LABEL: func.func @implicit_gemm
 // IM2COL: #engine.conv_algorithm<im2col>{{.*}} loc("window")
 // IM2COL: #engine.conv_algorithm<im2col>{{.*}} loc("strided")
+// IM2COL: #engine.conv_algorithm<gemm>{{.*}} loc("dequantized")
 // CUDNN-LABEL: func.func @implicit_gemm
 // CUDNN: #engine.conv_algorithm<implicit_gemm>{{.*}} loc("window")
 func.func @implicit_gemm(%x: tensor<2x8x8x16xi8>, %s: tensor<2x8x8x8xi8>)
-    -> (tensor<2x8x8x4xi32>, tensor<2x4x4x4xi32>, tensor<2x8x8x4xi32>, tensor<2x8x8x4xi32>) {
+    -> (tensor<2x8x8x4xi32>, tensor<2x4x4x4xi32>, tensor<2x8x8x4xi32>, tensor<2x8x8x4xi32>, tensor<2x8x8x4xf32>) {
   %w = "tosa.const"() <{values = dense<1> : tensor<4x3x3x16xi8>}> : () -> tensor<4x3x3x16xi8>
   %w1 = "tosa.const"() <{values = dense<1> : tensor<4x1x1x16xi8>}> : () -> tensor<4x1x1x16xi8>
   %w8 = "tosa.const"() <{values = dense<1> : tensor<4x3x3x8xi8>}> : () -> tensor<4x3x3x8xi8>
@@ -93,5 +98,7 @@ func.func @implicit_gemm(%x: tensor<2x8x8x16xi8>, %s: tensor<2x8x8x8xi8>)
   %d = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<2x8x8x16xi8>, tensor<4x3x3x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x4x4x4xi32> loc("strided")
   %p = tosa.conv2d %x, %w1, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<2x8x8x16xi8>, tensor<4x1x1x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x8x8x4xi32> loc("pointwise")
   %e = tosa.conv2d %s, %w8, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xi8>, tensor<4x3x3x8xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x8x8x4xi32> loc("c8")
-  return %c, %d, %p, %e : tensor<2x8x8x4xi32>, tensor<2x4x4x4xi32>, tensor<2x8x8x4xi32>, tensor<2x8x8x4xi32>
+  %q = tosa.conv2d %x, %w1, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<2x8x8x16xi8>, tensor<4x1x1x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x8x8x4xi32> loc("dequantized")
+  %f = tosa.cast %q : (tensor<2x8x8x4xi32>) -> tensor<2x8x8x4xf32>
+  return %c, %d, %p, %e, %f : tensor<2x8x8x4xi32>, tensor<2x4x4x4xi32>, tensor<2x8x8x4xi32>, tensor<2x8x8x4xi32>, tensor<2x8x8x4xf32>
 }

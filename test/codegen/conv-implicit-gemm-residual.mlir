@@ -1,0 +1,76 @@
+// 1x1 int8 convolutions whose only reader is elementwise run as the
+// implicit GEMM, computing that reader's kernel in their epilogue: a
+// bottleneck's last convolution (dequantization, the residual add of an f16
+// skip input, ReLU) and its first (dequantization, ReLU, and the next
+// convolution's quantization to i8). The epilogue takes a 16-byte run of
+// output filters at a time: the residual, of the output's shape, is loaded
+// ahead of the accumulators (`load`, into `Loaded`) so that the loads of a
+// thread's runs overlap; an i8 output's run is 16 filters.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: prec-opt %s --prec-lower-to-gpu --prec-plan-engine --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=PLAN
+// RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=residual
+// RUN: FileCheck %s < %t/residual.cu
+// RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/residual.cu -o %t/residual.o %}
+// RUN: %if nvcc %{ %nvcc -arch=sm_80 -c %t/residual.cu -o %t/residual80.o %}
+
+// PLAN: tosa.conv2d {{.*}}engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, engine.kernel = #engine.kernel<[[EXPAND:[0-9]+]], epilogue>{{.*}} loc("expand")
+// PLAN: tosa.clamp {{.*}}engine.kernel = #engine.kernel<[[EXPAND]], epilogue>{{.*}} loc("expand.relu")
+// PLAN: tosa.conv2d {{.*}}engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, engine.kernel = #engine.kernel<[[REDUCE:[0-9]+]], epilogue>{{.*}} loc("reduce")
+// PLAN: tosa.cast {{.*}}engine.kernel = #engine.kernel<[[REDUCE]], epilogue>{{.*}} loc("reduce.quantize")
+
+// CHECK: // tosa.clamp expand.relu: the epilogue of tosa.conv2d expand
+// CHECK-NEXT: struct [[EXPAND:k[0-9]+_clamp_epilogue]] {
+// CHECK-NEXT: using Output = __half;
+// CHECK: __device__ bool aligned() const { return ((uintptr_t)out | (uintptr_t)in0 | (uintptr_t)in1) % 16 == 0; }
+// CHECK: struct Loaded {
+// CHECK-NEXT: __align__(16) __half v1[8];
+// CHECK-NEXT: };
+// CHECK-NEXT: __device__ void load(long long row, long long filter, Loaded &loaded) const {
+// CHECK-NEXT: const int i0 = (int)(row * 64 + filter);
+// CHECK-NEXT: reinterpret_cast<uint4 *>(loaded.v1)[0] = reinterpret_cast<const uint4 *>(in1 + i0)[0];
+// CHECK-NEXT: }
+// CHECK-NEXT: __device__ void run(long long row, long long filter, const int32_t *accs, const Loaded &loaded) const {
+// CHECK-NEXT: const int i0 = (int)(row * 64 + filter);
+// CHECK-NEXT: __align__(16) float v0[8];
+// CHECK-NEXT: reinterpret_cast<uint4 *>(v0)[0] = reinterpret_cast<const uint4 *>(in0 + filter)[0];
+// CHECK-NEXT: reinterpret_cast<uint4 *>(v0)[1] = reinterpret_cast<const uint4 *>(in0 + filter)[1];
+// CHECK-NEXT: const auto &v1 = loaded.v1;
+// CHECK: *reinterpret_cast<uint4 *>(out + i0) = *reinterpret_cast<const uint4 *>(w);
+
+// CHECK: // tosa.cast reduce.quantize: the epilogue of tosa.conv2d reduce
+// CHECK-NEXT: struct [[REDUCE:k[0-9]+_cast_epilogue]] {
+// CHECK-NEXT: using Output = int8_t;
+// CHECK: __align__(16) int8_t w[16];
+// CHECK: w[k] = prec_saturate_i8(r);
+
+// CHECK: // tosa.conv2d 'expand': 1x1, an implicit GEMM 32x64x32 with the tosa.clamp 'expand.relu' epilogue
+// CHECK-NEXT: if (
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[EXPAND]]>, dim3(1, 1),
+// CHECK: // tosa.conv2d 'reduce': 1x1, an implicit GEMM 32x16x64 with the tosa.cast 'reduce.quantize' epilogue
+// CHECK-NEXT: if (
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[REDUCE]]>, dim3(1, 1),
+func.func @main(%x: tensor<2x4x4x32xi8> loc("x"), %skip: tensor<2x4x4x64xf16> loc("skip"), %y: tensor<2x4x4x64xi8> loc("y"))
+    -> (tensor<2x4x4x64xf16>, tensor<2x4x4x16xi8>) {
+  %w = "tosa.const"() <{values = dense<3> : tensor<64x1x1x32xi8>}> : () -> tensor<64x1x1x32xi8>
+  %w2 = "tosa.const"() <{values = dense<-1> : tensor<16x1x1x64xi8>}> : () -> tensor<16x1x1x64xi8>
+  %b = "tosa.const"() <{values = dense<0> : tensor<64xi32>}> : () -> tensor<64xi32>
+  %b2 = "tosa.const"() <{values = dense<0> : tensor<16xi32>}> : () -> tensor<16xi32>
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<[[[[0.0625, 0.125, 0.25, 0.5, 0.0625, 0.125, 0.25, 0.5, 0.0625, 0.125, 0.25, 0.5, 0.0625, 0.125, 0.25, 0.5, 0.0625, 0.125, 0.25, 0.5, 0.0625, 0.125, 0.25, 0.5, 0.0625, 0.125, 0.25, 0.5, 0.0625, 0.125, 0.25, 0.5, 0.0625, 0.125, 0.25, 0.5, 0.0625, 0.125, 0.25, 0.5, 0.0625, 0.125, 0.25, 0.5, 0.0625, 0.125, 0.25, 0.5, 0.0625, 0.125, 0.25, 0.5, 0.0625, 0.125, 0.25, 0.5, 0.0625, 0.125, 0.25, 0.5, 0.0625, 0.125, 0.25, 0.5]]]]> : tensor<1x1x1x64xf32>}> : () -> tensor<1x1x1x64xf32>
+  %scale2 = "tosa.const"() <{values = dense<0.125> : tensor<1x1x1x16xf32>}> : () -> tensor<1x1x1x16xf32>
+  %inv = "tosa.const"() <{values = dense<4.0> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<2x4x4x32xi8>, tensor<64x1x1x32xi8>, tensor<64xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x4x4x64xi32> loc("expand")
+  %f = tosa.cast %c : (tensor<2x4x4x64xi32>) -> tensor<2x4x4x64xf32> loc("expand.convert")
+  %m = tosa.mul %f, %scale, %shift : (tensor<2x4x4x64xf32>, tensor<1x1x1x64xf32>, tensor<1xi8>) -> tensor<2x4x4x64xf32> loc("expand.dequantize")
+  %h = tosa.cast %m : (tensor<2x4x4x64xf32>) -> tensor<2x4x4x64xf16> loc("expand.half")
+  %a = tosa.add %h, %skip : (tensor<2x4x4x64xf16>, tensor<2x4x4x64xf16>) -> tensor<2x4x4x64xf16> loc("expand.residual")
+  %r = tosa.clamp %a {max_val = 0x7C00 : f16, min_val = 0.0 : f16} : (tensor<2x4x4x64xf16>) -> tensor<2x4x4x64xf16> loc("expand.relu")
+  %c2 = tosa.conv2d %y, %w2, %b2, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<2x4x4x64xi8>, tensor<16x1x1x64xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x4x4x16xi32> loc("reduce")
+  %f2 = tosa.cast %c2 : (tensor<2x4x4x16xi32>) -> tensor<2x4x4x16xf32> loc("reduce.convert")
+  %m2 = tosa.mul %f2, %scale2, %shift : (tensor<2x4x4x16xf32>, tensor<1x1x1x16xf32>, tensor<1xi8>) -> tensor<2x4x4x16xf32> loc("reduce.dequantize")
+  %s2 = tosa.mul %m2, %inv, %shift : (tensor<2x4x4x16xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<2x4x4x16xf32> loc("reduce.scale")
+  %k2 = tosa.clamp %s2 {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<2x4x4x16xf32>) -> tensor<2x4x4x16xf32> loc("reduce.clamp")
+  %q = tosa.cast %k2 : (tensor<2x4x4x16xf32>) -> tensor<2x4x4x16xi8> loc("reduce.quantize")
+  return %r, %q : tensor<2x4x4x64xf16>, tensor<2x4x4x16xi8>
+}
