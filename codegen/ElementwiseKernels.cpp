@@ -583,9 +583,10 @@ CudaEmitter::printVectorElementwiseBody(Operation *op,
   return code;
 }
 
-/// Where a convolution's epilogue reads `input` without splitting the output
-/// index: at the output element itself (`i`) or at its filter's element of a
-/// vector of `filters` (`filter`); empty where it needs the coordinates.
+/// Where a convolution's epilogue, whose root has the convolution's output
+/// shape `result`, reads `input` without splitting the output index: at the
+/// output element itself (`i`) or at its filter's element of a vector of
+/// filters (`filter`); empty where it needs the coordinates.
 static StringRef getEpilogueOffset(const ElementLoad &input,
                                    ArrayRef<int64_t> result) {
   if (!input.offset.empty() || !input.guard.empty() || input.readAt != result)
@@ -619,20 +620,29 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
                                     StringRef expression, StringRef half) {
   Value result = root->getResult(0);
   ArrayRef<int64_t> shape = shapeOf(result);
+  // An output element's flat index, which reshapes keep: row * filters +
+  // filter. Where the root reads through a reshape, at a shape of its own,
+  // its inputs need the coordinates.
+  int64_t filters = shapeOf(conv.getResult()).back();
+  bool atConvShape = shape == shapeOf(conv.getResult());
+  auto offsetOf = [&](const ElementLoad &input) {
+    return atConvShape ? getEpilogueOffset(input, shape) : StringRef();
+  };
+  auto loadsRun = [&](const ElementLoad &input) {
+    return atConvShape && loadsEpilogueRun(input, shape);
+  };
   DeviceType out = typeOf(result);
   const int64_t run = 16 / out.bytes;
   StringRef index = indexSpelling.type();
   std::string epilogue = kernelName(root) + "_epilogue";
-  auto needsCoordinates = [&](size_t n) {
-    return getEpilogueOffset(inputs[n], shape).empty();
-  };
+  auto needsCoordinates = [&](size_t n) { return offsetOf(inputs[n]).empty(); };
   // The offsets of the inputs loaded element by element: in a run, at
   // filter + k, skipping those it loads as vectors.
   auto offsets = [&](bool inRun) {
     std::string code = readOffsets(inputs, shape, needsCoordinates);
     for (auto [n, input] : llvm::enumerate(inputs)) {
-      StringRef offset = getEpilogueOffset(input, shape);
-      if (offset.empty() || (inRun && loadsEpilogueRun(input, shape)))
+      StringRef offset = offsetOf(input);
+      if (offset.empty() || (inRun && loadsRun(input)))
         continue;
       code += llvm::formatv("    const {0} o{1} = {2};\n", index, n,
                             offset == "i" ? "i"
@@ -657,7 +667,7 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
                       floatOfHeld(input, llvm::formatv("v{0}[k]", n).str()));
     std::string array =
         llvm::formatv("__align__(16) {0} v{1}[{2}];", heldType(input), n, run);
-    if (!loadsEpilogueRun(input, shape)) {
+    if (!loadsRun(input)) {
       runLoads += "    " + array + "\n";
       runElementLoads +=
           llvm::formatv("    v{0}[k] = {1};\n", n, loadElement(input, n));
@@ -665,7 +675,7 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
     }
     // `run` elements from a multiple of `run`: aligned to their bytes (16
     // at most) where the pointer is to 16.
-    bool ahead = getEpilogueOffset(input, shape) == "i";
+    bool ahead = offsetOf(input) == "i";
     int64_t bytes = run * typeOf(input.value).bytes;
     int64_t chunk = std::min<int64_t>(bytes, 16);
     std::string &loads = ahead ? aheadLoads : runLoads;
@@ -693,8 +703,8 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
   std::string elementFunction = llvm::formatv(
       "  __device__ {0} element(long long row, long long filter, int32_t acc) "
       "const {{\n    [[maybe_unused]] const {1} i = ({1})(row * {2} + "
-      "filter);\n    constexpr int k = 0;\n{3}{4}{5}{6}  }\n",
-      out.cType, index, shape.back(), offsets(false), elementLoads, values,
+      "filter);\n    [[maybe_unused]] constexpr int k = 0;\n{3}{4}{5}{6}  }\n",
+      out.cType, index, filters, offsets(false), elementLoads, values,
       valueOf("return "));
   std::string loadFunction = llvm::formatv(
       "  struct Loaded {{\n{0}  };\n"
@@ -704,7 +714,7 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
       aheadLoads.empty()
           ? std::string()
           : llvm::formatv("    const {0} i0 = ({0})(row * {1} + filter);\n",
-                          index, shape.back()) +
+                          index, filters) +
                 aheadLoads);
   std::string runFunction = llvm::formatv(
       "  __device__ void run(long long row, long long filter, const int32_t "
@@ -716,8 +726,8 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
       "    const int32_t acc = accs[k];\n{5}{6}{7}{8}    }\n"
       "    *reinterpret_cast<uint4 *>(out + i0) = *reinterpret_cast<const "
       "uint4 *>(w);\n  }\n",
-      index, shape.back(), runLoads, out.cType, run, offsets(true),
-      runElementLoads, values, valueOf("w[k] = "));
+      index, filters, runLoads, out.cType, run, offsets(true), runElementLoads,
+      values, valueOf("w[k] = "));
   std::string layer = getLayerName(root).str();
   std::string description = root->getName().getStringRef().str() +
                             (layer.empty() ? "" : " '" + layer + "'");

@@ -6,6 +6,7 @@
 #include "lowering/DeviceTypes.h"
 #include "lowering/ElementwiseExpressionInterface.h"
 
+#include "dialects/Utils/Constants.h"
 #include "dialects/Utils/Shapes.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -86,10 +87,11 @@ static bool prefersCudnn(int64_t rows, int64_t channels, int64_t depth,
   return flops >= cudnnMinimumFlops;
 }
 
-/// Whether a convolution's only reader is an elementwise op reading it at
-/// its own shape, which an implicit GEMM's epilogue can compute.
+/// Whether a convolution without a bias has only one reader, an elementwise
+/// op reading it at its own shape, which an implicit GEMM's epilogue can
+/// compute (prec-plan-kernels decides; see its getEpilogueKernel).
 static bool hasElementwiseReader(tosa::Conv2DOp op) {
-  if (!op->hasOneUse())
+  if (!op->hasOneUse() || !isZeroConstant(op.getBias()))
     return false;
   Operation *reader = *op->user_begin();
   return isElementwise(reader) &&

@@ -153,10 +153,12 @@ private:
           !keepsLoadsCoalesced(ops))
         continue;
       // vector_bytes is the result's run, of as many elements as 16 bytes
-      // of the widest hold.
+      // of the widest hold, and of 4 bytes at least.
       int64_t widest = getWidestLoadedBytes(ops, *element);
-      if (std::optional<int64_t> bytes = chooseVectorBytes(
-              widest, [&](int64_t lanes) { return shape.back() % lanes == 0; }))
+      if (std::optional<int64_t> bytes =
+              chooseVectorBytes(widest, [&](int64_t lanes) {
+                return shape.back() % lanes == 0 && lanes * element->bytes >= 4;
+              }))
         vectorBytes.setAttr(root, getI64(*bytes / widest * element->bytes));
     }
   }

@@ -14,6 +14,7 @@
 #include "lowering/Passes.h"
 
 #include "dialects/Precision/PrecisionOpInterface.h"
+#include "dialects/Utils/Constants.h"
 #include "dialects/Utils/Shapes.h"
 #include "lowering/BufferAliases.h"
 #include "lowering/ContractionEpilogues.h"
@@ -262,7 +263,9 @@ private:
   /// epilogue: that of its only reader, an elementwise op reading it at its
   /// own shape (the epilogue has the accumulators of output elements),
   /// writing elements of 4 bytes at most, and of no other convolution (a
-  /// residual add of two: the later one).
+  /// residual add of two: the later one). The convolution adds no bias: the
+  /// epilogue reads its accumulators as its value (a quantized convolution
+  /// adds its bias after scaling, in the reader).
   Operation *getEpilogueKernel(tosa::Conv2DOp conv) const {
     engine::ConvAlgorithmAttr algorithm =
         engine::EngineDialect::get(conv.getContext())
@@ -270,14 +273,15 @@ private:
             .getAttr(conv);
     if (!algorithm ||
         algorithm.getValue() != engine::ConvAlgorithm::ImplicitGemm ||
-        isContractionPart(conv) || !conv->hasOneUse())
+        isContractionPart(conv) || !conv->hasOneUse() ||
+        !isZeroConstant(conv.getBias()))
       return nullptr;
     Operation *reader = *conv->user_begin();
     if (!isElementwise(reader))
       return nullptr;
     Operation *kernel = getElementReadingKernel(reader, conv.getResult());
-    // The kernel stages its block's outputs in the pipeline's shared
-    // memory, which holds 128 x 128 of at most 4 bytes.
+    // The kernel stores runs of 16 bytes in groups of 4 elements (its
+    // staged accumulators' planes): elements of 4 bytes at most.
     bool fitsStaging =
         kernel && getElementTypeOrSelf(kernel->getResult(0).getType())
                           .getIntOrFloatBitWidth() <= 32;

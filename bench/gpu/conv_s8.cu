@@ -40,15 +40,39 @@
     }                                                                          \
   } while (0)
 
-struct StoreInt32 {
+// The epilogues, as the emitter writes them: an element at a time, or a
+// 16-byte run of filters stored as one vector (nothing to load ahead).
+template <typename Self, typename T> struct RunEpilogue {
+  struct Loaded {};
+  __device__ bool aligned() const {
+    return reinterpret_cast<uintptr_t>(self().out) % 16 == 0;
+  }
+  __device__ void load(long long, long long, Loaded &) const {}
+  __device__ void run(long long row, long long filter, const int32_t *accs,
+                      const Loaded &) const {
+    constexpr int RUN = 16 / sizeof(T);
+    __align__(16) T w[RUN];
+    for (int k = 0; k < RUN; ++k)
+      w[k] = self().element(row, filter + k, accs[k]);
+    *reinterpret_cast<uint4 *>(self().out + row * self().filters + filter) =
+        *reinterpret_cast<const uint4 *>(w);
+  }
+  __device__ const Self &self() const {
+    return *static_cast<const Self *>(this);
+  }
+};
+
+struct StoreInt32 : RunEpilogue<StoreInt32, int> {
   using Output = int;
   int *out;
+  int filters;
   __device__ int element(long long, long long, int acc) const { return acc; }
 };
 
-struct Requantize {
+struct Requantize : RunEpilogue<Requantize, int8_t> {
   using Output = int8_t;
   int8_t *out;
+  int filters;
   const float *scale, *bias;
   __device__ int8_t element(long long, long long filter, int acc) const {
     float v = fmaxf(acc * scale[filter] + bias[filter], 0.0f);
@@ -226,7 +250,7 @@ int main(int argc, char **argv) {
     cudaMemcpy(bias, hb.data(), s[2] * 4, cudaMemcpyHostToDevice);
     cudaMemcpy(x, hx.data(), xs, cudaMemcpyHostToDevice);
     cudaMemcpy(w, hw.data(), ws, cudaMemcpyHostToDevice);
-    launch(g, rows, x, w, StoreInt32{y}, 0);
+    launch(g, rows, x, w, StoreInt32{{}, y, g.filters}, 0);
     direct<<<(ys + 255) / 256, 256>>>(x, w, ref, g, n);
     std::vector<int> got(ys), want(ys);
     cudaMemcpy(got.data(), y, ys * 4, cudaMemcpyDeviceToHost);
@@ -240,7 +264,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     float s8 = graphMs([&](cudaStream_t st) {
-      launch(g, rows, x, w, Requantize{q, scale, bias}, st);
+      launch(g, rows, x, w, Requantize{{}, q, g.filters, scale, bias}, st);
     });
     float half = cudnnHalf(n, g);
     double flops = 2.0 * rows * s[2] * s[3] * s[3] * s[0];

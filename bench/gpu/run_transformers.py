@@ -344,6 +344,7 @@ def profile(work, names):
                                  lambda: compiled(*args))
             engine.destroy()
 
+
 if __name__ == "__main__":
     sys.path.insert(0, HERE)
     command, arguments = sys.argv[1], sys.argv[2:]

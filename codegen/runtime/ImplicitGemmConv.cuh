@@ -112,6 +112,8 @@ template <int ROW_CHUNKS> struct prec_conv_rows {
       image[j] = first_row + 32 * j < rows ? input + n * image_bytes : nullptr;
       top[j] = y * g.stride_height - g.pad_top;
       left[j] = x * g.stride_width - g.pad_left;
+      if (j + 1 == ROW_CHUNKS)
+        break;
       for (x += 32; x >= g.out_width; x -= g.out_width)
         if (++y == g.out_height) {
           y = 0;
@@ -195,17 +197,19 @@ __device__ inline void prec_conv_load_stage(
 // tile, row-major. The accumulators are staged in shared memory as int32;
 // each thread loads the epilogue's inputs of the output's shape (a
 // residual) for all its runs first (`load`, into `Loaded`), so that their
-// latencies overlap, then computes and stores each run (`run`). At the
-// edges of the filters, or where a pointer is not 16-byte aligned, element
-// by element (`element`).
+// latencies overlap, then computes and stores each run (`run`). Where the
+// filters are not a multiple of the run, or a pointer is not 16-byte
+// aligned, every output element by element (`element`).
 //
 // The staged tile is split in PLANES = RUN / 4 planes by groups of 4
 // columns (plane q holds columns 4q..4q+3 of every run), so that a run's
 // accumulators are one 16-byte load from each plane and a quarter-warp's
-// loads, consecutive runs, cover 128 consecutive bytes: read as 32-byte
-// runs of one tile, they fell 2 to 8 ways into the same banks (ResNet-50's
+// loads, consecutive runs of a row, cover 128 consecutive bytes: read as
+// 32-byte runs of one tile, ncu counted 8.8-way bank conflicts (ResNet-50's
 // 1x1 convolutions at batch 64). Rows are padded by 8 words and planes by
-// 4, so that a half-warp's pairs of accumulators fall in distinct banks too.
+// 4, so that a half-warp's pairs of accumulators fall in distinct banks
+// too. Only a tile of 64 filters with 1-byte outputs, 4 runs a row, has a
+// quarter-warp span two rows, whose loads then meet 2 ways.
 template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
   using Output = typename Epilogue::Output;
   static constexpr int RUN = 16 / sizeof(Output), PLANES = RUN / 4;

@@ -33,7 +33,7 @@
 // CHECK-NEXT: __device__ bool aligned() const { return ((uintptr_t)out | (uintptr_t)in0 | (uintptr_t)in1) % 16 == 0; }
 // CHECK-NEXT: __device__ __half element(long long row, long long filter, int32_t acc) const {
 // CHECK-NEXT: int i = (int)(row * 24 + filter);
-// CHECK-NEXT: constexpr int k = 0;
+// CHECK-NEXT: {{.*}}constexpr int k = 0;
 // CHECK-NEXT: const int o0 = filter;
 // CHECK-NEXT: const int o1 = filter;
 // CHECK: float r = (__fadd_rn((__fmul_rn(((((float)(acc)))), (a0))), (a1)));

@@ -1,8 +1,8 @@
 // 1x1 int8 convolutions whose only reader is elementwise run as the
 // implicit GEMM, computing that reader's kernel in their epilogue: a
 // bottleneck's last convolution (dequantization, the residual add of an f16
-// skip input, ReLU) and its first (dequantization, ReLU, and the next
-// convolution's quantization to i8). The epilogue takes a 16-byte run of
+// skip input, ReLU) and a reducing one (dequantization, the next
+// convolution's quantization to i8, saturating). The epilogue takes a 16-byte run of
 // output filters at a time: the residual, of the output's shape, is loaded
 // ahead of the accumulators (`load`, into `Loaded`) so that the loads of a
 // thread's runs overlap; an i8 output's run is 16 filters.
@@ -17,6 +17,10 @@
 // PLAN: tosa.clamp {{.*}}engine.kernel = #engine.kernel<[[EXPAND]], epilogue>{{.*}} loc("expand.relu")
 // PLAN: tosa.conv2d {{.*}}engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, engine.kernel = #engine.kernel<[[REDUCE:[0-9]+]], epilogue>{{.*}} loc("reduce")
 // PLAN: tosa.cast {{.*}}engine.kernel = #engine.kernel<[[REDUCE]], epilogue>{{.*}} loc("reduce.quantize")
+// A convolution with a bias (the epilogue would read its accumulators as
+// its value) writes its int32 result, bias added, for a kernel of its own.
+// PLAN: tosa.conv2d {{.*}}engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, engine.kernel = #engine.kernel<{{[0-9]+}}, contraction>{{.*}} loc("biased")
+// PLAN: tosa.cast {{.*}}engine.kernel = #engine.kernel<{{[0-9]+}}, single>{{.*}} loc("biased.convert")
 
 // CHECK: // tosa.clamp expand.relu: the epilogue of tosa.conv2d expand
 // CHECK-NEXT: struct [[EXPAND:k[0-9]+_clamp_epilogue]] {
@@ -43,14 +47,26 @@
 // CHECK: __align__(16) int8_t w[16];
 // CHECK: w[k] = prec_saturate_i8(r);
 
+// An epilogue reading through a reshape (24 filters viewed as rows of 96):
+// the output's flat index is still row * 24 + filter, and the scale, a
+// vector of the view's shape, is read at coordinates split from it, an
+// element at a time.
+// CHECK: // tosa.cast flat.half: the epilogue of tosa.conv2d flat
+// CHECK: const int i = (int)(row * 24 + filter);
+// CHECK: { int c = rem % 96; o0 += c * 1; }
+// CHECK: const int i0 = (int)(row * 24 + filter);
+// CHECK-NOT: in0 + filter
+// CHECK: v0[k] = (in0[o0]);
+// CHECK: *reinterpret_cast<uint4 *>(out + i0) = *reinterpret_cast<const uint4 *>(w);
+
 // CHECK: // tosa.conv2d 'expand': 1x1, an implicit GEMM 32x64x32 with the tosa.clamp 'expand.relu' epilogue
 // CHECK-NEXT: if (
 // CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[EXPAND]]>, dim3(1, 1),
 // CHECK: // tosa.conv2d 'reduce': 1x1, an implicit GEMM 32x16x64 with the tosa.cast 'reduce.quantize' epilogue
 // CHECK-NEXT: if (
 // CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[REDUCE]]>, dim3(1, 1),
-func.func @main(%x: tensor<2x4x4x32xi8> loc("x"), %skip: tensor<2x4x4x64xf16> loc("skip"), %y: tensor<2x4x4x64xi8> loc("y"))
-    -> (tensor<2x4x4x64xf16>, tensor<2x4x4x16xi8>) {
+func.func @main(%x: tensor<2x4x4x32xi8> loc("x"), %skip: tensor<2x4x4x64xf16> loc("skip"), %y: tensor<2x4x4x64xi8> loc("y"), %z: tensor<2x4x4x16xi8> loc("z"))
+    -> (tensor<2x4x4x64xf16>, tensor<2x4x4x16xi8>, tensor<2x4x96xf16>, tensor<2x4x4x24xf32>) {
   %w = "tosa.const"() <{values = dense<3> : tensor<64x1x1x32xi8>}> : () -> tensor<64x1x1x32xi8>
   %w2 = "tosa.const"() <{values = dense<-1> : tensor<16x1x1x64xi8>}> : () -> tensor<16x1x1x64xi8>
   %b = "tosa.const"() <{values = dense<0> : tensor<64xi32>}> : () -> tensor<64xi32>
@@ -72,5 +88,17 @@ func.func @main(%x: tensor<2x4x4x32xi8> loc("x"), %skip: tensor<2x4x4x64xf16> lo
   %s2 = tosa.mul %m2, %inv, %shift : (tensor<2x4x4x16xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<2x4x4x16xf32> loc("reduce.scale")
   %k2 = tosa.clamp %s2 {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<2x4x4x16xf32>) -> tensor<2x4x4x16xf32> loc("reduce.clamp")
   %q = tosa.cast %k2 : (tensor<2x4x4x16xf32>) -> tensor<2x4x4x16xi8> loc("reduce.quantize")
-  return %r, %q : tensor<2x4x4x64xf16>, tensor<2x4x4x16xi8>
+  %w3 = "tosa.const"() <{values = dense<2> : tensor<24x3x3x16xi8>}> : () -> tensor<24x3x3x16xi8>
+  %b3 = "tosa.const"() <{values = dense<0> : tensor<24xi32>}> : () -> tensor<24xi32>
+  %rows = "tosa.const"() <{values = dense<[[[0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0, 0.5, 0.25, 2.0]]]> : tensor<1x1x96xf32>}> : () -> tensor<1x1x96xf32>
+  %flat = tosa.const_shape {values = dense<[2, 4, 96]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %c3 = tosa.conv2d %z, %w3, %b3, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x4x4x16xi8>, tensor<24x3x3x16xi8>, tensor<24xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x4x4x24xi32> loc("flat")
+  %f3 = tosa.cast %c3 : (tensor<2x4x4x24xi32>) -> tensor<2x4x4x24xf32> loc("flat.convert")
+  %v3 = tosa.reshape %f3, %flat : (tensor<2x4x4x24xf32>, !tosa.shape<3>) -> tensor<2x4x96xf32> loc("flat.view")
+  %m3 = tosa.mul %v3, %rows, %shift : (tensor<2x4x96xf32>, tensor<1x1x96xf32>, tensor<1xi8>) -> tensor<2x4x96xf32> loc("flat.scale")
+  %h3 = tosa.cast %m3 : (tensor<2x4x96xf32>) -> tensor<2x4x96xf16> loc("flat.half")
+  %b4 = "tosa.const"() <{values = dense<[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24]> : tensor<24xi32>}> : () -> tensor<24xi32>
+  %c4 = tosa.conv2d %z, %w3, %b4, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x4x4x16xi8>, tensor<24x3x3x16xi8>, tensor<24xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x4x4x24xi32> loc("biased")
+  %f4 = tosa.cast %c4 : (tensor<2x4x4x24xi32>) -> tensor<2x4x4x24xf32> loc("biased.convert")
+  return %r, %q, %h3, %f4 : tensor<2x4x4x64xf16>, tensor<2x4x4x16xi8>, tensor<2x4x96xf16>, tensor<2x4x4x24xf32>
 }

@@ -73,14 +73,16 @@ func.func @direct(%x: tensor<1x8x8x3xf16>, %bias: tensor<4xf16>, %y: tensor<1x8x
 // but as im2col under --conv=im2col; and C = 8 stays im2col. A 1x1
 // unit-stride one whose only reader is elementwise at its shape (its
 // dequantization) runs as the implicit GEMM too, whose epilogue computes
-// that reader; read otherwise (here returned), or under --conv=im2col, it
-// stays a cuBLASLt GEMM on its input.
+// that reader; read otherwise (here returned), with a bias to add before
+// its reader (the epilogue reads the accumulators as its value), or under
+// --conv=im2col, it stays a cuBLASLt GEMM on its input.
 // AUTO-LABEL: func.func @implicit_gemm
 // AUTO: #engine.conv_algorithm<implicit_gemm>{{.*}} loc("window")
 // AUTO: #engine.conv_algorithm<implicit_gemm>{{.*}} loc("strided")
 // AUTO: #engine.conv_algorithm<gemm>{{.*}} loc("pointwise")
 // AUTO: #engine.conv_algorithm<im2col>{{.*}} loc("c8")
 // AUTO: #engine.conv_algorithm<implicit_gemm>{{.*}} loc("dequantized")
+// AUTO: #engine.conv_algorithm<gemm>{{.*}} loc("biased")
 // IM2COL-LABEL: func.func @implicit_gemm
 // IM2COL: #engine.conv_algorithm<im2col>{{.*}} loc("window")
 // IM2COL: #engine.conv_algorithm<im2col>{{.*}} loc("strided")
@@ -88,7 +90,7 @@ func.func @direct(%x: tensor<1x8x8x3xf16>, %bias: tensor<4xf16>, %y: tensor<1x8x
 // CUDNN-LABEL: func.func @implicit_gemm
 // CUDNN: #engine.conv_algorithm<implicit_gemm>{{.*}} loc("window")
 func.func @implicit_gemm(%x: tensor<2x8x8x16xi8>, %s: tensor<2x8x8x8xi8>)
-    -> (tensor<2x8x8x4xi32>, tensor<2x4x4x4xi32>, tensor<2x8x8x4xi32>, tensor<2x8x8x4xi32>, tensor<2x8x8x4xf32>) {
+    -> (tensor<2x8x8x4xi32>, tensor<2x4x4x4xi32>, tensor<2x8x8x4xi32>, tensor<2x8x8x4xi32>, tensor<2x8x8x4xf32>, tensor<2x8x8x4xf32>) {
   %w = "tosa.const"() <{values = dense<1> : tensor<4x3x3x16xi8>}> : () -> tensor<4x3x3x16xi8>
   %w1 = "tosa.const"() <{values = dense<1> : tensor<4x1x1x16xi8>}> : () -> tensor<4x1x1x16xi8>
   %w8 = "tosa.const"() <{values = dense<1> : tensor<4x3x3x8xi8>}> : () -> tensor<4x3x3x8xi8>
@@ -100,5 +102,8 @@ func.func @implicit_gemm(%x: tensor<2x8x8x16xi8>, %s: tensor<2x8x8x8xi8>)
   %e = tosa.conv2d %s, %w8, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xi8>, tensor<4x3x3x8xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x8x8x4xi32> loc("c8")
   %q = tosa.conv2d %x, %w1, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<2x8x8x16xi8>, tensor<4x1x1x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x8x8x4xi32> loc("dequantized")
   %f = tosa.cast %q : (tensor<2x8x8x4xi32>) -> tensor<2x8x8x4xf32>
-  return %c, %d, %p, %e, %f : tensor<2x8x8x4xi32>, tensor<2x4x4x4xi32>, tensor<2x8x8x4xi32>, tensor<2x8x8x4xi32>, tensor<2x8x8x4xf32>
+  %bias = "tosa.const"() <{values = dense<[1, 2, 3, 4]> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %bc = tosa.conv2d %x, %w1, %bias, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<2x8x8x16xi8>, tensor<4x1x1x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x8x8x4xi32> loc("biased")
+  %g = tosa.cast %bc : (tensor<2x8x8x4xi32>) -> tensor<2x8x8x4xf32>
+  return %c, %d, %p, %e, %f, %g : tensor<2x8x8x4xi32>, tensor<2x4x4x4xi32>, tensor<2x8x8x4xi32>, tensor<2x8x8x4xi32>, tensor<2x8x8x4xf32>, tensor<2x8x8x4xf32>
 }

@@ -80,12 +80,15 @@ func.func @coalesced_loads(%x: tensor<16x64xf16>, %bias: tensor<1x64xf16>, %y: t
 
 // Quantizations narrow their input: f16 into i8 takes runs of 8 (16 bytes
 // of f16, 8 of i8), f32 into f8 runs of 4; an i8 input, converted on
-// loading, would be read a strided element at a time.
+// loading, would be read a strided element at a time. Over 6 columns, f16
+// into i8 would take runs of 2, 2 bytes of i8: runs are 4 bytes at least,
+// so it keeps one element.
 // CHECK-LABEL: func.func @narrowing
 // CHECK: tosa.cast {{.*}}engine.kernel = #engine.kernel<1, single>, engine.vector_bytes = 8 : i64} : (tensor<16x64xf16>) -> tensor<16x64xi8>
 // CHECK: tosa.cast {{.*}}engine.kernel = #engine.kernel<3, single>, engine.vector_bytes = 4 : i64} : (tensor<16x64xf32>) -> tensor<16x64xf8E4M3FN>
 // CHECK: tosa.cast {{.*}}engine.kernel = #engine.kernel<5, single>} : (tensor<16x64xi8>) -> tensor<16x64xf16>
-func.func @narrowing(%x: tensor<16x64xf16>, %y: tensor<16x64xf32>, %z: tensor<16x64xi8>) -> (tensor<16x64xi8>, tensor<16x64xf16>, tensor<16x64xf16>) {
+// CHECK: tosa.cast {{.*}}engine.kernel = #engine.kernel<10, single>} : (tensor<16x6xf16>) -> tensor<16x6xi8>
+func.func @narrowing(%x: tensor<16x64xf16>, %y: tensor<16x64xf32>, %z: tensor<16x64xi8>, %s: tensor<16x6xf16>) -> (tensor<16x64xi8>, tensor<16x64xf16>, tensor<16x64xf16>, tensor<16x6xi8>) {
   %a = tosa.exp %x {engine.kernel = #engine.kernel<0, single>} : (tensor<16x64xf16>) -> tensor<16x64xf16>
   %q = tosa.cast %a {engine.kernel = #engine.kernel<1, single>} : (tensor<16x64xf16>) -> tensor<16x64xi8>
   %b = tosa.exp %y {engine.kernel = #engine.kernel<2, single>} : (tensor<16x64xf32>) -> tensor<16x64xf32>
@@ -95,7 +98,10 @@ func.func @narrowing(%x: tensor<16x64xf16>, %y: tensor<16x64xf32>, %z: tensor<16
   %qq = tosa.abs %q {engine.kernel = #engine.kernel<6, single>} : (tensor<16x64xi8>) -> tensor<16x64xi8>
   %ff = tosa.cast %f {engine.kernel = #engine.kernel<7, single>} : (tensor<16x64xf8E4M3FN>) -> tensor<16x64xf16>
   %hh = tosa.exp %h {engine.kernel = #engine.kernel<8, single>} : (tensor<16x64xf16>) -> tensor<16x64xf16>
-  return %qq, %ff, %hh : tensor<16x64xi8>, tensor<16x64xf16>, tensor<16x64xf16>
+  %e = tosa.exp %s {engine.kernel = #engine.kernel<9, single>} : (tensor<16x6xf16>) -> tensor<16x6xf16>
+  %n = tosa.cast %e {engine.kernel = #engine.kernel<10, single>} : (tensor<16x6xf16>) -> tensor<16x6xi8>
+  %nn = tosa.abs %n {engine.kernel = #engine.kernel<11, single>} : (tensor<16x6xi8>) -> tensor<16x6xi8>
+  return %qq, %ff, %hh, %nn : tensor<16x64xi8>, tensor<16x64xf16>, tensor<16x64xf16>, tensor<16x6xi8>
 }
 
 // -----
