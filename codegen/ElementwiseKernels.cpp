@@ -511,7 +511,7 @@ CudaEmitter::printVectorElementwiseBody(Operation *op,
     Type type = getElementTypeOrSelf(input.value.getType());
     return input.offset.empty() && input.guard.empty() &&
            shapeOf(input.value) == input.readAt &&
-           (isHalfFloat(type) || type.isF32());
+           isHeldAsStored(type);
   };
   std::string code, vectorLoads, elementLoads, values;
   for (auto [position, input] : llvm::enumerate(inputs)) {
@@ -606,7 +606,7 @@ static bool loadsEpilogueRun(const ElementLoad &input,
                              ArrayRef<int64_t> result) {
   Type type = getElementTypeOrSelf(input.value.getType());
   return !getEpilogueOffset(input, result).empty() &&
-         (isHalfFloat(type) || type.isF32());
+         isHeldAsStored(type);
 }
 
 /// `conv` launched as an implicit GEMM whose epilogue computes the fused

@@ -32,6 +32,13 @@ inline bool isHalfFloat(mlir::Type type) {
   return type.isF16() || type.isBF16();
 }
 
+/// Whether kernels hold `type`'s elements as they are stored (16-bit floats
+/// and f32), so that runs of them load as vectors; other types are widened
+/// to float element by element.
+inline bool isHeldAsStored(mlir::Type type) {
+  return isHalfFloat(type) || type.isF32();
+}
+
 /// The widest of 16, 8 or 4 bytes that holds two or more whole elements of
 /// `elementBytes` bytes and for which `fits(lanes)` holds: what a thread of
 /// a copy, elementwise or row kernel moves at a time (engine.vector_bytes).

@@ -97,7 +97,7 @@ bool keepsLoadsCoalesced(ArrayRef<Operation *> ops) {
     if (shapeOf(input) != shapeOf(reader->getResult(0)))
       return true;
     Type element = getElementTypeOrSelf(input.getType());
-    return isHalfFloat(element) || element.isF32();
+    return isHeldAsStored(element);
   });
 }
 
