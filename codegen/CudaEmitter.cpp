@@ -328,8 +328,16 @@ LogicalResult CudaEmitter::readKernelPlan() {
         return launch->emitError()
                << "engine.kernel " << index
                << " is an epilogue of other than one convolution";
-      fusedIntoUser.insert(ops.begin(), ops.end() - 1);
+      // Its outputs are stored, the launch's last; the other ops computed.
+      SmallVector<Value> outputs = kernel.getOutputs();
+      for (Operation *op : ops)
+        if (!llvm::is_contained(outputs, op->getResult(0)))
+          fusedIntoUser.insert(op);
+      for (Value output : outputs)
+        if (output.getDefiningOp() != launch)
+          performedBy[output.getDefiningOp()] = launch;
       epilogueConvs[launch] = cast<tosa::Conv2DOp>(*llvm::find_if(ops, isConv));
+      epilogueOutputs[launch] = std::move(outputs);
       break;
     }
     case engine::KernelKind::Single:

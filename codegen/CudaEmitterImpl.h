@@ -91,6 +91,13 @@ struct ElementLoad {
   }
 };
 
+/// A value a fused kernel stores: its element as the float `expression`
+/// converted to its type, or as `half`, already of that type, where given.
+struct StoredElement {
+  Value value;
+  std::string expression, half;
+};
+
 /// A float literal for a constant whose elements are all one value.
 std::optional<std::string> getSplatLiteral(Value value);
 /// The float expression elementwise `op` computes, each data operand's $n
@@ -233,10 +240,9 @@ private:
                               StringRef initializer, StringRef description);
   /// The fused elementwise kernel ending at `root` as the epilogue of
   /// `conv`, its accumulator read as `acc`.
-  void printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
+  void printConvEpilogue(tosa::Conv2DOp conv, ArrayRef<StoredElement> outputs,
                          ArrayRef<ElementLoad> inputs,
-                         ArrayRef<std::string> fusedNames, StringRef expression,
-                         StringRef half);
+                         ArrayRef<std::string> fusedNames);
   LogicalResult emitPool(Operation *op, bool isMax);
   LogicalResult emitRowGroup(const RowGroup &group);
   std::string loadRowRegisters(RowKernel &kernel, Value value);
@@ -296,7 +302,8 @@ private:
   /// which they run: the last op of the epilogue.
   llvm::DenseMap<Operation *, Operation *> gemmAt;
   /// The GEMM, its other epilogue ops and a bias's widening it reads
-  /// through, mapped to the op at which that GEMM runs.
+  /// through, mapped to the op at which that GEMM runs; and the values an
+  /// implicit GEMM's epilogue stores beside its launch's, mapped to that.
   llvm::DenseMap<Operation *, Operation *> performedBy;
   std::vector<RowGroup> rowGroups;
   llvm::DenseMap<Operation *, const RowGroup *> rowGroupOf;
@@ -304,8 +311,10 @@ private:
   llvm::DenseMap<Operation *, Operation *> launchOf;
   /// Elementwise ops computed inside their only user's kernel.
   llvm::DenseSet<Operation *> fusedIntoUser;
-  /// The launch of each `epilogue` kernel, mapped to its convolution.
+  /// The launch of each `epilogue` kernel, mapped to its convolution, and
+  /// to the values it stores (the launch's last).
   llvm::DenseMap<Operation *, tosa::Conv2DOp> epilogueConvs;
+  llvm::DenseMap<Operation *, SmallVector<Value>> epilogueOutputs;
   /// Values computed straight into an output binding (its index).
   llvm::DenseMap<Value, int64_t> outputBindings;
   std::vector<char> weights;

@@ -302,9 +302,15 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   // an op that moves elements.
   SmallVector<ElementLoad> inputs;
   SmallVector<std::string> fusedNames;
+  // An epilogue's outputs computed before the one being built, each read as
+  // the element it holds for its store.
+  llvm::DenseMap<Value, ElementExpression> storedElements;
   std::function<ElementExpression(Value, const ElementPosition &)>
       valueExpression =
           [&](Value value, const ElementPosition &at) -> ElementExpression {
+    if (auto stored = storedElements.find(value);
+        stored != storedElements.end() && !at.coordinates)
+      return stored->second;
     Operation *def = value.getDefiningOp();
     // An epilogue's convolution: its accumulator.
     if (isa_and_nonnull<tosa::Conv2DOp>(def) && isFusedIntoUser(def))
@@ -363,16 +369,30 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
         half ? llvm::formatv(vectorized ? "v{0}[k][l]" : "v{0}[k]", index).str()
              : ""};
   };
-  // Build the root's expression (with fused producers inlined).
-  ComputedElement root =
-      computeElement(op, buildOperands(op, [&](Value operand) {
-                       return valueExpression(operand, {shapeOf(result)});
-                     }));
-  StringRef half = root.inOwnType ? StringRef(root.element.half) : "";
-  if (tosa::Conv2DOp conv = epilogueConvs.lookup(op))
-    printConvEpilogue(conv, op, inputs, fusedNames, root.unrounded, half);
-  else
-    printElementwiseKernel(op, inputs, fusedNames, root.unrounded, half);
+  // Build each stored value's expression (with fused producers inlined):
+  // an epilogue's in order, the launch's last.
+  SmallVector<StoredElement> outputs;
+  for (Value output : epilogueOutputs.lookup_or(op, {result})) {
+    Operation *root = output.getDefiningOp();
+    ComputedElement computed =
+        computeElement(root, buildOperands(root, [&](Value operand) {
+                         return valueExpression(operand, {shapeOf(output)});
+                       }));
+    outputs.push_back({output, computed.unrounded,
+                       computed.inOwnType ? computed.element.half : ""});
+    std::string held = llvm::formatv("w{0}[k]", storedElements.size()).str();
+    bool half = isHalfFloat(getElementTypeOrSelf(output.getType()));
+    storedElements[output] = {substitute(typeOf(output).toFloat, held),
+                              half ? held : ""};
+    if (output != result && failed(assignBuffer(output)))
+      return failure();
+  }
+  if (tosa::Conv2DOp conv = epilogueConvs.lookup(op)) {
+    printConvEpilogue(conv, outputs, inputs, fusedNames);
+    return success();
+  }
+  printElementwiseKernel(op, inputs, fusedNames, outputs[0].expression,
+                         outputs[0].half);
   return success();
 }
 
@@ -610,16 +630,17 @@ static bool loadsEpilogueRun(const ElementLoad &input,
 }
 
 /// `conv` launched as an implicit GEMM whose epilogue computes the fused
-/// kernel ending at `root` from the accumulators: `element` for one output
-/// element, `load` and `run` for a 16-byte run of its filters, loading the
-/// inputs that follow the filter (the output's shape, ahead in `load`, or
-/// one element per filter) as vectors and the others element by element.
-void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
+/// kernel storing `outputs` (the launch's last, all of one shape) from the
+/// accumulators: `element` for one output element, `load` and `run` for a
+/// 16-byte run of the widest output's filters, loading the inputs that
+/// follow the filter (the output's shape, ahead in `load`, or one element
+/// per filter) as vectors and the others element by element.
+void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
+                                    ArrayRef<StoredElement> outputs,
                                     ArrayRef<ElementLoad> inputs,
-                                    ArrayRef<std::string> fusedNames,
-                                    StringRef expression, StringRef half) {
-  Value result = root->getResult(0);
-  ArrayRef<int64_t> shape = shapeOf(result);
+                                    ArrayRef<std::string> fusedNames) {
+  Operation *root = outputs.back().value.getDefiningOp();
+  ArrayRef<int64_t> shape = shapeOf(outputs.back().value);
   // An output element's flat index, which reshapes keep: row * filters +
   // filter. Where the root reads through a reshape, at a shape of its own,
   // its inputs need the coordinates.
@@ -631,8 +652,11 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
   auto loadsRun = [&](const ElementLoad &input) {
     return atConvShape && loadsEpilogueRun(input, shape);
   };
-  DeviceType out = typeOf(result);
-  const int64_t run = 16 / out.bytes;
+  DeviceType widest = typeOf(outputs.front().value);
+  for (const StoredElement &output : outputs)
+    if (typeOf(output.value).bytes > widest.bytes)
+      widest = typeOf(output.value);
+  const int64_t run = 16 / widest.bytes;
   StringRef index = indexSpelling.type();
   std::string epilogue = kernelName(root) + "_epilogue";
   auto needsCoordinates = [&](size_t n) { return offsetOf(inputs[n]).empty(); };
@@ -653,7 +677,7 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
   };
   // Inputs of the output's shape are loaded ahead (`load`, into a Loaded),
   // per-filter ones in the run, the others element by element.
-  std::string members, initializer, alignment = "(uintptr_t)out";
+  std::string members, initializer, alignment;
   std::string elementLoads, loadedMembers, aheadLoads, runLoads,
       runElementLoads, values;
   for (auto [n, input] : llvm::enumerate(inputs)) {
@@ -691,21 +715,45 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
           "{0} *>(in{2} + {4})[{3}];\n",
           getVectorCTypeOfBytes(chunk), ahead ? "loaded." : "", n, c,
           ahead ? "i0" : "filter");
-    alignment += llvm::formatv(" | (uintptr_t)in{0}", n).str();
+    alignment += llvm::formatv("(uintptr_t)in{0} | ", n).str();
   }
-  auto valueOf = [&](StringRef store) {
-    if (!half.empty())
-      return llvm::formatv("    {0}{1};\n", store, half).str();
-    return llvm::formatv("    float r = {0};\n    {1}{2};\n", expression, store,
-                         substitute(out.fromFloat, "r"))
-        .str();
-  };
+  // Each output's elements held in `w<n>`, computed in order (a later one
+  // reads an earlier one's), each stored where `store` says.
+  std::string elementOutputs, runOutputs, runValues, runStores, descriptions;
+  for (auto [n, output] : llvm::enumerate(outputs)) {
+    DeviceType type = typeOf(output.value);
+    members += llvm::formatv("  {0} *out{1};\n", type.cType, n);
+    initializer += pointer(output.value) + (n + 1 < outputs.size() ? ", " : "");
+    alignment += llvm::formatv("(uintptr_t)out{0}", n).str() +
+                 (n + 1 < outputs.size() ? " | " : "");
+    std::string value =
+        output.half.empty()
+            ? llvm::formatv(
+                  "    float r{0} = {1};\n    w{0}[k] = {2};\n", n,
+                  output.expression,
+                  substitute(type.fromFloat, llvm::formatv("r{0}", n).str()))
+                  .str()
+            : llvm::formatv("    w{0}[k] = {1};\n", n, output.half).str();
+    elementOutputs += llvm::formatv("    {0} w{1}[1];\n{2}    out{1}[i] = "
+                                    "w{1}[k];\n",
+                                    type.cType, n, value);
+    runOutputs +=
+        llvm::formatv("    __align__(16) {0} w{1}[{2}];\n", type.cType, n, run);
+    runValues += value;
+    runStores += llvm::formatv(
+        "    *reinterpret_cast<{0} *>(out{1} + i0) = *reinterpret_cast<const "
+        "{0} *>(w{1});\n",
+        getVectorCTypeOfBytes(run * type.bytes), n);
+    Operation *op = output.value.getDefiningOp();
+    std::string layer = getLayerName(op).str();
+    descriptions += (n ? " and " : "") + op->getName().getStringRef().str() +
+                    (layer.empty() ? "" : " '" + layer + "'");
+  }
   std::string elementFunction = llvm::formatv(
-      "  __device__ {0} element(long long row, long long filter, int32_t acc) "
-      "const {{\n    [[maybe_unused]] const {1} i = ({1})(row * {2} + "
-      "filter);\n    [[maybe_unused]] constexpr int k = 0;\n{3}{4}{5}{6}  }\n",
-      out.cType, index, filters, offsets(false), elementLoads, values,
-      valueOf("return "));
+      "  __device__ void element(long long row, long long filter, int32_t acc) "
+      "const {{\n    [[maybe_unused]] const {0} i = ({0})(row * {1} + "
+      "filter);\n    [[maybe_unused]] constexpr int k = 0;\n{2}{3}{4}{5}  }\n",
+      index, filters, offsets(false), elementLoads, values, elementOutputs);
   std::string loadFunction = llvm::formatv(
       "  struct Loaded {{\n{0}  };\n"
       "  __device__ void load(long long row, long long filter, Loaded &loaded) "
@@ -719,31 +767,22 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv, Operation *root,
   std::string runFunction = llvm::formatv(
       "  __device__ void run(long long row, long long filter, const int32_t "
       "*accs, const Loaded &loaded) const {{\n"
-      "    const {0} i0 = ({0})(row * {1} + filter);\n{2}"
-      "    __align__(16) {3} w[{4}];\n#pragma unroll\n"
+      "    const {0} i0 = ({0})(row * {1} + filter);\n{2}{3}#pragma unroll\n"
       "    for (int k = 0; k < {4}; ++k) {{\n"
       "    [[maybe_unused]] const {0} i = i0 + k;\n"
-      "    const int32_t acc = accs[k];\n{5}{6}{7}{8}    }\n"
-      "    *reinterpret_cast<uint4 *>(out + i0) = *reinterpret_cast<const "
-      "uint4 *>(w);\n  }\n",
-      index, filters, runLoads, out.cType, run, offsets(true), runElementLoads,
-      values, valueOf("w[k] = "));
-  std::string layer = getLayerName(root).str();
-  std::string description = root->getName().getStringRef().str() +
-                            (layer.empty() ? "" : " '" + layer + "'");
+      "    const int32_t acc = accs[k];\n{5}{6}{7}{8}    }\n{9}  }\n",
+      index, filters, runLoads, runOutputs, run, offsets(true), runElementLoads,
+      values, runValues, runStores);
   for (const std::string &fused : fusedNames)
     kernels += "// fused: " + fused + "\n";
   kernels += llvm::formatv(
-      "// {0}{1}: the epilogue of tosa.conv2d {2}\nstruct {3} {{\n"
-      "  using Output = {5};\n{4}"
-      "  {5} *out;\n"
-      "  __device__ bool aligned() const {{ return ({6}) % 16 == 0; }\n{7}{8}"
-      "{9}};\n\n",
-      root->getName(), layer.empty() ? "" : " " + layer, getLayerName(conv),
-      epilogue, members, out.cType, alignment, elementFunction, loadFunction,
-      runFunction);
-  launchImplicitGemmConv(conv, epilogue, initializer + pointer(result),
-                         description);
+      "// {0}: the epilogue of tosa.conv2d {1}\nstruct {2} {{\n"
+      "  using Output = {3};\n{4}"
+      "  __device__ bool aligned() const {{ return ({5}) % 16 == 0; }\n{6}{7}"
+      "{8}};\n\n",
+      descriptions, getLayerName(conv), epilogue, widest.cType, members,
+      alignment, elementFunction, loadFunction, runFunction);
+  launchImplicitGemmConv(conv, epilogue, initializer, descriptions);
 }
 
 } // namespace prec::cuda

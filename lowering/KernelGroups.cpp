@@ -2,9 +2,24 @@
 
 #include "lowering/KernelGroups.h"
 
+#include "lowering/RowGroups.h"
+
 using namespace mlir;
 
 namespace prec {
+
+SmallVector<Value> KernelGroup::getOutputs() const {
+  if (kind == engine::KernelKind::Rows)
+    return getRowGroupOutputs(ops);
+  Value launched =
+      getLaunch()->getNumResults() == 1 ? getLaunch()->getResult(0) : Value();
+  if (kind != engine::KernelKind::Epilogue)
+    return launched ? SmallVector<Value>{launched} : SmallVector<Value>{};
+  SmallVector<Value> outputs = getRowGroupOutputs(ops);
+  if (!llvm::is_contained(outputs, launched))
+    outputs.push_back(launched);
+  return outputs;
+}
 
 llvm::MapVector<int64_t, KernelGroup> getKernelGroups(Block &body) {
   llvm::MapVector<int64_t, KernelGroup> groups;

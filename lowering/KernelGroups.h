@@ -18,6 +18,11 @@ struct KernelGroup {
   llvm::SmallVector<mlir::Operation *> ops;
 
   mlir::Operation *getLaunch() const { return ops.back(); }
+
+  /// The values the kernel stores: those of a row kernel, or of an
+  /// epilogue (its own result beside a sibling's), that ops after it read;
+  /// else its launch's result.
+  llvm::SmallVector<mlir::Value> getOutputs() const;
 };
 
 /// The kernels of `body` by their index (`engine.kernel`), in the order

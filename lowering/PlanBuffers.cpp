@@ -19,7 +19,6 @@
 #include "lowering/DeviceTypes.h"
 #include "lowering/KernelGroups.h"
 #include "lowering/PlannableFunction.h"
-#include "lowering/RowGroups.h"
 
 #include "mlir/Analysis/Liveness.h"
 #include "llvm/ADT/MapVector.h"
@@ -56,7 +55,7 @@ public:
     }
     for (Operation &op : body) {
       if (const KernelGroup *kernel = groupAt.lookup(&op)) {
-        for (Value output : getKernelOutputs(*kernel))
+        for (Value output : kernel->getOutputs())
           place(output);
         placeColumns(*kernel);
       }
@@ -71,17 +70,6 @@ private:
   Operation *getKernelOp(Operation *op) const {
     Operation *launch = launchOf.lookup(op);
     return launch ? launch : op;
-  }
-
-  /// The values `kernel` writes to memory: a row kernel's that ops after
-  /// it read, else its launch op's result.
-  static SmallVector<Value> getKernelOutputs(const KernelGroup &kernel) {
-    if (kernel.kind == engine::KernelKind::Rows)
-      return getRowGroupOutputs(kernel.ops);
-    Operation *launch = kernel.getLaunch();
-    return launch->getNumResults() == 1
-               ? SmallVector<Value>{launch->getResult(0)}
-               : SmallVector<Value>{};
   }
 
   /// The bytes `value` takes on the device, if the engine can store it.

@@ -4,7 +4,8 @@
 // and convolutions take their epilogues, row kernels take LayerNorm and
 // softmax, elementwise ops fuse into their users, and so do the transposes,
 // slices, concats, tiles and reverses elementwise kernels read through, and
-// an implicit-GEMM convolution computes its reader's kernel in its epilogue.
+// an implicit-GEMM convolution computes its reader's kernel in its epilogue
+// (and that kernel's elementwise reader's, storing both results).
 // This pass makes those groups and records each op's as #engine.kernel<index,
 // kind>, then moves each group's ops next to its last op, where the emitter
 // launches it: the block lists ops in the order the engine runs them.
@@ -62,6 +63,7 @@ public:
       for (Operation *op : group.ops)
         rowGroupOf[op] = &group;
     planFusion();
+    planSiblingOutputs();
   }
 
   /// Records each computing op's kernel: indices in launch order; and the
@@ -285,7 +287,7 @@ private:
     bool fitsStaging =
         kernel && getElementTypeOrSelf(kernel->getResult(0).getType())
                           .getIntOrFloatBitWidth() <= 32;
-    return fitsStaging && !epilogueKernels.contains(kernel) ? kernel : nullptr;
+    return fitsStaging && !epilogueConvs.contains(kernel) ? kernel : nullptr;
   }
 
   /// Decides fusion from the last op back, so that the kernels of an op's
@@ -296,8 +298,65 @@ private:
         if (Operation *kernel = getFusingKernel(&op)) {
           fusedInto[&op] = kernel;
           if (isa<tosa::Conv2DOp>(op))
-            epilogueKernels.insert(kernel);
+            epilogueConvs[kernel] = &op;
         }
+  }
+
+  /// An epilogue's result read by an elementwise kernel of its shape
+  /// (a quantization for the next convolution) is still read from memory
+  /// by that kernel. The epilogue computes that kernel as well, from the
+  /// value it has just rounded, and stores both results: the sibling's
+  /// ops join the epilogue's kernel, which launches at the sibling's launch.
+  /// Every other reader of the epilogue's result must run after it.
+  void planSiblingOutputs() {
+    llvm::DenseMap<Operation *, Operation *> kernelOps = getKernelOps();
+    llvm::DenseMap<Operation *, int64_t> position;
+    for (auto [index, op] : llvm::enumerate(body))
+      position[&op] = index;
+    for (auto [epilogue, conv] : llvm::to_vector(epilogueConvs))
+      if (Operation *sibling =
+              getSibling(epilogue, conv, kernelOps, position)) {
+        siblingLaunch[epilogue] = sibling;
+        epilogueConvs[sibling] = conv;
+      }
+  }
+
+  /// The launch of the kernel `planSiblingOutputs` lets the epilogue of
+  /// `conv` ending at `epilogue` compute, or none.
+  Operation *
+  getSibling(Operation *epilogue, Operation *conv,
+             const llvm::DenseMap<Operation *, Operation *> &kernelOps,
+             const llvm::DenseMap<Operation *, int64_t> &position) const {
+    Value result = epilogue->getResult(0);
+    if (shapeOf(result) != shapeOf(conv->getResult(0)))
+      return nullptr;
+    Operation *sibling = nullptr;
+    for (Operation *reader : result.getUsers()) {
+      Operation *kernel = isElementwise(reader)
+                              ? getElementReadingKernel(reader, result)
+                              : nullptr;
+      if (kernel && !sibling && !epilogueConvs.contains(kernel) &&
+          shapeOf(kernel->getResult(0)) == shapeOf(result) &&
+          getElementTypeOrSelf(kernel->getResult(0).getType())
+                  .getIntOrFloatBitWidth() <= 32)
+        sibling = kernel;
+    }
+    if (!sibling)
+      return nullptr;
+    // The sibling reads the result only at each element's own index (the
+    // value the epilogue holds), and the other readers run after it.
+    for (Operation *reader : result.getUsers()) {
+      Operation *launch = kernelOps.lookup(reader);
+      if (launch == sibling) {
+        if (!isElementwise(reader) ||
+            getElementReadingKernel(reader, result) != sibling)
+          return nullptr;
+        continue;
+      }
+      if (!launch || position.lookup(launch) <= position.lookup(sibling))
+        return nullptr;
+    }
+    return sibling;
   }
 
   /// Whether `op` is computed inside another op's kernel (fusedInto); the
@@ -327,7 +386,7 @@ private:
         kernel = gemm;
       else if (const RowGroup *group = rowGroupOf.lookup(&op))
         kernel = group->ops.back();
-      kernelOps[&op] = kernel;
+      kernelOps[&op] = siblingLaunch.lookup_or(kernel, kernel);
     }
     return kernelOps;
   }
@@ -338,7 +397,7 @@ private:
   }
 
   engine::KernelKind getKind(Operation *launch) const {
-    if (epilogueKernels.contains(launch))
+    if (epilogueConvs.contains(launch))
       return engine::KernelKind::Epilogue;
     auto conv = dyn_cast<tosa::Conv2DOp>(launch);
     if (gemmAt.count(launch) || isa<tosa::MatMulOp>(launch) ||
@@ -368,8 +427,12 @@ private:
   llvm::DenseMap<Operation *, const RowGroup *> rowGroupOf;
   /// Each op computed in another op's kernel, mapped to that op.
   llvm::DenseMap<Operation *, Operation *> fusedInto;
-  /// The kernels an implicit-GEMM convolution's epilogue computes.
-  llvm::SmallPtrSet<Operation *, 8> epilogueKernels;
+  /// The kernels an implicit-GEMM convolution's epilogue computes, each
+  /// mapped to the convolution.
+  llvm::MapVector<Operation *, Operation *> epilogueConvs;
+  /// Each epilogue kernel that computes a sibling (planSiblingOutputs),
+  /// mapped to the sibling's launch, where it launches.
+  llvm::DenseMap<Operation *, Operation *> siblingLaunch;
 };
 
 class PlanKernelsPass

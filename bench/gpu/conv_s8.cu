@@ -47,13 +47,16 @@ template <typename Self, typename T> struct RunEpilogue {
   __device__ bool aligned() const {
     return reinterpret_cast<uintptr_t>(self().out) % 16 == 0;
   }
+  __device__ void element(long long row, long long filter, int acc) const {
+    self().out[row * self().filters + filter] = self().value(row, filter, acc);
+  }
   __device__ void load(long long, long long, Loaded &) const {}
   __device__ void run(long long row, long long filter, const int32_t *accs,
                       const Loaded &) const {
     constexpr int RUN = 16 / sizeof(T);
     __align__(16) T w[RUN];
     for (int k = 0; k < RUN; ++k)
-      w[k] = self().element(row, filter + k, accs[k]);
+      w[k] = self().value(row, filter + k, accs[k]);
     *reinterpret_cast<uint4 *>(self().out + row * self().filters + filter) =
         *reinterpret_cast<const uint4 *>(w);
   }
@@ -66,7 +69,7 @@ struct StoreInt32 : RunEpilogue<StoreInt32, int> {
   using Output = int;
   int *out;
   int filters;
-  __device__ int element(long long, long long, int acc) const { return acc; }
+  __device__ int value(long long, long long, int acc) const { return acc; }
 };
 
 struct Requantize : RunEpilogue<Requantize, int8_t> {
@@ -74,7 +77,7 @@ struct Requantize : RunEpilogue<Requantize, int8_t> {
   int8_t *out;
   int filters;
   const float *scale, *bias;
-  __device__ int8_t element(long long, long long filter, int acc) const {
+  __device__ int8_t value(long long, long long filter, int acc) const {
     float v = fmaxf(acc * scale[filter] + bias[filter], 0.0f);
     return (int8_t)fminf(rintf(v), 127.0f);
   }

@@ -17,6 +17,11 @@ run on the GPU.
                        largest logit, and the best medians of three rounds.
   profile WORK         (there) each engine's kernels as a CUDA graph, and
                        torch.compile's, by GPU time a run.
+  compare OLD NEW      (there) the int8 engines of two builds (OLD holds
+                       only resnet50_i8, e.g. emitted before a change) and
+                       NEW's f16 engine as graphs, best medians of
+                       interleaved rounds, and the largest difference
+                       between the two int8 engines' outputs.
 """
 import os
 import subprocess
@@ -163,6 +168,33 @@ def profile(work):
     print_kernel_profile("torch.compile f16", lambda: compiled(x))
 
 
+def compare(old, new):
+    import torch
+    from concurrent.futures import ThreadPoolExecutor
+    from engine import build_library
+    feed = {"x": images()}
+    stems = [(old, "resnet50_i8"), (new, "resnet50_i8"), (new, "resnet50_f16")]
+    with ThreadPoolExecutor() as pool:  # nvcc takes a minute an engine
+        list(pool.map(build_library, [os.path.join(work, stem + ".cu")
+                                      for work, stem in stems]))
+    engines, runs, outputs = [], [], []
+    for work, stem in stems:
+        engine, tensors, outs = bound_engine(work, stem, feed)
+        engines.append(engine)
+        runs.append(engine.runner(tensors, True))
+        runs[-1]()
+        outputs.append(next(iter(outs.values())))
+    torch.cuda.synchronize()
+    difference = (outputs[0].double() - outputs[1].double()).abs().max()
+    old_ms, new_ms, f16_ms = best_medians(runs)
+    print(f"int8 old {old_ms:.3f} ms, new {new_ms:.3f} ms "
+          f"(new / old time {new_ms / old_ms:.3f}); f16 {f16_ms:.3f} ms: "
+          f"f16 / int8 old {f16_ms / old_ms:.2f}, new {f16_ms / new_ms:.2f}; "
+          f"largest difference {difference.item():.3e}")
+    for engine in engines:
+        engine.destroy()
+
+
 if __name__ == "__main__":
     command = sys.argv[1]
     if command == "export":
@@ -173,5 +205,7 @@ if __name__ == "__main__":
         check(sys.argv[2])
     elif command == "profile":
         profile(sys.argv[2])
+    elif command == "compare":
+        compare(sys.argv[2], sys.argv[3])
     else:
         sys.exit(__doc__)

@@ -9,14 +9,14 @@
 // accumulating in int32, and has no column buffer: a block copies its rows'
 // receptive fields from the input itself, 16 bytes of one tap at a time,
 // and zeros where the window leaves the image. The epilogue, a struct the
-// emitter writes, has the output (`Output *out`, an N * OH * OW x OC
-// matrix), each output element's value from its accumulator
-// (`Output element(row, filter, acc)`), and the same for a run of
-// 16 / sizeof(Output) filters from `filter`, a multiple of the run, stored
-// as one vector (`void run(row, filter, const int32_t *accs, const Loaded
-// &)`) after `void load(row, filter, Loaded &)` has loaded the run's
-// elements of the inputs of the output's shape, where `bool aligned()`:
-// its pointers are 16-byte aligned.
+// emitter writes, stores its outputs (N * OH * OW x OC matrices; Output is
+// the widest's element type): each output element's values from its
+// accumulator (`void element(row, filter, acc)`), and those of a run of
+// 16 / sizeof(Output) filters from `filter`, a multiple of the run, each
+// output's as one vector (`void run(row, filter, const int32_t *accs,
+// const Loaded &)`) after `void load(row, filter, Loaded &)` has loaded
+// the run's elements of the inputs of the output's shape, where
+// `bool aligned()`: its pointers are 16-byte aligned.
 
 struct prec_conv_geometry {
   int height, width, channels;        // input, per image
@@ -290,8 +290,7 @@ template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
     }
     for (int u = 0; u < PER_THREAD; ++u)
       for (int e = 0; e < RUN && inside(u) && filter(u) + e < filters; ++e)
-        epilogue.out[row(u) * filters + filter(u) + e] =
-            epilogue.element(row(u), filter(u) + e, tile[slot(r(u), c(u) + e)]);
+        epilogue.element(row(u), filter(u) + e, tile[slot(r(u), c(u) + e)]);
   }
 };
 

@@ -158,7 +158,10 @@ def Engine_KernelKind : I32EnumAttr<"KernelKind", "what a kernel is", [
     through. `epilogue`: an implicit-GEMM convolution and the elementwise
     ops of its only reader's `fused` kernel, which its epilogue computes
     from the accumulators, rounding after every op as that kernel would:
-    the convolution's int32 result never reaches memory.
+    the convolution's int32 result never reaches memory. Where an
+    elementwise kernel of the same shape reads that kernel's result (a
+    quantization for the next convolution), its ops join too: the epilogue
+    stores both results, and launches at the last op.
   }];
 }
 

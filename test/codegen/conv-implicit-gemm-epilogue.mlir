@@ -29,15 +29,17 @@
 // CHECK-NEXT: using Output = __half;
 // CHECK-NEXT: const float *__restrict__ in0;
 // CHECK-NEXT: const float *__restrict__ in1;
-// CHECK-NEXT: __half *out;
-// CHECK-NEXT: __device__ bool aligned() const { return ((uintptr_t)out | (uintptr_t)in0 | (uintptr_t)in1) % 16 == 0; }
-// CHECK-NEXT: __device__ __half element(long long row, long long filter, int32_t acc) const {
+// CHECK-NEXT: __half *out0;
+// CHECK-NEXT: __device__ bool aligned() const { return ((uintptr_t)in0 | (uintptr_t)in1 | (uintptr_t)out0) % 16 == 0; }
+// CHECK-NEXT: __device__ void element(long long row, long long filter, int32_t acc) const {
 // CHECK-NEXT: int i = (int)(row * 24 + filter);
 // CHECK-NEXT: {{.*}}constexpr int k = 0;
 // CHECK-NEXT: const int o0 = filter;
 // CHECK-NEXT: const int o1 = filter;
-// CHECK: float r = (__fadd_rn((__fmul_rn(((((float)(acc)))), (a0))), (a1)));
-// CHECK-NEXT: return __float2half_rn(r);
+// CHECK: __half w0[1];
+// CHECK-NEXT: float r0 = (__fadd_rn((__fmul_rn(((((float)(acc)))), (a0))), (a1)));
+// CHECK-NEXT: w0[k] = __float2half_rn(r0);
+// CHECK-NEXT: out0[i] = w0[k];
 // A run of 8 filters (16 bytes of f16): nothing of the output's shape to
 // load ahead; the per-filter scale and bias load as two 16-byte vectors
 // each, the accumulators come from shared memory, and the run is stored as
@@ -49,12 +51,12 @@
 // CHECK-NEXT: __align__(16) float v0[8];
 // CHECK-NEXT: reinterpret_cast<uint4 *>(v0)[0] = reinterpret_cast<const uint4 *>(in0 + filter)[0];
 // CHECK-NEXT: reinterpret_cast<uint4 *>(v0)[1] = reinterpret_cast<const uint4 *>(in0 + filter)[1];
-// CHECK: __align__(16) __half w[8];
+// CHECK: __align__(16) __half w0[8];
 // CHECK: for (int k = 0; k < 8; ++k) {
 // CHECK: const int32_t acc = accs[k];
-// CHECK: w[k] = __float2half_rn(r);
+// CHECK: w0[k] = __float2half_rn(r0);
 // CHECK-NEXT: }
-// CHECK-NEXT: *reinterpret_cast<uint4 *>(out + i0) = *reinterpret_cast<const uint4 *>(w);
+// CHECK-NEXT: *reinterpret_cast<uint4 *>(out0 + i0) = *reinterpret_cast<const uint4 *>(w0);
 // CHECK: // tosa.conv2d shared: the implicit GEMM's epilogue
 // CHECK: // tosa.conv2d 'conv': 3x3, an implicit GEMM 72x24x144 with the tosa.cast epilogue
 // CHECK-NEXT: if (

@@ -24,7 +24,7 @@
 // CHECK-NEXT: int32_t *out;
 // CHECK-NEXT: const int32_t *bias;
 // CHECK-NEXT: __device__ bool aligned() const { return (uintptr_t)out % 16 == 0; }
-// CHECK-NEXT: __device__ int32_t element(long long row, long long filter, int32_t acc) const { return acc + bias[filter]; }
+// CHECK-NEXT: __device__ void element(long long row, long long filter, int32_t acc) const { out[row * 72 + filter] = acc + bias[filter]; }
 // CHECK-NEXT: struct Loaded {};
 // CHECK-NEXT: __device__ void load(long long, long long, Loaded &) const {}
 // CHECK-NEXT: __device__ void run(long long row, long long filter, const int32_t *accs, const Loaded &) const {
@@ -33,7 +33,7 @@
 // CHECK-NEXT: *reinterpret_cast<uint4 *>(out + row * 72 + filter) = *reinterpret_cast<const uint4 *>(w);
 // CHECK: // tosa.conv2d strided: the implicit GEMM's epilogue
 // CHECK-NEXT: struct [[STRIDED:k[0-9]+_conv2d_epilogue]] {
-// CHECK: __device__ int32_t element(long long row, long long filter, int32_t acc) const { return acc; }
+// CHECK: __device__ void element(long long row, long long filter, int32_t acc) const { out[row * 5 + filter] = acc; }
 // CHECK: for (int k = 0; k < 4; ++k) w[k] = accs[k];
 // The input is a binding, aligned as its caller allocated it: the run
 // launches the byte-by-byte copies (ALIGNED false) where it is not 16-byte

@@ -326,3 +326,78 @@ func.func @wide_output(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x4xi64> {
   %f = tosa.cast %c : (tensor<1x4x4x4xi32>) -> tensor<1x4x4x4xi64>
   return %f : tensor<1x4x4x4xi64>
 }
+
+// An epilogue's result that an elementwise kernel of its shape reads (the
+// next convolution's quantization) is computed by the epilogue as well: the
+// reader's ops join the epilogue's kernel, which launches at the last of
+// them and stores both results.
+// CHECK-LABEL: func.func @sibling
+// CHECK: tosa.conv2d {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.mul {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.mul {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.clamp {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: return
+func.func @sibling(%x: tensor<1x4x4x16xi8>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xi8>) {
+  %w = "tosa.const"() <{values = dense<1> : tensor<4x3x3x16xi8>}> : () -> tensor<4x3x3x16xi8>
+  %b = "tosa.const"() <{values = dense<0> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %s = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1x4xf32>}> : () -> tensor<1x1x1x4xf32>
+  %inv = "tosa.const"() <{values = dense<4.0> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x16xi8>, tensor<4x3x3x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %f = tosa.cast %c : (tensor<1x4x4x4xi32>) -> tensor<1x4x4x4xf32>
+  %m = tosa.mul %f, %s, %zp : (tensor<1x4x4x4xf32>, tensor<1x1x1x4xf32>, tensor<1xi8>) -> tensor<1x4x4x4xf32>
+  %q = tosa.mul %m, %inv, %zp : (tensor<1x4x4x4xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x4x4x4xf32>
+  %k = tosa.clamp %q {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %i = tosa.cast %k : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xi8>
+  return %m, %i : tensor<1x4x4x4xf32>, tensor<1x4x4x4xi8>
+}
+
+// Not where another reader of the epilogue's result runs before the
+// quantization's kernel: that reader needs the result first.
+// CHECK-LABEL: func.func @sibling_after_reader
+// CHECK: tosa.conv2d {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.mul {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.transpose {{.*}}engine.kernel = #engine.kernel<1, single>
+// CHECK-NEXT: tosa.mul {{.*}}engine.kernel = #engine.kernel<2, fused>
+// CHECK-NEXT: tosa.clamp {{.*}}engine.kernel = #engine.kernel<2, fused>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<2, fused>
+func.func @sibling_after_reader(%x: tensor<1x4x4x16xi8>) -> (tensor<4x4x4x1xf32>, tensor<1x4x4x4xi8>) {
+  %w = "tosa.const"() <{values = dense<1> : tensor<4x3x3x16xi8>}> : () -> tensor<4x3x3x16xi8>
+  %b = "tosa.const"() <{values = dense<0> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %s = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1x4xf32>}> : () -> tensor<1x1x1x4xf32>
+  %inv = "tosa.const"() <{values = dense<4.0> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x16xi8>, tensor<4x3x3x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %f = tosa.cast %c : (tensor<1x4x4x4xi32>) -> tensor<1x4x4x4xf32>
+  %m = tosa.mul %f, %s, %zp : (tensor<1x4x4x4xf32>, tensor<1x1x1x4xf32>, tensor<1xi8>) -> tensor<1x4x4x4xf32>
+  %t = tosa.transpose %m {perms = array<i32: 3, 1, 2, 0>} : (tensor<1x4x4x4xf32>) -> tensor<4x4x4x1xf32>
+  %q = tosa.mul %m, %inv, %zp : (tensor<1x4x4x4xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x4x4x4xf32>
+  %k = tosa.clamp %q {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %i = tosa.cast %k : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xi8>
+  return %t, %i : tensor<4x4x4x1xf32>, tensor<1x4x4x4xi8>
+}
+
+// Nor where the reader's kernel also reads the result through a move (a
+// transpose): the epilogue holds only each element's own value.
+// CHECK-LABEL: func.func @sibling_reads_moved
+// CHECK: tosa.conv2d {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.mul {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.transpose {{.*}}engine.kernel = #engine.kernel<1, fused>
+// CHECK-NEXT: tosa.add {{.*}}engine.kernel = #engine.kernel<1, fused>
+func.func @sibling_reads_moved(%x: tensor<1x4x4x16xi8>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) {
+  %w = "tosa.const"() <{values = dense<1> : tensor<4x3x3x16xi8>}> : () -> tensor<4x3x3x16xi8>
+  %b = "tosa.const"() <{values = dense<0> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %s = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1x4xf32>}> : () -> tensor<1x1x1x4xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x16xi8>, tensor<4x3x3x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %f = tosa.cast %c : (tensor<1x4x4x4xi32>) -> tensor<1x4x4x4xf32>
+  %m = tosa.mul %f, %s, %zp : (tensor<1x4x4x4xf32>, tensor<1x1x1x4xf32>, tensor<1xi8>) -> tensor<1x4x4x4xf32>
+  %t = tosa.transpose %m {perms = array<i32: 0, 2, 1, 3>} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %a = tosa.add %m, %t : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %m, %a : tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>
+}
+
