@@ -261,6 +261,19 @@ private:
     return kernel;
   }
 
+  /// Whether `conv` runs as an implicit GEMM whose epilogue may compute
+  /// its only reader's kernel.
+  bool mayHaveEpilogue(tosa::Conv2DOp conv) const {
+    engine::ConvAlgorithmAttr algorithm =
+        engine::EngineDialect::get(conv.getContext())
+            .getConvAlgorithmAttrHelper()
+            .getAttr(conv);
+    return algorithm &&
+           algorithm.getValue() == engine::ConvAlgorithm::ImplicitGemm &&
+           !isContractionPart(conv) && conv->hasOneUse() &&
+           isZeroConstant(conv.getBias());
+  }
+
   /// The kernel whose ops an implicit-GEMM convolution computes in its
   /// epilogue: that of its only reader, an elementwise op reading it at its
   /// own shape (the epilogue has the accumulators of output elements),
@@ -269,14 +282,7 @@ private:
   /// epilogue reads its accumulators as its value (a quantized convolution
   /// adds its bias after scaling, in the reader).
   Operation *getEpilogueKernel(tosa::Conv2DOp conv) const {
-    engine::ConvAlgorithmAttr algorithm =
-        engine::EngineDialect::get(conv.getContext())
-            .getConvAlgorithmAttrHelper()
-            .getAttr(conv);
-    if (!algorithm ||
-        algorithm.getValue() != engine::ConvAlgorithm::ImplicitGemm ||
-        isContractionPart(conv) || !conv->hasOneUse() ||
-        !isZeroConstant(conv.getBias()))
+    if (!mayHaveEpilogue(conv))
       return nullptr;
     Operation *reader = *conv->user_begin();
     if (!isElementwise(reader))
@@ -293,13 +299,70 @@ private:
   /// Decides fusion from the last op back, so that the kernels of an op's
   /// readers are known before it. Views follow their producers.
   void planFusion() {
-    for (Operation &op : llvm::reverse(body))
-      if (!isView(&op))
-        if (Operation *kernel = getFusingKernel(&op)) {
-          fusedInto[&op] = kernel;
-          if (isa<tosa::Conv2DOp>(op))
-            epilogueConvs[kernel] = &op;
-        }
+    for (Operation &op : llvm::reverse(body)) {
+      if (isView(&op))
+        continue;
+      if (Operation *kernel = getFusingKernel(&op)) {
+        fusedInto[&op] = kernel;
+        if (isa<tosa::Conv2DOp>(op))
+          epilogueConvs[kernel] = &op;
+      } else if (auto conv = dyn_cast<tosa::Conv2DOp>(op)) {
+        splitNarrowingChain(conv);
+      }
+    }
+  }
+
+  /// A convolution whose reader's kernel is another's epilogue (the earlier
+  /// of a residual add of two) would store its int32 accumulators for that
+  /// kernel to read. Where the chain of ops only it feeds there narrows
+  /// them (dequantized to f16), the chain's narrowest op becomes a kernel of
+  /// its own, which this convolution's epilogue computes: the other kernel
+  /// reads fewer bytes, and as vectors.
+  void splitNarrowingChain(tosa::Conv2DOp conv) {
+    if (!mayHaveEpilogue(conv))
+      return;
+    Operation *kernel = fusedInto.lookup(*conv->user_begin());
+    if (!kernel || !epilogueConvs.contains(kernel))
+      return;
+    // Ops of the kernel reading, besides the chain, only bindings and
+    // constants (a dequantization's scale and bias), or views of them.
+    auto isSource = [&](Value value) {
+      Operation *def = value.getDefiningOp();
+      while (def && isView(def))
+        def = def->getOperand(0).getDefiningOp();
+      return !def || isa<tosa::ConstOp, arith::ConstantOp>(def);
+    };
+    auto continuesChain = [&](Operation *op, Value read) {
+      return op != kernel && fusedInto.lookup(op) == kernel &&
+             isElementwise(op) && op->hasOneUse() &&
+             shapeOf(op->getResult(0)) == shapeOf(read) &&
+             llvm::all_of(getDataOperands(op), [&](Value operand) {
+               return operand == read || isSource(operand);
+             });
+    };
+    SmallVector<Operation *> chain;
+    for (Value read = conv.getResult();
+         continuesChain(*read.user_begin(), read);
+         read = chain.back()->getResult(0))
+      chain.push_back(*read.user_begin());
+    auto bitsOf = [](Operation *op) {
+      return getElementTypeOrSelf(op->getResult(0).getType())
+          .getIntOrFloatBitWidth();
+    };
+    Operation *narrowest = nullptr;
+    for (Operation *op : chain)
+      if (!narrowest || bitsOf(op) <= bitsOf(narrowest))
+        narrowest = op;
+    if (!narrowest || bitsOf(narrowest) >= bitsOf(conv))
+      return;
+    fusedInto.erase(narrowest);
+    for (Operation *op : chain) {
+      if (op == narrowest)
+        break;
+      fusedInto[op] = narrowest;
+    }
+    fusedInto[conv] = narrowest;
+    epilogueConvs[narrowest] = conv;
   }
 
   /// An epilogue's result read by an elementwise kernel of its shape

@@ -401,3 +401,38 @@ func.func @sibling_reads_moved(%x: tensor<1x4x4x16xi8>) -> (tensor<1x4x4x4xf32>,
   return %m, %a : tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>
 }
 
+// The earlier of a residual add of two dequantized convolutions cannot
+// share the later one's epilogue; rather than storing its int32
+// accumulators for it, its dequantization to f16 (the narrowest point of
+// the ops only it feeds) becomes a kernel of its own, its epilogue (its
+// scale a view of a constant, as imported). The add reads two bytes an
+// element.
+// CHECK-LABEL: func.func @residual_dequantized
+// CHECK: tosa.conv2d {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, epilogue>} : (tensor<1x4x4x4xi32>) -> tensor<1x4x4x4xf32>
+// CHECK-NEXT: tosa.mul {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, epilogue>} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf16>
+// CHECK-NEXT: tosa.conv2d {{.*}}engine.kernel = #engine.kernel<1, epilogue>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<1, epilogue>
+// CHECK-NEXT: tosa.mul {{.*}}engine.kernel = #engine.kernel<1, epilogue>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<1, epilogue>
+// CHECK-NEXT: tosa.add {{.*}}engine.kernel = #engine.kernel<1, epilogue>
+func.func @residual_dequantized(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x4xf16> {
+  %w = "tosa.const"() <{values = dense<1> : tensor<4x3x3x16xi8>}> : () -> tensor<4x3x3x16xi8>
+  %b = "tosa.const"() <{values = dense<0> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %s = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1x4xf32>}> : () -> tensor<1x1x1x4xf32>
+  %s4 = "tosa.const"() <{values = dense<0.25> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %shape = tosa.const_shape {values = dense<[1, 1, 1, 4]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %sr = tosa.reshape %s4, %shape : (tensor<4xf32>, !tosa.shape<4>) -> tensor<1x1x1x4xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x16xi8>, tensor<4x3x3x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %cf = tosa.cast %c : (tensor<1x4x4x4xi32>) -> tensor<1x4x4x4xf32>
+  %cm = tosa.mul %cf, %sr, %zp : (tensor<1x4x4x4xf32>, tensor<1x1x1x4xf32>, tensor<1xi8>) -> tensor<1x4x4x4xf32>
+  %ch = tosa.cast %cm : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf16>
+  %d = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 2, 2>, engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, pad = array<i64: 2, 2, 2, 2>, stride = array<i64: 1, 1>} : (tensor<1x4x4x16xi8>, tensor<4x3x3x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %df = tosa.cast %d : (tensor<1x4x4x4xi32>) -> tensor<1x4x4x4xf32>
+  %dm = tosa.mul %df, %s, %zp : (tensor<1x4x4x4xf32>, tensor<1x1x1x4xf32>, tensor<1xi8>) -> tensor<1x4x4x4xf32>
+  %dh = tosa.cast %dm : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf16>
+  %a = tosa.add %ch, %dh : (tensor<1x4x4x4xf16>, tensor<1x4x4x4xf16>) -> tensor<1x4x4x4xf16>
+  return %a : tensor<1x4x4x4xf16>
+}
