@@ -45,8 +45,8 @@ template <int COLUMNS_> struct prec_conv_tiles {
 };
 
 // The same block shape on wgmma (sm_90a): 2 warpgroups of 64 x COLUMNS,
-// rows of 128 bytes in the swizzled layout wgmma reads. The copies run one
-// stage ahead while one stage's wgmma may still run. 3 stages keep two
+// rows of 128 bytes in the swizzled layout wgmma reads. The copies run two
+// stages ahead of the stage wgmma multiplies. 3 stages keep two
 // blocks on an SM, and keep the host's request (the larger of the two
 // kernels' needs) at mma.sync's, so that sm_80 still fits two of those.
 template <int COLUMNS_> struct prec_conv_wgmma_tiles {
@@ -399,7 +399,7 @@ __device__ inline void prec_conv_s8_wgmma(const int8_t *__restrict__ input,
   const int column_k = (thread & 7) * 16;
   int8_t *stages =
       prec_conv_shared + (-prec_shared_address(prec_conv_shared) & 1023);
-  constexpr int AHEAD = Tiles::STAGES - 2;
+  constexpr int AHEAD = Tiles::STAGES - 1;
   auto load = [&](int tile) {
     if (tile < tiles)
       prec_conv_load_stage<Tiles>(
@@ -417,7 +417,11 @@ __device__ inline void prec_conv_s8_wgmma(const int8_t *__restrict__ input,
   for (int t = 0; t < tiles; ++t) {
     prec_wait_copies<AHEAD - 1>();
     prec_wgmma_shared_fence();
+    // Tile t is in, and every warpgroup is done with tile t - 1 (each
+    // waits for its products before the next barrier), whose stage takes
+    // tile t + AHEAD: the copies of two tiles stay in flight.
     __syncthreads();
+    load(t + AHEAD);
     const int8_t *a = stages + (t % Tiles::STAGES) * Tiles::STAGE_BYTES;
     const int8_t *b = a + Tiles::B_OFFSET;
     a += warpgroup * 64 * Tiles::DEPTH;
@@ -427,12 +431,8 @@ __device__ inline void prec_conv_s8_wgmma(const int8_t *__restrict__ input,
       prec_wgmma_s8(acc, prec_wgmma_descriptor(a + 32 * step),
                     prec_wgmma_descriptor(b + 32 * step), t > 0 || step > 0);
     prec_wgmma_commit();
-    // Tile t - 1's products are done, in every warpgroup once all pass the
-    // next barrier; tile t + AHEAD takes the stage tile t - 2 used.
-    prec_wgmma_wait<1>();
-    load(t + AHEAD);
+    prec_wgmma_wait<0>();
   }
-  prec_wgmma_wait<0>();
   prec_wgmma_hold(acc);
   prec_wait_copies<0>();
   __syncthreads(); // the pipeline's stages become the output tile
