@@ -12,8 +12,7 @@
 
 #include "lowering/Passes.h"
 
-#include "dialects/Precision/PrecisionAttrs.h"
-#include "dialects/Precision/PrecisionDialect.h"
+#include "lowering/ComputingAttributes.h"
 
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -27,38 +26,6 @@ namespace prec {
 #include "lowering/Passes.h.inc"
 
 namespace {
-
-using precision::PrecisionDialect;
-
-/// The discardable attributes that say what an op computes: all but its
-/// names and the range analysis' notes; an assignment by its types alone
-/// (its reason and detail explain the types, they change nothing).
-SmallVector<NamedAttribute> getComputingAttrs(Operation *op) {
-  static const StringRef notes[] = {
-      PrecisionDialect::getLayerAttrName(),
-      PrecisionDialect::getTensorAttrName(),
-      PrecisionDialect::getRangeAttrName(),
-      PrecisionDialect::getLooseRangeAttrName(),
-      PrecisionDialect::getObservedRangeAttrName(),
-      PrecisionDialect::getRequestAttrName()};
-  SmallVector<NamedAttribute> attrs;
-  for (NamedAttribute attr : op->getDiscardableAttrs()) {
-    if (llvm::is_contained(notes, attr.getName().getValue()))
-      continue;
-    if (auto assigned = dyn_cast<precision::AssignmentAttr>(attr.getValue())) {
-      Type types[] = {assigned.getCompute(), assigned.getAccumulate(),
-                      assigned.getStorage()};
-      SmallVector<Attribute> typeAttrs;
-      for (Type type : types)
-        typeAttrs.push_back(TypeAttr::get(type));
-      attrs.emplace_back(attr.getName(),
-                         ArrayAttr::get(op->getContext(), typeAttrs));
-      continue;
-    }
-    attrs.push_back(attr);
-  }
-  return attrs;
-}
 
 constexpr OperationEquivalence::Flags kStructure =
     OperationEquivalence::IgnoreLocations |

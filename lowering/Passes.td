@@ -685,6 +685,39 @@ def PrecMergeLayerDuplicates
   }];
 }
 
+def PrecShareThroughSlices
+    : Pass<"prec-share-through-slices", "::mlir::func::FuncOp"> {
+  let summary = "Compute an elementwise op of a slice once, on the whole";
+  let description = [{
+    The first pass of `prec-plan-engine` (not of the lowering, which
+    prec-debug's switchable program shares: there a layer's ops must be the
+    same at every precision, and an i8 slice is not a float op). ONNX exports of strided 1x1 convolutions (ResNet's downsamples) slice
+    their input so that TOSA's stride divides it, and legalization
+    quantizes that slice for the convolution while the next block's first
+    convolution quantizes the whole tensor with the same scale.
+    Elementwise ops commute with a slice: the chain of ops reading a slice
+    of `x` (each the only reader of the one before) is followed as far as
+    each has an earlier twin computing the same from the whole (the same
+    op, other operands, properties, result element type and computing
+    attributes), and its last op becomes that slice of its twin's result,
+    where that result is no wider than `x`: the slice then moves the
+    chain's result (an i8 tensor rather than f16).
+
+    Example:
+
+    ```mlir
+    // Input:
+    %q = tosa.cast %x : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf16>
+    %s = tosa.slice %x, %start, %size : (tensor<1x4x4x8xf32>, ...) -> tensor<1x3x3x8xf32>
+    %p = tosa.cast %s : (tensor<1x3x3x8xf32>) -> tensor<1x3x3x8xf16>
+    // Output:
+    %q = tosa.cast %x : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf16>
+    %p = tosa.slice %q, %start, %size : (tensor<1x4x4x8xf16>, ...) -> tensor<1x3x3x8xf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def PrecFuseAttentionQuantization
     : Pass<"prec-fuse-attention-quantization", "::mlir::func::FuncOp"> {
   let summary = "Let engine.attention write the f8 activation an f8 op reads";

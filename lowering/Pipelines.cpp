@@ -115,6 +115,7 @@ void buildLowerToGpuPipeline(OpPassManager &pm) { addSharedLowering(pm); }
 static void addEnginePlanPasses(OpPassManager &pm,
                                 std::unique_ptr<Pass> batch,
                                 std::unique_ptr<Pass> convAlgorithms) {
+  pm.addPass(createPrecShareThroughSlices());
   pm.addPass(createPrecFuseAttention());
   pm.addPass(createPrecFoldAttentionViews());
   pm.addPass(createPrecFuseAttentionQuantization());
