@@ -238,7 +238,7 @@ private:
   /// `epilogue` (a struct in `kernels`) initialized by `initializer`.
   void launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
                               StringRef initializer, StringRef description);
-  /// The fused elementwise kernel ending at `root` as the epilogue of
+  /// The fused elementwise kernel storing `outputs` as the epilogue of
   /// `conv`, its accumulator read as `acc`.
   void printConvEpilogue(tosa::Conv2DOp conv, ArrayRef<StoredElement> outputs,
                          ArrayRef<ElementLoad> inputs,

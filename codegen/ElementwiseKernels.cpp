@@ -309,8 +309,12 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
       valueExpression =
           [&](Value value, const ElementPosition &at) -> ElementExpression {
     if (auto stored = storedElements.find(value);
-        stored != storedElements.end() && !at.coordinates)
+        stored != storedElements.end()) {
+      // prec-plan-kernels gives no epilogue a sibling reading its result
+      // at other coordinates, which would load what the launch stores.
+      assert(!at.coordinates && "an epilogue's output read through a move");
       return stored->second;
+    }
     Operation *def = value.getDefiningOp();
     // An epilogue's convolution: its accumulator.
     if (isa_and_nonnull<tosa::Conv2DOp>(def) && isFusedIntoUser(def))
@@ -718,7 +722,8 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
     alignment += llvm::formatv("(uintptr_t)in{0} | ", n).str();
   }
   // Each output's elements held in `w<n>`, computed in order (a later one
-  // reads an earlier one's), each stored where `store` says.
+  // reads an earlier one's), stored one by one (`element`) or as one
+  // vector of the run (`run`).
   std::string elementOutputs, runOutputs, runValues, runStores, descriptions;
   for (auto [n, output] : llvm::enumerate(outputs)) {
     DeviceType type = typeOf(output.value);

@@ -690,17 +690,17 @@ def PrecShareThroughSlices
   let summary = "Compute an elementwise op of a slice once, on the whole";
   let description = [{
     The first pass of `prec-plan-engine` (not of the lowering, which
-    prec-debug's switchable program shares: there a layer's ops must be the
-    same at every precision, and an i8 slice is not a float op). ONNX exports of strided 1x1 convolutions (ResNet's downsamples) slice
-    their input so that TOSA's stride divides it, and legalization
-    quantizes that slice for the convolution while the next block's first
-    convolution quantizes the whole tensor with the same scale.
-    Elementwise ops commute with a slice: the chain of ops reading a slice
-    of `x` (each the only reader of the one before) is followed as far as
-    each has an earlier twin computing the same from the whole (the same
-    op, other operands, properties, result element type and computing
-    attributes), and its last op becomes that slice of its twin's result,
-    where that result is no wider than `x`: the slice then moves the
+    prec-debug's switchable program shares: there a layer's ops must be the same
+    at every precision, and an i8 slice is not a float op). ONNX exports of
+    strided 1x1 convolutions (ResNet's downsamples) slice their input so that
+    TOSA's stride divides it, and legalization quantizes that slice for the
+    convolution while the next block's first convolution quantizes the whole
+    tensor with the same scale. Elementwise ops commute with a slice: the chain
+    of ops reading a slice of `x` (each the only reader of the one before) is
+    followed as far as each has an earlier twin computing the same from the
+    whole (the same op, other operands, properties, result element type and
+    computing attributes), and its last op becomes that slice of its twin's
+    result, where that result is no wider than `x`: the slice then moves the
     chain's result (an i8 tensor rather than f16).
 
     Example:

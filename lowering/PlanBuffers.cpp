@@ -23,7 +23,6 @@
 #include "mlir/Analysis/Liveness.h"
 #include "llvm/ADT/MapVector.h"
 
-
 using namespace mlir;
 
 namespace prec {

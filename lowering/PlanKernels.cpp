@@ -411,8 +411,7 @@ private:
     for (Operation *reader : result.getUsers()) {
       Operation *launch = kernelOps.lookup(reader);
       if (launch == sibling) {
-        if (!isElementwise(reader) ||
-            getElementReadingKernel(reader, result) != sibling)
+        if (!readsAtOwnIndex(reader, result, sibling))
           return nullptr;
         continue;
       }
@@ -420,6 +419,26 @@ private:
         return nullptr;
     }
     return sibling;
+  }
+
+  /// Whether the kernel launched at `sibling` reads `result` through
+  /// `reader` at each element's own index: `reader` and every op from it to
+  /// `sibling` elementwise at `result`'s shape, each the only reader of the
+  /// one before (no move or view between, which would read the result at
+  /// other coordinates).
+  bool readsAtOwnIndex(Operation *reader, Value result,
+                       Operation *sibling) const {
+    for (Value read = result;;
+         read = reader->getResult(0), reader = *reader->user_begin()) {
+      if (!isElementwise(reader) ||
+          getElementReadingKernel(reader, read) != sibling ||
+          shapeOf(reader->getResult(0)) != shapeOf(result))
+        return false;
+      if (reader == sibling)
+        return true;
+      if (!reader->hasOneUse())
+        return false;
+    }
   }
 
   /// Whether `op` is computed inside another op's kernel (fusedInto); the
@@ -491,7 +510,8 @@ private:
   /// Each op computed in another op's kernel, mapped to that op.
   llvm::DenseMap<Operation *, Operation *> fusedInto;
   /// The kernels an implicit-GEMM convolution's epilogue computes, each
-  /// mapped to the convolution.
+  /// mapped to the convolution (one that computes a sibling too stays,
+  /// though it launches at the sibling).
   llvm::MapVector<Operation *, Operation *> epilogueConvs;
   /// Each epilogue kernel that computes a sibling (planSiblingOutputs),
   /// mapped to the sibling's launch, where it launches.

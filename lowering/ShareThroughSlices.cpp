@@ -55,7 +55,11 @@ bool computesAlike(Operation *sliced, Operation *whole, Value slice,
 /// The earlier op computing from `whole` what `op`, the only reader of
 /// `sliced` (a slice of it), computes from `sliced`; or none.
 Operation *getWholeTwin(Operation *op, Value sliced, Value whole) {
-  if (!isElementwise(op) || op->getNumResults() != 1)
+  // Of the slice's shape: an op broadcasting the slice along a sliced
+  // dimension reads one slice element for many of its own.
+  if (!isElementwise(op) || op->getNumResults() != 1 ||
+      cast<ShapedType>(op->getResult(0).getType()).getShape() !=
+          cast<ShapedType>(sliced.getType()).getShape())
     return nullptr;
   for (Operation *twin : whole.getUsers())
     if (twin->getBlock() == op->getBlock() && twin->isBeforeInBlock(op) &&

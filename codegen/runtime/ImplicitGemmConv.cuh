@@ -192,10 +192,10 @@ __device__ inline void prec_conv_load_stage(
 }
 
 // A block's outputs, computed and stored a run of 16 bytes of
-// Epilogue::Output at a time so that the reads and the stores are
-// coalesced: thread t takes runs t, t + THREADS, ... of the ROWS x COLUMNS
-// tile, row-major. The accumulators are staged in shared memory as int32;
-// each thread loads the epilogue's inputs of the output's shape (a
+// Epilogue::Output (the widest output) at a time so that the reads and the
+// stores are coalesced: thread t takes runs t, t + THREADS, ... of the
+// ROWS x COLUMNS tile, row-major. The accumulators are staged in shared memory
+// as int32; each thread loads the epilogue's inputs of the output's shape (a
 // residual) for all its runs first (`load`, into `Loaded`), so that their
 // latencies overlap, then computes and stores each run (`run`). Where the
 // filters are not a multiple of the run, or a pointer is not 16-byte

@@ -1,12 +1,12 @@
-// 1x1 int8 convolutions whose only reader is elementwise run as the
-// implicit GEMM, computing that reader's kernel in their epilogue: a
-// bottleneck's last convolution (dequantization, the residual add of an f16
-// skip input, ReLU; and, stored beside that f16 output, its quantization for
-// the next block, which would otherwise read it back) and a reducing one
-// (dequantization, the next convolution's quantization to i8, saturating). The epilogue takes a 16-byte run of
-// output filters at a time: the residual, of the output's shape, is loaded
-// ahead of the accumulators (`load`, into `Loaded`) so that the loads of a
-// thread's runs overlap; an i8 output's run is 16 filters.
+// 1x1 int8 convolutions whose only reader is elementwise run as the implicit
+// GEMM, computing that reader's kernel in their epilogue: a bottleneck's last
+// convolution (dequantization, the residual add of an f16 skip input, ReLU;
+// and, stored beside that f16 output, its quantization for the next block,
+// which would otherwise read it back) and a reducing one (dequantization, the
+// next convolution's quantization to i8, saturating). The epilogue takes a
+// 16-byte run of output filters at a time: the residual, of the output's
+// shape, is loaded ahead of the accumulators (`load`, into `Loaded`) so that
+// the loads of a thread's runs overlap; an i8 output's run is 16 filters.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: prec-opt %s --prec-lower-to-gpu --prec-plan-engine --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=PLAN
 // RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=residual

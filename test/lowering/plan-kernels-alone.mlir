@@ -436,3 +436,27 @@ func.func @residual_dequantized(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x4xf16> 
   %a = tosa.add %ch, %dh : (tensor<1x4x4x4xf16>, tensor<1x4x4x4xf16>) -> tensor<1x4x4x4xf16>
   return %a : tensor<1x4x4x4xf16>
 }
+
+// Nor where an elementwise op reads the result at its own index but a move
+// after it (a transpose) feeds the kernel: that kernel reads the result at
+// other coordinates.
+// CHECK-LABEL: func.func @sibling_moves_later
+// CHECK: tosa.conv2d {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.cast {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.mul {{.*}}engine.kernel = #engine.kernel<0, epilogue>
+// CHECK-NEXT: tosa.exp {{.*}}engine.kernel = #engine.kernel<1, fused>
+// CHECK-NEXT: tosa.transpose {{.*}}engine.kernel = #engine.kernel<1, fused>
+// CHECK-NEXT: tosa.clamp {{.*}}engine.kernel = #engine.kernel<1, fused>
+func.func @sibling_moves_later(%x: tensor<1x4x4x16xi8>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) {
+  %w = "tosa.const"() <{values = dense<1> : tensor<4x3x3x16xi8>}> : () -> tensor<4x3x3x16xi8>
+  %b = "tosa.const"() <{values = dense<0> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %s = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1x4xf32>}> : () -> tensor<1x1x1x4xf32>
+  %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x16xi8>, tensor<4x3x3x16xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi32>
+  %f = tosa.cast %c : (tensor<1x4x4x4xi32>) -> tensor<1x4x4x4xf32>
+  %m = tosa.mul %f, %s, %zp : (tensor<1x4x4x4xf32>, tensor<1x1x1x4xf32>, tensor<1xi8>) -> tensor<1x4x4x4xf32>
+  %n = tosa.exp %m : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %t = tosa.transpose %n {perms = array<i32: 0, 2, 1, 3>} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %k = tosa.clamp %t {max_val = 1.0 : f32, min_val = -1.0 : f32} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %m, %k : tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>
+}

@@ -67,3 +67,20 @@ func.func @later_twin(%x: tensor<1x4x4x8xf32>, %y: tensor<1x4x4x8xf32>) -> (tens
   %g = tosa.cast %y : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf16>
   return %sh, %h, %g : tensor<1x3x3x8xf16>, tensor<1x4x4x8xf16>, tensor<1x4x4x8xf16>
 }
+
+// -----
+
+// Nor an op broadcasting the slice along a sliced dimension: its element
+// reads the slice's one row for all of its rows, the twin's every row.
+// CHECK-LABEL: func.func @broadcast_slice
+// CHECK: tosa.add %arg0, %arg1
+// CHECK: tosa.slice %arg0
+// CHECK-NEXT: tosa.add
+func.func @broadcast_slice(%x: tensor<1x4x4x8xf32>, %y: tensor<1x4x4x8xf32>) -> (tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) {
+  %a = tosa.add %x, %y : (tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  %start = tosa.const_shape {values = dense<0> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %size = tosa.const_shape {values = dense<[1, 1, 4, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s = tosa.slice %x, %start, %size : (tensor<1x4x4x8xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x1x4x8xf32>
+  %b = tosa.add %s, %y : (tensor<1x1x4x8xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  return %a, %b : tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>
+}
