@@ -37,6 +37,19 @@ namespace prec {
 
 namespace {
 
+/// The bits of each element `op` computes.
+unsigned getResultBits(Operation *op) {
+  return getElementTypeOrSelf(op->getResult(0).getType())
+      .getIntOrFloatBitWidth();
+}
+
+/// Whether an epilogue can store `kernel`'s result: it stores runs of 16
+/// bytes in groups of 4 elements (its staged accumulators' planes), so
+/// elements of 4 bytes at most.
+bool fitsEpilogueStaging(Operation *kernel) {
+  return getResultBits(kernel) <= 32;
+}
+
 /// Ops no kernel computes: constants (weights) and shapes. Reshapes and
 /// identities alias their input unless a row kernel computes them.
 bool launchesNothing(Operation *op) {
@@ -288,12 +301,10 @@ private:
     if (!isElementwise(reader))
       return nullptr;
     Operation *kernel = getElementReadingKernel(reader, conv.getResult());
-    // The kernel stores runs of 16 bytes in groups of 4 elements (its
-    // staged accumulators' planes): elements of 4 bytes at most.
-    bool fitsStaging =
-        kernel && getElementTypeOrSelf(kernel->getResult(0).getType())
-                          .getIntOrFloatBitWidth() <= 32;
-    return fitsStaging && !epilogueConvs.contains(kernel) ? kernel : nullptr;
+    return kernel && fitsEpilogueStaging(kernel) &&
+                   !epilogueConvs.contains(kernel)
+               ? kernel
+               : nullptr;
   }
 
   /// Decides fusion from the last op back, so that the kernels of an op's
@@ -345,15 +356,11 @@ private:
          continuesChain(*read.user_begin(), read);
          read = chain.back()->getResult(0))
       chain.push_back(*read.user_begin());
-    auto bitsOf = [](Operation *op) {
-      return getElementTypeOrSelf(op->getResult(0).getType())
-          .getIntOrFloatBitWidth();
-    };
     Operation *narrowest = nullptr;
     for (Operation *op : chain)
-      if (!narrowest || bitsOf(op) <= bitsOf(narrowest))
+      if (!narrowest || getResultBits(op) <= getResultBits(narrowest))
         narrowest = op;
-    if (!narrowest || bitsOf(narrowest) >= bitsOf(conv))
+    if (!narrowest || getResultBits(narrowest) >= getResultBits(conv))
       return;
     fusedInto.erase(narrowest);
     for (Operation *op : chain) {
@@ -400,8 +407,7 @@ private:
                               : nullptr;
       if (kernel && !sibling && !epilogueConvs.contains(kernel) &&
           shapeOf(kernel->getResult(0)) == shapeOf(result) &&
-          getElementTypeOrSelf(kernel->getResult(0).getType())
-                  .getIntOrFloatBitWidth() <= 32)
+          fitsEpilogueStaging(kernel))
         sibling = kernel;
     }
     if (!sibling)

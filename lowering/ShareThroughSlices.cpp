@@ -14,6 +14,7 @@
 #include "lowering/Passes.h"
 
 #include "dialects/Precision/PrecisionDialect.h"
+#include "dialects/Utils/Shapes.h"
 #include "lowering/ComputingAttributes.h"
 #include "lowering/ElementwiseExpressionInterface.h"
 
@@ -42,11 +43,10 @@ bool computesAlike(Operation *sliced, Operation *whole, Value slice,
                                              : theirs == mine;
                       }) &&
          whole->getNumResults() == 1 &&
-         getElementTypeOrSelf(whole->getResult(0).getType()) ==
-             getElementTypeOrSelf(sliced->getResult(0).getType()) &&
+         elementOf(whole->getResult(0)) == elementOf(sliced->getResult(0)) &&
          whole->getResult(0).getType() ==
              cast<ShapedType>(source.getType())
-                 .clone(getElementTypeOrSelf(whole->getResult(0).getType())) &&
+                 .clone(elementOf(whole->getResult(0))) &&
          sliced->getPropertiesAsAttribute() ==
              whole->getPropertiesAsAttribute() &&
          getComputingAttrs(sliced) == getComputingAttrs(whole);
@@ -58,8 +58,9 @@ Operation *getWholeTwin(Operation *op, Value sliced, Value whole) {
   // Of the slice's shape: an op broadcasting the slice along a sliced
   // dimension reads one slice element for many of its own.
   if (!isElementwise(op) || op->getNumResults() != 1 ||
-      cast<ShapedType>(op->getResult(0).getType()).getShape() !=
-          cast<ShapedType>(sliced.getType()).getShape())
+      !isa<RankedTensorType>(op->getResult(0).getType()) ||
+      !isa<RankedTensorType>(sliced.getType()) ||
+      shapeOf(op->getResult(0)) != shapeOf(sliced))
     return nullptr;
   for (Operation *twin : whole.getUsers())
     if (twin->getBlock() == op->getBlock() && twin->isBeforeInBlock(op) &&
@@ -69,7 +70,7 @@ Operation *getWholeTwin(Operation *op, Value sliced, Value whole) {
 }
 
 unsigned getElementBits(Value value) {
-  return getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth();
+  return elementOf(value).getIntOrFloatBitWidth();
 }
 
 /// Follows the chain of ops reading `slice`, each the only reader of the
@@ -80,14 +81,12 @@ unsigned getElementBits(Value value) {
 void shareThroughSlice(tosa::SliceOp slice) {
   Value sliced = slice.getResult(), whole = slice.getInput1();
   SmallVector<Operation *> chain;
-  Operation *twin = nullptr;
   while (sliced.hasOneUse()) {
     Operation *op = *sliced.user_begin();
-    Operation *next = getWholeTwin(op, sliced, whole);
-    if (!next)
+    Operation *twin = getWholeTwin(op, sliced, whole);
+    if (!twin)
       break;
     chain.push_back(op);
-    twin = next;
     sliced = op->getResult(0);
     whole = twin->getResult(0);
   }
