@@ -91,10 +91,13 @@ __device__ inline void prec_load_fragments_s8(uint32_t r[4], const int8_t *tile,
 }
 
 // Where one thread's 16-byte chunks of A come from: its output rows (32
-// apart) and the tap and channel its chunk column has reached in K.
+// apart), each as its window's corner in the input (where tap 0 of channel
+// 0 would be read, inside the image or not), and the tap and channel its
+// chunk column has reached in K. A row past the last has its corner far
+// above the image, so that no tap of it is inside.
 template <int ROW_CHUNKS> struct prec_conv_rows {
-  const int8_t *image[ROW_CHUNKS]; // the row's image, null past the last row
-  int top[ROW_CHUNKS], left[ROW_CHUNKS]; // the window's corner in it
+  const int8_t *corner[ROW_CHUNKS];
+  int top[ROW_CHUNKS], left[ROW_CHUNKS];
   int tap_y, tap_x, channel;
 
   // The first row's image and output position are divided out once; the
@@ -109,9 +112,12 @@ template <int ROW_CHUNKS> struct prec_conv_rows {
     const long long image_bytes = (long long)g.height * g.width * g.channels;
 #pragma unroll
     for (int j = 0; j < ROW_CHUNKS; ++j) {
-      image[j] = first_row + 32 * j < rows ? input + n * image_bytes : nullptr;
       top[j] = y * g.stride_height - g.pad_top;
       left[j] = x * g.stride_width - g.pad_left;
+      corner[j] = input + n * image_bytes +
+                  ((long long)top[j] * g.width + left[j]) * g.channels;
+      if (first_row + 32 * j >= rows)
+        top[j] = -(1 << 30);
       if (j + 1 == ROW_CHUNKS)
         break;
       for (x += 32; x >= g.out_width; x -= g.out_width)
@@ -158,7 +164,11 @@ __device__ inline void prec_conv_copy16(int8_t *to, const int8_t *from,
 
 // Copies a stage's tiles: the receptive fields of the block's rows and the
 // weights of its filters, at the K the rows have reached (`k`, the chunk
-// column's first byte), zeros past K and outside the image.
+// column's first byte), zeros past K and outside the image. The tap's
+// offset from a window's corner is the same for all the thread's rows, and
+// its filters are `32 * depth` bytes apart: a copy costs an add and its
+// bounds (ncu counted ~20 instructions a copy when each address was
+// computed whole).
 template <typename Tiles>
 __device__ inline void prec_conv_load_stage(
     int8_t *shared, const prec_conv_rows<Tiles::ROW_CHUNKS> &rows,
@@ -169,25 +179,25 @@ __device__ inline void prec_conv_load_stage(
   const bool inside_k = rows.tap_y < g.kernel_height;
   const int dy = rows.tap_y * g.dilation_height,
             dx = rows.tap_x * g.dilation_width;
+  const int tap = (dy * g.width + dx) * g.channels + rows.channel;
 #pragma unroll
   for (int j = 0; j < Tiles::ROW_CHUNKS; ++j) {
-    int y = rows.top[j] + dy, x = rows.left[j] + dx;
-    bool inside = inside_k && rows.image[j] && y >= 0 && y < g.height &&
-                  x >= 0 && x < g.width;
-    const int8_t *from =
-        inside ? rows.image[j] + ((long long)y * g.width + x) * g.channels +
-                     rows.channel
-               : weights;
-    prec_conv_copy16(a + Tiles::offset(row + 32 * j, chunk), from, inside,
-                     aligned);
+    const unsigned y = rows.top[j] + dy, x = rows.left[j] + dx;
+    const bool inside =
+        inside_k && y < (unsigned)g.height && x < (unsigned)g.width;
+    prec_conv_copy16(a + Tiles::offset(row + 32 * j, chunk),
+                     inside ? rows.corner[j] + tap : weights, inside, aligned);
   }
+  const long long filter = first_filter + row;
+  const int8_t *filter_weights = weights + filter * depth + k;
+  const long long filters_left = g.filters - filter;
 #pragma unroll
   for (int j = 0; j < Tiles::COLUMN_CHUNKS; ++j) {
-    long long filter = first_filter + row + 32 * j;
-    bool inside = filter < g.filters && k < depth;
-    const int8_t *from = inside ? weights + filter * depth + k : weights;
-    prec_conv_copy16(b + Tiles::offset(row + 32 * j, chunk), from, inside,
-                     aligned);
+    const bool inside = k < depth && 32 * j < filters_left;
+    prec_conv_copy16(b + Tiles::offset(row + 32 * j, chunk),
+                     inside ? filter_weights + 32 * j * (long long)depth
+                            : weights,
+                     inside, aligned);
   }
 }
 
@@ -419,9 +429,9 @@ __device__ inline void prec_conv_s8_wgmma(const int8_t *__restrict__ input,
     prec_wgmma_shared_fence();
     // Tile t is in, and every warpgroup is done with tile t - 1 (each
     // waits for its products before the next barrier), whose stage takes
-    // tile t + AHEAD: the copies of two tiles stay in flight.
+    // tile t + AHEAD: the copies of two tiles stay in flight. They are
+    // issued while tile t's products run, not before them.
     __syncthreads();
-    load(t + AHEAD);
     const int8_t *a = stages + (t % Tiles::STAGES) * Tiles::STAGE_BYTES;
     const int8_t *b = a + Tiles::B_OFFSET;
     a += warpgroup * 64 * Tiles::DEPTH;
@@ -431,6 +441,7 @@ __device__ inline void prec_conv_s8_wgmma(const int8_t *__restrict__ input,
       prec_wgmma_s8(acc, prec_wgmma_descriptor(a + 32 * step),
                     prec_wgmma_descriptor(b + 32 * step), t > 0 || step > 0);
     prec_wgmma_commit();
+    load(t + AHEAD);
     prec_wgmma_wait<0>();
   }
   prec_wgmma_hold(acc);
