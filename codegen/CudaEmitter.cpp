@@ -560,9 +560,12 @@ void CudaEmitter::printPrologue(llvm::raw_ostream &cu,
 #define PREC_CHECK(call) do {{ cudaError_t s_ = (call); if (s_ != cudaSuccess) return (int)s_; } while (0)
 #define PREC_CHECK_BLAS(call) do {{ cublasStatus_t s_ = (call); if (s_ != CUBLAS_STATUS_SUCCESS) return 10000 + (int)s_; } while (0)
 
+// One conversion rounds to nearest even and saturates (it would send NaN to
+// 0: the fmaxf sends it to -128, as rounding then clamping did).
 __device__ inline int8_t prec_saturate_i8(float x) {{
-  float r = rintf(x);
-  return (int8_t)fminf(fmaxf(r, -128.0f), 127.0f);
+  int r;
+  asm("cvt.rni.sat.s8.f32 %0, %1;" : "=r"(r) : "f"(fmaxf(x, -128.0f)));
+  return (int8_t)r;
 }
 __device__ inline int32_t prec_saturate_i32(float x) {{
   return (int32_t)fminf(fmaxf(rintf(x), -2147483648.0f), 2147483520.0f);
