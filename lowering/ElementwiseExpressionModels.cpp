@@ -48,26 +48,55 @@ struct ExactHalfExpressionModel
 };
 
 /// A clamp's bounds are attributes, written into its expression.
+/// fminf(y, INFINITY) is y for every y fmaxf returns (never NaN), and nvcc
+/// keeps it: a ReLU is one fmaxf, not two ops.
 struct ClampExpressionModel
     : ElementwiseExpressionOpInterface::ExternalModel<ClampExpressionModel,
                                                       tosa::ClampOp> {
   std::string getElementwiseExpression(Operation *op) const {
+    auto [lower, upper] = getBounds(op);
+    auto literal = [](const APFloat &bound) {
+      return getFloatLiteral(bound.convertToFloat());
+    };
+    return clampExpression("fmaxf", "fminf", literal(lower), literal(upper),
+                           upper.isPosInfinity());
+  }
+
+  /// The same on 16-bit floats: a bound of the clamp's type is exact in it,
+  /// and __hmax/__hmin return the other operand for a NaN as fmaxf/fminf
+  /// do (checked for all 2^16 values of f16 and bf16 on an H200 against
+  /// rounding the f32 expression).
+  std::string getHalfExpression(Operation *op) const {
+    Type type = getElementTypeOrSelf(op->getResult(0).getType());
+    if (!isHalfFloat(type))
+      return "";
+    auto [lower, upper] = getBounds(op);
+    return clampExpression("__hmax", "__hmin", getHalfLiteral(lower, type),
+                           getHalfLiteral(upper, type), upper.isPosInfinity());
+  }
+
+private:
+  static std::pair<APFloat, APFloat> getBounds(Operation *op) {
     auto clamp = cast<tosa::ClampOp>(op);
     auto bound = [](Attribute attr) {
-      double value = isa<FloatAttr>(attr)
-                         ? cast<FloatAttr>(attr).getValueAsDouble()
-                         : double(cast<IntegerAttr>(attr).getInt());
-      if (std::isinf(value))
-        return std::string(value < 0 ? "-INFINITY" : "INFINITY");
-      return llvm::formatv("{0:e}f", value).str();
+      APFloat value = isa<FloatAttr>(attr)
+                          ? cast<FloatAttr>(attr).getValue()
+                          : APFloat(float(cast<IntegerAttr>(attr).getInt()));
+      bool losesInfo = false;
+      value.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
+                    &losesInfo);
+      return value;
     };
-    // fminf(y, INFINITY) is y for every y fmaxf returns (never NaN), and
-    // nvcc keeps it: a ReLU costs one instruction, not two.
-    std::string lower = bound(clamp.getMinValAttr());
-    std::string upper = bound(clamp.getMaxValAttr());
-    if (upper == "INFINITY")
-      return llvm::formatv("fmaxf($0, {0})", lower).str();
-    return llvm::formatv("fminf(fmaxf($0, {0}), {1})", lower, upper).str();
+    return {bound(clamp.getMinValAttr()), bound(clamp.getMaxValAttr())};
+  }
+
+  static std::string clampExpression(llvm::StringRef max, llvm::StringRef min,
+                                     llvm::StringRef lower,
+                                     llvm::StringRef upper, bool unbounded) {
+    std::string raised = llvm::formatv("{0}($0, {1})", max, lower).str();
+    if (unbounded)
+      return raised;
+    return llvm::formatv("{0}({1}, {2})", min, raised, upper).str();
   }
 };
 

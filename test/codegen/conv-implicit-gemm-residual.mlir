@@ -48,11 +48,11 @@
 // CHECK-NEXT: const auto &v1 = loaded.v1;
 // CHECK-NEXT: __align__(16) __half w0[8];
 // CHECK-NEXT: __align__(16) int8_t w1[8];
-// A ReLU is one fmaxf: its fminf with +inf would change nothing.
-// CHECK: float r0 = fmaxf({{.*}}, 0.000000e+00f);
-// CHECK-NEXT: w0[k] = __float2half_rn(r0);
+// The ReLU of the f16 sum runs in f16, one __hmax (its __hmin with +inf
+// would change nothing).
+// CHECK: w0[k] = __hmax((__hadd_rn({{.*}}, (v1[k]))), __ushort_as_half((unsigned short)0x0U));
 // The quantization reads the f16 element as stored.
-// CHECK-NEXT: float r1 = (fminf(fmaxf((__fmul_rn(((__half2float(w0[k]))), (0x1p+2f))), -1.270000e+02f), 1.270000e+02f));
+// CHECK-NEXT: float r1 = (fminf(fmaxf((__fmul_rn(((__half2float(w0[k]))), (0x1p+2f))), -0x1.fcp+6f), 0x1.fcp+6f));
 // CHECK-NEXT: w1[k] = prec_saturate_i8(r1);
 // CHECK-NEXT: }
 // CHECK-NEXT: *reinterpret_cast<uint4 *>(out0 + i0) = *reinterpret_cast<const uint4 *>(w0);

@@ -158,6 +158,7 @@ TEST_F(ElementwiseModelsTest, AnExpressionNamesExactlyTheDataOperands) {
 // Only the operations IEEE rounds exactly as rounding their f32 result run in
 // 16-bit types: not division (the reciprocal's exactness is checked per
 // divisor in f32), nor minimum/maximum (NaN rules differ), nor functions.
+// A clamp has one on 16-bit types only (ClampOfHalfValues).
 TEST_F(ElementwiseModelsTest, HalfExpressionsAreTheExactOperations) {
   ASSERT_TRUE(module);
   for (Operation *op : getComputingOps()) {
@@ -178,6 +179,36 @@ TEST_F(ElementwiseModelsTest, NonDataOperandsAreLeftOut) {
     if (isa<tosa::NegateOp>(op))
       EXPECT_EQ(getDataOperands(op).size(), 1u);
   }
+}
+
+// A clamp's bounds as literals of its type: on f16 and bf16 it computes in
+// that type (__hmax and __hmin); an unbounded top bound is left out, and an
+// f32 clamp writes its bounds exactly.
+TEST_F(ElementwiseModelsTest, ClampOfHalfValues) {
+  OwningOpRef<ModuleOp> clamps = parseSourceString<ModuleOp>(R"(
+func.func @f(%h: tensor<4xf16>, %b: tensor<4xbf16>, %x: tensor<4xf32>) {
+  %0 = tosa.clamp %h {min_val = 0.0 : f16, max_val = 0x7C00 : f16} : (tensor<4xf16>) -> tensor<4xf16>
+  %1 = tosa.clamp %b {min_val = -1.0 : bf16, max_val = 6.0 : bf16} : (tensor<4xbf16>) -> tensor<4xbf16>
+  %2 = tosa.clamp %x {min_val = 0.1 : f32, max_val = 0x7F800000 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+})",
+                                                             &context);
+  ASSERT_TRUE(clamps);
+  SmallVector<ElementwiseExpressionOpInterface> ops;
+  clamps->walk([&](tosa::ClampOp op) {
+    ops.push_back(cast<ElementwiseExpressionOpInterface>(op.getOperation()));
+  });
+  ASSERT_EQ(ops.size(), 3u);
+  EXPECT_EQ(ops[0].getHalfExpression(),
+            "__hmax($0, __ushort_as_half((unsigned short)0x0U))");
+  EXPECT_EQ(ops[0].getElementwiseExpression(), "fmaxf($0, 0x0p+0f)");
+  EXPECT_EQ(ops[1].getHalfExpression(),
+            "__hmin(__hmax($0, __ushort_as_bfloat16((unsigned short)0xbf80U)), "
+            "__ushort_as_bfloat16((unsigned short)0x40c0U))");
+  EXPECT_EQ(ops[1].getElementwiseExpression(),
+            "fminf(fmaxf($0, -0x1p+0f), 0x1.8p+2f)");
+  EXPECT_EQ(ops[2].getHalfExpression(), "");
+  EXPECT_EQ(ops[2].getElementwiseExpression(), "fmaxf($0, 0x1.99999ap-4f)");
 }
 
 } // namespace
