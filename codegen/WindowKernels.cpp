@@ -100,6 +100,10 @@ LogicalResult CudaEmitter::emitConv(Operation *op, bool depthwise) {
   return success();
 }
 
+/// A max or average pool over NHWC, a thread per output element or, where
+/// the plan says (engine.vector_bytes), per vector of lanes channels read
+/// and written whole, each lane computed as one element would be. Padding
+/// takes no part: max over, and average of, the elements inside.
 LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
   Value input = op->getOperand(0), result = op->getResult(0);
   ArrayRef<int64_t> in = shapeOf(input), out = shapeOf(result);
@@ -107,40 +111,51 @@ LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
   ArrayRef<int64_t> stride = op->getAttrOfType<DenseI64ArrayAttr>("stride");
   ArrayRef<int64_t> pad = op->getAttrOfType<DenseI64ArrayAttr>("pad");
   DeviceType x = typeOf(input), o = typeOf(result);
+  int64_t lanes = getVectorLanes(op);
+  std::string vector = getVectorCType(op);
+  int64_t count = countOf(result) / lanes;
   std::string name = kernelName(op);
   auto lit = [&](int64_t value) { return indexSpelling.literal(value); };
-  // Padding takes no part: max over, and average of, the elements inside.
   kernels += llvm::formatv(
-      "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, {4} "
-      "*__restrict__ out{18}) {{\n"
+      "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, {3} "
+      "*__restrict__ out{17}) {{\n"
       "  prec_kernel_start();\n"
-      "  {19} i = blockIdx.x * ({19})blockDim.x + threadIdx.x;\n"
-      "  if (i >= {5}) return;\n"
-      "  {19} c = i % {6}, ow = (i / {6}) % {7}, oh = (i / ({6} * {7})) % "
-      "{8}, n = i / ({6} * {7} * {8});\n"
-      "  float acc = {9};\n  int count = 0;\n"
-      "  for (int y = 0; y < {10}; ++y) for (int z = 0; z < {11}; ++z) {{\n"
-      "    {19} iy = oh * {12} - {13} + y, ix = ow * {14} - {15} + z;\n"
-      "    if (iy < 0 || iy >= {16} || ix < 0 || ix >= {17}) continue;\n",
-      op->getName(), getLayerName(op), name, x.cType, o.cType,
-      kernelBound(result, countOf(result)), lit(out[3]), lit(out[2]),
-      lit(out[1]), isMax ? "-INFINITY" : "0.0f", kernel[0], kernel[1],
-      lit(stride[0]), lit(pad[0]), lit(stride[1]), lit(pad[2]), lit(in[1]),
-      lit(in[2]), countParameter(result), indexSpelling.type());
-  kernels +=
-      "    float v = " +
-      substitute(x.toFloat, llvm::formatv("in0[((n * {0} + iy) * {1} + ix) * "
-                                          "{2} + c]",
-                                          lit(in[1]), lit(in[2]), lit(in[3]))
-                                .str()) +
-      ";\n";
-  kernels += std::string("    acc = ") +
-             (isMax ? "fmaxf(acc, v)" : "__fadd_rn(acc, v)") +
-             ";\n    ++count;\n  }\n";
-  kernels += std::string("  float r = ") +
-             (isMax ? "acc" : "__fdiv_rn(acc, (float)count)") +
-             ";\n  out[i] = " + substitute(o.fromFloat, "r") + ";\n}\n\n";
-  launch(op, name, countOf(result), {input}, result);
+      "  {18} i = blockIdx.x * ({18})blockDim.x + threadIdx.x;\n"
+      "  if (i >= {4}) return;\n"
+      "  {18} c = i % {5}, ow = (i / {5}) % {6}, oh = (i / ({5} * {6})) % "
+      "{7}, n = i / ({5} * {6} * {7});\n"
+      "  float acc[{19}];\n"
+      "  for (int l = 0; l < {19}; ++l) acc[l] = {8};\n  int count = 0;\n"
+      "  for (int y = 0; y < {9}; ++y) for (int z = 0; z < {10}; ++z) {{\n"
+      "    {18} iy = oh * {11} - {12} + y, ix = ow * {13} - {14} + z;\n"
+      "    if (iy < 0 || iy >= {15} || ix < 0 || ix >= {16}) continue;\n",
+      op->getName(), getLayerName(op), name, vector, kernelBound(result, count),
+      lit(out[3] / lanes), lit(out[2]), lit(out[1]),
+      isMax ? "-INFINITY" : "0.0f", kernel[0], kernel[1], lit(stride[0]),
+      lit(pad[0]), lit(stride[1]), lit(pad[2]), lit(in[1]), lit(in[2]),
+      countParameter(result), indexSpelling.type(), lanes);
+  kernels += llvm::formatv("    const {0} word = in0[((n * {1} + iy) * {2} + "
+                           "ix) * {3} + c];\n"
+                           "    const {4} *v = reinterpret_cast<const {4} "
+                           "*>(&word);\n",
+                           vector, lit(in[1]), lit(in[2]), lit(in[3] / lanes),
+                           x.cType);
+  kernels += llvm::formatv(
+      "#pragma unroll\n    for (int l = 0; l < {0}; ++l) "
+      "acc[l] = {1};\n    ++count;\n  }\n",
+      lanes,
+      isMax ? "fmaxf(acc[l], " + substitute(x.toFloat, "v[l]") + ")"
+            : "__fadd_rn(acc[l], " + substitute(x.toFloat, "v[l]") + ")");
+  kernels += llvm::formatv(
+      "  __align__(16) {0} w[{1}];\n"
+      "#pragma unroll\n  for (int l = 0; l < {1}; ++l) w[l] = {2};\n"
+      "  out[i] = *reinterpret_cast<const {3} *>(w);\n}\n\n",
+      o.cType, lanes,
+      substitute(o.fromFloat,
+                 isMax ? "acc[l]" : "__fdiv_rn(acc[l], (float)count)"),
+      vector);
+  launch(op, name, count, {input}, result, /*elementsPerThread=*/1,
+         [&](Value value) { return pointer(value, vector); });
   return success();
 }
 

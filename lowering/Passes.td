@@ -868,14 +868,16 @@ def PrecPlanCopyVectors
   let summary = "Let copy kernels move up to 16 bytes a thread";
   let description = [{
     A decision of `prec-plan-engine`, after `prec-plan-kernels`. A
-    transpose, slice, concat, tile, reverse or gather that runs as a kernel
-    of its own moves `engine.vector_bytes` bytes a thread (16, 8 or 4: the
-    widest that holds two elements or more and fits) where its innermost
-    dimension stays innermost and every extent and offset along it is a
-    multiple of that many elements. Its kernel then indexes vectors: one
-    element a thread leaves a copy bound by its index arithmetic (LLaMA-8B's
-    2048 x 32 x 128 f16 transpose of Q took 26.5 us on an H200, three times
-    its bytes' time). Only ops whose buffers are all the arena's or the
+    transpose, slice, concat, tile, reverse, gather, max or average pool
+    that runs as a kernel of its own moves `engine.vector_bytes` bytes a
+    thread (16, 8 or 4: the widest that holds two elements or more and
+    fits) where its innermost dimension stays innermost and every extent
+    and offset along it is a multiple of that many elements (for a pool,
+    its channels, while 2^18 threads or more remain: each loops over its
+    window). Its kernel then indexes vectors: one element a thread
+    leaves a copy bound by its index arithmetic (LLaMA-8B's 2048 x 32 x 128
+    f16 transpose of Q took 26.5 us on an H200, three times its bytes'
+    time; ResNet-50's max-pool at batch 64, 72 us, 2.7 times). Only ops whose buffers are all the arena's or the
     weights', 256-byte aligned, take it: a binding's alignment is the
     caller's.
 

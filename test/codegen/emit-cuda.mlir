@@ -167,7 +167,7 @@
 // IM2COL: // im2col for tosa.conv2d conv2
 // IM2COL-NEXT: __global__ void k{{[0-9]+}}_conv2d(const __half *__restrict__ in0, __half *__restrict__ out)
 // IM2COL: // tosa.max_pool2d pool
-// IM2COL: acc = fmaxf(acc, v);
+// IM2COL: acc[l] = fmaxf(acc[l], (v[l]));
 // IM2COL: // tosa.clamp relu
 // IM2COL: cublasLtMatmulDescCreate(&e->desc{{[0-9]+}}, CUBLAS_COMPUTE_32F, CUDA_R_32F)
 // IM2COL: CUBLASLT_EPILOGUE_BIAS

@@ -98,3 +98,35 @@ func.func @gathers_and_bindings(%ids: tensor<1x4xi32>, %table: tensor<1x10x64xf1
   %out = tosa.slice %flat, %start, %size {engine.kernel = #engine.kernel<3, single>, engine.vector_bytes = 16 : i64} : (tensor<4x64xf16>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<4x8xf16>
   return %e, %bound, %out : tensor<1x4x64xf16>, tensor<1x4x64xf16>, tensor<4x8xf16>
 }
+
+// -----
+
+// Pools read a vector of channels a thread while 2^18 threads remain: 8.4M
+// f16 outputs of 64 channels, 16 bytes; 1M of them, 8 bytes (16 would
+// leave 131072 threads); a small average pool of 12 f32 channels and a
+// pool of 3 channels, one element.
+// CHECK-LABEL: func.func @pools
+// CHECK: tosa.max_pool2d {{.*}}engine.vector_bytes = 16 : i64
+// CHECK: tosa.max_pool2d {{.*}}engine.vector_bytes = 8 : i64
+// CHECK: tosa.avg_pool2d
+// CHECK-NOT: vector_bytes
+// CHECK-SAME: -> tensor<1x2x2x12xf32>
+// CHECK: tosa.max_pool2d
+// CHECK-NOT: vector_bytes
+// CHECK-SAME: -> tensor<1x2x2x3xf16>
+func.func @pools(%w: tensor<1x1024x512x64xf16>, %x: tensor<1x256x256x64xf16>, %y: tensor<1x4x4x12xf32>, %z: tensor<1x4x4x3xf16>) -> (tensor<1x512x256x64xf16>, tensor<1x128x128x64xf16>, tensor<1x2x2x12xf32>, tensor<1x2x2x3xf16>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %a = tosa.exp %w {engine.kernel = #engine.kernel<0, single>} : (tensor<1x1024x512x64xf16>) -> tensor<1x1024x512x64xf16>
+  %m = tosa.max_pool2d %a {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>, engine.kernel = #engine.kernel<1, single>} : (tensor<1x1024x512x64xf16>) -> tensor<1x512x256x64xf16>
+  %b = tosa.exp %x {engine.kernel = #engine.kernel<2, single>} : (tensor<1x256x256x64xf16>) -> tensor<1x256x256x64xf16>
+  %k = tosa.max_pool2d %b {kernel = array<i64: 3, 3>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>, engine.kernel = #engine.kernel<3, single>} : (tensor<1x256x256x64xf16>) -> tensor<1x128x128x64xf16>
+  %c = tosa.exp %y {engine.kernel = #engine.kernel<4, single>} : (tensor<1x4x4x12xf32>) -> tensor<1x4x4x12xf32>
+  %v = tosa.avg_pool2d %c, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>, engine.kernel = #engine.kernel<5, single>} : (tensor<1x4x4x12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2x12xf32>
+  %d = tosa.exp %z {engine.kernel = #engine.kernel<6, single>} : (tensor<1x4x4x3xf16>) -> tensor<1x4x4x3xf16>
+  %n = tosa.max_pool2d %d {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>, engine.kernel = #engine.kernel<7, single>} : (tensor<1x4x4x3xf16>) -> tensor<1x2x2x3xf16>
+  %r = tosa.exp %m {engine.kernel = #engine.kernel<8, single>} : (tensor<1x512x256x64xf16>) -> tensor<1x512x256x64xf16>
+  %q = tosa.exp %k {engine.kernel = #engine.kernel<9, single>} : (tensor<1x128x128x64xf16>) -> tensor<1x128x128x64xf16>
+  %s = tosa.exp %v {engine.kernel = #engine.kernel<10, single>} : (tensor<1x2x2x12xf32>) -> tensor<1x2x2x12xf32>
+  %t = tosa.exp %n {engine.kernel = #engine.kernel<11, single>} : (tensor<1x2x2x3xf16>) -> tensor<1x2x2x3xf16>
+  return %r, %q, %s, %t : tensor<1x512x256x64xf16>, tensor<1x128x128x64xf16>, tensor<1x2x2x12xf32>, tensor<1x2x2x3xf16>
+}
