@@ -113,11 +113,14 @@ LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
   DeviceType x = typeOf(input), o = typeOf(result);
   int64_t lanes = getVectorLanes(op);
   std::string vector = getVectorCType(op);
+  // Vectors only where both types are one (prec-plan-copy-vectors); an
+  // average pool may widen (bf16 in, f32 out), read element by element.
+  std::string source = lanes == 1 ? x.cType : vector;
   int64_t count = countOf(result) / lanes;
   std::string name = kernelName(op);
   auto lit = [&](int64_t value) { return indexSpelling.literal(value); };
   kernels += llvm::formatv(
-      "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, {3} "
+      "// {0} {1}\n__global__ void {2}(const {20} *__restrict__ in0, {3} "
       "*__restrict__ out{17}) {{\n"
       "  prec_kernel_start();\n"
       "  {18} i = blockIdx.x * ({18})blockDim.x + threadIdx.x;\n"
@@ -133,12 +136,12 @@ LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
       lit(out[3] / lanes), lit(out[2]), lit(out[1]),
       isMax ? "-INFINITY" : "0.0f", kernel[0], kernel[1], lit(stride[0]),
       lit(pad[0]), lit(stride[1]), lit(pad[2]), lit(in[1]), lit(in[2]),
-      countParameter(result), indexSpelling.type(), lanes);
+      countParameter(result), indexSpelling.type(), lanes, source);
   kernels += llvm::formatv("    const {0} word = in0[((n * {1} + iy) * {2} + "
                            "ix) * {3} + c];\n"
                            "    const {4} *v = reinterpret_cast<const {4} "
                            "*>(&word);\n",
-                           vector, lit(in[1]), lit(in[2]), lit(in[3] / lanes),
+                           source, lit(in[1]), lit(in[2]), lit(in[3] / lanes),
                            x.cType);
   kernels += llvm::formatv(
       "#pragma unroll\n    for (int l = 0; l < {0}; ++l) "
@@ -155,7 +158,9 @@ LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
                  isMax ? "acc[l]" : "__fdiv_rn(acc[l], (float)count)"),
       vector);
   launch(op, name, count, {input}, result, /*elementsPerThread=*/1,
-         [&](Value value) { return pointer(value, vector); });
+         [&](Value value) {
+           return pointer(value, value == input ? source : vector);
+         });
   return success();
 }
 

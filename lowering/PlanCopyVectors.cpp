@@ -75,7 +75,9 @@ bool movesInnermostVectors(Operation *op, int64_t lanes) {
       .Case<tosa::MaxPool2dOp, tosa::AvgPool2dOp>([&](Operation *pool) {
         int64_t outputs =
             cast<ShapedType>(pool->getResult(0).getType()).getNumElements();
-        return divides(innermost(pool->getOperand(0))) &&
+        return getElementTypeOrSelf(pool->getOperand(0).getType()) ==
+                   getElementTypeOrSelf(pool->getResult(0).getType()) &&
+               divides(innermost(pool->getOperand(0))) &&
                outputs / lanes >= kPoolThreads;
       })
       .Default([](Operation *) { return false; });

@@ -93,7 +93,7 @@ __device__ inline void prec_load_fragments_s8(uint32_t r[4], const int8_t *tile,
 // Where one thread's 16-byte chunks of A come from: its output rows (32
 // apart), each as its window's corner in the input (where tap 0 of channel
 // 0 would be read, inside the image or not), and the tap and channel its
-// chunk column has reached in K. A row past the last has its corner far
+// chunk column has reached in K. A row past the last has its top row far
 // above the image, so that no tap of it is inside.
 template <int ROW_CHUNKS> struct prec_conv_rows {
   const int8_t *corner[ROW_CHUNKS];
@@ -179,7 +179,8 @@ __device__ inline void prec_conv_load_stage(
   const bool inside_k = rows.tap_y < g.kernel_height;
   const int dy = rows.tap_y * g.dilation_height,
             dx = rows.tap_x * g.dilation_width;
-  const int tap = (dy * g.width + dx) * g.channels + rows.channel;
+  const long long tap =
+      ((long long)dy * g.width + dx) * g.channels + rows.channel;
 #pragma unroll
   for (int j = 0; j < Tiles::ROW_CHUNKS; ++j) {
     const unsigned y = rows.top[j] + dy, x = rows.left[j] + dx;

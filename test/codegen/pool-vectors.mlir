@@ -26,19 +26,31 @@
 // CHECK-NEXT: __global__ void [[AVG:k[0-9]+]]_avg_pool2d(const uint4 *__restrict__ in0, uint4 *__restrict__ out)
 // CHECK: acc[l] = __fadd_rn(acc[l], __half2float(v[l]));
 // CHECK: w[l] = __float2half_rn(__fdiv_rn(acc[l], (float)count));
+// An average pool widening bf16 to f32 reads its input as bf16, an
+// element a thread.
+// CHECK-LABEL: // tosa.avg_pool2d widen
+// CHECK-NEXT: __global__ void k{{[0-9]+}}_avg_pool2d(const __nv_bfloat16 *__restrict__ in0, float *__restrict__ out)
+// CHECK: const __nv_bfloat16 word = in0[
 // CHECK-LABEL: // tosa.max_pool2d narrow
 // CHECK-NEXT: __global__ void k{{[0-9]+}}_max_pool2d(const __half *__restrict__ in0, __half *__restrict__ out)
 // CHECK: int c = i % 3,
 // CHECK: float acc[1];
 // 2 x 256 x 256 x 64 outputs: 2^20 threads of 8 channels.
 // CHECK: prec_launch(e->early_launch, [[MAX]]_max_pool2d, 4096, 256, 0, stream, ((uint4 *)(e->arena + {{[0-9]+}})), ((uint4 *)(e->arena + {{[0-9]+}})));
-func.func @pools(%x: tensor<2x512x512x64xf16>, %image: tensor<2x4x4x3xf16>) -> (tensor<2x256x256x64xf16>, tensor<2x256x256x64xf16>, tensor<2x2x2x3xf16>) {
+// The widening pool's launch passes its input as bf16.
+// CHECK: prec_launch(e->early_launch, k{{[0-9]+}}_avg_pool2d, {{[0-9]+}}, 256, 0, stream, ((__nv_bfloat16 *)(e->arena + {{[0-9]+}})), ((float *)(e->arena + {{[0-9]+}})));
+func.func @pools(%x: tensor<2x512x512x64xf16>, %image: tensor<2x4x4x3xf16>, %y: tensor<2x512x512x64xbf16>) -> (tensor<2x256x256x64xf16>, tensor<2x256x256x64xf16>, tensor<2x2x2x3xf16>, tensor<2x256x256x64xf32>) {
+  %zb = "tosa.const"() <{values = dense<0.0> : tensor<1xbf16>}> : () -> tensor<1xbf16>
+  %zf = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
   %a = tosa.exp %x : (tensor<2x512x512x64xf16>) -> tensor<2x512x512x64xf16> loc("exp")
   %m = tosa.max_pool2d %a {kernel = array<i64: 3, 3>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<2x512x512x64xf16>) -> tensor<2x256x256x64xf16> loc("max")
   %v = tosa.avg_pool2d %a, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<2x512x512x64xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<2x256x256x64xf16> loc("avg")
+  %b = tosa.exp %y : (tensor<2x512x512x64xbf16>) -> tensor<2x512x512x64xbf16> loc("exp_bf16")
+  %w = tosa.avg_pool2d %b, %zb, %zf {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<2x512x512x64xbf16>, tensor<1xbf16>, tensor<1xf32>) -> tensor<2x256x256x64xf32> loc("widen")
+  %u = tosa.exp %w : (tensor<2x256x256x64xf32>) -> tensor<2x256x256x64xf32> loc("after_widen")
   %n = tosa.max_pool2d %image {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<2x4x4x3xf16>) -> tensor<2x2x2x3xf16> loc("narrow")
   %r = tosa.exp %m : (tensor<2x256x256x64xf16>) -> tensor<2x256x256x64xf16> loc("after_max")
   %s = tosa.exp %v : (tensor<2x256x256x64xf16>) -> tensor<2x256x256x64xf16> loc("after_avg")
-  return %r, %s, %n : tensor<2x256x256x64xf16>, tensor<2x256x256x64xf16>, tensor<2x2x2x3xf16>
+  return %r, %s, %n, %u : tensor<2x256x256x64xf16>, tensor<2x256x256x64xf16>, tensor<2x2x2x3xf16>, tensor<2x256x256x64xf32>
 }
