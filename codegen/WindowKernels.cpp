@@ -143,12 +143,10 @@ LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
                            "*>(&word);\n",
                            source, lit(in[1]), lit(in[2]), lit(in[3] / lanes),
                            x.cType);
-  kernels += llvm::formatv(
-      "#pragma unroll\n    for (int l = 0; l < {0}; ++l) "
-      "acc[l] = {1};\n    ++count;\n  }\n",
-      lanes,
-      isMax ? "fmaxf(acc[l], " + substitute(x.toFloat, "v[l]") + ")"
-            : "__fadd_rn(acc[l], " + substitute(x.toFloat, "v[l]") + ")");
+  std::string element = substitute(x.toFloat, "v[l]");
+  kernels += llvm::formatv("#pragma unroll\n    for (int l = 0; l < {0}; ++l) "
+                           "acc[l] = {1}(acc[l], {2});\n    ++count;\n  }\n",
+                           lanes, isMax ? "fmaxf" : "__fadd_rn", element);
   kernels += llvm::formatv(
       "  __align__(16) {0} w[{1}];\n"
       "#pragma unroll\n  for (int l = 0; l < {1}; ++l) w[l] = {2};\n"

@@ -25,8 +25,9 @@ def ElementwiseExpressionOpInterface
         operands of that type, e.g. `__hadd_rn($0, $1)`, where the hardware's
         operation rounds exactly as the float expression rounded once to
         that type does: IEEE addition, subtraction, multiplication and
-        negation, for which f32's 24 bits make rounding twice innocuous.
-        Empty where there is none.}],
+        negation, for which f32's 24 bits make rounding twice innocuous;
+        and a clamp, whose bounds are exact in the type. Empty where there
+        is none.}],
       "std::string", "getHalfExpression", (ins), [{}],
       [{ return std::string(); }]>,
   ];

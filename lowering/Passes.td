@@ -877,9 +877,9 @@ def PrecPlanCopyVectors
     window). Its kernel then indexes vectors: one element a thread
     leaves a copy bound by its index arithmetic (LLaMA-8B's 2048 x 32 x 128
     f16 transpose of Q took 26.5 us on an H200, three times its bytes'
-    time; ResNet-50's max-pool at batch 64, 72 us, 2.7 times). Only ops whose buffers are all the arena's or the
-    weights', 256-byte aligned, take it: a binding's alignment is the
-    caller's.
+    time; ResNet-50's max-pool at batch 64, 72 us, 2.7 times). Only ops
+    whose buffers are all the arena's or the weights', 256-byte aligned,
+    take it: a binding's alignment is the caller's.
 
     Example:
 
