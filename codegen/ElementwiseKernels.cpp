@@ -400,36 +400,38 @@ LogicalResult CudaEmitter::emitElementwise(Operation *op) {
   return success();
 }
 
-/// The type an input's loaded elements are held in: 16-bit floats as they
-/// are, other types widened to float.
+/// The type an input's loaded elements are held in: as they are stored
+/// where kernels hold them so (isHeldAsStored), others widened to float.
 static const char *heldType(const ElementLoad &input) {
   Type type = getElementTypeOrSelf(input.value.getType());
-  return isHalfFloat(type) ? getDeviceType(type)->cType : "float";
+  return isHeldAsStored(type) ? getDeviceType(type)->cType : "float";
 }
 
 /// The float a fused expression reads for `held`, an input's loaded element
 /// (heldType).
 static std::string floatOfHeld(const ElementLoad &input, StringRef held) {
   Type type = getElementTypeOrSelf(input.value.getType());
-  return isHalfFloat(type) ? substitute(getDeviceType(type)->toFloat, held)
-                           : held.str();
+  return isHeldAsStored(type) && !type.isF32()
+             ? substitute(getDeviceType(type)->toFloat, held)
+             : held.str();
 }
 
-/// The load of input `position`'s element at its offset: as it is for a
-/// 16-bit float, else widened to float.
+/// The load of input `position`'s element at its offset: as it is stored
+/// where kernels hold it so (isHeldAsStored), else widened to float.
 static std::string loadElement(const ElementLoad &input, size_t position) {
-  bool half = isHalfFloat(getElementTypeOrSelf(input.value.getType()));
-  DeviceType type = *getDeviceType(getElementTypeOrSelf(input.value.getType()));
+  Type element = getElementTypeOrSelf(input.value.getType());
+  bool asStored = isHeldAsStored(element) && !element.isF32();
+  DeviceType type = *getDeviceType(element);
   std::string load =
       input.offset.empty()
           ? llvm::formatv("in{0}[o{0}]", position).str()
           : llvm::formatv("in{0}[{1}]", position, input.offset).str();
-  if (!half)
+  if (!asStored)
     load = substitute(type.toFloat, load);
   // A source of a concatenation is read only where it holds the element.
   if (!input.guard.empty())
     load = "(" + input.guard + ") ? " + load + " : " +
-           (half ? std::string(type.cType) + "()" : "0.0f");
+           (asStored ? std::string(type.cType) + "()" : "0.0f");
   return load;
 }
 

@@ -139,6 +139,7 @@ policyOptions(const PrecBuildOptions &options, llvm::StringRef calibration,
   policy->valRanges = options.valRanges;
   policy->ioTypes = options.ioTypes;
   policy->plan = options.plan;
+  policy->quantizeResiduals = options.quantizeResiduals;
   policy->bindingLayout = options.bindingLayout;
   policy->calibration = calibration.str();
   policy->report = outputs.path(".report.json");

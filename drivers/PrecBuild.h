@@ -40,6 +40,7 @@ struct PrecBuildOptions {
   std::vector<std::string> layerPrecisions, layerOutputTypes, valRanges,
       ioTypes;
   std::string plan;
+  bool quantizeResiduals = false; // prec-legalize's quantize-residuals=
   BindingLayout bindingLayout = BindingLayout::NCHW;
   std::string reportGraph; // prec-legalize's report-graph=
 

@@ -3,6 +3,7 @@
 #ifndef PREC_LOWERING_DEVICETYPES_H
 #define PREC_LOWERING_DEVICETYPES_H
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -32,11 +33,12 @@ inline bool isHalfFloat(mlir::Type type) {
   return type.isF16() || type.isBF16();
 }
 
-/// Whether kernels hold `type`'s elements as they are stored (16-bit floats
-/// and f32), so that runs of them load as vectors; other types are widened
-/// to float element by element.
+/// Whether kernels hold `type`'s elements as they are stored (floats, and
+/// 8-bit quantized values, widened where read), so that runs of them load
+/// as vectors; other types are widened to float element by element.
 inline bool isHeldAsStored(mlir::Type type) {
-  return isHalfFloat(type) || type.isF32();
+  return isHalfFloat(type) || type.isF32() || type.isInteger(8) ||
+         llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(type);
 }
 
 /// The widest of 16, 8 or 4 bytes that holds two or more whole elements of

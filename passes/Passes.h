@@ -58,6 +58,11 @@ struct LegalizePipelineOptions
       *this, "calibration",
       llvm::cl::desc("a calibration JSON file (prec-calibrate) for the ranges "
                      "of i8 and f8 ops")};
+  Option<bool> quantizeResiduals{
+      *this, "quantize-residuals",
+      llvm::cl::desc("store the residual inputs of adds that i8/f8 products "
+                     "feed in their 8-bit type (prec-quantize residuals)"),
+      llvm::cl::init(false)};
   Option<std::string> report{*this, "report",
                              llvm::cl::desc("where to write the JSON report")};
   Option<std::string> reportTable{

@@ -276,7 +276,20 @@ def PrecQuantize : Pass<"prec-quantize", "::mlir::ModuleOp"> {
     %7 = "tosa.const"() <{values = dense<9.96492326E-6> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
     %8 = tosa.mul %6, %7, %shift : (tensor<1x2x2xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x2x2xf32>
     ```
+
+    With `residuals`, an add that a quantized product feeds (directly or
+    through its storage conversion) reads its other operand, a residual of
+    its own shape, quantized in the product's type and dequantized back:
+    TensorRT's recommended Q/DQ placement for residual adds, which stores
+    the residual stream between blocks in 8 bits. The residual is quantized
+    with the scale a product reading the same tensor uses, else from its
+    range. Of an add fed by two products, the later one stays in float.
   }];
+  let options = [
+    Option<"residuals", "residuals", "bool", "false",
+           "quantize the residual inputs of adds that quantized products "
+           "feed">,
+  ];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
 

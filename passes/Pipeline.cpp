@@ -43,7 +43,9 @@ void buildLegalizePipeline(OpPassManager &pm,
   PrecMaterializeOptions materialize;
   materialize.ioTypes = llvm::to_vector(options.ioTypes);
   pm.addPass(createPrecMaterialize(materialize));
-  pm.addPass(createPrecQuantize());
+  PrecQuantizeOptions quantize;
+  quantize.residuals = options.quantizeResiduals;
+  pm.addPass(createPrecQuantize(quantize));
 
   PrecReportOptions report;
   report.reportFile = options.report;

@@ -13,6 +13,13 @@
 // tensor for f8 (its FP8 scheme), which makes the dequantization one constant
 // that a GEMM applies as its alpha. y replaces the matmul's f32 result.
 //
+// With `residuals`, an add that a quantized product feeds reads its other
+// input (a residual, of the add's shape) as dequantize(quantize(r)): the
+// placement TensorRT recommends for Q/DQ around residual adds, so that the
+// residual stream between blocks is stored in 8 bits, not 16. A tensor has
+// one scale: r's quantized form is the one a product already reads where
+// there is one (its input), else built from r's range.
+//
 // The scales are plain TOSA arithmetic rather than the upstream quant
 // dialect's `!quant.uniform` types: in MLIR 22 those store integers only,
 // so f8 would need another scheme, and the CPU and GPU paths would each
@@ -67,6 +74,55 @@ struct QuantizationScales {
   bool isInteger() const { return type.isInteger(8); }
 };
 
+/// `base` named `base.name + suffix` (a layer's name and its op's part).
+Location withSuffix(NameLoc base, StringRef suffix) {
+  return NameLoc::get(
+      StringAttr::get(base.getContext(), base.getName().str() + suffix.str()),
+      base.getChildLoc());
+}
+
+/// The largest magnitude a quantized type holds (symmetric: i8 uses +-127).
+double getLargest(Type type) {
+  return type.isInteger(8) ? 127.0 : prec::getLargestFinite(type);
+}
+
+/// A splat f32 constant of x's rank, all ones but its value.
+Value splatLike(OpBuilder &builder, Location loc, Value x, double value) {
+  SmallVector<int64_t> ones(cast<RankedTensorType>(x.getType()).getRank(), 1);
+  auto type = RankedTensorType::get(ones, builder.getF32Type());
+  return tosa::ConstOp::create(
+      builder, loc, type,
+      DenseElementsAttr::get(type, builder.getF32FloatAttr(value)));
+}
+
+/// tosa.mul's shift operand: 0, as floats need.
+Value buildZeroShift(OpBuilder &builder, Location loc) {
+  auto type = RankedTensorType::get({1}, builder.getI8Type());
+  return tosa::ConstOp::create(
+      builder, loc, type,
+      DenseElementsAttr::get(type, builder.getI8IntegerAttr(0)));
+}
+
+/// x (f32) / scale as `type`: clamped to +-127 for i8, converted (rounding
+/// to nearest even; f8 saturates). The ops are named after `name`: its
+/// `.scale`, its `.clamp`, and the conversion `name` itself.
+Value buildQuantize(OpBuilder &builder, Value x, double scale, Type type,
+                    Value shift, NameLoc name) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  Value inverseScale = splatLike(builder, name.getChildLoc(), x, 1.0 / scale);
+  Value scaled = tosa::MulOp::create(builder, withSuffix(name, ".scale"), xType,
+                                     x, inverseScale, shift);
+  if (type.isInteger(8)) {
+    double largest = getLargest(type);
+    scaled = tosa::ClampOp::create(
+        builder, withSuffix(name, ".clamp"), xType, scaled,
+        builder.getF32FloatAttr(-largest), builder.getF32FloatAttr(largest),
+        tosa::NanPropagationModeAttr::get(builder.getContext(),
+                                          tosa::NanPropagationMode::PROPAGATE));
+  }
+  return tosa::CastOp::create(builder, name, xType.clone(type), scaled);
+}
+
 /// Builds, before a float matmul or convolution, its quantized form: the
 /// quantized input, the product of the quantized operands, and the
 /// dequantized result.
@@ -77,17 +133,19 @@ public:
       : builder(builder), op(op), scales(scales), layer(prec::getLayerName(op)),
         loc(op->getLoc()), f32(builder.getF32Type()),
         resultType(cast<RankedTensorType>(op->getResult(0).getType())),
-        shift(splat({1}, builder.getI8Type(), builder.getI8IntegerAttr(0))) {}
+        shift(buildZeroShift(builder, op->getLoc())) {}
 
   /// The quantized input.
   Value input() {
-    return quantize(op->getOperand(0), scales.input, ".quantize");
+    return buildQuantize(builder, op->getOperand(0), scales.input, scales.type,
+                         shift, named(".quantize"));
   }
 
   /// The quantized weights: a constant, or B quantized at run time.
   Value weights() {
     if (scales.activationB)
-      return quantize(op->getOperand(1), scales.weights.front(), ".quantize_b");
+      return buildQuantize(builder, op->getOperand(1), scales.weights.front(),
+                           scales.type, shift, named(".quantize_b"));
     auto weightType =
         cast<RankedTensorType>(op->getOperand(1).getType()).clone(scales.type);
     return tosa::ConstOp::create(
@@ -160,25 +218,6 @@ public:
   }
 
 private:
-  /// x / s, clamped for i8, converted (rounding to nearest even; f8
-  /// saturates).
-  Value quantize(Value x, double scale, StringRef suffix) {
-    auto xType = cast<RankedTensorType>(x.getType());
-    SmallVector<int64_t> ones(xType.getRank(), 1);
-    Value inverseScale = splat(ones, f32, builder.getF32FloatAttr(1.0 / scale));
-    Value scaled = tosa::MulOp::create(builder, named(suffix, ".scale"), xType,
-                                       x, inverseScale, shift);
-    if (scales.isInteger())
-      scaled = tosa::ClampOp::create(
-          builder, named(suffix, ".clamp"), xType, scaled,
-          builder.getF32FloatAttr(-scales.largest),
-          builder.getF32FloatAttr(scales.largest),
-          tosa::NanPropagationModeAttr::get(
-              builder.getContext(), tosa::NanPropagationMode::PROPAGATE));
-    return tosa::CastOp::create(builder, named(suffix),
-                                xType.clone(scales.type), scaled);
-  }
-
   Type getAccumulator() const {
     return scales.isInteger() ? Type(builder.getI32Type()) : f32;
   }
@@ -188,9 +227,9 @@ private:
                                   : Attribute(builder.getFloatAttr(type, 0.0));
   }
 
-  Location named(llvm::StringRef suffix, llvm::StringRef part = "") const {
-    return NameLoc::get(
-        StringAttr::get(builder.getContext(), layer + suffix + part), loc);
+  NameLoc named(llvm::StringRef suffix) const {
+    return NameLoc::get(StringAttr::get(builder.getContext(), layer + suffix),
+                        loc);
   }
 
   Value splat(ArrayRef<int64_t> shape, Type element, Attribute value) const {
@@ -208,11 +247,6 @@ private:
   RankedTensorType resultType;
   Value shift;
 };
-
-/// The largest magnitude a quantized type holds (symmetric: i8 uses +-127).
-double getLargest(Type type) {
-  return type.isInteger(8) ? 127.0 : prec::getLargestFinite(type);
-}
 
 /// The values of a float constant as f32, looking through an exact widening
 /// (f16 or bf16 weights cast to f32), or none.
@@ -248,6 +282,37 @@ uint8_t toBits(float value, Type type) {
   return uint8_t(element.bitcastToAPInt().getZExtValue());
 }
 
+using Range = std::pair<double, double>;
+
+/// A float tensor in a quantized type: its scale and its quantized value.
+struct QuantizedTensor {
+  Type type;
+  double scale;
+  Value value;
+};
+
+/// A product prec-quantize rewrote: its dequantized result, its quantized
+/// type, and the range of its float result where one was known.
+struct QuantizedProduct {
+  Value result;
+  Type type;
+  std::optional<Range> range;
+};
+
+/// A range recorded on `op`: the calibration's observation, else range
+/// analysis'; none where it is unbounded.
+std::optional<Range> getRecordedRange(Operation *op) {
+  auto range = op->getAttrOfType<DenseF64ArrayAttr>(
+      PrecisionDialect::getObservedRangeAttrName());
+  if (!range)
+    range = op->getAttrOfType<DenseF64ArrayAttr>(
+        PrecisionDialect::getRangeAttrName());
+  if (!range || range.size() != 2 || !std::isfinite(range[0]) ||
+      !std::isfinite(range[1]))
+    return std::nullopt;
+  return Range(range[0], range[1]);
+}
+
 class QuantizePass : public prec::impl::PrecQuantizeBase<QuantizePass> {
 public:
   using Base::Base;
@@ -261,6 +326,8 @@ public:
     for (Operation *op : matmuls)
       if (failed(quantize(op)))
         return signalPassFailure();
+    if (residuals && failed(quantizeResiduals()))
+      return signalPassFailure();
     // The float weights the quantized ones replace (materialize may have
     // left their f16 source too) are dead now: drop them.
     if (!matmuls.empty())
@@ -311,6 +378,10 @@ private:
     Value input = quantized.input();
     Value weights = quantized.weights();
     Value result = quantized.dequantize(quantized.product(input, weights));
+    quantizedInputs.try_emplace(
+        prec::lookThroughWidening(op->getOperand(0)),
+        QuantizedTensor{scales->type, scales->input, input});
+    products.push_back({result, scales->type, getRecordedRange(op)});
     SmallVector<Value> old(op->getOperands());
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
@@ -398,6 +469,167 @@ private:
              << scale << ", which is not a normal f32";
     return scale;
   }
+
+  /// Each add a quantized product feeds (directly or through its storage
+  /// conversion) reads its other operand, a residual of the add's shape, as
+  /// dequantize(quantize(r)) in the product's type. The products are
+  /// visited last first: of an add fed by two, the one computed later (the
+  /// one whose kernel can compute the add) stays in float, the other
+  /// becomes the residual.
+  LogicalResult quantizeResiduals() {
+    llvm::SmallPtrSet<Operation *, 16> visited;
+    for (const QuantizedProduct &product : llvm::reverse(products)) {
+      Value value = product.result;
+      if (value.hasOneUse())
+        if (auto storage = dyn_cast<tosa::CastOp>(*value.user_begin());
+            storage && isa<FloatType>(getElementTypeOrSelf(storage.getType())))
+          value = storage.getResult();
+      for (Operation *user : llvm::make_early_inc_range(value.getUsers())) {
+        auto add = dyn_cast<tosa::AddOp>(user);
+        if (!add || !visited.insert(add).second)
+          continue;
+        unsigned residual = add.getInput1() == value ? 1 : 0;
+        if (failed(quantizeResidual(add, residual, product.type)))
+          return failure();
+      }
+    }
+    return success();
+  }
+
+  /// Replaces operand `operand` of `add` by its dequantized `type` form,
+  /// unless it is not a float tensor of the add's shape (a bias) or is a
+  /// constant.
+  LogicalResult quantizeResidual(tosa::AddOp add, unsigned operand, Type type) {
+    Value residual = add->getOperand(operand);
+    auto residualType = cast<RankedTensorType>(residual.getType());
+    if (residualType.getShape() != add.getType().getShape() ||
+        !isa<FloatType>(residualType.getElementType()) ||
+        matchPattern(residual, m_Constant()))
+      return success();
+    OpBuilder builder(add);
+    FailureOr<QuantizedTensor> quantized =
+        getQuantized(builder, add, residual, type);
+    if (failed(quantized))
+      return failure();
+    std::string layer = prec::getLayerName(add).str();
+    auto named = [&](StringRef suffix) {
+      return NameLoc::get(builder.getStringAttr(layer + ".residual" + suffix),
+                          add.getLoc());
+    };
+    Type f32 = builder.getF32Type();
+    Value shift = buildZeroShift(builder, add.getLoc());
+    Value value =
+        tosa::CastOp::create(builder, named(".dequantize.convert"),
+                             residualType.clone(f32), quantized->value);
+    value = tosa::MulOp::create(
+        builder, named(".dequantize"), residualType.clone(f32), value,
+        splatLike(builder, add.getLoc(), value, quantized->scale), shift);
+    if (residualType.getElementType() != f32)
+      value = tosa::CastOp::create(builder, named(""), residualType, value);
+    add->setOperand(operand, value);
+    noteResidual(add, type);
+    return success();
+  }
+
+  /// Says in the add's assignment (the report's detail) that it reads its
+  /// residual in `type`.
+  static void noteResidual(tosa::AddOp add, Type type) {
+    auto assigned = add->getAttrOfType<prec::precision::AssignmentAttr>(
+        PrecisionDialect::getAssignmentAttrName());
+    if (!assigned)
+      return;
+    std::string detail;
+    llvm::raw_string_ostream os(detail);
+    if (!assigned.getDetail().empty())
+      os << assigned.getDetail() << "; ";
+    os << "its residual input is stored in " << type << " (quantize-residuals)";
+    add->setAttr(PrecisionDialect::getAssignmentAttrName(),
+                 prec::precision::AssignmentAttr::get(
+                     add.getContext(), assigned.getCompute(),
+                     assigned.getAccumulate(), assigned.getStorage(),
+                     assigned.getReason(), detail));
+  }
+
+  /// `value` in `type`: the quantized form a product already reads, else
+  /// one built after `value` from its range (an error at `user` without
+  /// one).
+  FailureOr<QuantizedTensor> getQuantized(OpBuilder &builder, Operation *user,
+                                          Value value, Type type) {
+    Value source = prec::lookThroughWidening(value);
+    auto known = quantizedInputs.find(source);
+    if (known != quantizedInputs.end() && known->second.type == type &&
+        known->second.value.getParentBlock() == user->getBlock() &&
+        known->second.value.getDefiningOp()->isBeforeInBlock(user))
+      return known->second;
+    std::string layer = prec::getLayerName(user).str();
+    auto describe = [&]() {
+      std::string name = user->getName().getStringRef().str();
+      return "the residual input of " +
+             (layer.empty() ? name : "'" + layer + "' (" + name + ")") +
+             " is quantized to ";
+    };
+    QuantizationScales scales;
+    scales.type = type;
+    scales.largest = getLargest(type);
+    std::optional<Range> range = getValueRange(source);
+    if (!range)
+      return user->emitError()
+             << describe() << type
+             << " (quantize-residuals) but has no range: calibrate the model "
+                "(prec-calibrate, then prec-legalize calibration=CALIB.json) "
+                "or give its inputs a val-range";
+    FailureOr<double> scale = computeScale(user, *range, scales, describe);
+    if (failed(scale))
+      return failure();
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointAfterValue(source);
+    Location loc = source.getLoc();
+    Value input = source;
+    Type f32 = builder.getF32Type();
+    if (getElementTypeOrSelf(input.getType()) != f32)
+      input = tosa::CastOp::create(
+          builder, loc, cast<RankedTensorType>(input.getType()).clone(f32),
+          input);
+    Value shift = buildZeroShift(builder, loc);
+    QuantizedTensor quantized{
+        type, *scale,
+        buildQuantize(
+            builder, input, *scale, type, shift,
+            NameLoc::get(builder.getStringAttr(layer + ".residual.quantize"),
+                         loc))};
+    quantizedInputs[source] = quantized;
+    return quantized;
+  }
+
+  /// The range of `value`'s elements: its product's, or what its producer
+  /// (looking through float conversions) or its argument records.
+  std::optional<Range> getValueRange(Value value) {
+    while (auto conversion = value.getDefiningOp<tosa::CastOp>()) {
+      if (!isa<FloatType>(
+              getElementTypeOrSelf(conversion.getInput().getType())))
+        break;
+      value = conversion.getInput();
+    }
+    auto product = llvm::find_if(
+        products, [&](const QuantizedProduct &p) { return p.result == value; });
+    if (product != products.end())
+      return product->range;
+    if (Operation *def = value.getDefiningOp())
+      return getRecordedRange(def);
+    auto argument = cast<BlockArgument>(value);
+    auto function = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp());
+    auto range = function ? function.getArgAttrOfType<DenseF64ArrayAttr>(
+                                argument.getArgNumber(),
+                                PrecisionDialect::getRangeAttrName())
+                          : nullptr;
+    if (!range || range.size() != 2 || !std::isfinite(range[0]) ||
+        !std::isfinite(range[1]))
+      return std::nullopt;
+    return Range(range[0], range[1]);
+  }
+
+  llvm::DenseMap<Value, QuantizedTensor> quantizedInputs;
+  SmallVector<QuantizedProduct> products;
 
   /// Weight scales (one per output channel for i8, one for f8) and the
   /// weights divided by them, saturated and converted.

@@ -7,11 +7,12 @@ run on the GPU.
                        batch 64 in f32 (legacy exporter, opset 17); the
                        .onnx.xz is a few kilobytes.
   prepare BIN WORK     (here) imports it, calibrates it (minmax, one batch
-                       of 64 other images), legalizes it twice (f16; and
+                       of 64 other images), legalizes it three times (f16;
                        f16 with every convolution of the four stages pinned
-                       to i8 by layer-precisions) and emits both engines,
-                       their weights compressed.
-  check WORK           (there) runs both engines, PyTorch f32 (the
+                       to i8 by layer-precisions; and the same with the
+                       residual stream in i8, quantize-residuals) and emits
+                       the engines, their weights compressed.
+  check WORK           (there) runs the engines, PyTorch f32 (the
                        reference), f16 eager and torch.compile on the same
                        images: each one's largest error relative to the
                        largest logit, and the best medians of three rounds.
@@ -36,9 +37,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BATCH = 64
 STEM = "resnet50"
 I8_LAYERS = "/layer*/Conv:i8"
+I8_POLICY = (f"enabled=f16,i8 constraints=obey layer-precisions={I8_LAYERS} "
+             "target=sm_90")
 ENGINES = {"resnet50_f16": "enabled=f16 target=sm_90",
-           "resnet50_i8": "enabled=f16,i8 constraints=obey "
-                          f"layer-precisions={I8_LAYERS} target=sm_90"}
+           "resnet50_i8": I8_POLICY,
+           "resnet50_i8_residuals": I8_POLICY + " quantize-residuals=true"}
 
 
 def fill(model):

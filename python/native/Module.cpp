@@ -202,7 +202,7 @@ PYBIND11_MODULE(_prec, m) {
              std::vector<std::string> valRanges,
              std::vector<std::string> ioTypes, std::string bindingLayout,
              std::optional<std::string> calibration,
-             std::optional<std::string> plan) {
+             std::optional<std::string> plan, bool quantizeResiduals) {
             Policy policy{std::move(enabled),
                           std::move(typing),
                           std::move(constraints),
@@ -213,14 +213,16 @@ PYBIND11_MODULE(_prec, m) {
                           std::move(valRanges),
                           std::move(ioTypes),
                           std::move(calibration),
-                          std::move(plan)};
+                          std::move(plan),
+                          quantizeResiduals};
             return model.legalize(policy);
           },
           py::arg("enabled"), py::arg("typing"), py::arg("constraints"),
           py::arg("target"), py::arg("layer_precisions"),
           py::arg("layer_output_types"), py::arg("val_ranges"),
           py::arg("io_types"), py::arg("binding_layout"),
-          py::arg("calibration"), py::arg("plan"))
+          py::arg("calibration"), py::arg("plan"),
+          py::arg("quantize_residuals"))
       .def(
           "calibrate",
           [](Model &model, const py::list &batches, std::string algorithm,

@@ -62,6 +62,7 @@ void setPipelineOptions(const Policy &policy,
   options.layerOutputTypes = policy.layerOutputTypes;
   options.valRanges = policy.valRanges;
   options.ioTypes = policy.ioTypes;
+  options.quantizeResiduals = policy.quantizeResiduals;
 }
 
 LegalizeInputs makeLegalizeInputs(const Policy &policy, MLIRContext *context) {

@@ -35,6 +35,7 @@ struct Policy {
   std::vector<std::string> layerPrecisions, layerOutputTypes, valRanges,
       ioTypes;
   std::optional<std::string> calibration, plan; // JSON text
+  bool quantizeResiduals = false;
 };
 
 class Program;

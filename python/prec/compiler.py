@@ -177,7 +177,7 @@ class Program:
 def compile(model, *, enabled_precisions=("f16",), typing="weak",
             constraints="prefer", layer_precisions=None,
             layer_output_types=None, plan=None, calibration=None,
-            target="sm_90", input_shapes=None, batch=None, batch_inputs=None,
+            quantize_residuals=False, target="sm_90", input_shapes=None, batch=None, batch_inputs=None,
             val_ranges=None, io_types=None, binding_layout="nchw",
             example_inputs=None, input_names=None, output_names=None,
             opset=17) -> Program:
@@ -192,6 +192,8 @@ def compile(model, *, enabled_precisions=("f16",), typing="weak",
     layer_precisions, layer_output_types: {"pattern": precision};
     plan, calibration: a precision plan or calibration (prec.calibrate's,
         a path, JSON text or a dict);
+    quantize_residuals: adds that i8/f8 products feed read their residual
+        input in that type (TensorRT's Q/DQ placement for residual adds);
     target: "sm_90", "sm_80", ... or "cpu";
     input_shapes: {"input": (1, 3, 224, 224)} for dynamic ONNX inputs;
     batch: (min, opt, max) for the engine, the model being at max (a
@@ -215,7 +217,7 @@ def compile(model, *, enabled_precisions=("f16",), typing="weak",
         layer_output_types=_patterns(layer_output_types),
         val_ranges=_ranges(val_ranges), io_types=_patterns(io_types),
         binding_layout=binding_layout, calibration=_text_of(calibration),
-        plan=_text_of(plan))
+        plan=_text_of(plan), quantize_residuals=quantize_residuals)
     program = Program(native_program, batch, batch_inputs)
     for warning in program.warnings:
         warnings.warn(str(warning), PrecisionWarning, stacklevel=2)

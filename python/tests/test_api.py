@@ -13,6 +13,18 @@ import prec
 from common import example, model
 
 
+# x @ W + x, the matmul's weights formatted in.
+RESIDUAL_BLOCK = """
+func.func @main(%x: tensor<1x8x16xf32> loc("x")) -> tensor<1x8x16xf32> {{
+  %w = "tosa.const"() <{{values = dense<[[{0}]]> : tensor<1x16x16xf32>}}> : () -> tensor<1x16x16xf32>
+  %zp = "tosa.const"() <{{values = dense<0.0> : tensor<1xf32>}}> : () -> tensor<1xf32>
+  %m = tosa.matmul %x, %w, %zp, %zp : (tensor<1x8x16xf32>, tensor<1x16x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x16xf32> loc("mm")
+  %a = tosa.add %m, %x : (tensor<1x8x16xf32>, tensor<1x8x16xf32>) -> tensor<1x8x16xf32> loc("sum")
+  return %a : tensor<1x8x16xf32>
+}}
+"""
+
+
 class CompileAndRun(unittest.TestCase):
     def test_onnx_export_matches_pytorch_in_f32_and_f16(self):
         inputs = dict(np.load(model("bert.in.npz")))
@@ -155,6 +167,35 @@ class Calibrate(unittest.TestCase):
             error = np.abs(quantized[name] - value).max()
             self.assertLess(error, 0.05 * scale)
             self.assertGreater(error, 0)  # int8 really ran
+
+    def test_quantized_residual_is_read_in_i8(self):
+        weights = np.random.default_rng(3).uniform(-0.5, 0.5, (16, 16))
+        text = RESIDUAL_BLOCK.format(", ".join(
+            "[" + ", ".join(f"{w:.6f}" for w in row) + "]"
+            for row in weights.astype(np.float32)))
+        directory = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, directory)
+        path = os.path.join(directory, "residual.mlir")
+        with open(path, "w") as f:
+            f.write(text)
+        x = np.random.default_rng(4).uniform(-2, 2, (1, 8, 16)).astype(
+            np.float32)
+        expected = x @ weights.astype(np.float32) + x
+        outputs = {}
+        for residuals in (False, True):
+            program = prec.compile(
+                path, enabled_precisions=("f16", "i8"), constraints="obey",
+                layer_precisions={"mm": "i8"}, val_ranges={"x": (-2, 2)},
+                quantize_residuals=residuals, target="cpu")
+            detail = {r.name: r.detail for r in program.report()}["sum"]
+            self.assertEqual("stored in i8" in detail, residuals)
+            outputs[residuals] = next(iter(program.run(x=x).values()))
+            error = np.abs(outputs[residuals] - expected).max()
+            self.assertLess(error, 0.05 * np.abs(expected).max())
+        # The residual's own rounding to i8 (steps of 2 / 127) shows.
+        difference = np.abs(outputs[True] - outputs[False]).max()
+        self.assertGreater(difference, 1e-3)
+        self.assertLess(difference, 2 / 127)
 
     def test_calibration_saves_and_loads(self):
         calibration = prec.calibrate(example("mlp_int8.mlir"),

@@ -79,14 +79,14 @@ func.func @coalesced_loads(%x: tensor<16x64xf16>, %bias: tensor<1x64xf16>, %y: t
 // -----
 
 // Quantizations narrow their input: f16 into i8 takes runs of 8 (16 bytes
-// of f16, 8 of i8), f32 into f8 runs of 4; an i8 input, converted on
-// loading, would be read a strided element at a time. Over 6 columns, f16
-// into i8 would take runs of 2, 2 bytes of i8: runs are 4 bytes at least,
-// so it keeps one element.
+// of f16, 8 of i8), f32 into f8 runs of 4; a dequantization widens it: i8
+// into f16 takes runs of 8 (8 bytes of i8, held as stored and widened where
+// read). Over 6 columns, f16 into i8 would take runs of 2, 2 bytes of i8:
+// runs are 4 bytes at least, so it keeps one element.
 // CHECK-LABEL: func.func @narrowing
 // CHECK: tosa.cast {{.*}}engine.kernel = #engine.kernel<1, single>, engine.vector_bytes = 8 : i64} : (tensor<16x64xf16>) -> tensor<16x64xi8>
 // CHECK: tosa.cast {{.*}}engine.kernel = #engine.kernel<3, single>, engine.vector_bytes = 4 : i64} : (tensor<16x64xf32>) -> tensor<16x64xf8E4M3FN>
-// CHECK: tosa.cast {{.*}}engine.kernel = #engine.kernel<5, single>} : (tensor<16x64xi8>) -> tensor<16x64xf16>
+// CHECK: tosa.cast {{.*}}engine.kernel = #engine.kernel<5, single>, engine.vector_bytes = 16 : i64} : (tensor<16x64xi8>) -> tensor<16x64xf16>
 // CHECK: tosa.cast {{.*}}engine.kernel = #engine.kernel<10, single>} : (tensor<16x6xf16>) -> tensor<16x6xi8>
 func.func @narrowing(%x: tensor<16x64xf16>, %y: tensor<16x64xf32>, %z: tensor<16x64xi8>, %s: tensor<16x6xf16>) -> (tensor<16x64xi8>, tensor<16x64xf16>, tensor<16x64xf16>, tensor<16x6xi8>) {
   %a = tosa.exp %x {engine.kernel = #engine.kernel<0, single>} : (tensor<16x64xf16>) -> tensor<16x64xf16>

@@ -53,6 +53,11 @@ int main(int argc, char **argv) {
       cl::CommaSeparated, cl::cat(category));
   cl::opt<std::string> plan("plan", cl::desc("a precision plan JSON file"),
                             cl::cat(category));
+  cl::opt<bool> quantizeResiduals(
+      "quantize-residuals",
+      cl::desc("store the residual inputs of adds that i8/f8 products feed "
+               "in their 8-bit type"),
+      cl::cat(category));
   cl::list<std::string> valRanges(
       "val-range", cl::desc("<input>:[lo,hi] ranges of the inputs"),
       cl::cat(category));
@@ -133,6 +138,7 @@ int main(int argc, char **argv) {
   options.layerOutputTypes.assign(layerOutputTypes.begin(),
                                   layerOutputTypes.end());
   options.plan = plan;
+  options.quantizeResiduals = quantizeResiduals;
   options.valRanges.assign(valRanges.begin(), valRanges.end());
   options.ioTypes.assign(ioTypes.begin(), ioTypes.end());
   options.bindingLayout = bindingLayout;
