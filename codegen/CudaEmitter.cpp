@@ -567,6 +567,12 @@ __device__ inline int8_t prec_saturate_i8(float x) {{
   asm("cvt.rni.sat.s8.f32 %0, %1;" : "=r"(r) : "f"(fmaxf(x, -128.0f)));
   return (int8_t)r;
 }
+// The same for a value that is never NaN (a clamp's, whose fmaxf drops it).
+__device__ inline int8_t prec_round_i8(float x) {{
+  int r;
+  asm("cvt.rni.sat.s8.f32 %0, %1;" : "=r"(r) : "f"(x));
+  return (int8_t)r;
+}
 __device__ inline int32_t prec_saturate_i32(float x) {{
   return (int32_t)fminf(fmaxf(rintf(x), -2147483648.0f), 2147483520.0f);
 }

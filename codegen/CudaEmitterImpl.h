@@ -267,6 +267,8 @@ private:
   static DeviceType typeOf(Value value) {
     return *getDeviceType(getElementTypeOrSelf(value.getType()));
   }
+  /// The float `r` converted to `value`'s type, as a kernel stores it.
+  std::string storedConversion(Value value, llvm::StringRef r) const;
 
   /// The dimension of `value` that scales with the engine's batch, as
   /// prec-plan-batch recorded it; none without a dynamic batch.

@@ -148,6 +148,20 @@ std::string roundedTo(Type type, llvm::StringRef expression) {
                     "(" + substitute(device.fromFloat, expression) + ")");
 }
 
+/// An i8 cast of a clamp computed in the same kernel, bounded below by -128
+/// or more, converts with the one saturating instruction: the clamp's fmaxf
+/// (or __hmax) drops NaN, which prec_saturate_i8 otherwise sends to -128.
+std::string CudaEmitter::storedConversion(Value value,
+                                          llvm::StringRef r) const {
+  auto cast = value.getDefiningOp<tosa::CastOp>();
+  auto clamp = cast ? cast.getInput().getDefiningOp<tosa::ClampOp>() : nullptr;
+  auto lower = clamp ? dyn_cast<FloatAttr>(clamp.getMinValAttr()) : nullptr;
+  if (getElementTypeOrSelf(value.getType()).isInteger(8) && lower &&
+      isFusedIntoUser(clamp) && lower.getValueAsDouble() >= -128.0)
+    return ("prec_round_i8(" + r + ")").str();
+  return substitute(typeOf(value).fromFloat, r);
+}
+
 /// The offset o<n> of each input n read at a shape: the result's, or that
 /// of a fused op before a reshape, whose coordinates come from the same flat
 /// index split by that shape. Inputs read through ops that move elements
@@ -512,7 +526,7 @@ void CudaEmitter::printElementwiseKernel(Operation *op,
   } else {
     kernels += "    float r = " + expression.str() + ";\n";
     kernels +=
-        "    out[i] = " + substitute(out.fromFloat, "r") + ";\n  }\n}\n\n";
+        "    out[i] = " + storedConversion(result, "r") + ";\n  }\n}\n\n";
   }
   launchKernel(elementwiseUnroll);
 }
@@ -601,7 +615,7 @@ CudaEmitter::printVectorElementwiseBody(Operation *op,
     code += "      w[l] = " + half.str() + ";\n";
   else
     code += "      float r = " + expression.str() +
-            ";\n      w[l] = " + substitute(out.fromFloat, "r") + ";\n";
+            ";\n      w[l] = " + storedConversion(result, "r") + ";\n";
   code += llvm::formatv("    }\n"
                         "    *reinterpret_cast<{0} *>(out + i0) = "
                         "*reinterpret_cast<const {0} *>(w);\n  }\n}\n\n",
@@ -735,10 +749,10 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
                  (n + 1 < outputs.size() ? " | " : "");
     std::string value =
         output.half.empty()
-            ? llvm::formatv(
-                  "    float r{0} = {1};\n    w{0}[k] = {2};\n", n,
-                  output.expression,
-                  substitute(type.fromFloat, llvm::formatv("r{0}", n).str()))
+            ? llvm::formatv("    float r{0} = {1};\n    w{0}[k] = {2};\n", n,
+                            output.expression,
+                            storedConversion(output.value,
+                                             llvm::formatv("r{0}", n).str()))
                   .str()
             : llvm::formatv("    w{0}[k] = {1};\n", n, output.half).str();
     elementOutputs += llvm::formatv("    {0} w{1}[1];\n{2}    out{1}[i] = "

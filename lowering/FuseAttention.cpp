@@ -211,13 +211,15 @@ private:
     return source;
   }
 
-  /// Whether `clamp` bounds an f32 value to [-127, 127], as prec-quantize
-  /// does before a cast to i8 (which the kernel's quantization repeats).
+  /// Whether `clamp`, read by a cast to i8, bounds an f32 value to
+  /// [-127, 127], as prec-quantize does (which the kernel's quantization
+  /// repeats): an upper bound past 127 is the cast's saturation
+  /// (prec-drop-saturated-bounds leaves +inf).
   static bool isSymmetricI8Clamp(tosa::ClampOp clamp) {
     auto low = dyn_cast<FloatAttr>(clamp.getMinValAttr());
     auto high = dyn_cast<FloatAttr>(clamp.getMaxValAttr());
     return low && high && elementOf(clamp.getResult()).isF32() &&
-           low.getValueAsDouble() == -127.0 && high.getValueAsDouble() == 127.0;
+           low.getValueAsDouble() == -127.0 && high.getValueAsDouble() >= 127.0;
   }
 
   /// Records that the attention op replaces `op`.

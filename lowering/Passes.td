@@ -100,6 +100,26 @@ def PrecSquarePowers : Pass<"prec-square-powers", "::mlir::func::FuncOp"> {
   }];
 }
 
+def PrecDropSaturatedBounds
+    : Pass<"prec-drop-saturated-bounds", "::mlir::func::FuncOp"> {
+  let summary = "Drop the upper bound of clamps that saturating integer "
+                "casts read";
+  let description = [{
+    A float clamp whose readers are all casts to an integer type whose
+    largest value is at most the clamp's upper bound (a quantization's
+    clamp to +-127 before its i8 cast) gets +inf as its upper bound: the
+    cast saturates there itself, so every value is the same, and the
+    engine's clamp is one fmaxf rather than fmaxf and fminf.
+
+    ```mlir
+    %c = tosa.clamp %x {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+    %q = tosa.cast %c : (tensor<4xf32>) -> tensor<4xi8>
+    // becomes
+    %c = tosa.clamp %x {max_val = 0x7F800000 : f32, min_val = -127.0 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+}
+
 def PrecShrinkBroadcasts
     : Pass<"prec-shrink-broadcasts", "::mlir::func::FuncOp"> {
   let summary = "Compute elementwise ops at the shape their operands vary "

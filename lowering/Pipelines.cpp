@@ -94,6 +94,7 @@ static void addSharedLowering(OpPassManager &pm) {
   pm.addPass(createPrecLowerPrecisionCasts());
   pm.addNestedPass<func::FuncOp>(createPrecFuseBias());
   pm.addNestedPass<func::FuncOp>(createPrecSquarePowers());
+  pm.addNestedPass<func::FuncOp>(createPrecDropSaturatedBounds());
   pm.addNestedPass<func::FuncOp>(createPrecShrinkBroadcasts());
   // Equal ops computed once, whatever layer names they carry: the
   // quantization materialized for each Linear reading one activation

@@ -29,17 +29,24 @@
 // CHECK: float a0 = ((float)(v0[k]));
 // The skip, widened, times its scale 1/32, rounded to f16 and added.
 // CHECK-NEXT: float r0 = {{.*}}__hadd_rn({{.*}}, (__float2half_rn((__fmul_rn(((a0)), (0x1p-5f))))))
-// CHECK-NEXT: w0[k] = prec_saturate_i8(r0);
+// CHECK-NEXT: w0[k] = prec_round_i8(r0);
 // CHECK: *reinterpret_cast<uint4 *>(out0 + i0) = *reinterpret_cast<const uint4 *>(w0);
+// A conversion of a value no clamp bounded below by -128 or more keeps
+// prec_saturate_i8's NaN guard.
+// CHECK: // tosa.cast unclamped
+// CHECK: out[i] = prec_saturate_i8(r);
+// CHECK: // tosa.cast wide
+// CHECK: out[i] = prec_saturate_i8(r);
 // CHECK: prec_launch(e->early_launch, prec_conv_s8<64, true, [[EXPAND]]>
-func.func @main(%x: tensor<2x4x4x32xi8> loc("x"), %skip: tensor<2x4x4x64xi8> loc("skip"))
-    -> tensor<2x4x4x64xi8> {
+func.func @main(%x: tensor<2x4x4x32xi8> loc("x"), %skip: tensor<2x4x4x64xi8> loc("skip"), %y: tensor<64xf32> loc("y"))
+    -> (tensor<2x4x4x64xi8>, tensor<64xi8>, tensor<64xi8>) {
   %w = "tosa.const"() <{values = dense<3> : tensor<64x1x1x32xi8>}> : () -> tensor<64x1x1x32xi8>
   %b = "tosa.const"() <{values = dense<0> : tensor<64xi32>}> : () -> tensor<64xi32>
   %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %scale = "tosa.const"() <{values = dense<0.0625> : tensor<1x1x1x64xf32>}> : () -> tensor<1x1x1x64xf32>
   %sskip = "tosa.const"() <{values = dense<0.03125> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %inv1 = "tosa.const"() <{values = dense<4.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %inv = "tosa.const"() <{values = dense<4.0> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
   %c = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<2x4x4x32xi8>, tensor<64x1x1x32xi8>, tensor<64xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x4x4x64xi32> loc("expand")
   %f = tosa.cast %c : (tensor<2x4x4x64xi32>) -> tensor<2x4x4x64xf32> loc("expand.convert")
@@ -54,5 +61,9 @@ func.func @main(%x: tensor<2x4x4x32xi8> loc("x"), %skip: tensor<2x4x4x64xi8> loc
   %rs = tosa.mul %rf, %inv, %shift : (tensor<2x4x4x64xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<2x4x4x64xf32> loc("next.scale")
   %rk = tosa.clamp %rs {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<2x4x4x64xf32>) -> tensor<2x4x4x64xf32> loc("next.clamp")
   %rq = tosa.cast %rk : (tensor<2x4x4x64xf32>) -> tensor<2x4x4x64xi8> loc("next.quantize")
-  return %rq : tensor<2x4x4x64xi8>
+  %ys = tosa.mul %y, %inv1, %shift : (tensor<64xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<64xf32> loc("unclamped.scale")
+  %yq = tosa.cast %ys : (tensor<64xf32>) -> tensor<64xi8> loc("unclamped")
+  %yc = tosa.clamp %ys {max_val = 127.0 : f32, min_val = -200.0 : f32} : (tensor<64xf32>) -> tensor<64xf32> loc("wide.clamp")
+  %yw = tosa.cast %yc : (tensor<64xf32>) -> tensor<64xi8> loc("wide")
+  return %rq, %yq, %yw : tensor<2x4x4x64xi8>, tensor<64xi8>, tensor<64xi8>
 }

@@ -31,7 +31,7 @@
 // CHECK-NEXT: int8_t *out1;
 // CHECK-NEXT: __device__ bool aligned() const { return ((uintptr_t)in0 | (uintptr_t)in1 | (uintptr_t)out0 | (uintptr_t)out1) % 16 == 0; }
 // CHECK: out0[i] = w0[k];
-// CHECK: w1[k] = prec_saturate_i8(r1);
+// CHECK: w1[k] = prec_round_i8(r1);
 // CHECK-NEXT: out1[i] = w1[k];
 // CHECK: struct Loaded {
 // CHECK-NEXT: __align__(16) __half v1[8];
@@ -51,9 +51,11 @@
 // The ReLU of the f16 sum runs in f16, one __hmax (its __hmin with +inf
 // would change nothing).
 // CHECK: w0[k] = __hmax((__hadd_rn({{.*}}, (v1[k]))), __ushort_as_half((unsigned short)0x0U));
-// The quantization reads the f16 element as stored.
-// CHECK-NEXT: float r1 = (fminf(fmaxf((__fmul_rn(((__half2float(w0[k]))), (0x1p+2f))), -0x1.fcp+6f), 0x1.fcp+6f));
-// CHECK-NEXT: w1[k] = prec_saturate_i8(r1);
+// The quantization reads the f16 element as stored; its clamp is one fmaxf
+// (the conversion saturates at 127: prec-drop-saturated-bounds), and the
+// conversion one saturating instruction (the fmaxf drops NaN).
+// CHECK-NEXT: float r1 = (fmaxf((__fmul_rn(((__half2float(w0[k]))), (0x1p+2f))), -0x1.fcp+6f));
+// CHECK-NEXT: w1[k] = prec_round_i8(r1);
 // CHECK-NEXT: }
 // CHECK-NEXT: *reinterpret_cast<uint4 *>(out0 + i0) = *reinterpret_cast<const uint4 *>(w0);
 // CHECK-NEXT: *reinterpret_cast<uint2 *>(out1 + i0) = *reinterpret_cast<const uint2 *>(w1);
@@ -62,7 +64,7 @@
 // CHECK-NEXT: struct [[REDUCE:k[0-9]+_cast_epilogue]] {
 // CHECK-NEXT: using Output = int8_t;
 // CHECK: __align__(16) int8_t w0[16];
-// CHECK: w0[k] = prec_saturate_i8(r0);
+// CHECK: w0[k] = prec_round_i8(r0);
 
 // An epilogue reading through a reshape (24 filters viewed as rows of 96):
 // the output's flat index is still row * 24 + filter, and the scale, a
