@@ -279,6 +279,13 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
   const auto &[input, weight, bias, result, in, w, out, pad, stride, dilation] =
       geometry;
   hasImplicitGemmConv = true;
+  // A crop read through (engine.read_through): its source, rows and
+  // columns beyond the windows included.
+  Value image = input;
+  if (Value source = getUncroppedInput(op);
+      source && getEngineDialect().getReadThroughAttrHelper().isAttrPresent(
+                    input.getDefiningOp()))
+    image = source;
   int64_t filters = out[3];
   // 64 filters a block where there are no more.
   int64_t columns = filters <= 64 ? 64 : 128;
@@ -293,7 +300,7 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
     Buffer::Kind kind = buffers.lookup(value).kind;
     return kind == Buffer::Kind::Input || kind == Buffer::Kind::Output;
   };
-  bool checksAlignment = isBinding(input) || isBinding(weight);
+  bool checksAlignment = isBinding(image) || isBinding(weight);
   std::string bytes =
       llvm::formatv("prec_conv_s8_shared_bytes<{0}>", columns).str();
   for (bool aligned : {true, false})
@@ -312,9 +319,10 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
   std::string arguments = llvm::formatv(
       "{0}, {1}, prec_conv_geometry{{{2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, "
       "{10}, {11}, {12}, {13}, {14}, {15}}, {16}, {17}{{{18}}",
-      pointer(input), pointer(weight), in[1], in[2], in[3], out[1], out[2],
-      filters, w[1], w[2], stride[0], stride[1], pad[0], pad[2], dilation[0],
-      dilation[1], runtimeCount(result, rows), epilogue, initializer);
+      pointer(image), pointer(weight), shapeOf(image)[1], shapeOf(image)[2],
+      in[3], out[1], out[2], filters, w[1], w[2], stride[0], stride[1], pad[0],
+      pad[2], dilation[0], dilation[1], runtimeCount(result, rows), epilogue,
+      initializer);
   std::string grid =
       llvm::formatv("dim3({0}, {1})", blocksFor(result, rows, 128),
                     (filters + columns - 1) / columns);
@@ -323,7 +331,7 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
     launch = llvm::formatv(
         "  if ((reinterpret_cast<uintptr_t>({0}) | "
         "reinterpret_cast<uintptr_t>({1})) % 16 == 0)\n  {2}  else\n  {3}",
-        pointer(input), pointer(weight), launch,
+        pointer(image), pointer(weight), launch,
         launchCall(kernel(false), grid, "256", bytes, arguments));
   runCode += launch;
 }

@@ -9,6 +9,7 @@
 #include "dialects/Utils/Constants.h"
 #include "dialects/Utils/Shapes.h"
 
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -29,6 +30,27 @@ bool ConvGeometry::padsAlike() const {
         out[1 + d])
       return false;
   return true;
+}
+
+Value getUncroppedInput(tosa::Conv2DOp op) {
+  auto slice = op.getInput().getDefiningOp<tosa::SliceOp>();
+  SmallVector<int64_t> start;
+  if (!slice ||
+      !tosa::getConstShapeValues(slice.getStart().getDefiningOp(), start) ||
+      llvm::any_of(start, [](int64_t s) { return s != 0; }))
+    return nullptr;
+  const ConvGeometry g(op);
+  ArrayRef<int64_t> source = shapeOf(slice.getInput1());
+  if (source.size() != 4 || source[0] != g.in[0] || source[3] != g.in[3])
+    return nullptr;
+  // The last row (column) the windows read, padding aside: inside the
+  // slice, so the source holds the same values there.
+  for (int64_t d = 0; d < 2; ++d)
+    if ((g.out[1 + d] - 1) * g.stride[d] - g.pad[2 * d] +
+            (g.w[1 + d] - 1) * g.dilation[d] >=
+        g.in[1 + d])
+      return nullptr;
+  return slice.getInput1();
 }
 
 /// Float inputs and weights of one type, an accumulator cuBLASLt has, and a

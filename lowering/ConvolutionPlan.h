@@ -45,6 +45,13 @@ int64_t getConvGemmDepth(mlir::tosa::Conv2DOp op);
 /// chunks of C: prec's implicit-GEMM kernel copies those chunks.
 bool fitsImplicitGemm(mlir::tosa::Conv2DOp op);
 
+/// The tensor an implicit-GEMM convolution may read in place of its input,
+/// a slice cropping only the end of the source's rows and columns (TOSA
+/// needs the stride to divide the span its windows cover exactly, so
+/// importers crop what no window reaches): the source, where every row and
+/// column the windows read lies inside the slice; else none.
+mlir::Value getUncroppedInput(mlir::tosa::Conv2DOp op);
+
 /// Which of cuDNN and im2col the convolutions that may take either take;
 /// int8 ones with C a multiple of 16 run as prec's implicit GEMM but with
 /// Im2col.

@@ -149,8 +149,9 @@ public:
 private:
   /// Matmul epilogues and convolution ReLUs: they are computed by the GEMM,
   /// which runs where the last op of its epilogue is (every operand of the
-  /// epilogue, a bias, exists by then). The transposes and bias widenings
-  /// that only GEMMs read need no kernel: the GEMMs read their operand.
+  /// epilogue, a bias, exists by then). The transposes, bias widenings and
+  /// crops of a convolution's input that only GEMMs read need no kernel:
+  /// the GEMMs read their operand.
   void planContractions() {
     auto fuse = [&](Operation *gemm, ArrayRef<Operation *> epilogueOps,
                     engine::Epilogue steps) {
@@ -161,11 +162,14 @@ private:
         performedBy[covered] = last;
       epilogues[gemm] = steps;
     };
-    llvm::SetVector<Operation *> biasWidenings, transposesRead;
+    llvm::SetVector<Operation *> biasWidenings, transposesRead, cropsRead;
     for (Operation &op : body) {
-      if (auto conv = dyn_cast<tosa::Conv2DOp>(op))
+      if (auto conv = dyn_cast<tosa::Conv2DOp>(op)) {
         if (Operation *relu = getReluEpilogue(conv))
           fuse(conv, {relu}, engine::Epilogue::Relu);
+        if (readsUncropped(conv))
+          cropsRead.insert(conv.getInput().getDefiningOp());
+      }
       auto matmul = dyn_cast<tosa::MatMulOp>(op);
       if (!matmul)
         continue;
@@ -191,6 +195,26 @@ private:
       readOnlyByGemms(widening, [&](Operation *user) {
         return isa<tosa::AddOp>(user) && performedBy.count(user);
       });
+    for (Operation *crop : cropsRead)
+      readOnlyByGemms(crop, [&](Operation *user) {
+        auto conv = dyn_cast<tosa::Conv2DOp>(user);
+        return conv && readsUncropped(conv);
+      });
+  }
+
+  static bool runsAsImplicitGemm(tosa::Conv2DOp conv) {
+    engine::ConvAlgorithmAttr algorithm =
+        engine::EngineDialect::get(conv.getContext())
+            .getConvAlgorithmAttrHelper()
+            .getAttr(conv);
+    return algorithm &&
+           algorithm.getValue() == engine::ConvAlgorithm::ImplicitGemm;
+  }
+
+  /// Whether `conv`, an implicit GEMM, reads its input's uncropped source
+  /// (getUncroppedInput).
+  static bool readsUncropped(tosa::Conv2DOp conv) {
+    return runsAsImplicitGemm(conv) && getUncroppedInput(conv);
   }
 
   /// A producer that only GEMMs read (as `reads` says) needs no kernel.
@@ -277,14 +301,8 @@ private:
   /// Whether `conv` runs as an implicit GEMM whose epilogue may compute
   /// its only reader's kernel.
   bool mayHaveEpilogue(tosa::Conv2DOp conv) const {
-    engine::ConvAlgorithmAttr algorithm =
-        engine::EngineDialect::get(conv.getContext())
-            .getConvAlgorithmAttrHelper()
-            .getAttr(conv);
-    return algorithm &&
-           algorithm.getValue() == engine::ConvAlgorithm::ImplicitGemm &&
-           !isContractionPart(conv) && conv->hasOneUse() &&
-           isZeroConstant(conv.getBias());
+    return runsAsImplicitGemm(conv) && !isContractionPart(conv) &&
+           conv->hasOneUse() && isZeroConstant(conv.getBias());
   }
 
   /// The kernel whose ops an implicit-GEMM convolution computes in its

@@ -368,10 +368,11 @@ LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
   if (name == ReadThroughAttrHelper::getNameStr()) {
     StringRef opName = op->getName().getStringRef();
     if (!isa<UnitAttr>(attr.getValue()) ||
-        (opName != "tosa.transpose" && opName != "tosa.cast"))
+        (opName != "tosa.transpose" && opName != "tosa.cast" &&
+         opName != "tosa.slice"))
       return op->emitError() << "'" << name
-                             << "' is a unit attribute of a tosa.transpose "
-                                "or tosa.cast";
+                             << "' is a unit attribute of a tosa.transpose, "
+                                "tosa.cast or tosa.slice";
     return success();
   }
   if (name == StoredTransposedAttrHelper::getNameStr() ||

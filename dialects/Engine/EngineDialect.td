@@ -26,8 +26,9 @@ def Engine_Dialect : Dialect {
     * `engine.epilogue` on a `tosa.matmul` or `tosa.conv2d` whose kernel is
       a contraction: what the library computes after the product, each step
       being the only user of the value before it.
-    * `engine.read_through` on a transpose of B or a bias widening that only
-      GEMMs read: no kernel computes it, the GEMMs read its operand.
+    * `engine.read_through` on a transpose of B, a bias widening or a crop
+      of an implicit-GEMM convolution's input that only GEMMs read: no
+      kernel computes it, the GEMMs read its operand.
     * `engine.arena_offset` on an op whose result lives in the activation
       arena: where (bytes); `engine.columns_offset` on an im2col
       convolution: where its columns go; `engine.arena_bytes` on the

@@ -123,7 +123,7 @@ func.func @read_through(%x: tensor<2x4xf32>) -> tensor<4x2xf32> {
 // -----
 
 func.func @read_through_exp(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'engine.read_through' is a unit attribute of a tosa.transpose or tosa.cast}}
+  // expected-error @+1 {{'engine.read_through' is a unit attribute of a tosa.transpose, tosa.cast or tosa.slice}}
   %y = tosa.exp %x {engine.read_through} : (tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
