@@ -148,16 +148,17 @@ std::string roundedTo(Type type, llvm::StringRef expression) {
                     "(" + substitute(device.fromFloat, expression) + ")");
 }
 
-/// An i8 cast of a clamp computed in the same kernel, bounded below by -128
-/// or more, converts with the one saturating instruction: the clamp's fmaxf
-/// (or __hmax) drops NaN, which prec_saturate_i8 otherwise sends to -128.
+/// An i8 cast of a clamp computed in the same kernel with a finite lower
+/// bound converts with the one saturating instruction: the clamp's fmaxf
+/// (or __hmax) comes first and drops NaN, which prec_saturate_i8 otherwise
+/// sends to -128, and below -128 the conversion saturates as it does.
 std::string CudaEmitter::storedConversion(Value value,
                                           llvm::StringRef r) const {
   auto cast = value.getDefiningOp<tosa::CastOp>();
   auto clamp = cast ? cast.getInput().getDefiningOp<tosa::ClampOp>() : nullptr;
   auto lower = clamp ? dyn_cast<FloatAttr>(clamp.getMinValAttr()) : nullptr;
   if (getElementTypeOrSelf(value.getType()).isInteger(8) && lower &&
-      isFusedIntoUser(clamp) && lower.getValueAsDouble() >= -128.0)
+      isFusedIntoUser(clamp) && lower.getValue().isFinite())
     return ("prec_round_i8(" + r + ")").str();
   return substitute(typeOf(value).fromFloat, r);
 }

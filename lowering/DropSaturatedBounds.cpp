@@ -24,19 +24,22 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `user` converts a float to an integer that saturates at or below
-/// `bound`.
+/// Whether `user` converts a float to a signless integer whose largest
+/// value is at most `bound` (TOSA's integers are signed: i8 saturates at
+/// 127). The largest value is rounded up into the bound's type, so that a
+/// bound it does not hold exactly (65504 in f16 against i32's) stays.
 bool saturatesBelow(Operation *user, const APFloat &bound) {
   auto cast = dyn_cast<tosa::CastOp>(user);
   auto integer =
       cast ? dyn_cast<IntegerType>(getElementTypeOrSelf(cast.getType()))
            : nullptr;
-  if (!integer || integer.getWidth() == 1)
+  if (!integer || !integer.isSignless() || integer.getWidth() == 1)
     return false;
   APFloat largest(bound.getSemantics());
   largest.convertFromAPInt(APInt::getSignedMaxValue(integer.getWidth()),
-                           /*IsSigned=*/true, APFloat::rmTowardZero);
-  return bound.compare(largest) != APFloat::cmpLessThan;
+                           /*IsSigned=*/true, APFloat::rmTowardPositive);
+  return !largest.isInfinity() &&
+         bound.compare(largest) != APFloat::cmpLessThan;
 }
 
 class DropSaturatedBoundsPass

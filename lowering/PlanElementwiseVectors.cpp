@@ -84,12 +84,13 @@ bool touchesOnlyEngineBuffers(ArrayRef<Operation *> ops, ValueRange outputs,
 
 /// Whether each thread reading runs of consecutive elements keeps the
 /// kernel's loads coalesced: every input read at its reader's index (the
-/// result's, or before a reshape) is a float, loaded as vectors of its own
-/// width (an f16 input of an i8 or f8 quantization as 16 bytes where the
-/// result's run is 8); others are only broadcast (a bias, a mask row),
-/// whose few elements the cache holds. Inputs read through moves (a rotary
-/// embedding's transposes and slices) or converted on loading (integers)
-/// would be read a strided element at a time.
+/// result's, or before a reshape) is held as stored (a float, or an i8 or
+/// f8 value widened where read), loaded as vectors of its own width (an f16
+/// input of an i8 or f8 quantization as 16 bytes where the result's run is
+/// 8); others are only broadcast (a bias, a mask row), whose few elements
+/// the cache holds. Inputs read through moves (a rotary embedding's
+/// transposes and slices) or converted on loading (i32, i64) would be read
+/// a strided element at a time.
 bool keepsLoadsCoalesced(ArrayRef<Operation *> ops) {
   return allInputs(ops, [&](Operation *reader, Value input) {
     if (isa<ElementIndexMapOpInterface>(reader))

@@ -41,6 +41,7 @@
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
@@ -318,6 +319,8 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
+    quantizedInputs.clear();
+    products.clear();
     SmallVector<Operation *> matmuls;
     getOperation().walk([&](Operation *op) {
       if (op->hasAttr(PrecisionDialect::getQuantizeAttrName()))
@@ -477,6 +480,7 @@ private:
   /// one whose kernel can compute the add) stays in float, the other
   /// becomes the residual.
   LogicalResult quantizeResiduals() {
+    DominanceInfo dominance(getOperation());
     llvm::SmallPtrSet<Operation *, 16> visited;
     for (const QuantizedProduct &product : llvm::reverse(products)) {
       Value value = product.result;
@@ -485,11 +489,13 @@ private:
             storage && isa<FloatType>(getElementTypeOrSelf(storage.getType())))
           value = storage.getResult();
       for (Operation *user : llvm::make_early_inc_range(value.getUsers())) {
+        // An add of the product to itself has no residual.
         auto add = dyn_cast<tosa::AddOp>(user);
-        if (!add || !visited.insert(add).second)
+        if (!add || add.getInput1() == add.getInput2() ||
+            !visited.insert(add).second)
           continue;
         unsigned residual = add.getInput1() == value ? 1 : 0;
-        if (failed(quantizeResidual(add, residual, product.type)))
+        if (failed(quantizeResidual(add, residual, product.type, dominance)))
           return failure();
       }
     }
@@ -499,16 +505,17 @@ private:
   /// Replaces operand `operand` of `add` by its dequantized `type` form,
   /// unless it is not a float tensor of the add's shape (a bias) or is a
   /// constant.
-  LogicalResult quantizeResidual(tosa::AddOp add, unsigned operand, Type type) {
+  LogicalResult quantizeResidual(tosa::AddOp add, unsigned operand, Type type,
+                                 DominanceInfo &dominance) {
     Value residual = add->getOperand(operand);
     auto residualType = cast<RankedTensorType>(residual.getType());
     if (residualType.getShape() != add.getType().getShape() ||
         !isa<FloatType>(residualType.getElementType()) ||
-        matchPattern(residual, m_Constant()))
+        prec::isConstantWeights(residual))
       return success();
     OpBuilder builder(add);
     FailureOr<QuantizedTensor> quantized =
-        getQuantized(builder, add, residual, type);
+        findOrBuildQuantized(add, residual, type, dominance);
     if (failed(quantized))
       return failure();
     std::string layer = prec::getLayerName(add).str();
@@ -550,17 +557,31 @@ private:
                      assigned.getReason(), detail));
   }
 
-  /// `value` in `type`: the quantized form a product already reads, else
-  /// one built after `value` from its range (an error at `user` without
-  /// one).
-  FailureOr<QuantizedTensor> getQuantized(OpBuilder &builder, Operation *user,
-                                          Value value, Type type) {
+  /// `value` in `type`: the quantized form a product already reads where
+  /// it dominates `user`, else one built after `value` with the scale that
+  /// tensor has (a product's, or from its range).
+  FailureOr<QuantizedTensor> findOrBuildQuantized(Operation *user, Value value,
+                                                  Type type,
+                                                  DominanceInfo &dominance) {
     Value source = prec::lookThroughWidening(value);
     auto known = quantizedInputs.find(source);
-    if (known != quantizedInputs.end() && known->second.type == type &&
-        known->second.value.getParentBlock() == user->getBlock() &&
-        known->second.value.getDefiningOp()->isBeforeInBlock(user))
+    bool scaled = known != quantizedInputs.end() && known->second.type == type;
+    if (scaled && dominance.properlyDominates(known->second.value, user))
       return known->second;
+    FailureOr<double> scale =
+        scaled ? known->second.scale : getResidualScale(user, source, type);
+    if (failed(scale))
+      return failure();
+    QuantizedTensor quantized{
+        type, *scale, buildResidualQuantize(user, source, type, *scale)};
+    if (!scaled)
+      quantizedInputs[source] = quantized;
+    return quantized;
+  }
+
+  /// The scale of `source`, the residual input of `user`, from its range;
+  /// an error at `user` without one.
+  FailureOr<double> getResidualScale(Operation *user, Value source, Type type) {
     std::string layer = prec::getLayerName(user).str();
     auto describe = [&]() {
       std::string name = user->getName().getStringRef().str();
@@ -578,10 +599,13 @@ private:
              << " (quantize-residuals) but has no range: calibrate the model "
                 "(prec-calibrate, then prec-legalize calibration=CALIB.json) "
                 "or give its inputs a val-range";
-    FailureOr<double> scale = computeScale(user, *range, scales, describe);
-    if (failed(scale))
-      return failure();
-    OpBuilder::InsertionGuard guard(builder);
+    return computeScale(user, *range, scales, describe);
+  }
+
+  /// `source` quantized to `type` right after it is computed.
+  static Value buildResidualQuantize(Operation *user, Value source, Type type,
+                                     double scale) {
+    OpBuilder builder(user->getContext());
     builder.setInsertionPointAfterValue(source);
     Location loc = source.getLoc();
     Value input = source;
@@ -591,14 +615,9 @@ private:
           builder, loc, cast<RankedTensorType>(input.getType()).clone(f32),
           input);
     Value shift = buildZeroShift(builder, loc);
-    QuantizedTensor quantized{
-        type, *scale,
-        buildQuantize(
-            builder, input, *scale, type, shift,
-            NameLoc::get(builder.getStringAttr(layer + ".residual.quantize"),
-                         loc))};
-    quantizedInputs[source] = quantized;
-    return quantized;
+    std::string name = prec::getLayerName(user).str() + ".residual.quantize";
+    return buildQuantize(builder, input, scale, type, shift,
+                         NameLoc::get(builder.getStringAttr(name), loc));
   }
 
   /// The range of `value`'s elements: its product's, or what its producer
@@ -628,6 +647,7 @@ private:
     return Range(range[0], range[1]);
   }
 
+  // This run's: each float tensor's quantized form, the products rewritten.
   llvm::DenseMap<Value, QuantizedTensor> quantizedInputs;
   SmallVector<QuantizedProduct> products;
 

@@ -177,7 +177,8 @@ class Program:
 def compile(model, *, enabled_precisions=("f16",), typing="weak",
             constraints="prefer", layer_precisions=None,
             layer_output_types=None, plan=None, calibration=None,
-            quantize_residuals=False, target="sm_90", input_shapes=None, batch=None, batch_inputs=None,
+            quantize_residuals=False, target="sm_90", input_shapes=None,
+            batch=None, batch_inputs=None,
             val_ranges=None, io_types=None, binding_layout="nchw",
             example_inputs=None, input_names=None, output_names=None,
             opset=17) -> Program:

@@ -31,15 +31,17 @@
 // CHECK-NEXT: float r0 = {{.*}}__hadd_rn({{.*}}, (__float2half_rn((__fmul_rn(((a0)), (0x1p-5f))))))
 // CHECK-NEXT: w0[k] = prec_round_i8(r0);
 // CHECK: *reinterpret_cast<uint4 *>(out0 + i0) = *reinterpret_cast<const uint4 *>(w0);
-// A conversion of a value no clamp bounded below by -128 or more keeps
-// prec_saturate_i8's NaN guard.
+// A conversion of a value no clamp bounded below (no fmaxf first) keeps
+// prec_saturate_i8's NaN guard; a clamp bounded below -128 needs none.
 // CHECK: // tosa.cast unclamped
 // CHECK: out[i] = prec_saturate_i8(r);
-// CHECK: // tosa.cast wide
+// CHECK: // tosa.cast unbounded
 // CHECK: out[i] = prec_saturate_i8(r);
+// CHECK: // tosa.cast wide
+// CHECK: out[i] = prec_round_i8(r);
 // CHECK: prec_launch(e->early_launch, prec_conv_s8<64, true, [[EXPAND]]>
 func.func @main(%x: tensor<2x4x4x32xi8> loc("x"), %skip: tensor<2x4x4x64xi8> loc("skip"), %y: tensor<64xf32> loc("y"))
-    -> (tensor<2x4x4x64xi8>, tensor<64xi8>, tensor<64xi8>) {
+    -> (tensor<2x4x4x64xi8>, tensor<64xi8>, tensor<64xi8>, tensor<64xi8>) {
   %w = "tosa.const"() <{values = dense<3> : tensor<64x1x1x32xi8>}> : () -> tensor<64x1x1x32xi8>
   %b = "tosa.const"() <{values = dense<0> : tensor<64xi32>}> : () -> tensor<64xi32>
   %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -63,7 +65,9 @@ func.func @main(%x: tensor<2x4x4x32xi8> loc("x"), %skip: tensor<2x4x4x64xi8> loc
   %rq = tosa.cast %rk : (tensor<2x4x4x64xf32>) -> tensor<2x4x4x64xi8> loc("next.quantize")
   %ys = tosa.mul %y, %inv1, %shift : (tensor<64xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<64xf32> loc("unclamped.scale")
   %yq = tosa.cast %ys : (tensor<64xf32>) -> tensor<64xi8> loc("unclamped")
+  %uc = tosa.clamp %ys {max_val = 100.0 : f32, min_val = 0xFF800000 : f32} : (tensor<64xf32>) -> tensor<64xf32> loc("unbounded.clamp")
+  %uw = tosa.cast %uc : (tensor<64xf32>) -> tensor<64xi8> loc("unbounded")
   %yc = tosa.clamp %ys {max_val = 127.0 : f32, min_val = -200.0 : f32} : (tensor<64xf32>) -> tensor<64xf32> loc("wide.clamp")
   %yw = tosa.cast %yc : (tensor<64xf32>) -> tensor<64xi8> loc("wide")
-  return %rq, %yq, %yw : tensor<2x4x4x64xi8>, tensor<64xi8>, tensor<64xi8>
+  return %rq, %yq, %uw, %yw : tensor<2x4x4x64xi8>, tensor<64xi8>, tensor<64xi8>, tensor<64xi8>
 }

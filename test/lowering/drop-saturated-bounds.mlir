@@ -18,14 +18,22 @@ func.func @quantize(%x: tensor<4xf32>, %h: tensor<4xf16>) -> (tensor<4xi8>, tens
   return %q, %r, %hq : tensor<4xi8>, tensor<4xi8>, tensor<4xi8>
 }
 
-// A bound below the integer's largest value (6 for i8, 127 for i32), a
-// reader other than a cast to an integer, or a cast to a float keeps it.
+// A bound below the integer's largest value (6 for i8, 127 for i32; i32's
+// 2^31 - 1 rounds up to 2^31 in f32, above 2147483520, and past f16's
+// largest finite), a reader other than a cast to an integer, or a cast to
+// a float keeps it.
 // CHECK-LABEL: func.func @kept
+// CHECK: tosa.clamp %arg0 {max_val = 2.14748352E+9 : f32, min_val = 0.000000e+00 : f32}
+// CHECK: tosa.clamp %arg1 {max_val = 6.550400e+04 : f16, min_val = 0.000000e+00 : f16}
 // CHECK: tosa.clamp %arg0 {max_val = 6.000000e+00 : f32, min_val = 0.000000e+00 : f32}
 // CHECK: tosa.clamp %arg0 {max_val = 1.270000e+02 : f32, min_val = -1.270000e+02 : f32}
 // CHECK: tosa.clamp %arg0 {max_val = 1.270000e+02 : f32, min_val = -1.270000e+02 : f32}
 // CHECK: tosa.clamp %arg0 {max_val = 1.270000e+02 : f32, min_val = -1.270000e+02 : f32}
-func.func @kept(%x: tensor<4xf32>) -> (tensor<4xi8>, tensor<4xi32>, tensor<4xi8>, tensor<4xf32>, tensor<4xf16>) {
+func.func @kept(%x: tensor<4xf32>, %hx: tensor<4xf16>) -> (tensor<4xi32>, tensor<4xi32>, tensor<4xi8>, tensor<4xi32>, tensor<4xi8>, tensor<4xf32>, tensor<4xf16>) {
+  %c31 = tosa.clamp %x {max_val = 2147483520.0 : f32, min_val = 0.0 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+  %i31 = tosa.cast %c31 : (tensor<4xf32>) -> tensor<4xi32>
+  %ch = tosa.clamp %hx {max_val = 65504.0 : f16, min_val = 0.0 : f16} : (tensor<4xf16>) -> tensor<4xf16>
+  %ih = tosa.cast %ch : (tensor<4xf16>) -> tensor<4xi32>
   %c6 = tosa.clamp %x {max_val = 6.0 : f32, min_val = 0.0 : f32} : (tensor<4xf32>) -> tensor<4xf32>
   %q6 = tosa.cast %c6 : (tensor<4xf32>) -> tensor<4xi8>
   %c = tosa.clamp %x {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<4xf32>) -> tensor<4xf32>
@@ -34,5 +42,5 @@ func.func @kept(%x: tensor<4xf32>) -> (tensor<4xi8>, tensor<4xi32>, tensor<4xi8>
   %q = tosa.cast %d : (tensor<4xf32>) -> tensor<4xi8>
   %e = tosa.clamp %x {max_val = 127.0 : f32, min_val = -127.0 : f32} : (tensor<4xf32>) -> tensor<4xf32>
   %h = tosa.cast %e : (tensor<4xf32>) -> tensor<4xf16>
-  return %q6, %i, %q, %d, %h : tensor<4xi8>, tensor<4xi32>, tensor<4xi8>, tensor<4xf32>, tensor<4xf16>
+  return %i31, %ih, %q6, %i, %q, %d, %h : tensor<4xi32>, tensor<4xi32>, tensor<4xi8>, tensor<4xi32>, tensor<4xi8>, tensor<4xf32>, tensor<4xf16>
 }

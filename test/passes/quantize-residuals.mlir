@@ -21,10 +21,11 @@
 // PIPELINE: tosa.add %{{.*}}, %[[R16]] {{{.*}}precision.layer = "sum"
 
 // PLAIN-LABEL: func.func @block
+// PLAIN-NOT: tosa.cast {{.*}} : (tensor<1x2x4xi8>) -> tensor<1x2x4xf32>
 // PLAIN: tosa.add %{{.*}}, %arg0 :
 // PLAIN-LABEL: func.func @two_products
+// PLAIN-NOT: tosa.cast {{.*}} : (tensor<1x2x4xi8>) -> tensor<1x2x4xf32>
 // PLAIN: tosa.add %{{.*}}, %{{.*}} : (tensor<1x2x4xf32>, tensor<1x2x4xf32>)
-// PLAIN-NOT: xi8>) -> tensor<1x2x4xf32>
 // PLAIN-LABEL: func.func @f8_argument
 // PLAIN: tosa.add %{{.*}}, %arg1 :
 
@@ -104,6 +105,29 @@ func.func @f8_argument(%x: tensor<1x2x4xf32>, %y: tensor<1x2x4xf32> {precision.r
   %m = tosa.matmul %x, %w, %zp, %zp {precision.input_range = array<f64: -1.0, 1.0>, precision.quantize = f8E4M3FN} : (tensor<1x2x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x4xf32>
   %a = tosa.add %m, %y : (tensor<1x2x4xf32>, tensor<1x2x4xf32>) -> tensor<1x2x4xf32> loc("sum")
   return %a : tensor<1x2x4xf32>
+}
+
+// -----
+
+// A tensor has one scale: %y, the residual, is quantized by a product
+// after the add (input_range [-2, 2]); the add reads it quantized with that
+// scale (times 63.5), built where %y is, though %y has no range of its own.
+// An add of a product to itself has no residual.
+// CHECK-LABEL: func.func @later_product
+// CHECK-NEXT: %[[SHIFT:.*]] = "tosa.const"() <{values = dense<0> : tensor<1xi8>}>
+// CHECK-NEXT: %[[INV:.*]] = "tosa.const"() <{values = dense<6.350000e+01> : tensor<1x1x1xf32>}>
+// CHECK-NEXT: %[[SCALED:.*]] = tosa.mul %arg1, %[[INV]], %[[SHIFT]]
+// CHECK: %[[SUM:.*]] = tosa.add %{{.*}}, %{{.*}} : {{.*}} loc("sum"
+// CHECK: tosa.mul %arg1, %{{.*}} loc("later.quantize.scale"
+// CHECK: %[[TWICE:.*]] = tosa.add %[[P:.*]], %[[P]] : {{.*}} loc("twice"
+func.func @later_product(%x: tensor<1x2x4xf32>, %y: tensor<1x2x4xf32>) -> (tensor<1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>) {
+  %w = "tosa.const"() <{values = dense<0.5> : tensor<1x4x4xf32>}> : () -> tensor<1x4x4xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.matmul %x, %w, %zp, %zp {precision.input_range = array<f64: -1.0, 1.0>, precision.quantize = i8} : (tensor<1x2x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x4xf32> loc("first")
+  %a = tosa.add %m, %y : (tensor<1x2x4xf32>, tensor<1x2x4xf32>) -> tensor<1x2x4xf32> loc("sum")
+  %l = tosa.matmul %y, %w, %zp, %zp {precision.input_range = array<f64: -2.0, 2.0>, precision.quantize = i8} : (tensor<1x2x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x4xf32> loc("later")
+  %t = tosa.add %l, %l : (tensor<1x2x4xf32>, tensor<1x2x4xf32>) -> tensor<1x2x4xf32> loc("twice")
+  return %a, %l, %t : tensor<1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>
 }
 
 // -----
