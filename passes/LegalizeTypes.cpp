@@ -28,13 +28,6 @@ using namespace prec::precision;
 
 namespace {
 
-/// How an op reads in messages: `'Add' (tosa.add)`, or the op name alone.
-std::string describe(Operation *op) {
-  std::string name = getLayerName(op).str();
-  std::string opName = op->getName().getStringRef().str();
-  return name.empty() ? opName : "'" + name + "' (" + opName + ")";
-}
-
 std::string formatRange(const Interval &range) {
   std::string text;
   llvm::raw_string_ostream(text) << "[" << llvm::format("%g", range.lo) << ", "
@@ -180,14 +173,14 @@ private:
     if (unsupported) {
       std::string why = *unsupported;
       if (pinned && mode == ConstraintMode::Obey) {
-        op->emitError() << describe(op) << " must compute in " << compute
+        op->emitError() << describeOp(op) << " must compute in " << compute
                         << " (obey), but target " << policy.getTarget()
                         << " cannot: " << why;
         return failure();
       }
       Type fallback = getFallbackType(target, opClass, compute);
       if (pinned && mode == ConstraintMode::Prefer)
-        op->emitWarning() << describe(op) << " prefers " << compute
+        op->emitWarning() << describeOp(op) << " prefers " << compute
                           << ", but target " << policy.getTarget()
                           << " cannot (" << why << "): it computes in "
                           << fallback << " instead";
@@ -198,7 +191,7 @@ private:
     if (!isSupported(target, OpClass::DataMovement, storage)) {
       Type fallback = getFallbackType(target, OpClass::DataMovement, storage);
       if (storageRequested && mode == ConstraintMode::Obey) {
-        op->emitError() << describe(op) << " must store " << storage
+        op->emitError() << describeOp(op) << " must store " << storage
                         << " (obey), but target " << policy.getTarget()
                         << " cannot: "
                         << explainUnsupported(target, OpClass::DataMovement,
@@ -211,7 +204,7 @@ private:
     if (std::optional<RangeProblem> problem =
             findRangeProblem(op, compute, storage)) {
       if (strong || (pinned && mode == ConstraintMode::Obey)) {
-        op->emitWarning() << describe(op) << " computes in " << compute
+        op->emitWarning() << describeOp(op) << " computes in " << compute
                           << " as required, but " << problem->describe()
                           << ": it will "
                           << (problem->overflow ? "overflow" : "underflow");
@@ -222,7 +215,7 @@ private:
         // The compiler's own choice changing is a remark; a request that
         // is not honoured, a warning.
         (pinned ? op->emitWarning() : op->emitRemark())
-            << describe(op) << (storageOnly ? " storage" : "")
+            << describeOp(op) << (storageOnly ? " storage" : "")
             << " promoted from " << (storageOnly ? storage : compute) << " to "
             << promoted << ": " << problem->describe();
         detail = problem->describe();

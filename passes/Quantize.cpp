@@ -300,6 +300,24 @@ struct QuantizedProduct {
   std::optional<Range> range;
 };
 
+/// `range` as [min, max]; none where it is missing or unbounded (exp of an
+/// unbounded input), which gives no scale.
+std::optional<Range> getFiniteRange(DenseF64ArrayAttr range) {
+  if (!range || range.size() != 2 || !std::isfinite(range[0]) ||
+      !std::isfinite(range[1]))
+    return std::nullopt;
+  return Range(range[0], range[1]);
+}
+
+/// The `precision.range` a function argument has (from val-range).
+DenseF64ArrayAttr getArgumentRange(BlockArgument argument) {
+  auto function = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp());
+  return function ? function.getArgAttrOfType<DenseF64ArrayAttr>(
+                        argument.getArgNumber(),
+                        PrecisionDialect::getRangeAttrName())
+                  : nullptr;
+}
+
 /// A range recorded on `op`: the calibration's observation, else range
 /// analysis'; none where it is unbounded.
 std::optional<Range> getRecordedRange(Operation *op) {
@@ -308,10 +326,7 @@ std::optional<Range> getRecordedRange(Operation *op) {
   if (!range)
     range = op->getAttrOfType<DenseF64ArrayAttr>(
         PrecisionDialect::getRangeAttrName());
-  if (!range || range.size() != 2 || !std::isfinite(range[0]) ||
-      !std::isfinite(range[1]))
-    return std::nullopt;
-  return Range(range[0], range[1]);
+  return getFiniteRange(range);
 }
 
 class QuantizePass : public prec::impl::PrecQuantizeBase<QuantizePass> {
@@ -343,8 +358,8 @@ public:
 private:
   /// The [min, max] of operand `operand` (A, or B where it is an activation):
   /// recorded on the op as `rangeName`, else range analysis' on its producer.
-  std::optional<std::pair<double, double>>
-  getInputRange(Operation *op, unsigned operand, StringRef rangeName) {
+  std::optional<Range> getInputRange(Operation *op, unsigned operand,
+                                     StringRef rangeName) {
     auto range = op->getAttrOfType<DenseF64ArrayAttr>(rangeName);
     // A widening cast (materialize reads f16 values in f32) keeps them.
     Value input = prec::lookThroughWidening(op->getOperand(operand));
@@ -352,17 +367,10 @@ private:
       if (Operation *def = input.getDefiningOp())
         range = def->getAttrOfType<DenseF64ArrayAttr>(
             PrecisionDialect::getRangeAttrName());
-      else if (auto argument = dyn_cast<BlockArgument>(input))
-        if (auto function =
-                dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp()))
-          range = function.getArgAttrOfType<DenseF64ArrayAttr>(
-              argument.getArgNumber(), PrecisionDialect::getRangeAttrName());
+      else
+        range = getArgumentRange(cast<BlockArgument>(input));
     }
-    // An unbounded range (exp of an unbounded input) gives no scale.
-    if (!range || range.size() != 2 || !std::isfinite(range[0]) ||
-        !std::isfinite(range[1]))
-      return std::nullopt;
-    return std::make_pair(range[0], range[1]);
+    return getFiniteRange(range);
   }
 
   /// Quantizes a matmul ([batch, M, K] x [batch, K, N], output channel N)
@@ -408,12 +416,7 @@ private:
     scales.type =
         op->getAttrOfType<TypeAttr>(PrecisionDialect::getQuantizeAttrName())
             .getValue();
-    std::string layer = prec::getLayerName(op).str();
-    auto describe = [&]() {
-      std::string name = op->getName().getStringRef().str();
-      return (layer.empty() ? name : "'" + layer + "' (" + name + ")") +
-             " computes in ";
-    };
+    auto describe = [&]() { return prec::describeOp(op) + " computes in "; };
     auto noRange = [&](StringRef operand) {
       return op->emitError()
              << describe() << scales.type << " but its " << operand
@@ -421,7 +424,7 @@ private:
                 "calibrate the model (prec-calibrate, then prec-legalize "
                 "calibration=CALIB.json), or give its inputs a val-range";
     };
-    std::optional<std::pair<double, double>> range =
+    std::optional<Range> range =
         getInputRange(op, 0, PrecisionDialect::getInputRangeAttrName());
     if (!range)
       return noRange("input");
@@ -441,7 +444,7 @@ private:
                              << ": its weights must be a float constant";
     // B is an activation (attention's keys or values): one scale for the
     // tensor, from its range, as for the input.
-    std::optional<std::pair<double, double>> bRange =
+    std::optional<Range> bRange =
         getInputRange(op, 1, PrecisionDialect::getBInputRangeAttrName());
     if (!bRange)
       return noRange("B operand");
@@ -456,8 +459,7 @@ private:
   /// max(|lo|, |hi|) / qmax for a range [lo, hi] (1 where it is 0); an
   /// error where that or its inverse would not be a normal f32, as the
   /// constants that hold them are.
-  static FailureOr<double> computeScale(Operation *op,
-                                        std::pair<double, double> range,
+  static FailureOr<double> computeScale(Operation *op, Range range,
                                         const QuantizationScales &scales,
                                         function_ref<std::string()> describe) {
     double scale = std::max(std::abs(range.first), std::abs(range.second)) /
@@ -582,11 +584,8 @@ private:
   /// The scale of `source`, the residual input of `user`, from its range;
   /// an error at `user` without one.
   FailureOr<double> getResidualScale(Operation *user, Value source, Type type) {
-    std::string layer = prec::getLayerName(user).str();
     auto describe = [&]() {
-      std::string name = user->getName().getStringRef().str();
-      return "the residual input of " +
-             (layer.empty() ? name : "'" + layer + "' (" + name + ")") +
+      return "the residual input of " + prec::describeOp(user) +
              " is quantized to ";
     };
     QuantizationScales scales;
@@ -635,16 +634,7 @@ private:
       return product->range;
     if (Operation *def = value.getDefiningOp())
       return getRecordedRange(def);
-    auto argument = cast<BlockArgument>(value);
-    auto function = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp());
-    auto range = function ? function.getArgAttrOfType<DenseF64ArrayAttr>(
-                                argument.getArgNumber(),
-                                PrecisionDialect::getRangeAttrName())
-                          : nullptr;
-    if (!range || range.size() != 2 || !std::isfinite(range[0]) ||
-        !std::isfinite(range[1]))
-      return std::nullopt;
-    return Range(range[0], range[1]);
+    return getFiniteRange(getArgumentRange(cast<BlockArgument>(value)));
   }
 
   // This run's: each float tensor's quantized form, the products rewritten.

@@ -45,6 +45,12 @@ StringRef getLayerName(Operation *op) {
   return getLocationName(op->getLoc());
 }
 
+std::string describeOp(Operation *op) {
+  std::string name = getLayerName(op).str();
+  std::string opName = op->getName().getStringRef().str();
+  return name.empty() ? opName : "'" + name + "' (" + opName + ")";
+}
+
 std::string getBindingName(BlockArgument argument) {
   if (auto function =
           dyn_cast<FunctionOpInterface>(argument.getOwner()->getParentOp()))

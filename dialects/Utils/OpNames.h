@@ -30,6 +30,9 @@ llvm::StringRef getLocationName(mlir::Location location);
 /// getLocationName of its location.
 llvm::StringRef getLayerName(mlir::Operation *op);
 
+/// How an op reads in messages: `'Add' (tosa.add)`, or the op name alone.
+std::string describeOp(mlir::Operation *op);
+
 /// The name a function argument is known by: its `precision.name`
 /// attribute, else its `NameLoc`, else `argN`.
 std::string getBindingName(mlir::BlockArgument argument);
