@@ -247,7 +247,7 @@ LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op) {
   if (!fitsImplicitGemm(op))
     return unsupported(op, "an implicit-GEMM convolution needs int8 inputs "
                            "with C a multiple of 16, accumulating in int32");
-  std::string epilogue = kernelName(op) + "_epilogue";
+  std::string stem = kernelName(op), epilogue = stem + "_epilogue";
   bool addsBias = !prec::isZeroConstant(bias);
   std::string value = addsBias ? "acc + bias[filter]" : "acc";
   kernels += llvm::formatv(
@@ -267,12 +267,12 @@ LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op) {
       "*reinterpret_cast<const uint4 *>(w);\n  }\n};\n\n",
       getLayerName(op), epilogue, value,
       addsBias ? "accs[k] + bias[filter + k]" : "accs[k]", out[3]);
-  launchImplicitGemmConv(op, epilogue, pointer(result) + ", " + pointer(bias),
+  launchImplicitGemmConv(op, stem, pointer(result) + ", " + pointer(bias),
                          value);
   return success();
 }
 
-void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
+void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef stem,
                                          StringRef initializer,
                                          StringRef description) {
   const ConvGeometry geometry(op);
@@ -287,11 +287,25 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
                     input.getDefiningOp()))
     image = source;
   int64_t filters = out[3];
-  // 64 filters a block where there are no more.
-  int64_t columns = filters <= 64 ? 64 : 128;
+  // The geometry is a constant of the kernel, so that its divisions by the
+  // image's and the window's sizes are multiplications.
+  std::string epilogue = (stem + "_epilogue").str(),
+              constants = (stem + "_geometry").str();
+  kernels += llvm::formatv(
+      "struct {0} {{\n  static constexpr prec_conv_geometry value{{{1}, {2}, "
+      "{3}, {4}, {5}, {6}, {7}, {8}, {9}, {10}, {11}, {12}, {13}, "
+      "{14}};\n};\n\n",
+      constants, shapeOf(image)[1], shapeOf(image)[2], in[3], out[1], out[2],
+      filters, w[1], w[2], stride[0], stride[1], pad[0], pad[2], dilation[0],
+      dilation[1]);
+  // 64 filters a block where there are no more, or where K is one tile of
+  // the kernel's (DEPTH, 128 bytes): such blocks are mostly their epilogue,
+  // which more blocks an SM overlap (4 of 64 filters, 2 of 128).
+  int64_t depth = w[1] * w[2] * w[3];
+  int64_t columns = filters <= 64 || depth <= 128 ? 64 : 128;
   auto kernel = [&](bool aligned) {
-    return llvm::formatv("prec_conv_s8<{0}, {1}, {2}>", columns,
-                         aligned ? "true" : "false", epilogue)
+    return llvm::formatv("prec_conv_s8<{0}, {1}, {2}, {3}>", columns,
+                         aligned ? "true" : "false", constants, epilogue)
         .str();
   };
   // A binding is aligned as the caller allocated it: where the input or
@@ -301,8 +315,10 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
     return kind == Buffer::Kind::Input || kind == Buffer::Kind::Output;
   };
   bool checksAlignment = isBinding(image) || isBinding(weight);
-  std::string bytes =
-      llvm::formatv("prec_conv_s8_shared_bytes<{0}>", columns).str();
+  std::string bytes = llvm::formatv("prec_conv_s8_shared_bytes<{0}, {1}, {2}>",
+                                    columns, constants, epilogue)
+                          .str();
+
   for (bool aligned : {true, false})
     if (aligned || checksAlignment)
       createCode +=
@@ -316,13 +332,9 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
       "{6} epilogue\n",
       layer.empty() ? "" : " '" + layer + "'", w[1], w[2], rows, filters,
       w[1] * w[2] * w[3], description);
-  std::string arguments = llvm::formatv(
-      "{0}, {1}, prec_conv_geometry{{{2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, "
-      "{10}, {11}, {12}, {13}, {14}, {15}}, {16}, {17}{{{18}}",
-      pointer(image), pointer(weight), shapeOf(image)[1], shapeOf(image)[2],
-      in[3], out[1], out[2], filters, w[1], w[2], stride[0], stride[1], pad[0],
-      pad[2], dilation[0], dilation[1], runtimeCount(result, rows), epilogue,
-      initializer);
+  std::string arguments =
+      llvm::formatv("{0}, {1}, {2}, {3}{{{4}}", pointer(image), pointer(weight),
+                    runtimeCount(result, rows), epilogue, initializer);
   std::string grid =
       llvm::formatv("dim3({0}, {1})", blocksFor(result, rows, 128),
                     (filters + columns - 1) / columns);

@@ -235,8 +235,10 @@ private:
   LogicalResult emitCudnnConv(tosa::Conv2DOp op, Value destination);
   LogicalResult emitImplicitGemmConv(tosa::Conv2DOp op);
   /// Launches `op` as an implicit GEMM whose epilogue is the functor
-  /// `epilogue` (a struct in `kernels`) initialized by `initializer`.
-  void launchImplicitGemmConv(tosa::Conv2DOp op, StringRef epilogue,
+  /// `<stem>_epilogue` (a struct in `kernels`) initialized by
+  /// `initializer`, its geometry the constant `<stem>_geometry`, written
+  /// here.
+  void launchImplicitGemmConv(tosa::Conv2DOp op, StringRef stem,
                               StringRef initializer, StringRef description);
   /// The fused elementwise kernel storing `outputs` as the epilogue of
   /// `conv`, its accumulator read as `acc`.

@@ -679,7 +679,7 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
       widest = typeOf(output.value);
   const int64_t run = 16 / widest.bytes;
   StringRef index = indexSpelling.type();
-  std::string epilogue = kernelName(root) + "_epilogue";
+  std::string stem = kernelName(root), epilogue = stem + "_epilogue";
   auto needsCoordinates = [&](size_t n) { return offsetOf(inputs[n]).empty(); };
   // The offsets of the inputs loaded element by element: in a run, at
   // filter + k, skipping those it loads as vectors.
@@ -804,7 +804,7 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
       "{8}};\n\n",
       descriptions, getLayerName(conv), epilogue, widest.cType, members,
       alignment, elementFunction, loadFunction, runFunction);
-  launchImplicitGemmConv(conv, epilogue, initializer, descriptions);
+  launchImplicitGemmConv(conv, stem, initializer, descriptions);
 }
 
 } // namespace prec::cuda

@@ -28,11 +28,12 @@ struct prec_conv_geometry {
 };
 
 // 128 x COLUMNS outputs a block of 8 warps (2 x 4, each 64 x COLUMNS / 4),
-// 128 bytes of K a stage, 3 stages in flight; rows of 128 bytes padded by
+// 128 bytes of K a stage, STAGES in flight; rows of 128 bytes padded by
 // 16 so that the 8 row addresses of an ldmatrix fall in distinct banks.
 // Each thread copies one 16-byte chunk column of every 32nd row.
-template <int COLUMNS_> struct prec_conv_tiles {
-  static constexpr int ROWS = 128, COLUMNS = COLUMNS_, DEPTH = 128, STAGES = 3;
+template <int COLUMNS_, int STAGES_> struct prec_conv_tiles {
+  static constexpr int ROWS = 128, COLUMNS = COLUMNS_, DEPTH = 128;
+  static constexpr int STAGES = STAGES_;
   static constexpr int STRIDE = DEPTH + 16, THREADS = 256;
   static constexpr int WARP_ROWS = ROWS / 2, WARP_COLUMNS = COLUMNS / 4;
   static constexpr int ROW_CHUNKS = ROWS / 32, COLUMN_CHUNKS = COLUMNS / 32;
@@ -45,19 +46,19 @@ template <int COLUMNS_> struct prec_conv_tiles {
 };
 
 // The same block shape on wgmma (sm_90a): 2 warpgroups of 64 x COLUMNS,
-// rows of 128 bytes in the swizzled layout wgmma reads. The copies run two
-// stages ahead of the stage wgmma multiplies. 3 stages keep two
-// blocks on an SM, and keep the host's request (the larger of the two
-// kernels' needs) at mma.sync's, so that sm_80 still fits two of those.
-template <int COLUMNS_> struct prec_conv_wgmma_tiles {
+// rows of 128 bytes in the swizzled layout wgmma reads. The copies run
+// STAGES - 1 stages ahead of the stage wgmma multiplies. The stages keep
+// the host's request (the larger of the two kernels' needs) at mma.sync's,
+// so that sm_80 fits as many of those as before.
+template <int COLUMNS_, int STAGES_> struct prec_conv_wgmma_tiles {
   static constexpr int ROWS = 128, COLUMNS = COLUMNS_, DEPTH = 128;
-  static constexpr int STAGES = 3;
+  static constexpr int STAGES = STAGES_;
   static constexpr int THREADS = 256;
   static constexpr int ROW_CHUNKS = ROWS / 32, COLUMN_CHUNKS = COLUMNS / 32;
   static constexpr int STAGE_BYTES = (ROWS + COLUMNS) * DEPTH;
   // The stages start at the first 1024-byte boundary, as the swizzle needs.
   static constexpr int SHARED_BYTES = STAGES * STAGE_BYTES + 1024;
-  static_assert(SHARED_BYTES <= prec_conv_tiles<COLUMNS>::SHARED_BYTES,
+  static_assert(SHARED_BYTES <= prec_conv_tiles<COLUMNS, STAGES>::SHARED_BYTES,
                 "mma.sync's blocks an SM stay as they were");
   static constexpr int B_OFFSET = ROWS * DEPTH;
   __device__ static int offset(int row, int chunk) {
@@ -205,12 +206,17 @@ __device__ inline void prec_conv_load_stage(
 // A block's outputs, computed and stored a run of 16 bytes of
 // Epilogue::Output (the widest output) at a time so that the reads and the
 // stores are coalesced: thread t takes runs t, t + THREADS, ... of the
-// ROWS x COLUMNS tile, row-major. The accumulators are staged in shared memory
-// as int32; each thread loads the epilogue's inputs of the output's shape (a
-// residual) for all its runs first (`load`, into `Loaded`), so that their
-// latencies overlap, then computes and stores each run (`run`). Where the
-// filters are not a multiple of the run, or a pointer is not 16-byte
-// aligned, every output element by element (`element`).
+// ROWS x COLUMNS tile, row-major. THREADS is a multiple of the runs in a
+// tile row, so a thread's runs share their filters and lie ROW_STEP tile
+// rows apart: their positions are the thread's first plus constants, and
+// what the thread checks of its filters it checks once (ncu counted ~30
+// instructions a run of index arithmetic when each run's row and filter
+// were divided out of its index). The accumulators are staged in shared
+// memory as int32; each thread loads the epilogue's inputs of the output's
+// shape (a residual) for all its runs first (`load`, into `Loaded`), so
+// that their latencies overlap, then computes and stores each run (`run`).
+// Where the filters are not a multiple of the run, or a pointer is not
+// 16-byte aligned, every output element by element (`element`).
 //
 // The staged tile is split in PLANES = RUN / 4 planes by groups of 4
 // columns (plane q holds columns 4q..4q+3 of every run), so that a run's
@@ -228,40 +234,37 @@ template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
   static constexpr int PLANE_WORDS = Tiles::ROWS * ROW_WORDS + 4;
   static constexpr int RUNS = Tiles::COLUMNS / RUN;
   static constexpr int PER_THREAD = Tiles::ROWS * RUNS / Tiles::THREADS;
-  static_assert(PLANES * PLANE_WORDS * sizeof(int) <= Tiles::SHARED_BYTES,
-                "the accumulator tile fits the pipeline's stages");
-  static_assert(Tiles::ROWS * RUNS % Tiles::THREADS == 0,
-                "the threads share the runs evenly");
+  static constexpr int ROW_STEP = Tiles::THREADS / RUNS;
+  // The staged tile's bytes, which the launch's shared memory covers.
+  static constexpr int SHARED_BYTES = PLANES * PLANE_WORDS * sizeof(int);
+  static_assert(Tiles::THREADS % RUNS == 0,
+                "a thread's runs share their filters");
 
   const Epilogue &epilogue;
-  const int filters, thread;
-  const long long rows, first_row, first_filter;
+  const int filters;
+  // The thread's first run: its tile row and column, its output row and
+  // filter, and how many of the block's rows from that row are outputs.
+  const unsigned tile_row, tile_column;
+  const long long row, filter, rows_left;
 
   __device__ prec_conv_outputs(const Epilogue &epilogue, int filters,
                                long long rows, long long first_row,
                                long long first_filter, int thread)
-      : epilogue(epilogue), filters(filters), thread(thread), rows(rows),
-        first_row(first_row), first_filter(first_filter) {}
+      : epilogue(epilogue), filters(filters), tile_row(thread / RUNS),
+        tile_column(thread % RUNS * RUN), row(first_row + tile_row),
+        filter(first_filter + tile_column), rows_left(rows - row) {}
 
-  // Run u of this thread: tile row `index / RUNS`, columns from
-  // `index % RUNS * RUN`.
-  __device__ int index(int u) const { return thread + u * Tiles::THREADS; }
-  __device__ long long row(int u) const { return first_row + index(u) / RUNS; }
-  __device__ long long filter(int u) const {
-    return first_filter + index(u) % RUNS * RUN;
-  }
-  __device__ bool inside(int u) const {
-    return row(u) < rows && filter(u) < filters;
-  }
   // Where the accumulator of tile row r, column c is staged.
-  __device__ static int slot(int r, int c) {
+  __device__ static unsigned slot(unsigned r, unsigned c) {
     return c / 4 % PLANES * PLANE_WORDS + r * ROW_WORDS + c / (4 * PLANES) * 4 +
            c % 4;
   }
+  // Whether the thread's run u is an output row.
+  __device__ bool inside(int u) const { return u * ROW_STEP < rows_left; }
 
   template <int M_TILES, int N_TILES>
   __device__ void store(const int (&acc)[M_TILES][N_TILES][4], int warp_row,
-                        int warp_column) {
+                        int warp_column, int thread) {
     extern __shared__ __align__(16) int8_t prec_conv_shared[];
     int *tile = reinterpret_cast<int *>(prec_conv_shared);
     const int lane = thread & 31, group = lane >> 2, pair = (lane & 3) * 2;
@@ -277,42 +280,46 @@ template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
               make_int2(acc[m][n][2 * half], acc[m][n][2 * half + 1]);
       }
     __syncthreads();
-    // Run u's tile row and first column.
-    auto r = [&](int u) { return index(u) / RUNS; };
-    auto c = [&](int u) { return index(u) % RUNS * RUN; };
+    if (filter >= filters)
+      return;
+    // Run u's accumulators of plane q: at runs[u * ROW_STEP * ROW_WORDS +
+    // q * PLANE_WORDS].
+    const int *runs = tile + slot(tile_row, tile_column);
     if (filters % RUN == 0 && epilogue.aligned()) {
       typename Epilogue::Loaded loaded[PER_THREAD];
 #pragma unroll
       for (int u = 0; u < PER_THREAD; ++u)
         if (inside(u))
-          epilogue.load(row(u), filter(u), loaded[u]);
+          epilogue.load(row + u * ROW_STEP, filter, loaded[u]);
 #pragma unroll
       for (int u = 0; u < PER_THREAD; ++u) {
         if (!inside(u))
-          continue;
+          break;
         int32_t run[RUN];
 #pragma unroll
         for (int q = 0; q < PLANES; ++q)
           *reinterpret_cast<int4 *>(run + 4 * q) =
-              *reinterpret_cast<const int4 *>(tile + slot(r(u), c(u) + 4 * q));
-        epilogue.run(row(u), filter(u), run, loaded[u]);
+              *reinterpret_cast<const int4 *>(runs + u * ROW_STEP * ROW_WORDS +
+                                              q * PLANE_WORDS);
+        epilogue.run(row + u * ROW_STEP, filter, run, loaded[u]);
       }
       return;
     }
-    for (int u = 0; u < PER_THREAD; ++u)
-      for (int e = 0; e < RUN && inside(u) && filter(u) + e < filters; ++e)
-        epilogue.element(row(u), filter(u) + e, tile[slot(r(u), c(u) + e)]);
+    for (int u = 0; u < PER_THREAD && inside(u); ++u)
+      for (int e = 0; e < RUN && filter + e < filters; ++e)
+        epilogue.element(row + u * ROW_STEP, filter + e,
+                         tile[slot(tile_row + u * ROW_STEP, tile_column + e)]);
   }
 };
 
 // A block's 128 x COLUMNS outputs on mma.sync.
-template <int COLUMNS, bool ALIGNED, typename Epilogue>
+template <int COLUMNS, int STAGES, bool ALIGNED, typename Epilogue>
 __device__ inline void prec_conv_s8_mma_sync(const int8_t *__restrict__ input,
                                              const int8_t *__restrict__ weights,
                                              const prec_conv_geometry &g,
                                              long long rows,
                                              const Epilogue &epilogue) {
-  using Tiles = prec_conv_tiles<COLUMNS>;
+  using Tiles = prec_conv_tiles<COLUMNS, STAGES>;
   constexpr int M_TILES = Tiles::WARP_ROWS / 16,
                 N_TILES = Tiles::WARP_COLUMNS / 8;
   extern __shared__ __align__(16) int8_t prec_conv_shared[];
@@ -386,19 +393,19 @@ __device__ inline void prec_conv_s8_mma_sync(const int8_t *__restrict__ input,
   __syncthreads(); // the pipeline's stages become the output tile
   prec_conv_outputs<Tiles, Epilogue>(epilogue, g.filters, rows, first_row,
                                      first_filter, thread)
-      .store(acc, warp_row, warp_column);
+      .store(acc, warp_row, warp_column, thread);
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 // The same on wgmma: warpgroup w multiplies rows 64w..64w+63 by all the
 // block's filters.
-template <int COLUMNS, bool ALIGNED, typename Epilogue>
+template <int COLUMNS, int STAGES, bool ALIGNED, typename Epilogue>
 __device__ inline void prec_conv_s8_wgmma(const int8_t *__restrict__ input,
                                           const int8_t *__restrict__ weights,
                                           const prec_conv_geometry &g,
                                           long long rows,
                                           const Epilogue &epilogue) {
-  using Tiles = prec_conv_wgmma_tiles<COLUMNS>;
+  using Tiles = prec_conv_wgmma_tiles<COLUMNS, STAGES>;
   extern __shared__ __align__(16) int8_t prec_conv_shared[];
   const int thread = threadIdx.x, warp = thread >> 5, warpgroup = warp >> 2;
   const long long first_row = (long long)blockIdx.x * Tiles::ROWS;
@@ -452,32 +459,72 @@ __device__ inline void prec_conv_s8_wgmma(const int8_t *__restrict__ input,
       *reinterpret_cast<const int(*)[1][COLUMNS / 8][4]>(acc.r);
   prec_conv_outputs<Tiles, Epilogue>(epilogue, g.filters, rows, first_row,
                                      first_filter, thread)
-      .store(fragments, 64 * warpgroup + 16 * (warp & 3), 0);
+      .store(fragments, 64 * warpgroup + 16 * (warp & 3), 0, thread);
 }
 #endif
 
-// The shared memory a block of prec_conv_s8<COLUMNS> takes: the larger of
-// the two kernels' needs, since the host cannot tell which was compiled.
-template <int COLUMNS>
-constexpr int prec_conv_s8_shared_bytes =
-    prec_conv_tiles<COLUMNS>::SHARED_BYTES >
-            prec_conv_wgmma_tiles<COLUMNS>::SHARED_BYTES
-        ? prec_conv_tiles<COLUMNS>::SHARED_BYTES
-        : prec_conv_wgmma_tiles<COLUMNS>::SHARED_BYTES;
+constexpr int prec_conv_larger(int a, int b) { return a > b ? a : b; }
+constexpr int prec_conv_smaller(int a, int b) { return a < b ? a : b; }
+
+// The tiles of K in flight: 2 where K is one tile (a third would only take
+// the shared memory another block could use), else 3.
+template <typename Geometry>
+constexpr int prec_conv_s8_stages =
+    Geometry::value.kernel_height *Geometry::value.kernel_width *Geometry::value
+                .channels <= prec_conv_tiles<64, 2>::DEPTH
+        ? 2
+        : 3;
+
+// The shared memory a block of prec_conv_s8 takes: the larger of the two
+// kernels' needs, since the host cannot tell which was compiled, and of
+// their pipelines' and their staged outputs'.
+template <int COLUMNS, typename Geometry, typename Epilogue,
+          int STAGES = prec_conv_s8_stages<Geometry>>
+constexpr int prec_conv_s8_shared_bytes = prec_conv_larger(
+    prec_conv_larger(prec_conv_tiles<COLUMNS, STAGES>::SHARED_BYTES,
+                     prec_conv_wgmma_tiles<COLUMNS, STAGES>::SHARED_BYTES),
+    prec_conv_outputs<prec_conv_tiles<COLUMNS, STAGES>,
+                      Epilogue>::SHARED_BYTES);
+
+// The blocks of 256 threads an SM holds by their shared memory (228 KiB on
+// sm_90, 1 KiB of it reserved a block), at most 4: the registers
+// __launch_bounds__ leaves a thread. wgmma's accumulators of 128 filters
+// take 64 registers a thread, more than a third block would leave room
+// for; mma.sync's blocks (sm_80 and up) keep 2, for their fragments.
+template <int COLUMNS, typename Geometry, typename Epilogue>
+constexpr int prec_conv_s8_blocks =
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    COLUMNS > 64
+        ? 2
+        : prec_conv_smaller(
+              4, 228 * 1024 /
+                     (prec_conv_s8_shared_bytes<COLUMNS, Geometry, Epilogue> +
+                      1024));
+#else
+    2;
+#endif
 
 // One block's 128 x COLUMNS outputs: blockIdx.x picks the rows, blockIdx.y
-// the filters. `rows` is N * OH * OW at the engine's batch. ALIGNED: the
-// input and the weights are 16-byte aligned (the engine launches the copy
-// byte by byte otherwise: a binding is aligned as its caller allocated it).
-template <int COLUMNS, bool ALIGNED, typename Epilogue>
-__global__ void __launch_bounds__(256, 2)
+// the filters. `rows` is N * OH * OW at the engine's batch; the geometry
+// per image is a constant, `Geometry::value`, so that its divisions are
+// multiplications (ncu counted ~100 instructions a thread of divisions by
+// sizes passed as arguments). ALIGNED: the input and the weights are
+// 16-byte aligned (the engine launches the copy byte by byte otherwise: a
+// binding is aligned as its caller allocated it).
+template <int COLUMNS, bool ALIGNED, typename Geometry, typename Epilogue>
+__global__ void
+__launch_bounds__(256, (prec_conv_s8_blocks<COLUMNS, Geometry, Epilogue>))
     prec_conv_s8(const int8_t *__restrict__ input,
-                 const int8_t *__restrict__ weights, prec_conv_geometry g,
-                 long long rows, Epilogue epilogue) {
+                 const int8_t *__restrict__ weights, long long rows,
+                 Epilogue epilogue) {
   prec_kernel_start();
+  constexpr prec_conv_geometry g = Geometry::value;
+  constexpr int STAGES = prec_conv_s8_stages<Geometry>;
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  prec_conv_s8_wgmma<COLUMNS, ALIGNED>(input, weights, g, rows, epilogue);
+  prec_conv_s8_wgmma<COLUMNS, STAGES, ALIGNED>(input, weights, g, rows,
+                                               epilogue);
 #else
-  prec_conv_s8_mma_sync<COLUMNS, ALIGNED>(input, weights, g, rows, epilogue);
+  prec_conv_s8_mma_sync<COLUMNS, STAGES, ALIGNED>(input, weights, g, rows,
+                                                  epilogue);
 #endif
 }

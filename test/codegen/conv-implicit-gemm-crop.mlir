@@ -17,11 +17,11 @@
 // PLAN-NOT: engine.read_through
 
 // CHECK-NOT: // tosa.slice downsample.crop
+// CHECK: static constexpr prec_conv_geometry value{8, 8, 32, 4, 4, 64, 1, 1, 2, 2, 0, 0, 1, 1};
 // CHECK: // tosa.slice padded.crop
+// CHECK: static constexpr prec_conv_geometry value{7, 7, 32, 4, 4, 64, 3, 3, 2, 2, 1, 1, 1, 1};
 // CHECK: // tosa.conv2d 'downsample': 1x1, an implicit GEMM 32x64x32
-// CHECK: prec_conv_geometry{8, 8, 32, 4, 4, 64, 1, 1, 2, 2, 0, 0, 1, 1}
 // CHECK: // tosa.conv2d 'padded': 3x3, an implicit GEMM 32x64x288
-// CHECK: prec_conv_geometry{7, 7, 32, 4, 4, 64, 3, 3, 2, 2, 1, 1, 1, 1}
 func.func @main(%x: tensor<2x8x8x32xi8> loc("x")) -> (tensor<2x4x4x64xi8>, tensor<2x4x4x64xi8>) {
   %start = tosa.const_shape {values = dense<0> : tensor<4xindex>} : () -> !tosa.shape<4>
   %size = tosa.const_shape {values = dense<[2, 7, 7, 32]> : tensor<4xindex>} : () -> !tosa.shape<4>

@@ -39,7 +39,7 @@
 // CHECK: out[i] = prec_saturate_i8(r);
 // CHECK: // tosa.cast wide
 // CHECK: out[i] = prec_round_i8(r);
-// CHECK: prec_launch(e->early_launch, prec_conv_s8<64, true, [[EXPAND]]>
+// CHECK: prec_launch(e->early_launch, prec_conv_s8<64, true, {{k[0-9]+_[a-z]+_geometry}}, [[EXPAND]]>
 func.func @main(%x: tensor<2x4x4x32xi8> loc("x"), %skip: tensor<2x4x4x64xi8> loc("skip"), %y: tensor<64xf32> loc("y"))
     -> (tensor<2x4x4x64xi8>, tensor<64xi8>, tensor<64xi8>, tensor<64xi8>) {
   %w = "tosa.const"() <{values = dense<3> : tensor<64x1x1x32xi8>}> : () -> tensor<64x1x1x32xi8>

@@ -18,8 +18,8 @@
 // CHECK-NEXT: __align__(16) __half v0[8];
 // CHECK: reinterpret_cast<uint4 *>(loaded.v0)[0] = reinterpret_cast<const uint4 *>(in0 + i0)[0];
 // CHECK-NOT: conv2d_epilogue
-// CHECK: prec_conv_s8<64, true, [[MAIN]]>{{.*}}[[MAIN]]{((__half *)(e->arena + [[F16:[0-9]+]]))}
-// CHECK: prec_conv_s8<64, true, [[SHORTCUT]]>{{.*}}[[SHORTCUT]]{((__half *)(e->arena + [[F16]])), ((__half *)bindings[2])}
+// CHECK: prec_conv_s8<64, true, {{k[0-9]+_[a-z]+_geometry}}, [[MAIN]]>{{.*}}[[MAIN]]{((__half *)(e->arena + [[F16:[0-9]+]]))}
+// CHECK: prec_conv_s8<64, true, {{k[0-9]+_[a-z]+_geometry}}, [[SHORTCUT]]>{{.*}}[[SHORTCUT]]{((__half *)(e->arena + [[F16]])), ((__half *)bindings[2])}
 func.func @main(%x: tensor<2x4x4x32xi8> loc("x"), %y: tensor<2x4x4x16xi8> loc("y")) -> tensor<2x4x4x64xf16> {
   %w = "tosa.const"() <{values = dense<3> : tensor<64x1x1x32xi8>}> : () -> tensor<64x1x1x32xi8>
   %w2 = "tosa.const"() <{values = dense<-1> : tensor<64x1x1x16xi8>}> : () -> tensor<64x1x1x16xi8>
