@@ -272,6 +272,17 @@ LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op) {
   return success();
 }
 
+/// The filters a block of the implicit GEMM takes (its COLUMNS) for
+/// `filters` and a K of `depth` bytes: 64 where there are no more, or where
+/// K is one tile of the kernel's (DEPTH, 128 bytes), as such blocks are
+/// mostly their epilogue, which more blocks an SM overlap (4 of 64
+/// filters, 2 of 128). Else 128 (also where a grid of 128-filter blocks
+/// gives an H200's SMs fewer than two each: 64 there measured 1% slower).
+static int64_t getImplicitGemmColumns(int64_t filters, int64_t depth) {
+  constexpr int64_t kDepthTile = 128;
+  return filters <= 64 || depth <= kDepthTile ? 64 : 128;
+}
+
 void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef stem,
                                          StringRef initializer,
                                          StringRef description) {
@@ -298,11 +309,7 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef stem,
       constants, shapeOf(image)[1], shapeOf(image)[2], in[3], out[1], out[2],
       filters, w[1], w[2], stride[0], stride[1], pad[0], pad[2], dilation[0],
       dilation[1]);
-  // 64 filters a block where there are no more, or where K is one tile of
-  // the kernel's (DEPTH, 128 bytes): such blocks are mostly their epilogue,
-  // which more blocks an SM overlap (4 of 64 filters, 2 of 128).
-  int64_t depth = w[1] * w[2] * w[3];
-  int64_t columns = filters <= 64 || depth <= 128 ? 64 : 128;
+  int64_t columns = getImplicitGemmColumns(filters, w[1] * w[2] * w[3]);
   auto kernel = [&](bool aligned) {
     return llvm::formatv("prec_conv_s8<{0}, {1}, {2}, {3}>", columns,
                          aligned ? "true" : "false", constants, epilogue)

@@ -124,10 +124,7 @@ template <typename Geometry, typename Epilogue>
 void launch(long long rows, const int8_t *x, const int8_t *w, Epilogue epilogue,
             cudaStream_t st) {
   constexpr prec_conv_geometry g = Geometry::value;
-  constexpr int COLUMNS =
-      g.filters <= 64 || g.kernel_height * g.kernel_width * g.channels <= 128
-          ? 64
-          : 128;
+  constexpr int COLUMNS = g.filters <= 64 || g.depth() <= 128 ? 64 : 128;
   constexpr int bytes = prec_conv_s8_shared_bytes<COLUMNS, Geometry, Epilogue>;
   auto kernel = prec_conv_s8<COLUMNS, true, Geometry, Epilogue>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,

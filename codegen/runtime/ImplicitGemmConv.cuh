@@ -25,6 +25,10 @@ struct prec_conv_geometry {
   int stride_height, stride_width;
   int pad_top, pad_left;
   int dilation_height, dilation_width;
+  // K: the bytes of a filter (KH * KW * C).
+  __host__ __device__ constexpr int depth() const {
+    return kernel_height * kernel_width * channels;
+  }
 };
 
 // 128 x COLUMNS outputs a block of 8 warps (2 x 4, each 64 x COLUMNS / 4),
@@ -326,7 +330,7 @@ __device__ inline void prec_conv_s8_mma_sync(const int8_t *__restrict__ input,
   const int thread = threadIdx.x, lane = thread & 31, warp = thread >> 5;
   const long long first_row = (long long)blockIdx.x * Tiles::ROWS;
   const long long first_filter = (long long)blockIdx.y * Tiles::COLUMNS;
-  const int depth = g.kernel_height * g.kernel_width * g.channels;
+  const int depth = g.depth();
   const int tiles = (depth + Tiles::DEPTH - 1) / Tiles::DEPTH;
   prec_conv_rows<Tiles::ROW_CHUNKS> chunks(
       input, g, rows, first_row + (thread >> 3), thread & 7);
@@ -410,7 +414,7 @@ __device__ inline void prec_conv_s8_wgmma(const int8_t *__restrict__ input,
   const int thread = threadIdx.x, warp = thread >> 5, warpgroup = warp >> 2;
   const long long first_row = (long long)blockIdx.x * Tiles::ROWS;
   const long long first_filter = (long long)blockIdx.y * Tiles::COLUMNS;
-  const int depth = g.kernel_height * g.kernel_width * g.channels;
+  const int depth = g.depth();
   const int tiles = (depth + Tiles::DEPTH - 1) / Tiles::DEPTH;
   prec_conv_rows<Tiles::ROW_CHUNKS> chunks(
       input, g, rows, first_row + (thread >> 3), thread & 7);
@@ -470,10 +474,7 @@ constexpr int prec_conv_smaller(int a, int b) { return a < b ? a : b; }
 // the shared memory another block could use), else 3.
 template <typename Geometry>
 constexpr int prec_conv_s8_stages =
-    Geometry::value.kernel_height *Geometry::value.kernel_width *Geometry::value
-                .channels <= prec_conv_tiles<64, 2>::DEPTH
-        ? 2
-        : 3;
+    Geometry::value.depth() <= prec_conv_tiles<64, 2>::DEPTH ? 2 : 3;
 
 // The shared memory a block of prec_conv_s8 takes: the larger of the two
 // kernels' needs, since the host cannot tell which was compiled, and of
