@@ -243,11 +243,13 @@ template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
   static constexpr int SHARED_BYTES = PLANES * PLANE_WORDS * sizeof(int);
   static_assert(Tiles::THREADS % RUNS == 0,
                 "a thread's runs share their filters");
+  static_assert(Tiles::ROWS % ROW_STEP == 0,
+                "the threads share the runs evenly");
 
   const Epilogue &epilogue;
   const int filters;
   // The thread's first run: its tile row and column, its output row and
-  // filter, and how many of the block's rows from that row are outputs.
+  // filter, and how many output rows there are from that row on.
   const unsigned tile_row, tile_column;
   const long long row, filter, rows_left;
 
