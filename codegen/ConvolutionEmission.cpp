@@ -309,7 +309,8 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef stem,
       constants, shapeOf(image)[1], shapeOf(image)[2], in[3], out[1], out[2],
       filters, w[1], w[2], stride[0], stride[1], pad[0], pad[2], dilation[0],
       dilation[1]);
-  int64_t columns = getImplicitGemmColumns(filters, w[1] * w[2] * w[3]);
+  int64_t depth = w[1] * w[2] * w[3];
+  int64_t columns = getImplicitGemmColumns(filters, depth);
   auto kernel = [&](bool aligned) {
     return llvm::formatv("prec_conv_s8<{0}, {1}, {2}, {3}>", columns,
                          aligned ? "true" : "false", constants, epilogue)
@@ -325,7 +326,6 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef stem,
   std::string bytes = llvm::formatv("prec_conv_s8_shared_bytes<{0}, {1}, {2}>",
                                     columns, constants, epilogue)
                           .str();
-
   for (bool aligned : {true, false})
     if (aligned || checksAlignment)
       createCode +=
@@ -337,8 +337,8 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef stem,
   runCode += llvm::formatv(
       "  // tosa.conv2d{0}: {1}x{2}, an implicit GEMM {3}x{4}x{5} with the "
       "{6} epilogue\n",
-      layer.empty() ? "" : " '" + layer + "'", w[1], w[2], rows, filters,
-      w[1] * w[2] * w[3], description);
+      layer.empty() ? "" : " '" + layer + "'", w[1], w[2], rows, filters, depth,
+      description);
   std::string arguments =
       llvm::formatv("{0}, {1}, {2}, {3}{{{4}}", pointer(image), pointer(weight),
                     runtimeCount(result, rows), epilogue, initializer);

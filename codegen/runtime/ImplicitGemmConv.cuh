@@ -31,12 +31,16 @@ struct prec_conv_geometry {
   }
 };
 
+// The bytes of K a stage holds, in both kernels.
+constexpr int prec_conv_k_tile = 128;
+
 // 128 x COLUMNS outputs a block of 8 warps (2 x 4, each 64 x COLUMNS / 4),
 // 128 bytes of K a stage, STAGES in flight; rows of 128 bytes padded by
 // 16 so that the 8 row addresses of an ldmatrix fall in distinct banks.
 // Each thread copies one 16-byte chunk column of every 32nd row.
 template <int COLUMNS_, int STAGES_> struct prec_conv_tiles {
-  static constexpr int ROWS = 128, COLUMNS = COLUMNS_, DEPTH = 128;
+  static constexpr int ROWS = 128, COLUMNS = COLUMNS_;
+  static constexpr int DEPTH = prec_conv_k_tile;
   static constexpr int STAGES = STAGES_;
   static constexpr int STRIDE = DEPTH + 16, THREADS = 256;
   static constexpr int WARP_ROWS = ROWS / 2, WARP_COLUMNS = COLUMNS / 4;
@@ -55,7 +59,8 @@ template <int COLUMNS_, int STAGES_> struct prec_conv_tiles {
 // the host's request (the larger of the two kernels' needs) at mma.sync's,
 // so that sm_80 fits as many of those as before.
 template <int COLUMNS_, int STAGES_> struct prec_conv_wgmma_tiles {
-  static constexpr int ROWS = 128, COLUMNS = COLUMNS_, DEPTH = 128;
+  static constexpr int ROWS = 128, COLUMNS = COLUMNS_;
+  static constexpr int DEPTH = prec_conv_k_tile;
   static constexpr int STAGES = STAGES_;
   static constexpr int THREADS = 256;
   static constexpr int ROW_CHUNKS = ROWS / 32, COLUMN_CHUNKS = COLUMNS / 32;
@@ -247,7 +252,7 @@ template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
                 "the threads share the runs evenly");
 
   const Epilogue &epilogue;
-  const int filters;
+  const int filters, thread;
   // The thread's first run: its tile row and column, its output row and
   // filter, and how many output rows there are from that row on.
   const unsigned tile_row, tile_column;
@@ -256,9 +261,10 @@ template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
   __device__ prec_conv_outputs(const Epilogue &epilogue, int filters,
                                long long rows, long long first_row,
                                long long first_filter, int thread)
-      : epilogue(epilogue), filters(filters), tile_row(thread / RUNS),
-        tile_column(thread % RUNS * RUN), row(first_row + tile_row),
-        filter(first_filter + tile_column), rows_left(rows - row) {}
+      : epilogue(epilogue), filters(filters), thread(thread),
+        tile_row(thread / RUNS), tile_column(thread % RUNS * RUN),
+        row(first_row + tile_row), filter(first_filter + tile_column),
+        rows_left(rows - row) {}
 
   // Where the accumulator of tile row r, column c is staged.
   __device__ static unsigned slot(unsigned r, unsigned c) {
@@ -270,7 +276,7 @@ template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
 
   template <int M_TILES, int N_TILES>
   __device__ void store(const int (&acc)[M_TILES][N_TILES][4], int warp_row,
-                        int warp_column, int thread) {
+                        int warp_column) {
     extern __shared__ __align__(16) int8_t prec_conv_shared[];
     int *tile = reinterpret_cast<int *>(prec_conv_shared);
     const int lane = thread & 31, group = lane >> 2, pair = (lane & 3) * 2;
@@ -399,7 +405,7 @@ __device__ inline void prec_conv_s8_mma_sync(const int8_t *__restrict__ input,
   __syncthreads(); // the pipeline's stages become the output tile
   prec_conv_outputs<Tiles, Epilogue>(epilogue, g.filters, rows, first_row,
                                      first_filter, thread)
-      .store(acc, warp_row, warp_column, thread);
+      .store(acc, warp_row, warp_column);
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -465,7 +471,7 @@ __device__ inline void prec_conv_s8_wgmma(const int8_t *__restrict__ input,
       *reinterpret_cast<const int(*)[1][COLUMNS / 8][4]>(acc.r);
   prec_conv_outputs<Tiles, Epilogue>(epilogue, g.filters, rows, first_row,
                                      first_filter, thread)
-      .store(fragments, 64 * warpgroup + 16 * (warp & 3), 0, thread);
+      .store(fragments, 64 * warpgroup + 16 * (warp & 3), 0);
 }
 #endif
 
@@ -475,8 +481,9 @@ constexpr int prec_conv_smaller(int a, int b) { return a < b ? a : b; }
 // The tiles of K in flight: 2 where K is one tile (a third would only take
 // the shared memory another block could use), else 3.
 template <typename Geometry>
-constexpr int prec_conv_s8_stages =
-    Geometry::value.depth() <= prec_conv_tiles<64, 2>::DEPTH ? 2 : 3;
+constexpr int prec_conv_s8_stages = Geometry::value.depth() <= prec_conv_k_tile
+                                        ? 2
+                                        : 3;
 
 // The shared memory a block of prec_conv_s8 takes: the larger of the two
 // kernels' needs, since the host cannot tell which was compiled, and of
