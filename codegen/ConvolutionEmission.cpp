@@ -275,7 +275,7 @@ LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op) {
 /// The filters a block of the implicit GEMM takes (its COLUMNS) for
 /// `filters` and a K of `depth` bytes: 64 where there are no more, or where
 /// K is one tile of the kernel's (DEPTH, 128 bytes), as such blocks are
-/// mostly their epilogue, which more blocks an SM overlap (4 of 64
+/// mostly their epilogue, which more blocks an SM overlap (3 of 64
 /// filters, 2 of 128). Else 128 (also where a grid of 128-filter blocks
 /// gives an H200's SMs fewer than two each: 64 there measured 1% slower).
 static int64_t getImplicitGemmColumns(int64_t filters, int64_t depth) {
@@ -342,9 +342,11 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef stem,
   std::string arguments =
       llvm::formatv("{0}, {1}, {2}, {3}{{{4}}", pointer(image), pointer(weight),
                     runtimeCount(result, rows), epilogue, initializer);
+  // A row tile's filters take prec_conv_s8_filter_blocks blocks (one where
+  // K is one tile), the header's rule.
   std::string grid =
-      llvm::formatv("dim3({0}, {1})", blocksFor(result, rows, 128),
-                    (filters + columns - 1) / columns);
+      llvm::formatv("dim3({0}, prec_conv_s8_filter_blocks<{1}, {2}>)",
+                    blocksFor(result, rows, 128), columns, constants);
   std::string launch = launchCall(kernel(true), grid, "256", bytes, arguments);
   if (checksAlignment)
     launch = llvm::formatv(

@@ -119,7 +119,7 @@ template <int C, int HW, int K, int R, int S> struct Shape {
 };
 
 // The engines' tile width (ConvolutionEmission.cpp): 64 filters a block
-// where there are no more or K is one tile of 128 bytes.
+// where there are no more or K is one tile of 128 bytes; their grid.
 template <typename Geometry, typename Epilogue>
 void launch(long long rows, const int8_t *x, const int8_t *w, Epilogue epilogue,
             cudaStream_t st) {
@@ -129,7 +129,7 @@ void launch(long long rows, const int8_t *x, const int8_t *w, Epilogue epilogue,
   auto kernel = prec_conv_s8<COLUMNS, true, Geometry, Epilogue>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        bytes);
-  dim3 grid((rows + 127) / 128, (g.filters + COLUMNS - 1) / COLUMNS);
+  dim3 grid((rows + 127) / 128, prec_conv_s8_filter_blocks<COLUMNS, Geometry>);
   kernel<<<grid, 256, bytes, st>>>(x, w, rows, epilogue);
 }
 

@@ -172,20 +172,20 @@ __device__ inline void prec_conv_copy16(int8_t *to, const int8_t *from,
   *reinterpret_cast<uint4 *>(to) = chunk;
 }
 
-// Copies a stage's tiles: the receptive fields of the block's rows and the
-// weights of its filters, at the K the rows have reached (`k`, the chunk
+// Copies a stage's tiles: the receptive fields of the block's rows
+// (prec_conv_load_fields) and the weights of its filters
+// (prec_conv_load_weights), at the K the rows have reached (`k`, the chunk
 // column's first byte), zeros past K and outside the image. The tap's
 // offset from a window's corner is the same for all the thread's rows, and
 // its filters are `32 * depth` bytes apart: a copy costs an add and its
 // bounds (ncu counted ~20 instructions a copy when each address was
 // computed whole).
 template <typename Tiles>
-__device__ inline void prec_conv_load_stage(
-    int8_t *shared, const prec_conv_rows<Tiles::ROW_CHUNKS> &rows,
-    const int8_t *weights, const prec_conv_geometry &g, int depth,
-    long long first_filter, int k, int thread, bool aligned) {
+__device__ inline void
+prec_conv_load_fields(int8_t *a, const prec_conv_rows<Tiles::ROW_CHUNKS> &rows,
+                      const int8_t *weights, const prec_conv_geometry &g,
+                      int thread, bool aligned) {
   const int row = thread >> 3, chunk = (thread & 7) * 16;
-  int8_t *a = shared, *b = shared + Tiles::B_OFFSET;
   const bool inside_k = rows.tap_y < g.kernel_height;
   const int dy = rows.tap_y * g.dilation_height,
             dx = rows.tap_x * g.dilation_width;
@@ -199,6 +199,14 @@ __device__ inline void prec_conv_load_stage(
     prec_conv_copy16(a + Tiles::offset(row + 32 * j, chunk),
                      inside ? rows.corner[j] + tap : weights, inside, aligned);
   }
+}
+
+template <typename Tiles>
+__device__ inline void prec_conv_load_weights(int8_t *b, const int8_t *weights,
+                                              const prec_conv_geometry &g,
+                                              int depth, long long first_filter,
+                                              int k, int thread, bool aligned) {
+  const int row = thread >> 3, chunk = (thread & 7) * 16;
   const long long filter = first_filter + row;
   const int8_t *filter_weights = weights + filter * depth + k;
   const long long filters_left = g.filters - filter;
@@ -210,6 +218,16 @@ __device__ inline void prec_conv_load_stage(
                             : weights,
                      inside, aligned);
   }
+}
+
+template <typename Tiles>
+__device__ inline void prec_conv_load_stage(
+    int8_t *shared, const prec_conv_rows<Tiles::ROW_CHUNKS> &rows,
+    const int8_t *weights, const prec_conv_geometry &g, int depth,
+    long long first_filter, int k, int thread, bool aligned) {
+  prec_conv_load_fields<Tiles>(shared, rows, weights, g, thread, aligned);
+  prec_conv_load_weights<Tiles>(shared + Tiles::B_OFFSET, weights, g, depth,
+                                first_filter, k, thread, aligned);
 }
 
 // A block's outputs, computed and stored a run of 16 bytes of
@@ -252,19 +270,20 @@ template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
                 "the threads share the runs evenly");
 
   const Epilogue &epilogue;
+  int *const tile; // where the accumulators are staged
   const int filters, thread;
   // The thread's first run: its tile row and column, its output row and
   // filter, and how many output rows there are from that row on.
   const unsigned tile_row, tile_column;
   const long long row, filter, rows_left;
 
-  __device__ prec_conv_outputs(const Epilogue &epilogue, int filters,
-                               long long rows, long long first_row,
+  __device__ prec_conv_outputs(const Epilogue &epilogue, int8_t *staging,
+                               int filters, long long rows, long long first_row,
                                long long first_filter, int thread)
-      : epilogue(epilogue), filters(filters), thread(thread),
-        tile_row(thread / RUNS), tile_column(thread % RUNS * RUN),
-        row(first_row + tile_row), filter(first_filter + tile_column),
-        rows_left(rows - row) {}
+      : epilogue(epilogue), tile(reinterpret_cast<int *>(staging)),
+        filters(filters), thread(thread), tile_row(thread / RUNS),
+        tile_column(thread % RUNS * RUN), row(first_row + tile_row),
+        filter(first_filter + tile_column), rows_left(rows - row) {}
 
   // Where the accumulator of tile row r, column c is staged.
   __device__ static unsigned slot(unsigned r, unsigned c) {
@@ -277,8 +296,6 @@ template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
   template <int M_TILES, int N_TILES>
   __device__ void store(const int (&acc)[M_TILES][N_TILES][4], int warp_row,
                         int warp_column) {
-    extern __shared__ __align__(16) int8_t prec_conv_shared[];
-    int *tile = reinterpret_cast<int *>(prec_conv_shared);
     const int lane = thread & 31, group = lane >> 2, pair = (lane & 3) * 2;
 #pragma unroll
     for (int m = 0; m < M_TILES; ++m)
@@ -324,20 +341,19 @@ template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
   }
 };
 
-// A block's 128 x COLUMNS outputs on mma.sync.
+// A block's 128 x COLUMNS outputs from `first_filter` on mma.sync.
 template <int COLUMNS, int STAGES, bool ALIGNED, typename Epilogue>
-__device__ inline void prec_conv_s8_mma_sync(const int8_t *__restrict__ input,
-                                             const int8_t *__restrict__ weights,
-                                             const prec_conv_geometry &g,
-                                             long long rows,
-                                             const Epilogue &epilogue) {
+__device__ inline void
+prec_conv_s8_mma_sync(const int8_t *__restrict__ input,
+                      const int8_t *__restrict__ weights,
+                      const prec_conv_geometry &g, long long rows,
+                      long long first_filter, const Epilogue &epilogue) {
   using Tiles = prec_conv_tiles<COLUMNS, STAGES>;
   constexpr int M_TILES = Tiles::WARP_ROWS / 16,
                 N_TILES = Tiles::WARP_COLUMNS / 8;
   extern __shared__ __align__(16) int8_t prec_conv_shared[];
   const int thread = threadIdx.x, lane = thread & 31, warp = thread >> 5;
   const long long first_row = (long long)blockIdx.x * Tiles::ROWS;
-  const long long first_filter = (long long)blockIdx.y * Tiles::COLUMNS;
   const int depth = g.depth();
   const int tiles = (depth + Tiles::DEPTH - 1) / Tiles::DEPTH;
   prec_conv_rows<Tiles::ROW_CHUNKS> chunks(
@@ -403,8 +419,8 @@ __device__ inline void prec_conv_s8_mma_sync(const int8_t *__restrict__ input,
   }
   prec_wait_copies<0>();
   __syncthreads(); // the pipeline's stages become the output tile
-  prec_conv_outputs<Tiles, Epilogue>(epilogue, g.filters, rows, first_row,
-                                     first_filter, thread)
+  prec_conv_outputs<Tiles, Epilogue>(epilogue, prec_conv_shared, g.filters,
+                                     rows, first_row, first_filter, thread)
       .store(acc, warp_row, warp_column);
 }
 
@@ -412,16 +428,15 @@ __device__ inline void prec_conv_s8_mma_sync(const int8_t *__restrict__ input,
 // The same on wgmma: warpgroup w multiplies rows 64w..64w+63 by all the
 // block's filters.
 template <int COLUMNS, int STAGES, bool ALIGNED, typename Epilogue>
-__device__ inline void prec_conv_s8_wgmma(const int8_t *__restrict__ input,
-                                          const int8_t *__restrict__ weights,
-                                          const prec_conv_geometry &g,
-                                          long long rows,
-                                          const Epilogue &epilogue) {
+__device__ inline void
+prec_conv_s8_wgmma(const int8_t *__restrict__ input,
+                   const int8_t *__restrict__ weights,
+                   const prec_conv_geometry &g, long long rows,
+                   long long first_filter, const Epilogue &epilogue) {
   using Tiles = prec_conv_wgmma_tiles<COLUMNS, STAGES>;
   extern __shared__ __align__(16) int8_t prec_conv_shared[];
   const int thread = threadIdx.x, warp = thread >> 5, warpgroup = warp >> 2;
   const long long first_row = (long long)blockIdx.x * Tiles::ROWS;
-  const long long first_filter = (long long)blockIdx.y * Tiles::COLUMNS;
   const int depth = g.depth();
   const int tiles = (depth + Tiles::DEPTH - 1) / Tiles::DEPTH;
   prec_conv_rows<Tiles::ROW_CHUNKS> chunks(
@@ -469,9 +484,68 @@ __device__ inline void prec_conv_s8_wgmma(const int8_t *__restrict__ input,
   __syncthreads(); // the pipeline's stages become the output tile
   const int(&fragments)[1][COLUMNS / 8][4] =
       *reinterpret_cast<const int(*)[1][COLUMNS / 8][4]>(acc.r);
-  prec_conv_outputs<Tiles, Epilogue>(epilogue, g.filters, rows, first_row,
-                                     first_filter, thread)
+  prec_conv_outputs<Tiles, Epilogue>(epilogue, prec_conv_shared, g.filters,
+                                     rows, first_row, first_filter, thread)
       .store(fragments, 64 * warpgroup + 16 * (warp & 3), 0);
+}
+
+// Where K is one tile, a block takes the filter tiles blockIdx.y,
+// blockIdx.y + gridDim.y, ... of its rows: their receptive fields are
+// copied once, and each filter tile's weights are copied while the one
+// before's outputs are stored, the staged outputs having shared memory of
+// their own (ncu: the 1x1 convolutions spent ~20% of their warps' samples
+// waiting for copies, with DRAM ~11% busy).
+template <int COLUMNS, bool ALIGNED, typename Epilogue>
+__device__ inline void prec_conv_s8_wgmma_one_tile(
+    const int8_t *__restrict__ input, const int8_t *__restrict__ weights,
+    const prec_conv_geometry &g, long long rows, const Epilogue &epilogue) {
+  using Tiles = prec_conv_wgmma_tiles<COLUMNS, 1>;
+  extern __shared__ __align__(16) int8_t prec_conv_shared[];
+  const int thread = threadIdx.x, warp = thread >> 5, warpgroup = warp >> 2;
+  const long long first_row = (long long)blockIdx.x * Tiles::ROWS;
+  const long long filter_step = (long long)gridDim.y * COLUMNS;
+  const int depth = g.depth(), column_k = (thread & 7) * 16;
+  int8_t *stage =
+      prec_conv_shared + (-prec_shared_address(prec_conv_shared) & 1023);
+  int8_t *staging = stage + Tiles::STAGE_BYTES;
+  {
+    prec_conv_rows<Tiles::ROW_CHUNKS> chunks(
+        input, g, rows, first_row + (thread >> 3), thread & 7);
+    prec_conv_load_fields<Tiles>(stage, chunks, weights, g, thread, ALIGNED);
+  }
+  long long first_filter = (long long)blockIdx.y * COLUMNS;
+  prec_conv_load_weights<Tiles>(stage + Tiles::B_OFFSET, weights, g, depth,
+                                first_filter, column_k, thread, ALIGNED);
+  prec_commit_copies();
+  for (; first_filter < g.filters; first_filter += filter_step) {
+    prec_wait_copies<0>();
+    prec_wgmma_shared_fence();
+    // The weights are in, and the outputs before are out of the staging.
+    __syncthreads();
+    prec_wgmma_accumulators<COLUMNS> acc;
+    prec_wgmma_fence();
+#pragma unroll
+    for (int step = 0; step < Tiles::DEPTH / 32; ++step)
+      prec_wgmma_s8(acc,
+                    prec_wgmma_descriptor(
+                        stage + warpgroup * 64 * Tiles::DEPTH + 32 * step),
+                    prec_wgmma_descriptor(stage + Tiles::B_OFFSET + 32 * step),
+                    step > 0);
+    prec_wgmma_commit();
+    prec_wgmma_wait<0>();
+    prec_wgmma_hold(acc);
+    __syncthreads(); // both warpgroups are done with the weights
+    if (first_filter + filter_step < g.filters)
+      prec_conv_load_weights<Tiles>(stage + Tiles::B_OFFSET, weights, g, depth,
+                                    first_filter + filter_step, column_k,
+                                    thread, ALIGNED);
+    prec_commit_copies();
+    const int(&fragments)[1][COLUMNS / 8][4] =
+        *reinterpret_cast<const int(*)[1][COLUMNS / 8][4]>(acc.r);
+    prec_conv_outputs<Tiles, Epilogue>(epilogue, staging, g.filters, rows,
+                                       first_row, first_filter, thread)
+        .store(fragments, 64 * warpgroup + 16 * (warp & 3), 0);
+  }
 }
 #endif
 
@@ -479,11 +553,24 @@ constexpr int prec_conv_larger(int a, int b) { return a > b ? a : b; }
 constexpr int prec_conv_smaller(int a, int b) { return a < b ? a : b; }
 
 // The tiles of K in flight: 2 where K is one tile (a third would only take
-// the shared memory another block could use), else 3.
+// the shared memory another block could use; wgmma's kernel there keeps
+// one), else 3.
 template <typename Geometry>
 constexpr int prec_conv_s8_stages = Geometry::value.depth() <= prec_conv_k_tile
                                         ? 2
                                         : 3;
+
+// The shared memory of the wgmma kernels: where K is one tile, the stage
+// and the staged outputs side by side, else the pipeline (the staged
+// outputs take its place after the last product).
+template <int COLUMNS, typename Geometry, typename Epilogue>
+constexpr int prec_conv_s8_wgmma_shared_bytes =
+    Geometry::value.depth() <= prec_conv_k_tile
+        ? prec_conv_wgmma_tiles<COLUMNS, 1>::SHARED_BYTES
+              + prec_conv_outputs<prec_conv_wgmma_tiles<COLUMNS, 1>,
+                                  Epilogue>::SHARED_BYTES
+        : prec_conv_wgmma_tiles<COLUMNS,
+                                prec_conv_s8_stages<Geometry>>::SHARED_BYTES;
 
 // The shared memory a block of prec_conv_s8 takes: the larger of the two
 // kernels' needs, since the host cannot tell which was compiled, and of
@@ -491,8 +578,9 @@ constexpr int prec_conv_s8_stages = Geometry::value.depth() <= prec_conv_k_tile
 template <int COLUMNS, typename Geometry, typename Epilogue,
           int STAGES = prec_conv_s8_stages<Geometry>>
 constexpr int prec_conv_s8_shared_bytes = prec_conv_larger(
-    prec_conv_larger(prec_conv_tiles<COLUMNS, STAGES>::SHARED_BYTES,
-                     prec_conv_wgmma_tiles<COLUMNS, STAGES>::SHARED_BYTES),
+    prec_conv_larger(
+        prec_conv_tiles<COLUMNS, STAGES>::SHARED_BYTES,
+        prec_conv_s8_wgmma_shared_bytes<COLUMNS, Geometry, Epilogue>),
     prec_conv_outputs<prec_conv_tiles<COLUMNS, STAGES>,
                       Epilogue>::SHARED_BYTES);
 
@@ -514,13 +602,22 @@ constexpr int prec_conv_s8_blocks =
     2;
 #endif
 
-// One block's 128 x COLUMNS outputs: blockIdx.x picks the rows, blockIdx.y
-// the filters. `rows` is N * OH * OW at the engine's batch; the geometry
-// per image is a constant, `Geometry::value`, so that its divisions are
-// multiplications (ncu counted ~100 instructions a thread of divisions by
-// sizes passed as arguments). ALIGNED: the input and the weights are
-// 16-byte aligned (the engine launches the copy byte by byte otherwise: a
-// binding is aligned as its caller allocated it).
+// The blocks a row tile's filters take (gridDim.y): one where K is one
+// tile, so that its receptive fields are copied once, else one a tile.
+template <int COLUMNS, typename Geometry>
+constexpr int prec_conv_s8_filter_blocks =
+    Geometry::value.depth() <= prec_conv_k_tile
+        ? 1
+        : (Geometry::value.filters + COLUMNS - 1) / COLUMNS;
+
+// A block's 128 x COLUMNS outputs: blockIdx.x picks the rows, blockIdx.y
+// the first filter tile, and the block takes every gridDim.y-th from it. `rows`
+// is N * OH * OW at the engine's batch; the geometry per image is a constant,
+// `Geometry::value`, so that its divisions are multiplications (ncu counted
+// ~100 instructions a thread of divisions by sizes passed as arguments).
+// ALIGNED: the input and the weights are 16-byte aligned (the engine launches
+// the copy byte by byte otherwise: a binding is aligned as its caller allocated
+// it).
 template <int COLUMNS, bool ALIGNED, typename Geometry, typename Epilogue>
 __global__ void
 __launch_bounds__(256, (prec_conv_s8_blocks<COLUMNS, Geometry, Epilogue>))
@@ -530,11 +627,26 @@ __launch_bounds__(256, (prec_conv_s8_blocks<COLUMNS, Geometry, Epilogue>))
   prec_kernel_start();
   constexpr prec_conv_geometry g = Geometry::value;
   constexpr int STAGES = prec_conv_s8_stages<Geometry>;
+  const long long first_filter = (long long)blockIdx.y * COLUMNS;
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  prec_conv_s8_wgmma<COLUMNS, STAGES, ALIGNED>(input, weights, g, rows,
-                                               epilogue);
-#else
-  prec_conv_s8_mma_sync<COLUMNS, STAGES, ALIGNED>(input, weights, g, rows,
+  if constexpr (g.depth() <= prec_conv_k_tile)
+    prec_conv_s8_wgmma_one_tile<COLUMNS, ALIGNED>(input, weights, g, rows,
                                                   epilogue);
+  else
+    prec_conv_s8_wgmma<COLUMNS, STAGES, ALIGNED>(input, weights, g, rows,
+                                                 first_filter, epilogue);
+#else
+  if constexpr (g.depth() <= prec_conv_k_tile)
+    for (long long f = first_filter; f < g.filters;
+         f += (long long)gridDim.y * COLUMNS) {
+      // The stages the next tile's copies take held the staged outputs.
+      if (f != first_filter)
+        __syncthreads();
+      prec_conv_s8_mma_sync<COLUMNS, STAGES, ALIGNED>(input, weights, g, rows,
+                                                      f, epilogue);
+    }
+  else
+    prec_conv_s8_mma_sync<COLUMNS, STAGES, ALIGNED>(input, weights, g, rows,
+                                                    first_filter, epilogue);
 #endif
 }

@@ -9,7 +9,10 @@
 // not a plain GEMM): such blocks are mostly their epilogue, and more of 64
 // filters fit an SM. The geometry is a constant of the kernel (a struct
 // beside its epilogue); the kernel picks its stages and its blocks an SM
-// from it, its epilogue's output and the tile width.
+// from it, its epilogue's output and the tile width, and the grid its
+// blocks a row tile's filters take: one where K is one tile (on wgmma, a
+// kernel that copies the receptive fields once and loops over the filter
+// tiles), else one a filter tile.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=igemm
 // RUN: FileCheck %s < %t/igemm.cu
@@ -21,9 +24,12 @@
 
 // CHECK-COUNT-1: __device__ inline void prec_copy16_async(
 // CHECK-COUNT-1: __device__ inline uint64_t prec_wgmma_descriptor(
+// CHECK: __device__ inline void prec_conv_s8_wgmma_one_tile(
 // CHECK: constexpr int prec_conv_s8_stages =
+// CHECK: constexpr int prec_conv_s8_wgmma_shared_bytes =
 // CHECK: constexpr int prec_conv_s8_shared_bytes =
 // CHECK: constexpr int prec_conv_s8_blocks =
+// CHECK: constexpr int prec_conv_s8_filter_blocks =
 // CHECK: __launch_bounds__(256, (prec_conv_s8_blocks<COLUMNS, Geometry, Epilogue>))
 // CHECK-NOT: im2col
 // CHECK: // tosa.conv2d window: the implicit GEMM's epilogue
@@ -59,14 +65,14 @@
 // CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<64, true, [[POINTWISE_G]], [[POINTWISE]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<64, [[POINTWISE_G]], [[POINTWISE]]>));
 // CHECK: // tosa.conv2d 'window': 3x3, an implicit GEMM 128x72x144 with the acc + bias[filter] epilogue
 // CHECK-NEXT: if ((reinterpret_cast<uintptr_t>(((int8_t *)bindings[0])) | reinterpret_cast<uintptr_t>(((int8_t *)(e->weights + 0)))) % 16 == 0)
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, true, [[WINDOW_G]], [[WINDOW]]>, dim3(1, 1), 256, prec_conv_s8_shared_bytes<128, [[WINDOW_G]], [[WINDOW]]>, stream, ((int8_t *)bindings[0]), {{.*}}, 128LL, [[WINDOW]]{
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, true, [[WINDOW_G]], [[WINDOW]]>, dim3(1, prec_conv_s8_filter_blocks<128, [[WINDOW_G]]>), 256, prec_conv_s8_shared_bytes<128, [[WINDOW_G]], [[WINDOW]]>, stream, ((int8_t *)bindings[0]), {{.*}}, 128LL, [[WINDOW]]{
 // CHECK-NEXT: else
 // CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, false, [[WINDOW_G]], [[WINDOW]]>,
 // CHECK: // tosa.conv2d 'strided': 3x3, an implicit GEMM 32x5x144 with the acc epilogue
 // CHECK-NEXT: if (
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[STRIDED_G]], [[STRIDED]]>, dim3(1, 1), 256, prec_conv_s8_shared_bytes<64, [[STRIDED_G]], [[STRIDED]]>, stream, ((int8_t *)bindings[0]), {{.*}}, 32LL, [[STRIDED]]{
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[STRIDED_G]], [[STRIDED]]>, dim3(1, prec_conv_s8_filter_blocks<64, [[STRIDED_G]]>), 256, prec_conv_s8_shared_bytes<64, [[STRIDED_G]], [[STRIDED]]>, stream, ((int8_t *)bindings[0]), {{.*}}, 32LL, [[STRIDED]]{
 // CHECK: // tosa.conv2d 'pointwise': 1x1, an implicit GEMM 200x80x16 with the acc epilogue
-// CHECK: prec_launch(e->early_launch, prec_conv_s8<64, true, [[POINTWISE_G]], [[POINTWISE]]>, dim3(2, 2), 256,
+// CHECK: prec_launch(e->early_launch, prec_conv_s8<64, true, [[POINTWISE_G]], [[POINTWISE]]>, dim3(2, prec_conv_s8_filter_blocks<64, [[POINTWISE_G]]>), 256,
 
 // IM2COL-NOT: prec_conv_s8
 // IM2COL-NOT: prec_copy16_async
