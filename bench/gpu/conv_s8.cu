@@ -120,13 +120,15 @@ template <int C, int HW, int K, int R, int S> struct Shape {
 
 // The engines' tile width (ConvolutionEmission.cpp): 64 filters a block
 // where there are no more or K is one tile of 128 bytes; their grid.
-template <typename Geometry, typename Epilogue>
+// ALIGNED false: the copies the engines make byte by byte where a binding
+// is not 16-byte aligned.
+template <typename Geometry, typename Epilogue, bool ALIGNED = true>
 void launch(long long rows, const int8_t *x, const int8_t *w, Epilogue epilogue,
             cudaStream_t st) {
   constexpr prec_conv_geometry g = Geometry::value;
   constexpr int COLUMNS = g.filters <= 64 || g.depth() <= 128 ? 64 : 128;
   constexpr int bytes = prec_conv_s8_shared_bytes<COLUMNS, Geometry, Epilogue>;
-  auto kernel = prec_conv_s8<COLUMNS, true, Geometry, Epilogue>;
+  auto kernel = prec_conv_s8<COLUMNS, ALIGNED, Geometry, Epilogue>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        bytes);
   dim3 grid((rows + 127) / 128, prec_conv_s8_filter_blocks<COLUMNS, Geometry>);
@@ -208,8 +210,8 @@ struct Totals {
   bool exact = true;
 };
 
-// Checks the shape against the direct convolution, then times it against
-// cuDNN's f16.
+// Checks the shape against the direct convolution, with the asynchronous
+// copies and byte by byte, then times it against cuDNN's f16.
 template <typename Geometry> void run(int n, Totals &totals) {
   constexpr prec_conv_geometry g = Geometry::value;
   const int c = g.channels, hw = g.height, k = g.filters, r = g.kernel_height,
@@ -238,14 +240,20 @@ template <typename Geometry> void run(int n, Totals &totals) {
   cudaMemcpy(bias, hb.data(), k * 4, cudaMemcpyHostToDevice);
   cudaMemcpy(x, hx.data(), xs, cudaMemcpyHostToDevice);
   cudaMemcpy(w, hw8.data(), ws, cudaMemcpyHostToDevice);
-  launch<Geometry>(rows, x, w, StoreInt32{{}, y, k}, 0);
   direct<<<(ys + 255) / 256, 256>>>(x, w, ref, g, n);
   std::vector<int> got(ys), want(ys);
-  cudaMemcpy(got.data(), y, ys * 4, cudaMemcpyDeviceToHost);
   cudaMemcpy(want.data(), ref, ys * 4, cudaMemcpyDeviceToHost);
   size_t wrong = 0;
-  for (size_t i = 0; i < ys; ++i)
-    wrong += got[i] != want[i];
+  for (bool aligned : {true, false}) {
+    cudaMemset(y, 0, ys * 4);
+    if (aligned)
+      launch<Geometry>(rows, x, w, StoreInt32{{}, y, k}, 0);
+    else
+      launch<Geometry, StoreInt32, false>(rows, x, w, StoreInt32{{}, y, k}, 0);
+    cudaMemcpy(got.data(), y, ys * 4, cudaMemcpyDeviceToHost);
+    for (size_t i = 0; i < ys; ++i)
+      wrong += got[i] != want[i];
+  }
   totals.exact &= wrong == 0;
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) {
     printf("CUDA error: %s\n", cudaGetErrorString(e));
