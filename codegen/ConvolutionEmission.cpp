@@ -343,10 +343,11 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef stem,
       llvm::formatv("{0}, {1}, {2}, {3}{{{4}}", pointer(image), pointer(weight),
                     runtimeCount(result, rows), epilogue, initializer);
   // A row tile's filters take prec_conv_s8_filter_blocks blocks (one where
-  // K is one tile), the header's rule.
+  // K is one tile and the rows are many), the header's rule.
   std::string grid =
-      llvm::formatv("dim3({0}, prec_conv_s8_filter_blocks<{1}, {2}>)",
-                    blocksFor(result, rows, 128), columns, constants);
+      llvm::formatv("dim3({0}, prec_conv_s8_filter_blocks<{1}, {2}>({3}))",
+                    blocksFor(result, rows, 128), columns, constants,
+                    runtimeCount(result, rows));
   std::string launch = launchCall(kernel(true), grid, "256", bytes, arguments);
   if (checksAlignment)
     launch = llvm::formatv(

@@ -121,17 +121,21 @@ template <int C, int HW, int K, int R, int S> struct Shape {
 // The engines' tile width (ConvolutionEmission.cpp): 64 filters a block
 // where there are no more or K is one tile of 128 bytes; their grid.
 // ALIGNED false: the copies the engines make byte by byte where a binding
-// is not 16-byte aligned.
+// is not 16-byte aligned. `filter_blocks`: the grid's y, the engines' unless
+// given.
 template <typename Geometry, typename Epilogue, bool ALIGNED = true>
 void launch(long long rows, const int8_t *x, const int8_t *w, Epilogue epilogue,
-            cudaStream_t st) {
+            cudaStream_t st, int filter_blocks = 0) {
   constexpr prec_conv_geometry g = Geometry::value;
   constexpr int COLUMNS = g.filters <= 64 || g.depth() <= 128 ? 64 : 128;
   constexpr int bytes = prec_conv_s8_shared_bytes<COLUMNS, Geometry, Epilogue>;
   auto kernel = prec_conv_s8<COLUMNS, ALIGNED, Geometry, Epilogue>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        bytes);
-  dim3 grid((rows + 127) / 128, prec_conv_s8_filter_blocks<COLUMNS, Geometry>);
+  dim3 grid((rows + 127) / 128,
+            filter_blocks
+                ? filter_blocks
+                : prec_conv_s8_filter_blocks<COLUMNS, Geometry>(rows));
   kernel<<<grid, 256, bytes, st>>>(x, w, rows, epilogue);
 }
 
@@ -211,7 +215,10 @@ struct Totals {
 };
 
 // Checks the shape against the direct convolution, with the asynchronous
-// copies and byte by byte, then times it against cuDNN's f16.
+// copies and byte by byte, and with one block taking all of a row tile's
+// filter tiles (what the engines launch where K is one tile and the rows are
+// many), into outputs filled with -1 first; then times it against cuDNN's
+// f16.
 template <typename Geometry> void run(int n, Totals &totals) {
   constexpr prec_conv_geometry g = Geometry::value;
   const int c = g.channels, hw = g.height, k = g.filters, r = g.kernel_height,
@@ -244,12 +251,16 @@ template <typename Geometry> void run(int n, Totals &totals) {
   std::vector<int> got(ys), want(ys);
   cudaMemcpy(want.data(), ref, ys * 4, cudaMemcpyDeviceToHost);
   size_t wrong = 0;
-  for (bool aligned : {true, false}) {
-    cudaMemset(y, 0, ys * 4);
-    if (aligned)
+  for (int check = 0; check < 3; ++check) {
+    cudaMemset(y, 0xFF, ys * 4);
+    if (check == 0)
       launch<Geometry>(rows, x, w, StoreInt32{{}, y, k}, 0);
-    else
+    else if (check == 1)
       launch<Geometry, StoreInt32, false>(rows, x, w, StoreInt32{{}, y, k}, 0);
+    else if (prec_conv_one_k_tile<Geometry>)
+      launch<Geometry>(rows, x, w, StoreInt32{{}, y, k}, 0, 1);
+    else
+      continue;
     cudaMemcpy(got.data(), y, ys * 4, cudaMemcpyDeviceToHost);
     for (size_t i = 0; i < ys; ++i)
       wrong += got[i] != want[i];

@@ -34,6 +34,12 @@ struct prec_conv_geometry {
 // The bytes of K a stage holds, in both kernels.
 constexpr int prec_conv_k_tile = 128;
 
+// Whether K fits one stage: then a block copies its receptive fields once
+// for all its filter tiles (on wgmma).
+template <typename Geometry>
+constexpr bool
+    prec_conv_one_k_tile = Geometry::value.depth() <= prec_conv_k_tile;
+
 // 128 x COLUMNS outputs a block of 8 warps (2 x 4, each 64 x COLUMNS / 4),
 // 128 bytes of K a stage, STAGES in flight; rows of 128 bytes padded by
 // 16 so that the 8 row addresses of an ldmatrix fall in distinct banks.
@@ -55,9 +61,11 @@ template <int COLUMNS_, int STAGES_> struct prec_conv_tiles {
 
 // The same block shape on wgmma (sm_90a): 2 warpgroups of 64 x COLUMNS,
 // rows of 128 bytes in the swizzled layout wgmma reads. The copies run
-// STAGES - 1 stages ahead of the stage wgmma multiplies. The stages keep
-// the host's request (the larger of the two kernels' needs) at mma.sync's,
-// so that sm_80 fits as many of those as before.
+// STAGES - 1 stages ahead of the stage wgmma multiplies. Where K is more
+// than one tile, the stages keep the host's request (the larger of the two
+// kernels' needs) at mma.sync's, so that sm_80 fits as many of those as
+// before; where it is one (one stage, the staged outputs beside it), 2 of
+// the largest blocks still fit sm_80's 164 KiB.
 template <int COLUMNS_, int STAGES_> struct prec_conv_wgmma_tiles {
   static constexpr int ROWS = 128, COLUMNS = COLUMNS_;
   static constexpr int DEPTH = prec_conv_k_tile;
@@ -67,7 +75,9 @@ template <int COLUMNS_, int STAGES_> struct prec_conv_wgmma_tiles {
   static constexpr int STAGE_BYTES = (ROWS + COLUMNS) * DEPTH;
   // The stages start at the first 1024-byte boundary, as the swizzle needs.
   static constexpr int SHARED_BYTES = STAGES * STAGE_BYTES + 1024;
-  static_assert(SHARED_BYTES <= prec_conv_tiles<COLUMNS, STAGES>::SHARED_BYTES,
+  static_assert(STAGES == 1 ||
+                    SHARED_BYTES <=
+                        prec_conv_tiles<COLUMNS, STAGES>::SHARED_BYTES,
                 "mma.sync's blocks an SM stay as they were");
   static constexpr int B_OFFSET = ROWS * DEPTH;
   __device__ static int offset(int row, int chunk) {
@@ -180,10 +190,12 @@ __device__ inline void prec_conv_copy16(int8_t *to, const int8_t *from,
 // its filters are `32 * depth` bytes apart: a copy costs an add and its
 // bounds (ncu counted ~20 instructions a copy when each address was
 // computed whole).
+// The receptive fields' tile; `readable` is any address the copies that
+// zero-fill may name (they read none of it).
 template <typename Tiles>
 __device__ inline void
 prec_conv_load_fields(int8_t *a, const prec_conv_rows<Tiles::ROW_CHUNKS> &rows,
-                      const int8_t *weights, const prec_conv_geometry &g,
+                      const int8_t *readable, const prec_conv_geometry &g,
                       int thread, bool aligned) {
   const int row = thread >> 3, chunk = (thread & 7) * 16;
   const bool inside_k = rows.tap_y < g.kernel_height;
@@ -197,10 +209,11 @@ prec_conv_load_fields(int8_t *a, const prec_conv_rows<Tiles::ROW_CHUNKS> &rows,
     const bool inside =
         inside_k && y < (unsigned)g.height && x < (unsigned)g.width;
     prec_conv_copy16(a + Tiles::offset(row + 32 * j, chunk),
-                     inside ? rows.corner[j] + tap : weights, inside, aligned);
+                     inside ? rows.corner[j] + tap : readable, inside, aligned);
   }
 }
 
+// The weights' tile: filters first_filter.. at K offset `k`.
 template <typename Tiles>
 __device__ inline void prec_conv_load_weights(int8_t *b, const int8_t *weights,
                                               const prec_conv_geometry &g,
@@ -498,12 +511,12 @@ prec_conv_s8_wgmma(const int8_t *__restrict__ input,
 template <int COLUMNS, bool ALIGNED, typename Epilogue>
 __device__ inline void prec_conv_s8_wgmma_one_tile(
     const int8_t *__restrict__ input, const int8_t *__restrict__ weights,
-    const prec_conv_geometry &g, long long rows, const Epilogue &epilogue) {
+    const prec_conv_geometry &g, long long rows, long long first_filter,
+    long long filter_step, const Epilogue &epilogue) {
   using Tiles = prec_conv_wgmma_tiles<COLUMNS, 1>;
   extern __shared__ __align__(16) int8_t prec_conv_shared[];
   const int thread = threadIdx.x, warp = thread >> 5, warpgroup = warp >> 2;
   const long long first_row = (long long)blockIdx.x * Tiles::ROWS;
-  const long long filter_step = (long long)gridDim.y * COLUMNS;
   const int depth = g.depth(), column_k = (thread & 7) * 16;
   int8_t *stage =
       prec_conv_shared + (-prec_shared_address(prec_conv_shared) & 1023);
@@ -513,7 +526,6 @@ __device__ inline void prec_conv_s8_wgmma_one_tile(
         input, g, rows, first_row + (thread >> 3), thread & 7);
     prec_conv_load_fields<Tiles>(stage, chunks, weights, g, thread, ALIGNED);
   }
-  long long first_filter = (long long)blockIdx.y * COLUMNS;
   prec_conv_load_weights<Tiles>(stage + Tiles::B_OFFSET, weights, g, depth,
                                 first_filter, column_k, thread, ALIGNED);
   prec_commit_copies();
@@ -552,36 +564,34 @@ __device__ inline void prec_conv_s8_wgmma_one_tile(
 constexpr int prec_conv_larger(int a, int b) { return a > b ? a : b; }
 constexpr int prec_conv_smaller(int a, int b) { return a < b ? a : b; }
 
-// The tiles of K in flight: 2 where K is one tile (a third would only take
-// the shared memory another block could use; wgmma's kernel there keeps
-// one), else 3.
+// The stages of K tiles: 3 where K is more than one tile; 2 where it is
+// one on mma.sync (one holds it, and the staged outputs that replace them
+// take about two's room; a third would only take shared memory another
+// block could use); wgmma's kernel there keeps one.
 template <typename Geometry>
-constexpr int prec_conv_s8_stages = Geometry::value.depth() <= prec_conv_k_tile
-                                        ? 2
-                                        : 3;
+constexpr int prec_conv_s8_stages = prec_conv_one_k_tile<Geometry> ? 2 : 3;
 
 // The shared memory of the wgmma kernels: where K is one tile, the stage
 // and the staged outputs side by side, else the pipeline (the staged
 // outputs take its place after the last product).
 template <int COLUMNS, typename Geometry, typename Epilogue>
 constexpr int prec_conv_s8_wgmma_shared_bytes =
-    Geometry::value.depth() <= prec_conv_k_tile
-        ? prec_conv_wgmma_tiles<COLUMNS, 1>::SHARED_BYTES
-              + prec_conv_outputs<prec_conv_wgmma_tiles<COLUMNS, 1>,
-                                  Epilogue>::SHARED_BYTES
+    prec_conv_one_k_tile<Geometry>
+        ? prec_conv_wgmma_tiles<COLUMNS, 1>::SHARED_BYTES +
+              prec_conv_outputs<prec_conv_wgmma_tiles<COLUMNS, 1>,
+                                Epilogue>::SHARED_BYTES
         : prec_conv_wgmma_tiles<COLUMNS,
                                 prec_conv_s8_stages<Geometry>>::SHARED_BYTES;
 
 // The shared memory a block of prec_conv_s8 takes: the larger of the two
 // kernels' needs, since the host cannot tell which was compiled, and of
 // their pipelines' and their staged outputs'.
-template <int COLUMNS, typename Geometry, typename Epilogue,
-          int STAGES = prec_conv_s8_stages<Geometry>>
+template <int COLUMNS, typename Geometry, typename Epilogue>
 constexpr int prec_conv_s8_shared_bytes = prec_conv_larger(
     prec_conv_larger(
-        prec_conv_tiles<COLUMNS, STAGES>::SHARED_BYTES,
+        prec_conv_tiles<COLUMNS, prec_conv_s8_stages<Geometry>>::SHARED_BYTES,
         prec_conv_s8_wgmma_shared_bytes<COLUMNS, Geometry, Epilogue>),
-    prec_conv_outputs<prec_conv_tiles<COLUMNS, STAGES>,
+    prec_conv_outputs<prec_conv_tiles<COLUMNS, prec_conv_s8_stages<Geometry>>,
                       Epilogue>::SHARED_BYTES);
 
 // The blocks of 256 threads an SM holds by their shared memory (228 KiB on
@@ -602,16 +612,21 @@ constexpr int prec_conv_s8_blocks =
     2;
 #endif
 
-// The blocks a row tile's filters take (gridDim.y): one where K is one
-// tile, so that its receptive fields are copied once, else one a tile.
+// The blocks a row tile's filters take (gridDim.y) at `rows` output rows:
+// one a filter tile, except where K is one tile and the row tiles alone
+// give the grid 256 blocks (two an SM of an H100's or H200's 132): then
+// one, so that its receptive fields are copied once. A small batch keeps
+// a block for each filter tile.
 template <int COLUMNS, typename Geometry>
-constexpr int prec_conv_s8_filter_blocks =
-    Geometry::value.depth() <= prec_conv_k_tile
-        ? 1
-        : (Geometry::value.filters + COLUMNS - 1) / COLUMNS;
+constexpr int prec_conv_s8_filter_blocks(long long rows) {
+  const int tiles = (Geometry::value.filters + COLUMNS - 1) / COLUMNS;
+  return prec_conv_one_k_tile<Geometry> && (rows + 127) / 128 >= 256 ? 1
+                                                                     : tiles;
+}
 
-// A block's 128 x COLUMNS outputs: blockIdx.x picks the rows, blockIdx.y
-// the first filter tile, and the block takes every gridDim.y-th from it. `rows`
+// A block's outputs: blockIdx.x picks 128 rows, blockIdx.y the filter tile
+// of COLUMNS; where K is one tile, the block takes every gridDim.y-th from
+// there. `rows`
 // is N * OH * OW at the engine's batch; the geometry per image is a constant,
 // `Geometry::value`, so that its divisions are multiplications (ncu counted
 // ~100 instructions a thread of divisions by sizes passed as arguments).
@@ -628,17 +643,17 @@ __launch_bounds__(256, (prec_conv_s8_blocks<COLUMNS, Geometry, Epilogue>))
   constexpr prec_conv_geometry g = Geometry::value;
   constexpr int STAGES = prec_conv_s8_stages<Geometry>;
   const long long first_filter = (long long)blockIdx.y * COLUMNS;
+  const long long filter_step = (long long)gridDim.y * COLUMNS;
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  if constexpr (g.depth() <= prec_conv_k_tile)
-    prec_conv_s8_wgmma_one_tile<COLUMNS, ALIGNED>(input, weights, g, rows,
-                                                  epilogue);
+  if constexpr (prec_conv_one_k_tile<Geometry>)
+    prec_conv_s8_wgmma_one_tile<COLUMNS, ALIGNED>(
+        input, weights, g, rows, first_filter, filter_step, epilogue);
   else
     prec_conv_s8_wgmma<COLUMNS, STAGES, ALIGNED>(input, weights, g, rows,
                                                  first_filter, epilogue);
 #else
-  if constexpr (g.depth() <= prec_conv_k_tile)
-    for (long long f = first_filter; f < g.filters;
-         f += (long long)gridDim.y * COLUMNS) {
+  if constexpr (prec_conv_one_k_tile<Geometry>)
+    for (long long f = first_filter; f < g.filters; f += filter_step) {
       // The stages the next tile's copies take held the staged outputs.
       if (f != first_filter)
         __syncthreads();

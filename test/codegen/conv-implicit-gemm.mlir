@@ -12,7 +12,7 @@
 // from it, its epilogue's output and the tile width, and the grid its
 // blocks a row tile's filters take: one where K is one tile (on wgmma, a
 // kernel that copies the receptive fields once and loops over the filter
-// tiles), else one a filter tile.
+// tiles) and the rows give 256 blocks, else one a filter tile.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=igemm
 // RUN: FileCheck %s < %t/igemm.cu
@@ -29,7 +29,7 @@
 // CHECK: constexpr int prec_conv_s8_wgmma_shared_bytes =
 // CHECK: constexpr int prec_conv_s8_shared_bytes =
 // CHECK: constexpr int prec_conv_s8_blocks =
-// CHECK: constexpr int prec_conv_s8_filter_blocks =
+// CHECK: constexpr int prec_conv_s8_filter_blocks(long long rows) {
 // CHECK: __launch_bounds__(256, (prec_conv_s8_blocks<COLUMNS, Geometry, Epilogue>))
 // CHECK-NOT: im2col
 // CHECK: // tosa.conv2d window: the implicit GEMM's epilogue
@@ -65,14 +65,14 @@
 // CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<64, true, [[POINTWISE_G]], [[POINTWISE]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<64, [[POINTWISE_G]], [[POINTWISE]]>));
 // CHECK: // tosa.conv2d 'window': 3x3, an implicit GEMM 128x72x144 with the acc + bias[filter] epilogue
 // CHECK-NEXT: if ((reinterpret_cast<uintptr_t>(((int8_t *)bindings[0])) | reinterpret_cast<uintptr_t>(((int8_t *)(e->weights + 0)))) % 16 == 0)
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, true, [[WINDOW_G]], [[WINDOW]]>, dim3(1, prec_conv_s8_filter_blocks<128, [[WINDOW_G]]>), 256, prec_conv_s8_shared_bytes<128, [[WINDOW_G]], [[WINDOW]]>, stream, ((int8_t *)bindings[0]), {{.*}}, 128LL, [[WINDOW]]{
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, true, [[WINDOW_G]], [[WINDOW]]>, dim3(1, prec_conv_s8_filter_blocks<128, [[WINDOW_G]]>(128LL)), 256, prec_conv_s8_shared_bytes<128, [[WINDOW_G]], [[WINDOW]]>, stream, ((int8_t *)bindings[0]), {{.*}}, 128LL, [[WINDOW]]{
 // CHECK-NEXT: else
 // CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, false, [[WINDOW_G]], [[WINDOW]]>,
 // CHECK: // tosa.conv2d 'strided': 3x3, an implicit GEMM 32x5x144 with the acc epilogue
 // CHECK-NEXT: if (
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[STRIDED_G]], [[STRIDED]]>, dim3(1, prec_conv_s8_filter_blocks<64, [[STRIDED_G]]>), 256, prec_conv_s8_shared_bytes<64, [[STRIDED_G]], [[STRIDED]]>, stream, ((int8_t *)bindings[0]), {{.*}}, 32LL, [[STRIDED]]{
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[STRIDED_G]], [[STRIDED]]>, dim3(1, prec_conv_s8_filter_blocks<64, [[STRIDED_G]]>(32LL)), 256, prec_conv_s8_shared_bytes<64, [[STRIDED_G]], [[STRIDED]]>, stream, ((int8_t *)bindings[0]), {{.*}}, 32LL, [[STRIDED]]{
 // CHECK: // tosa.conv2d 'pointwise': 1x1, an implicit GEMM 200x80x16 with the acc epilogue
-// CHECK: prec_launch(e->early_launch, prec_conv_s8<64, true, [[POINTWISE_G]], [[POINTWISE]]>, dim3(2, prec_conv_s8_filter_blocks<64, [[POINTWISE_G]]>), 256,
+// CHECK: prec_launch(e->early_launch, prec_conv_s8<64, true, [[POINTWISE_G]], [[POINTWISE]]>, dim3(2, prec_conv_s8_filter_blocks<64, [[POINTWISE_G]]>(200LL)), 256,
 
 // IM2COL-NOT: prec_conv_s8
 // IM2COL-NOT: prec_copy16_async
