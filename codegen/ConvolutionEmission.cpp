@@ -339,15 +339,15 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef stem,
       "{6} epilogue\n",
       layer.empty() ? "" : " '" + layer + "'", w[1], w[2], rows, filters, depth,
       description);
+  std::string rowCount = runtimeCount(result, rows);
   std::string arguments =
       llvm::formatv("{0}, {1}, {2}, {3}{{{4}}", pointer(image), pointer(weight),
-                    runtimeCount(result, rows), epilogue, initializer);
+                    rowCount, epilogue, initializer);
   // A row tile's filters take prec_conv_s8_filter_blocks blocks (one where
   // K is one tile and the rows are many), the header's rule.
   std::string grid =
       llvm::formatv("dim3({0}, prec_conv_s8_filter_blocks<{1}, {2}>({3}))",
-                    blocksFor(result, rows, 128), columns, constants,
-                    runtimeCount(result, rows));
+                    blocksFor(result, rows, 128), columns, constants, rowCount);
   std::string launch = launchCall(kernel(true), grid, "256", bytes, arguments);
   if (checksAlignment)
     launch = llvm::formatv(

@@ -182,14 +182,6 @@ __device__ inline void prec_conv_copy16(int8_t *to, const int8_t *from,
   *reinterpret_cast<uint4 *>(to) = chunk;
 }
 
-// Copies a stage's tiles: the receptive fields of the block's rows
-// (prec_conv_load_fields) and the weights of its filters
-// (prec_conv_load_weights), at the K the rows have reached (`k`, the chunk
-// column's first byte), zeros past K and outside the image. The tap's
-// offset from a window's corner is the same for all the thread's rows, and
-// its filters are `32 * depth` bytes apart: a copy costs an add and its
-// bounds (ncu counted ~20 instructions a copy when each address was
-// computed whole).
 // The receptive fields' tile; `readable` is any address the copies that
 // zero-fill may name (they read none of it).
 template <typename Tiles>
@@ -233,6 +225,14 @@ __device__ inline void prec_conv_load_weights(int8_t *b, const int8_t *weights,
   }
 }
 
+// Copies a stage's tiles: the receptive fields of the block's rows
+// (prec_conv_load_fields) and the weights of its filters
+// (prec_conv_load_weights), at the K the rows have reached (`k`, the chunk
+// column's first byte), zeros past K and outside the image. The tap's
+// offset from a window's corner is the same for all the thread's rows, and
+// its filters are `32 * depth` bytes apart: a copy costs an add and its
+// bounds (ncu counted ~20 instructions a copy when each address was
+// computed whole).
 template <typename Tiles>
 __device__ inline void prec_conv_load_stage(
     int8_t *shared, const prec_conv_rows<Tiles::ROW_CHUNKS> &rows,
@@ -438,6 +438,23 @@ prec_conv_s8_mma_sync(const int8_t *__restrict__ input,
 }
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+// Stores a block's outputs from its warpgroups' accumulators (as mma.sync's
+// fragments: warp w of warpgroup v holds rows 64v + 16w..), staged at
+// `staging`.
+template <typename Tiles, typename Epilogue>
+__device__ inline void
+prec_conv_store_wgmma(const prec_wgmma_accumulators<Tiles::COLUMNS> &acc,
+                      const Epilogue &epilogue, int8_t *staging, int filters,
+                      long long rows, long long first_row,
+                      long long first_filter, int thread) {
+  const int warp = thread >> 5, warpgroup = warp >> 2;
+  const int(&fragments)[1][Tiles::COLUMNS / 8][4] =
+      *reinterpret_cast<const int(*)[1][Tiles::COLUMNS / 8][4]>(acc.r);
+  prec_conv_outputs<Tiles, Epilogue>(epilogue, staging, filters, rows,
+                                     first_row, first_filter, thread)
+      .store(fragments, 64 * warpgroup + 16 * (warp & 3), 0);
+}
+
 // The same on wgmma: warpgroup w multiplies rows 64w..64w+63 by all the
 // block's filters.
 template <int COLUMNS, int STAGES, bool ALIGNED, typename Epilogue>
@@ -448,7 +465,7 @@ prec_conv_s8_wgmma(const int8_t *__restrict__ input,
                    long long first_filter, const Epilogue &epilogue) {
   using Tiles = prec_conv_wgmma_tiles<COLUMNS, STAGES>;
   extern __shared__ __align__(16) int8_t prec_conv_shared[];
-  const int thread = threadIdx.x, warp = thread >> 5, warpgroup = warp >> 2;
+  const int thread = threadIdx.x, warpgroup = thread >> 7;
   const long long first_row = (long long)blockIdx.x * Tiles::ROWS;
   const int depth = g.depth();
   const int tiles = (depth + Tiles::DEPTH - 1) / Tiles::DEPTH;
@@ -495,11 +512,8 @@ prec_conv_s8_wgmma(const int8_t *__restrict__ input,
   prec_wgmma_hold(acc);
   prec_wait_copies<0>();
   __syncthreads(); // the pipeline's stages become the output tile
-  const int(&fragments)[1][COLUMNS / 8][4] =
-      *reinterpret_cast<const int(*)[1][COLUMNS / 8][4]>(acc.r);
-  prec_conv_outputs<Tiles, Epilogue>(epilogue, prec_conv_shared, g.filters,
-                                     rows, first_row, first_filter, thread)
-      .store(fragments, 64 * warpgroup + 16 * (warp & 3), 0);
+  prec_conv_store_wgmma<Tiles>(acc, epilogue, prec_conv_shared, g.filters, rows,
+                               first_row, first_filter, thread);
 }
 
 // Where K is one tile, a block takes the filter tiles blockIdx.y,
@@ -515,7 +529,7 @@ __device__ inline void prec_conv_s8_wgmma_one_tile(
     long long filter_step, const Epilogue &epilogue) {
   using Tiles = prec_conv_wgmma_tiles<COLUMNS, 1>;
   extern __shared__ __align__(16) int8_t prec_conv_shared[];
-  const int thread = threadIdx.x, warp = thread >> 5, warpgroup = warp >> 2;
+  const int thread = threadIdx.x, warpgroup = thread >> 7;
   const long long first_row = (long long)blockIdx.x * Tiles::ROWS;
   const int depth = g.depth(), column_k = (thread & 7) * 16;
   int8_t *stage =
@@ -552,11 +566,8 @@ __device__ inline void prec_conv_s8_wgmma_one_tile(
                                     first_filter + filter_step, column_k,
                                     thread, ALIGNED);
     prec_commit_copies();
-    const int(&fragments)[1][COLUMNS / 8][4] =
-        *reinterpret_cast<const int(*)[1][COLUMNS / 8][4]>(acc.r);
-    prec_conv_outputs<Tiles, Epilogue>(epilogue, staging, g.filters, rows,
-                                       first_row, first_filter, thread)
-        .store(fragments, 64 * warpgroup + 16 * (warp & 3), 0);
+    prec_conv_store_wgmma<Tiles>(acc, epilogue, staging, g.filters, rows,
+                                 first_row, first_filter, thread);
   }
 }
 #endif
@@ -626,13 +637,12 @@ constexpr int prec_conv_s8_filter_blocks(long long rows) {
 
 // A block's outputs: blockIdx.x picks 128 rows, blockIdx.y the filter tile
 // of COLUMNS; where K is one tile, the block takes every gridDim.y-th from
-// there. `rows`
-// is N * OH * OW at the engine's batch; the geometry per image is a constant,
-// `Geometry::value`, so that its divisions are multiplications (ncu counted
-// ~100 instructions a thread of divisions by sizes passed as arguments).
-// ALIGNED: the input and the weights are 16-byte aligned (the engine launches
-// the copy byte by byte otherwise: a binding is aligned as its caller allocated
-// it).
+// there. `rows` is N * OH * OW at the engine's batch; the geometry per
+// image is a constant, `Geometry::value`, so that its divisions are
+// multiplications (ncu counted ~100 instructions a thread of divisions by
+// sizes passed as arguments). ALIGNED: the input and the weights are
+// 16-byte aligned (the engine launches the copy byte by byte otherwise: a
+// binding is aligned as its caller allocated it).
 template <int COLUMNS, bool ALIGNED, typename Geometry, typename Epilogue>
 __global__ void
 __launch_bounds__(256, (prec_conv_s8_blocks<COLUMNS, Geometry, Epilogue>))
