@@ -652,10 +652,12 @@ static bool loadsEpilogueRun(const ElementLoad &input,
 
 /// `conv` launched as an implicit GEMM whose epilogue computes the fused
 /// kernel storing `outputs` (the launch's last, all of one shape) from the
-/// accumulators: `element` for one output element, `load` and `run` for a
-/// 16-byte run of the widest output's filters, loading the inputs that
-/// follow the filter (the output's shape, ahead in `load`, or one element
-/// per filter) as vectors and the others element by element.
+/// accumulators: `element` for one output element, `load`, `columns` and
+/// `run` for a 16-byte run of the widest output's filters, loading the
+/// inputs that follow the filter as vectors (those of the output's shape
+/// ahead of the products in `load`, those of one element per filter once
+/// for all a thread's runs, which share their filters, in `columns`) and
+/// the others element by element.
 void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
                                     ArrayRef<StoredElement> outputs,
                                     ArrayRef<ElementLoad> inputs,
@@ -697,10 +699,12 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
     return code;
   };
   // Inputs of the output's shape are loaded ahead (`load`, into a Loaded),
-  // per-filter ones in the run, the others element by element.
+  // per-filter ones into Columns (ncu: reloading them for each run took a
+  // third of the global loads' L1 wavefronts of ResNet-50's 1x1
+  // convolutions, whose L1 was ~89% busy), the others element by element.
   std::string members, initializer, alignment;
-  std::string elementLoads, loadedMembers, aheadLoads, runLoads,
-      runElementLoads, values;
+  std::string elementLoads, loadedMembers, aheadLoads, columnMembers,
+      columnLoads, runLoads, runElementLoads, values;
   for (auto [n, input] : llvm::enumerate(inputs)) {
     members += llvm::formatv("  const {0} *__restrict__ in{1};\n",
                              typeOf(input.value).cType, n);
@@ -723,18 +727,14 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
     bool ahead = offsetOf(input) == "i";
     int64_t bytes = run * typeOf(input.value).bytes;
     int64_t chunk = std::min<int64_t>(bytes, 16);
-    std::string &loads = ahead ? aheadLoads : runLoads;
-    if (ahead) {
-      loadedMembers += "    " + array + "\n";
-      runLoads += llvm::formatv("    const auto &v{0} = loaded.v{0};\n", n);
-    } else {
-      runLoads += "    " + array + "\n";
-    }
+    (ahead ? loadedMembers : columnMembers) += "    " + array + "\n";
+    runLoads += llvm::formatv("    const auto &v{0} = {1}.v{0};\n", n,
+                              ahead ? "loaded" : "columns");
     for (int64_t c = 0; c < bytes / chunk; ++c)
-      loads += llvm::formatv(
-          "    reinterpret_cast<{0} *>({1}v{2})[{3}] = reinterpret_cast<const "
+      (ahead ? aheadLoads : columnLoads) += llvm::formatv(
+          "    reinterpret_cast<{0} *>({1}.v{2})[{3}] = reinterpret_cast<const "
           "{0} *>(in{2} + {4})[{3}];\n",
-          getVectorCTypeOfBytes(chunk), ahead ? "loaded." : "", n, c,
+          getVectorCTypeOfBytes(chunk), ahead ? "loaded" : "columns", n, c,
           ahead ? "i0" : "filter");
     alignment += llvm::formatv("(uintptr_t)in{0} | ", n).str();
   }
@@ -786,9 +786,16 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
           : llvm::formatv("    const {0} i0 = ({0})(row * {1} + filter);\n",
                           index, filters) +
                 aheadLoads);
+  std::string columnsFunction =
+      llvm::formatv("  struct Columns {{\n{0}  };\n", columnMembers).str() +
+      (columnLoads.empty()
+           ? "  __device__ void columns(long long, Columns &) const {}\n"
+           : "  __device__ void columns(long long filter, Columns &columns) "
+             "const {\n" +
+                 columnLoads + "  }\n");
   std::string runFunction = llvm::formatv(
       "  __device__ void run(long long row, long long filter, const int32_t "
-      "*accs, const Loaded &loaded) const {{\n"
+      "*accs, const Loaded &loaded, const Columns &columns) const {{\n"
       "    const {0} i0 = ({0})(row * {1} + filter);\n{2}{3}#pragma unroll\n"
       "    for (int k = 0; k < {4}; ++k) {{\n"
       "    [[maybe_unused]] const {0} i = i0 + k;\n"
@@ -801,9 +808,9 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
       "// {0}: the epilogue of tosa.conv2d {1}\nstruct {2} {{\n"
       "  using Output = {3};\n{4}"
       "  __device__ bool aligned() const {{ return ({5}) % 16 == 0; }\n{6}{7}"
-      "{8}};\n\n",
+      "{8}{9}};\n\n",
       descriptions, getLayerName(conv), epilogue, widest.cType, members,
-      alignment, elementFunction, loadFunction, runFunction);
+      alignment, elementFunction, loadFunction, columnsFunction, runFunction);
   launchImplicitGemmConv(conv, stem, initializer, descriptions);
 }
 

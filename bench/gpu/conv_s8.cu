@@ -41,9 +41,11 @@
   } while (0)
 
 // The epilogues, as the emitter writes them: an element at a time, or a
-// 16-byte run of filters stored as one vector (nothing to load ahead).
+// 16-byte run of filters stored as one vector (nothing to load ahead;
+// Requantize's per-filter scale and bias loaded once a thread, `columns`).
 template <typename Self, typename T> struct RunEpilogue {
   struct Loaded {};
+  struct Columns {};
   __device__ bool aligned() const {
     return reinterpret_cast<uintptr_t>(self().out) % 16 == 0;
   }
@@ -51,8 +53,9 @@ template <typename Self, typename T> struct RunEpilogue {
     self().out[row * self().filters + filter] = self().value(row, filter, acc);
   }
   __device__ void load(long long, long long, Loaded &) const {}
+  __device__ void columns(long long, Columns &) const {}
   __device__ void run(long long row, long long filter, const int32_t *accs,
-                      const Loaded &) const {
+                      const Loaded &, const Columns &) const {
     constexpr int RUN = 16 / sizeof(T);
     __align__(16) T w[RUN];
     for (int k = 0; k < RUN; ++k)
@@ -72,14 +75,37 @@ struct StoreInt32 : RunEpilogue<StoreInt32, int> {
   __device__ int value(long long, long long, int acc) const { return acc; }
 };
 
+// The host's requantize() computes the same.
 struct Requantize : RunEpilogue<Requantize, int8_t> {
   using Output = int8_t;
   int8_t *out;
   int filters;
   const float *scale, *bias;
-  __device__ int8_t value(long long, long long filter, int acc) const {
-    float v = fmaxf(acc * scale[filter] + bias[filter], 0.0f);
+  static __host__ __device__ int8_t value(int acc, float scale, float bias) {
+    float v = fmaxf(fmaf((float)acc, scale, bias), 0.0f);
     return (int8_t)fminf(rintf(v), 127.0f);
+  }
+  __device__ int8_t value(long long, long long filter, int acc) const {
+    return value(acc, scale[filter], bias[filter]);
+  }
+  struct Columns {
+    __align__(16) float scale[16], bias[16];
+  };
+  __device__ void columns(long long filter, Columns &c) const {
+    for (int i = 0; i < 4; ++i) {
+      reinterpret_cast<float4 *>(c.scale)[i] =
+          reinterpret_cast<const float4 *>(scale + filter)[i];
+      reinterpret_cast<float4 *>(c.bias)[i] =
+          reinterpret_cast<const float4 *>(bias + filter)[i];
+    }
+  }
+  __device__ void run(long long row, long long filter, const int32_t *accs,
+                      const Loaded &, const Columns &c) const {
+    __align__(16) int8_t w[16];
+    for (int k = 0; k < 16; ++k)
+      w[k] = value(accs[k], c.scale[k], c.bias[k]);
+    *reinterpret_cast<uint4 *>(out + row * filters + filter) =
+        *reinterpret_cast<const uint4 *>(w);
   }
 };
 
@@ -217,8 +243,9 @@ struct Totals {
 // Checks the shape against the direct convolution, with the asynchronous
 // copies and byte by byte, and with one block taking all of a row tile's
 // filter tiles (what the engines launch where K is one tile and the rows are
-// many), into outputs filled with -1 first; then times it against cuDNN's
-// f16.
+// many), into outputs filled with -1 first, and requantized to int8 (a run
+// of 16 filters, 4 a row of 64: the staged tile read as rows 0, 2, 1, 3);
+// then times the requantizing kernel against cuDNN's f16.
 template <typename Geometry> void run(int n, Totals &totals) {
   constexpr prec_conv_geometry g = Geometry::value;
   const int c = g.channels, hw = g.height, k = g.filters, r = g.kernel_height,
@@ -242,7 +269,11 @@ template <typename Geometry> void run(int n, Totals &totals) {
   cudaMalloc(&ref, ys * 4);
   cudaMalloc(&scale, k * 4);
   cudaMalloc(&bias, k * 4);
-  std::vector<float> hs(k, 1e-4f), hb(k, 0.5f);
+  std::vector<float> hs(k), hb(k);
+  for (int f = 0; f < k; ++f) {
+    hs[f] = 1e-4f * (1 + f % 7);
+    hb[f] = 0.5f - 0.25f * (f % 3);
+  }
   cudaMemcpy(scale, hs.data(), k * 4, cudaMemcpyHostToDevice);
   cudaMemcpy(bias, hb.data(), k * 4, cudaMemcpyHostToDevice);
   cudaMemcpy(x, hx.data(), xs, cudaMemcpyHostToDevice);
@@ -265,6 +296,12 @@ template <typename Geometry> void run(int n, Totals &totals) {
     for (size_t i = 0; i < ys; ++i)
       wrong += got[i] != want[i];
   }
+  cudaMemset(q, 0xFF, ys);
+  launch<Geometry>(rows, x, w, Requantize{{}, q, k, scale, bias}, 0);
+  std::vector<int8_t> quantized(ys);
+  cudaMemcpy(quantized.data(), q, ys, cudaMemcpyDeviceToHost);
+  for (size_t i = 0; i < ys; ++i)
+    wrong += quantized[i] != Requantize::value(want[i], hs[i % k], hb[i % k]);
   totals.exact &= wrong == 0;
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) {
     printf("CUDA error: %s\n", cudaGetErrorString(e));

@@ -41,17 +41,26 @@
 // CHECK-NEXT: w0[k] = __float2half_rn(r0);
 // CHECK-NEXT: out0[i] = w0[k];
 // A run of 8 filters (16 bytes of f16): nothing of the output's shape to
-// load ahead; the per-filter scale and bias load as two 16-byte vectors
-// each, the accumulators come from shared memory, and the run is stored as
-// one vector.
+// load ahead; the per-filter scale and bias load once for a thread's runs
+// (`columns`) as two 16-byte vectors each, the accumulators come from
+// shared memory, and the run is stored as one vector.
 // CHECK: struct Loaded {
 // CHECK-NEXT: };
-// CHECK: __device__ void run(long long row, long long filter, const int32_t *accs, const Loaded &loaded) const {
-// CHECK-NEXT: const int i0 = (int)(row * 24 + filter);
+// CHECK: struct Columns {
 // CHECK-NEXT: __align__(16) float v0[8];
-// CHECK-NEXT: reinterpret_cast<uint4 *>(v0)[0] = reinterpret_cast<const uint4 *>(in0 + filter)[0];
-// CHECK-NEXT: reinterpret_cast<uint4 *>(v0)[1] = reinterpret_cast<const uint4 *>(in0 + filter)[1];
-// CHECK: __align__(16) __half w0[8];
+// CHECK-NEXT: __align__(16) float v1[8];
+// CHECK-NEXT: };
+// CHECK-NEXT: __device__ void columns(long long filter, Columns &columns) const {
+// CHECK-NEXT: reinterpret_cast<uint4 *>(columns.v0)[0] = reinterpret_cast<const uint4 *>(in0 + filter)[0];
+// CHECK-NEXT: reinterpret_cast<uint4 *>(columns.v0)[1] = reinterpret_cast<const uint4 *>(in0 + filter)[1];
+// CHECK-NEXT: reinterpret_cast<uint4 *>(columns.v1)[0] = reinterpret_cast<const uint4 *>(in1 + filter)[0];
+// CHECK-NEXT: reinterpret_cast<uint4 *>(columns.v1)[1] = reinterpret_cast<const uint4 *>(in1 + filter)[1];
+// CHECK-NEXT: }
+// CHECK-NEXT: __device__ void run(long long row, long long filter, const int32_t *accs, const Loaded &loaded, const Columns &columns) const {
+// CHECK-NEXT: const int i0 = (int)(row * 24 + filter);
+// CHECK-NEXT: const auto &v0 = columns.v0;
+// CHECK-NEXT: const auto &v1 = columns.v1;
+// CHECK-NEXT: __align__(16) __half w0[8];
 // CHECK: for (int k = 0; k < 8; ++k) {
 // CHECK: const int32_t acc = accs[k];
 // CHECK: w0[k] = __float2half_rn(r0);

@@ -40,11 +40,16 @@
 // CHECK-NEXT: const int i0 = (int)(row * 64 + filter);
 // CHECK-NEXT: reinterpret_cast<uint4 *>(loaded.v1)[0] = reinterpret_cast<const uint4 *>(in1 + i0)[0];
 // CHECK-NEXT: }
-// CHECK-NEXT: __device__ void run(long long row, long long filter, const int32_t *accs, const Loaded &loaded) const {
-// CHECK-NEXT: const int i0 = (int)(row * 64 + filter);
+// CHECK-NEXT: struct Columns {
 // CHECK-NEXT: __align__(16) float v0[8];
-// CHECK-NEXT: reinterpret_cast<uint4 *>(v0)[0] = reinterpret_cast<const uint4 *>(in0 + filter)[0];
-// CHECK-NEXT: reinterpret_cast<uint4 *>(v0)[1] = reinterpret_cast<const uint4 *>(in0 + filter)[1];
+// CHECK-NEXT: };
+// CHECK-NEXT: __device__ void columns(long long filter, Columns &columns) const {
+// CHECK-NEXT: reinterpret_cast<uint4 *>(columns.v0)[0] = reinterpret_cast<const uint4 *>(in0 + filter)[0];
+// CHECK-NEXT: reinterpret_cast<uint4 *>(columns.v0)[1] = reinterpret_cast<const uint4 *>(in0 + filter)[1];
+// CHECK-NEXT: }
+// CHECK-NEXT: __device__ void run(long long row, long long filter, const int32_t *accs, const Loaded &loaded, const Columns &columns) const {
+// CHECK-NEXT: const int i0 = (int)(row * 64 + filter);
+// CHECK-NEXT: const auto &v0 = columns.v0;
 // CHECK-NEXT: const auto &v1 = loaded.v1;
 // CHECK-NEXT: __align__(16) __half w0[8];
 // CHECK-NEXT: __align__(16) int8_t w1[8];

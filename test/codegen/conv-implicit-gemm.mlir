@@ -41,7 +41,9 @@
 // CHECK-NEXT: __device__ void element(long long row, long long filter, int32_t acc) const { out[row * 72 + filter] = acc + bias[filter]; }
 // CHECK-NEXT: struct Loaded {};
 // CHECK-NEXT: __device__ void load(long long, long long, Loaded &) const {}
-// CHECK-NEXT: __device__ void run(long long row, long long filter, const int32_t *accs, const Loaded &) const {
+// CHECK-NEXT: struct Columns {};
+// CHECK-NEXT: __device__ void columns(long long, Columns &) const {}
+// CHECK-NEXT: __device__ void run(long long row, long long filter, const int32_t *accs, const Loaded &, const Columns &) const {
 // CHECK-NEXT: __align__(16) int32_t w[4];
 // CHECK: for (int k = 0; k < 4; ++k) w[k] = accs[k] + bias[filter + k];
 // CHECK-NEXT: *reinterpret_cast<uint4 *>(out + row * 72 + filter) = *reinterpret_cast<const uint4 *>(w);
