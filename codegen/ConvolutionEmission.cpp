@@ -239,7 +239,9 @@ LogicalResult CudaEmitter::emitConvGemm(tosa::Conv2DOp op) {
 /// An int8 convolution as prec's implicit GEMM (runtime/ImplicitGemmConv.cuh)
 /// storing its int32 result: its epilogue, written here, adds the bias where
 /// it is not zero (an integer ReLU after it is an elementwise reader, which
-/// the plan makes the epilogue instead).
+/// the plan makes the epilogue instead). Its bias is read in each run: this
+/// store serves only convolutions whose int32 result has readers of its
+/// own, and the bias is not part of `aligned()`'s check.
 LogicalResult CudaEmitter::emitImplicitGemmConv(tosa::Conv2DOp op) {
   const ConvGeometry geometry(op);
   const auto &[input, weight, bias, result, in, w, out, pad, stride, dilation] =

@@ -75,18 +75,26 @@ struct StoreInt32 : RunEpilogue<StoreInt32, int> {
   __device__ int value(long long, long long, int acc) const { return acc; }
 };
 
-// The host's requantize() computes the same.
 struct Requantize : RunEpilogue<Requantize, int8_t> {
   using Output = int8_t;
   int8_t *out;
   int filters;
   const float *scale, *bias;
-  static __host__ __device__ int8_t value(int acc, float scale, float bias) {
+  // The host's check computes the same.
+  static __host__ __device__ int8_t requantize(int acc, float scale,
+                                               float bias) {
     float v = fmaxf(fmaf((float)acc, scale, bias), 0.0f);
     return (int8_t)fminf(rintf(v), 127.0f);
   }
   __device__ int8_t value(long long, long long filter, int acc) const {
-    return value(acc, scale[filter], bias[filter]);
+    return requantize(acc, scale[filter], bias[filter]);
+  }
+  __device__ bool aligned() const {
+    return (reinterpret_cast<uintptr_t>(out) |
+            reinterpret_cast<uintptr_t>(scale) |
+            reinterpret_cast<uintptr_t>(bias)) %
+               16 ==
+           0;
   }
   struct Columns {
     __align__(16) float scale[16], bias[16];
@@ -103,7 +111,7 @@ struct Requantize : RunEpilogue<Requantize, int8_t> {
                       const Loaded &, const Columns &c) const {
     __align__(16) int8_t w[16];
     for (int k = 0; k < 16; ++k)
-      w[k] = value(accs[k], c.scale[k], c.bias[k]);
+      w[k] = requantize(accs[k], c.scale[k], c.bias[k]);
     *reinterpret_cast<uint4 *>(out + row * filters + filter) =
         *reinterpret_cast<const uint4 *>(w);
   }
@@ -243,8 +251,9 @@ struct Totals {
 // Checks the shape against the direct convolution, with the asynchronous
 // copies and byte by byte, and with one block taking all of a row tile's
 // filter tiles (what the engines launch where K is one tile and the rows are
-// many), into outputs filled with -1 first, and requantized to int8 (a run
-// of 16 filters, 4 a row of 64: the staged tile read as rows 0, 2, 1, 3);
+// many), into outputs filled with -1 first, and requantized to int8 (runs
+// of 16 filters: where a tile is 64 filters, 4 a row, the staged tile read
+// as rows 0, 2, 1, 3);
 // then times the requantizing kernel against cuDNN's f16.
 template <typename Geometry> void run(int n, Totals &totals) {
   constexpr prec_conv_geometry g = Geometry::value;
@@ -301,7 +310,8 @@ template <typename Geometry> void run(int n, Totals &totals) {
   std::vector<int8_t> quantized(ys);
   cudaMemcpy(quantized.data(), q, ys, cudaMemcpyDeviceToHost);
   for (size_t i = 0; i < ys; ++i)
-    wrong += quantized[i] != Requantize::value(want[i], hs[i % k], hb[i % k]);
+    wrong +=
+        quantized[i] != Requantize::requantize(want[i], hs[i % k], hb[i % k]);
   totals.exact &= wrong == 0;
   if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) {
     printf("CUDA error: %s\n", cudaGetErrorString(e));

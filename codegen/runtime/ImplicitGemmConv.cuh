@@ -246,7 +246,8 @@ __device__ inline void prec_conv_load_stage(
 // A block's outputs, computed and stored a run of 16 bytes of
 // Epilogue::Output (the widest output) at a time so that the reads and the
 // stores are coalesced: thread t takes runs t, t + THREADS, ... of the
-// ROWS x COLUMNS tile, row-major. THREADS is a multiple of the runs in a
+// ROWS x COLUMNS tile, row-major but for the row order of `tile_row_of`.
+// THREADS is a multiple of the runs in a
 // tile row, so a thread's runs share their filters and lie ROW_STEP tile
 // rows apart: their positions are the thread's first plus constants, and
 // what the thread checks of its filters it checks once (ncu counted ~30
@@ -257,8 +258,7 @@ __device__ inline void prec_conv_load_stage(
 // that their latencies overlap, and those of one element per filter once
 // for all its runs (`columns`, into `Columns`), then computes and stores
 // each run (`run`). Loading the residual ahead of the products measured
-// no faster (ResNet-50 at batch 64: within 0.5%, 1% slower where 128
-// filters of f16 residuals took 32 registers through the main loop).
+// no faster (the README's ResNet-50 at batch 64).
 // Where the filters are not a multiple of the run, or a pointer is not
 // 16-byte aligned, every output element by element (`element`).
 //
@@ -288,8 +288,9 @@ template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
                 "a thread's runs share their filters");
   static_assert(Tiles::ROWS % ROW_STEP == 0,
                 "the threads share the runs evenly");
-  static_assert(RUNS != 4 || 2 * ROW_WORDS % 32 == 16,
-                "a quarter-warp's two rows fall in distinct banks");
+  static_assert(RUNS != 4 || (2 * ROW_WORDS % 32 == 16 && ROW_STEP % 4 == 0),
+                "a quarter-warp's two rows fall in distinct banks, and "
+                "tile_row_of permutes rows within ROW_STEP");
 
   const Epilogue &epilogue;
   int *const tile; // where the accumulators are staged

@@ -9,6 +9,7 @@
 // RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=epilogue
 // RUN: FileCheck %s < %t/epilogue.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/epilogue.cu -o %t/epilogue.o %}
+// RUN: %if nvcc %{ %nvcc -arch=sm_80 -c %t/epilogue.cu -o %t/epilogue80.o %}
 // At a dynamic batch the rows, and the blocks over them, follow the batch.
 // RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=dynamic --batch=1:2:2
 // RUN: FileCheck %s --check-prefix=DYNAMIC < %t/dynamic.cu

@@ -24,6 +24,11 @@
 // CHECK-NEXT: const int i0 = (int)(row * 64 + filter);
 // CHECK-NEXT: reinterpret_cast<uint4 *>(loaded.v0)[0] = reinterpret_cast<const uint4 *>(in0 + i0)[0];
 // CHECK-NEXT: }
+// No input of one element per filter: nothing in Columns.
+// CHECK-NEXT: struct Columns {
+// CHECK-NEXT: };
+// CHECK-NEXT: __device__ void columns(long long, Columns &) const {}
+// CHECK-NEXT: __device__ void run(long long row, long long filter, const int32_t *accs, const Loaded &loaded, const Columns &columns) const {
 // CHECK: const auto &v0 = loaded.v0;
 // CHECK-NEXT: __align__(16) int8_t w0[16];
 // CHECK: float a0 = ((float)(v0[k]));
