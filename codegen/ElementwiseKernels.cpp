@@ -728,15 +728,18 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
     bool ahead = offsetOf(input) == "i";
     int64_t bytes = run * typeOf(input.value).bytes;
     int64_t chunk = std::min<int64_t>(bytes, 16);
-    (ahead ? loadedMembers : columnMembers) += "    " + array + "\n";
-    runLoads += llvm::formatv("    const auto &v{0} = {1}.v{0};\n", n,
-                              ahead ? "loaded" : "columns");
+    // Held in Loaded at the output element's offset, or in Columns at
+    // the filter's.
+    std::string &heldMembers = ahead ? loadedMembers : columnMembers;
+    std::string &heldLoads = ahead ? aheadLoads : columnLoads;
+    StringRef holder = ahead ? "loaded" : "columns";
+    heldMembers += "    " + array + "\n";
+    runLoads += llvm::formatv("    const auto &v{0} = {1}.v{0};\n", n, holder);
     for (int64_t c = 0; c < bytes / chunk; ++c)
-      (ahead ? aheadLoads : columnLoads) += llvm::formatv(
+      heldLoads += llvm::formatv(
           "    reinterpret_cast<{0} *>({1}.v{2})[{3}] = reinterpret_cast<const "
           "{0} *>(in{2} + {4})[{3}];\n",
-          getVectorCTypeOfBytes(chunk), ahead ? "loaded" : "columns", n, c,
-          ahead ? "i0" : "filter");
+          getVectorCTypeOfBytes(chunk), holder, n, c, ahead ? "i0" : "filter");
     alignment += llvm::formatv("(uintptr_t)in{0} | ", n).str();
   }
   // Each output's elements held in `w<n>`, computed in order (a later one

@@ -247,17 +247,16 @@ __device__ inline void prec_conv_load_stage(
 // Epilogue::Output (the widest output) at a time so that the reads and the
 // stores are coalesced: thread t takes runs t, t + THREADS, ... of the
 // ROWS x COLUMNS tile, row-major but for the row order of `tile_row_of`.
-// THREADS is a multiple of the runs in a
-// tile row, so a thread's runs share their filters and lie ROW_STEP tile
-// rows apart: their positions are the thread's first plus constants, and
-// what the thread checks of its filters it checks once (ncu counted ~30
-// instructions a run of index arithmetic when each run's row and filter
-// were divided out of its index). The accumulators are staged in shared
-// memory as int32; each thread loads the epilogue's inputs of the output's
-// shape (a residual) for all its runs first (`load`, into `Loaded`), so
-// that their latencies overlap, and those of one element per filter once
-// for all its runs (`columns`, into `Columns`), then computes and stores
-// each run (`run`). Loading the residual ahead of the products measured
+// THREADS is a multiple of the runs in a tile row, so a thread's runs
+// share their filters and lie ROW_STEP tile rows apart: their positions are the
+// thread's first plus constants, and what the thread checks of its filters it
+// checks once (ncu counted ~30 instructions a run of index arithmetic when each
+// run's row and filter were divided out of its index). The accumulators are
+// staged in shared memory as int32; each thread loads the epilogue's inputs of
+// the output's shape (a residual) for all its runs first (`load`, into
+// `Loaded`), so that their latencies overlap, and those of one element per
+// filter once for all its runs (`columns`, into `Columns`), then computes and
+// stores each run (`run`). Loading the residual ahead of the products measured
 // no faster (the README's ResNet-50 at batch 64).
 // Where the filters are not a multiple of the run, or a pointer is not
 // 16-byte aligned, every output element by element (`element`).
