@@ -66,14 +66,6 @@ int getDataType(Type element) {
   return onnx::TensorProto::BOOL;
 }
 
-llvm::APSInt toInteger(double value, unsigned width, bool isUnsigned) {
-  llvm::APSInt result(width, isUnsigned);
-  bool isExact = false;
-  (void)APFloat(value).convertToInteger(result, APFloat::rmTowardZero,
-                                        &isExact);
-  return result;
-}
-
 namespace {
 
 /// Bytes per element in memory: booleans take one.

@@ -31,12 +31,6 @@ mlir::Type getKnownElementType(mlir::MLIRContext *context, int dataType);
 /// The ONNX data type of an element type getKnownElementType returns.
 int getDataType(mlir::Type element);
 
-/// `value` rounded toward zero to an integer of `width` bits, saturated at
-/// the type's bounds (NaN gives 0): casting an out-of-range double, such as
-/// an int64 initializer's INT64_MAX after its trip through double, is
-/// undefined.
-llvm::APSInt toInteger(double value, unsigned width, bool isUnsigned);
-
 /// Float tensors with more elements than this become resource blobs: quick
 /// to import, not uniqued, not printed.
 inline constexpr int64_t kBlobThreshold = 1024;

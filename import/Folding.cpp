@@ -31,6 +31,14 @@ int64_t product(ArrayRef<int64_t> shape) {
   return count;
 }
 
+llvm::APSInt toInteger(double value, unsigned width, bool isUnsigned) {
+  llvm::APSInt result(width, isUnsigned);
+  bool isExact = false;
+  (void)APFloat(value).convertToInteger(result, APFloat::rmTowardZero,
+                                        &isExact);
+  return result;
+}
+
 FailureOr<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a,
                                                 ArrayRef<int64_t> b) {
   SmallVector<int64_t> result;
@@ -115,8 +123,8 @@ double roundToType(double value, int dataType) {
   default:
     break;
   }
-  bool losesInfo = false;
   if (semantics) {
+    bool losesInfo = false;
     APFloat rounded(value);
     rounded.convert(*semantics, APFloat::rmNearestTiesToEven, &losesInfo);
     rounded.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
@@ -126,11 +134,15 @@ double roundToType(double value, int dataType) {
   auto integer = getIntegerType(dataType);
   if (!integer)
     return value;
-  llvm::APSInt result(integer->first, integer->second);
-  (void)APFloat(value).convertToInteger(result, APFloat::rmTowardZero,
-                                        &losesInfo);
+  llvm::APSInt result = toInteger(value, integer->first, integer->second);
   return integer->second ? double(result.getZExtValue())
                          : double(result.getSExtValue());
+}
+
+/// `value` as an int64, saturated: INT64_MAX, which exporters write for "to
+/// the end", rounds to 2^63 as a double.
+int64_t toInt64(double value) {
+  return toInteger(value, 64, /*isUnsigned=*/false).getExtValue();
 }
 
 llvm::Error makeError(const llvm::Twine &message) {
@@ -287,7 +299,7 @@ llvm::Expected<std::vector<int64_t>> Folder::ints(const KnownTensor &tensor,
     if (value != std::trunc(value))
       return makeError(what + " holds " + std::to_string(value) +
                        ", not an integer");
-    result.push_back(int64_t(roundToType(value, TensorProto::INT64)));
+    result.push_back(toInt64(value));
   }
   return result;
 }
@@ -306,7 +318,7 @@ std::optional<std::vector<int64_t>> Folder::axesOperand(int index,
     return std::nullopt;
   std::vector<int64_t> result;
   for (double value : axes->values)
-    result.push_back(int64_t(roundToType(value, TensorProto::INT64)));
+    result.push_back(toInt64(value));
   return result;
 }
 
@@ -826,8 +838,7 @@ FoldResult Folder::cumSum() {
   if (axisTensor->values.size() != 1)
     return makeError("axis (input #1) must be a scalar");
   int64_t rank = data->shape.size();
-  auto axis = normalizeAxis(
-      int64_t(roundToType(axisTensor->values[0], TensorProto::INT64)), rank);
+  auto axis = normalizeAxis(toInt64(axisTensor->values[0]), rank);
   if (!axis)
     return axis.takeError();
   bool exclusive = intAttribute("exclusive", 0),
@@ -860,7 +871,7 @@ FoldResult Folder::trilu() {
   if (has(1)) {
     if (in(1)->values.size() != 1)
       return makeError("k (input #1) must be a scalar");
-    k = int64_t(roundToType(in(1)->values[0], TensorProto::INT64));
+    k = toInt64(in(1)->values[0]);
   }
   bool upper = intAttribute("upper", 1);
   int64_t rows = data->shape[data->shape.size() - 2], cols = data->shape.back();

@@ -13,6 +13,7 @@
 #define PREC_IMPORT_FOLDING_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -37,6 +38,12 @@ struct KnownTensor {
 /// The number of elements of `shape`, saturated at INT64_MAX: a malformed
 /// model's dimensions must not overflow it (size checks then refuse it).
 int64_t product(llvm::ArrayRef<int64_t> shape);
+
+/// `value` rounded toward zero to an integer of `width` bits, saturated at
+/// the type's bounds (NaN gives 0): casting an out-of-range double, such as
+/// an int64 initializer's INT64_MAX after its trip through double, is
+/// undefined.
+llvm::APSInt toInteger(double value, unsigned width, bool isUnsigned);
 
 /// Numpy broadcasting of two shapes; failure if incompatible.
 mlir::FailureOr<llvm::SmallVector<int64_t>>

@@ -660,6 +660,11 @@ bad("no_output", [helper.make_node("Relu", ["x"], [], name="r")], {"x": [2]})
 bad("reshape_overflow", [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
     {"x": [2, 3]}, initializers=[numpy_helper.from_array(
         np.array([2**62, 3], np.int64), "s")])
+# The same folded from a constant, INT64_MAX in its shape (found by
+# prec-fuzz-onnx: as a double it rounds past int64).
+bad("reshape_int64_max", [helper.make_node("Reshape", ["c", "s"], ["y"], name="reshape")],
+    {}, initializers=[numpy_helper.from_array(np.zeros([0], np.float32), "c"),
+                      numpy_helper.from_array(np.array([2**63 - 1], np.int64), "s")])
 # Initializers whose dims disagree with their data (found by prec-fuzz-onnx:
 # a tensor claiming 2^34 elements was allocated before its data was counted).
 def tensor(name, dims, **fields):
