@@ -39,6 +39,10 @@ llvm::APSInt toInteger(double value, unsigned width, bool isUnsigned) {
   return result;
 }
 
+int64_t toInt64(double value) {
+  return toInteger(value, 64, /*isUnsigned=*/false).getExtValue();
+}
+
 FailureOr<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a,
                                                 ArrayRef<int64_t> b) {
   SmallVector<int64_t> result;
@@ -137,12 +141,6 @@ double roundToType(double value, int dataType) {
   llvm::APSInt result = toInteger(value, integer->first, integer->second);
   return integer->second ? double(result.getZExtValue())
                          : double(result.getSExtValue());
-}
-
-/// `value` as an int64, saturated: INT64_MAX, which exporters write for "to
-/// the end", rounds to 2^63 as a double.
-int64_t toInt64(double value) {
-  return toInteger(value, 64, /*isUnsigned=*/false).getExtValue();
 }
 
 llvm::Error makeError(const llvm::Twine &message) {

@@ -45,6 +45,10 @@ int64_t product(llvm::ArrayRef<int64_t> shape);
 /// undefined.
 llvm::APSInt toInteger(double value, unsigned width, bool isUnsigned);
 
+/// `value` as an int64, saturated: INT64_MAX, which exporters write for "to
+/// the end", rounds to 2^63 as a double.
+int64_t toInt64(double value);
+
 /// Numpy broadcasting of two shapes; failure if incompatible.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);

@@ -55,8 +55,7 @@ FailureOr<std::vector<int64_t>> Importer::getKnownInts(int index,
              << ", not an integer";
       return failure();
     }
-    // Saturated: exporters write INT64_MAX for "to the end".
-    ints.push_back(toInteger(value, 64, /*isUnsigned=*/false).getExtValue());
+    ints.push_back(toInt64(value));
   }
   return ints;
 }
