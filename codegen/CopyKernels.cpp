@@ -115,7 +115,10 @@ LogicalResult CudaEmitter::emitMove(ElementIndexMapOpInterface op) {
   return success();
 }
 
-/// Padding: outside the input a thread writes the pad constant.
+/// Padding: outside the input a thread writes the pad constant. Where the
+/// plan says (engine.vector_bytes), a thread writes a whole innermost row
+/// as one vector (a few channels padded, as an image's 3 to 4), reading
+/// its elements one by one.
 LogicalResult CudaEmitter::emitPad(tosa::PadOp op) {
   SmallVector<int64_t> padding;
   if (!tosa::getConstShapeValues(op.getPadding().getDefiningOp(), padding))
@@ -131,22 +134,50 @@ LogicalResult CudaEmitter::emitPad(tosa::PadOp op) {
   else
     literal =
         std::to_string(fillValue.getSplatValue<APInt>().getSExtValue()) + ".0f";
+  std::string fill = substitute(typeOf(op.getResult()).fromFloat, literal);
   ArrayRef<int64_t> out = shapeOf(op.getResult());
   ArrayRef<int64_t> in = shapeOf(op.getInput1());
   SmallVector<int64_t> inStrides = computeStrides(in);
+  int64_t lanes = getVectorLanes(op);
+  // A vector is the innermost row: its dimension is not split from i.
+  int64_t outer = int64_t(out.size()) - (lanes == 1 ? 0 : 1);
+  StringRef type = indexSpelling.type();
+  auto lit = [&](int64_t value) { return indexSpelling.literal(value); };
   std::string body = llvm::formatv("  {0} rem = i, o0 = 0; bool inside = "
                                    "true;\n",
-                                   indexSpelling.type());
-  for (int64_t d = int64_t(out.size()) - 1; d >= 0; --d)
+                                   type);
+  for (int64_t d = outer - 1; d >= 0; --d)
     body += llvm::formatv(
         "  {{ {4} c = rem % {0}; rem /= {0}; {4} s = c - {1}; inside = inside "
         "&& s >= 0 && s < {2}; o0 += s * {3}; }\n",
-        indexSpelling.literal(out[d]), indexSpelling.literal(padding[2 * d]),
-        indexSpelling.literal(in[d]), indexSpelling.literal(inStrides[d]),
-        indexSpelling.type());
-  body += "  if (!inside) o0 = -1;\n";
-  emitCopyKernel(op, op.getInput1(), body, /*scatter=*/false,
-                 substitute(typeOf(op.getResult()).fromFloat, literal));
+        lit(out[d]), lit(padding[2 * d]), lit(in[d]), lit(inStrides[d]), type);
+  if (lanes == 1) {
+    body += "  if (!inside) o0 = -1;\n";
+    emitCopyKernel(op, op.getInput1(), body, /*scatter=*/false, fill);
+    return success();
+  }
+  Value result = op.getResult();
+  DeviceType element = typeOf(result);
+  std::string vector = getVectorCType(op), name = kernelName(op);
+  int64_t count = countOf(result) / lanes;
+  body += llvm::formatv(
+      "  __align__({0}) {1} w[{2}];\n#pragma unroll\n"
+      "  for (int l = 0; l < {2}; ++l) {{ {3} s = l - {4}; w[l] = inside && s "
+      ">= 0 && s < {5} ? in0[o0 + s] : {6}; }\n"
+      "  out[i] = *reinterpret_cast<const {7} *>(w);\n",
+      lanes * element.bytes, element.cType, lanes, type,
+      lit(padding[2 * outer]), lit(in[outer]), fill, vector);
+  kernels += llvm::formatv(
+      "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, "
+      "{4} *__restrict__ out{5}) {{\n  prec_kernel_start();\n  {6} i = "
+      "blockIdx.x * ({6})blockDim.x + threadIdx.x;\n  if (i >= {7}) return;\n"
+      "{8}}\n\n",
+      op->getName(), getLayerName(op), name, element.cType, vector,
+      countParameter(result), type, kernelBound(result, count), body);
+  launch(op, name, count, {op.getInput1()}, result, /*elementsPerThread=*/1,
+         [&](Value value) {
+           return pointer(value, value == result ? vector : element.cType);
+         });
   return success();
 }
 

@@ -103,6 +103,15 @@ public:
             return fail(op, "it slices the batch dimension");
           return setBatched(op, op.getResult(), dim);
         })
+        .Case<tosa::PadOp>([&](tosa::PadOp op) {
+          int64_t dim = *batchDimOf(op.getInput1());
+          SmallVector<int64_t> padding;
+          if (!tosa::getConstShapeValues(op.getPadding().getDefiningOp(),
+                                         padding) ||
+              padding[2 * dim] != 0 || padding[2 * dim + 1] != 0)
+            return fail(op, "it pads the batch dimension");
+          return setBatched(op, op.getResult(), dim);
+        })
         .Case<tosa::TileOp>([&](tosa::TileOp op) {
           int64_t dim = *batchDimOf(op.getInput1());
           if (shapeOf(op)[dim] != shapeOf(op.getInput1())[dim])

@@ -419,6 +419,56 @@ def PrecExpandF8Casts
                            "::mlir::math::MathDialect"];
 }
 
+def PrecSpaceToDepth : Pass<"prec-space-to-depth", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite strided int8 convolutions over few channels as "
+                "unit-stride ones over their input's space-to-depth";
+  let description = [{
+    Runs in `prec-plan-engine` before `prec-choose-conv-algorithms`. prec's
+    implicit-GEMM convolution needs an int8 input's C to be a multiple of 16
+    (it copies 16 bytes of one tap at a time); an image's stem has 3
+    channels. A convolution of stride s > 1 (both ways, no dilation, int8
+    with i32 sums and zero points of zero, constant weights) is the same
+    sum as a unit-stride convolution over its input's space-to-depth: each
+    s x s block of positions of the padded input one position of s * s * C'
+    channels (C' >= C the fewest that make s * s * C' a multiple of 16,
+    zeros past C), with filters of ceil(KH / s) x ceil(KW / s) taps, zeros
+    where the original has none. The input is padded (the convolution's
+    padding, then zeros to whole blocks and C' channels), reshaped,
+    transposed and reshaped; the weights are rearranged as a constant; the
+    new ops carry the convolution's layer. A convolution is rewritten where
+    its K then is smaller than with its taps' channels padded to 16, and
+    not with `conv=im2col` (im2col pads K, not each tap). Integer sums are
+    exact: the result is the same.
+
+    Example (ResNet's stem in int8):
+
+    ```mlir
+    // Input:
+    %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32,
+           pad = array<i64: 3, 2, 3, 2>, stride = array<i64: 2, 2>, ...}
+         : (tensor<1x224x224x3xi8>, tensor<64x7x7x3xi8>, ...)
+         -> tensor<1x112x112x64xi32>
+    // Output:
+    %p = tosa.pad %x, ... : (tensor<1x224x224x3xi8>, ...) -> tensor<1x230x230x4xi8>
+    %s = tosa.reshape %p, ... -> tensor<1x115x2x115x2x4xi8>
+    %t = tosa.transpose %s {perms = array<i32: 0, 1, 3, 2, 4, 5>} ...
+    %d = tosa.reshape %t, ... -> tensor<1x115x115x16xi8>
+    %y = tosa.conv2d %d, %w4, %b, %zp, %zp {acc_type = i32,
+           pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, ...}
+         : (tensor<1x115x115x16xi8>, tensor<64x4x4x16xi8>, ...)
+         -> tensor<1x112x112x64xi32>
+    ```
+  }];
+  let options = [
+    Option<"preference", "conv", "::prec::ConvolutionPreference",
+           "::prec::ConvolutionPreference::Auto",
+           "How convolutions run (as prec-choose-conv-algorithms' option): "
+           "nothing is rewritten with im2col",
+           [{PREC_CONVOLUTION_PREFERENCE_VALUES}]>,
+  ];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def PrecChooseConvAlgorithms
     : Pass<"prec-choose-conv-algorithms", "::mlir::func::FuncOp"> {
   let summary = "Record how each convolution of an engine runs";
@@ -894,7 +944,10 @@ def PrecPlanCopyVectors
     fits) where its innermost dimension stays innermost and every extent
     and offset along it is a multiple of that many elements (for a pool,
     its channels, while 2^18 threads or more remain: each loops over its
-    window). Its kernel then indexes vectors: one element a thread
+    window); a pad, where its result's innermost row is that many elements
+    (an image's 3 channels padded to 4: a thread writes the row whole and
+    reads what is inside one by one). Its kernel then indexes vectors: one
+    element a thread
     leaves a copy bound by its index arithmetic (LLaMA-8B's 2048 x 32 x 128
     f16 transpose of Q took 26.5 us on an H200, three times its bytes'
     time; ResNet-50's max-pool at batch 64, 72 us, 2.7 times). Only ops

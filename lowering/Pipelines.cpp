@@ -112,18 +112,19 @@ void buildLowerToCpuPipeline(OpPassManager &pm) {
 
 void buildLowerToGpuPipeline(OpPassManager &pm) { addSharedLowering(pm); }
 
-/// The engine plan's passes, on func.func; the two with options are given.
-static void addEnginePlanPasses(OpPassManager &pm,
-                                std::unique_ptr<Pass> batch,
-                                std::unique_ptr<Pass> convAlgorithms) {
+void buildEnginePlanPipeline(OpPassManager &pm,
+                             const EnginePlanOptions &options) {
   pm.addPass(createPrecShareThroughSlices());
   pm.addPass(createPrecFuseAttention());
   pm.addPass(createPrecFoldAttentionViews());
   pm.addPass(createPrecFuseAttentionQuantization());
   pm.addPass(createPrecFuseAttentionScales());
   pm.addPass(createPrecTransposeGemmOperands());
-  pm.addPass(std::move(batch));
-  pm.addPass(std::move(convAlgorithms));
+  pm.addPass(createPrecSpaceToDepth({options.convolutions}));
+  pm.addPass(createPrecPlanBatch(
+      {options.batch, llvm::to_vector(options.batchInputs)}));
+  pm.addPass(
+      createPrecChooseConvAlgorithms({options.convolutions, options.batch}));
   pm.addPass(createPrecPlanKernels());
   pm.addPass(createPrecPlanWeightLayouts());
   pm.addPass(createPrecPlanCopyVectors());
@@ -132,19 +133,10 @@ static void addEnginePlanPasses(OpPassManager &pm,
   pm.addPass(createPrecPlanIndexWidth());
 }
 
-void buildEnginePlanPipeline(OpPassManager &pm,
-                             const EnginePlanOptions &options) {
-  addEnginePlanPasses(
-      pm,
-      createPrecPlanBatch(
-          {options.batch, llvm::to_vector(options.batchInputs)}),
-      createPrecChooseConvAlgorithms({options.convolutions, options.batch}));
-}
-
 namespace {
 
-/// prec-plan-engine's command-line options: those of prec-plan-batch and
-/// prec-choose-conv-algorithms.
+/// prec-plan-engine's command-line options: those of prec-plan-batch,
+/// prec-space-to-depth and prec-choose-conv-algorithms.
 struct EnginePlanPipelineOptions
     : public PassPipelineOptions<EnginePlanPipelineOptions> {
   Option<ConvolutionPreference> convolutions{
@@ -177,12 +169,11 @@ void registerLoweringPipelines() {
       "prec-plan-engine",
       "Record how each function of a lowered module runs as a CUDA engine",
       [](OpPassManager &pm, const EnginePlanPipelineOptions &options) {
-        addEnginePlanPasses(
+        buildEnginePlanPipeline(
             pm.nest<func::FuncOp>(),
-            createPrecPlanBatch(
-                {options.batch, llvm::to_vector(options.batchInputs)}),
-            createPrecChooseConvAlgorithms(
-                {options.convolutions, options.batch}));
+            {options.convolutions,
+             options.batch,
+             {options.batchInputs.begin(), options.batchInputs.end()}});
       });
 }
 

@@ -1,14 +1,17 @@
 //===- PlanCopyVectors.cpp - copy kernels that move 16 bytes a thread ----===//
 //
-// A copy kernel (transpose, slice, concat, tile, reverse, gather) moving one
-// 2-byte element a thread spends its time on index arithmetic, not memory:
+// A copy kernel (transpose, slice, concat, tile, reverse, gather, pad)
+// moving one 2-byte element a thread spends its time on index arithmetic,
+// not memory:
 // LLaMA-8B's 16 MB transpose of Q took 26.5 us on an H200, three times its
 // bytes' time. Where the innermost dimension stays innermost and every
 // extent and offset along it divides, a thread moves a vector of elements
 // instead, and the kernel indexes vectors. A pooling window kernel reads
 // NHWC elements a channel apart: it takes a vector of channels a thread
 // where enough threads remain (ResNet-50's 3x3 max-pool at batch 64 took
-// 72 us on an H200, 2.7 times its bytes' time; 39 us on vectors).
+// 72 us on an H200, 2.7 times its bytes' time; 39 us on vectors). A pad
+// whose innermost row fits a vector (an image's 3 channels padded to 4)
+// writes it whole.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +72,10 @@ bool movesInnermostVectors(Operation *op, int64_t lanes) {
         return reverse.getAxis() != last &&
                divides(innermost(reverse.getInput1()));
       })
+      .Case([&](tosa::PadOp pad) {
+        // A thread writes the padded innermost row whole.
+        return innermost(pad.getResult()) == lanes;
+      })
       .Case([&](tosa::GatherOp gather) {
         return divides(innermost(gather.getValues()));
       })
@@ -118,7 +125,7 @@ public:
       op->removeAttr(vectorBytes.getName());
       if (!isa<tosa::TransposeOp, tosa::SliceOp, tosa::ConcatOp, tosa::TileOp,
                tosa::ReverseOp, tosa::GatherOp, tosa::MaxPool2dOp,
-               tosa::AvgPool2dOp>(op) ||
+               tosa::AvgPool2dOp, tosa::PadOp>(op) ||
           !isOwnKernel(op, dialect) || shapeOf(op->getResult(0)).empty() ||
           !movesOnlyEngineBuffers(op, inPlace))
         return;

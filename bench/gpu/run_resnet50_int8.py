@@ -8,9 +8,10 @@ run on the GPU.
                        .onnx.xz is a few kilobytes.
   prepare BIN WORK     (here) imports it, calibrates it (minmax, one batch
                        of 64 other images), legalizes it three times (f16;
-                       f16 with every convolution of the four stages pinned
-                       to i8 by layer-precisions; and the same with the
-                       residual stream in i8, quantize-residuals) and emits
+                       f16 with every convolution, the stem's and the four
+                       stages', pinned to i8 by layer-precisions; and the
+                       same with the residual stream in i8,
+                       quantize-residuals) and emits
                        the engines, their weights compressed.
   check WORK           (there) runs the engines, PyTorch f32 (the
                        reference), f16 eager and torch.compile on the same
@@ -36,7 +37,7 @@ from run_transformers import (best_medians, bound_engine, compress,
 HERE = os.path.dirname(os.path.abspath(__file__))
 BATCH = 64
 STEM = "resnet50"
-I8_LAYERS = "/layer*/Conv:i8"
+I8_LAYERS = "/conv1/Conv:i8,/layer*/Conv:i8"
 I8_POLICY = (f"enabled=f16,i8 constraints=obey layer-precisions={I8_LAYERS} "
              "target=sm_90")
 ENGINES = {"resnet50_f16": "enabled=f16 target=sm_90",

@@ -80,3 +80,14 @@ func.func @main(%q: tensor<4x8x32xf16> loc("q"), %kt: tensor<8x16x8xf16> loc("kt
   return %o : tensor<8x8x16xf16>
 }
 
+
+// -----
+
+// A pad of the batch dimension adds samples.
+// CHECK: error: {{.*}}dynamic batch: 'tosa.pad' cannot run at a smaller batch: it pads the batch dimension
+func.func @main(%x: tensor<4x3xf32> loc("x")) -> tensor<5x3xf32> {
+  %padding = tosa.const_shape {values = dense<[0, 1, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %zero = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %p = tosa.pad %x, %padding, %zero : (tensor<4x3xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<5x3xf32> loc("pad")
+  return %p : tensor<5x3xf32>
+}

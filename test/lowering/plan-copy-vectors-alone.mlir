@@ -130,3 +130,32 @@ func.func @pools(%w: tensor<1x1024x512x64xf16>, %x: tensor<1x256x256x64xf16>, %y
   %t = tosa.exp %n {engine.kernel = #engine.kernel<11, single>} : (tensor<1x2x2x3xf16>) -> tensor<1x2x2x3xf16>
   return %r, %q, %s, %t : tensor<1x512x256x64xf16>, tensor<1x128x128x64xf16>, tensor<1x2x2x12xf32>, tensor<1x2x2x3xf16>
 }
+
+// -----
+
+// A pad whose innermost row fits a vector writes it whole: 3 i8 channels
+// padded to 4 (4 bytes), 6 f16 ones to 8 (16 bytes); 3 f16 channels
+// padded to 5 (10 bytes) fit none.
+// CHECK-LABEL: func.func @pads
+// CHECK: tosa.pad {{.*}}engine.vector_bytes = 4 : i64
+// CHECK: tosa.pad {{.*}}engine.vector_bytes = 16 : i64
+// CHECK: tosa.pad
+// CHECK-NOT: vector_bytes
+// CHECK-SAME: -> tensor<1x6x6x5xf16>
+func.func @pads(%x: tensor<1x4x4x3xi8>, %y: tensor<1x4x4x6xf16>, %z: tensor<1x4x4x3xf16>) -> (tensor<1x6x6x4xi8>, tensor<1x4x4x8xf16>, tensor<1x6x6x5xf16>) {
+  %i8zero = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %f16zero = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %a = tosa.abs %x {engine.kernel = #engine.kernel<0, single>} : (tensor<1x4x4x3xi8>) -> tensor<1x4x4x3xi8>
+  %around = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 0, 1]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %p = tosa.pad %a, %around, %i8zero {engine.kernel = #engine.kernel<1, single>} : (tensor<1x4x4x3xi8>, !tosa.shape<8>, tensor<1xi8>) -> tensor<1x6x6x4xi8>
+  %b = tosa.exp %y {engine.kernel = #engine.kernel<2, single>} : (tensor<1x4x4x6xf16>) -> tensor<1x4x4x6xf16>
+  %channels = tosa.const_shape {values = dense<[0, 0, 0, 0, 0, 0, 1, 1]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %q = tosa.pad %b, %channels, %f16zero {engine.kernel = #engine.kernel<3, single>} : (tensor<1x4x4x6xf16>, !tosa.shape<8>, tensor<1xf16>) -> tensor<1x4x4x8xf16>
+  %c = tosa.exp %z {engine.kernel = #engine.kernel<4, single>} : (tensor<1x4x4x3xf16>) -> tensor<1x4x4x3xf16>
+  %odd = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 1, 1]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %r = tosa.pad %c, %odd, %f16zero {engine.kernel = #engine.kernel<5, single>} : (tensor<1x4x4x3xf16>, !tosa.shape<8>, tensor<1xf16>) -> tensor<1x6x6x5xf16>
+  %pa = tosa.abs %p {engine.kernel = #engine.kernel<6, single>} : (tensor<1x6x6x4xi8>) -> tensor<1x6x6x4xi8>
+  %qa = tosa.exp %q {engine.kernel = #engine.kernel<7, single>} : (tensor<1x4x4x8xf16>) -> tensor<1x4x4x8xf16>
+  %ra = tosa.exp %r {engine.kernel = #engine.kernel<8, single>} : (tensor<1x6x6x5xf16>) -> tensor<1x6x6x5xf16>
+  return %pa, %qa, %ra : tensor<1x6x6x4xi8>, tensor<1x4x4x8xf16>, tensor<1x6x6x5xf16>
+}
