@@ -419,6 +419,44 @@ def PrecExpandF8Casts
                            "::mlir::math::MathDialect"];
 }
 
+def PrecNarrowMaxPools : Pass<"prec-narrow-max-pools", "::mlir::func::FuncOp"> {
+  let summary = "Compute a narrowing monotone chain before the max pool it follows";
+  let description = [{
+    A pass of `prec-plan-engine`, after `prec-share-through-slices` (not of
+    the lowering, which prec-debug's switchable program shares). The chain
+    of elementwise ops reading a `tosa.max_pool2d`'s result (each the only
+    reader of the one before, at its shape), as far as each is monotone
+    non-decreasing in what it reads (a `tosa.cast`, a `tosa.clamp`, a
+    `tosa.mul` by a non-negative constant that varies at most per channel,
+    without a shift), up to its narrowest result where that is narrower
+    than the pool's, moves before the pool: the ops compute on the pool's
+    input and the pool takes their result. The largest of values mapped by
+    a monotone non-decreasing function is the mapping of their largest,
+    and the pool's padding takes no part in either order, so the result is
+    the same (for every input without NaNs). A quantization after a max
+    pool (ResNet's stem) then joins the kernel producing the pool's input,
+    and the pool moves i8 instead of f16.
+
+    Example:
+
+    ```mlir
+    // Input:
+    %p = tosa.max_pool2d %r {...} : (tensor<1x8x8x4xf16>) -> tensor<1x4x4x4xf16>
+    %w = tosa.cast %p : (tensor<1x4x4x4xf16>) -> tensor<1x4x4x4xf32>
+    %m = tosa.mul %w, %scale, %shift : (..., tensor<1x1x1x1xf32>, ...) -> tensor<1x4x4x4xf32>
+    %c = tosa.clamp %m {max_val = 127.0 : f32, min_val = -127.0 : f32} : ...
+    %q = tosa.cast %c : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xi8>
+    // Output:
+    %w = tosa.cast %r : (tensor<1x8x8x4xf16>) -> tensor<1x8x8x4xf32>
+    %m = tosa.mul %w, %scale, %shift : (..., tensor<1x1x1x1xf32>, ...) -> tensor<1x8x8x4xf32>
+    %c = tosa.clamp %m {max_val = 127.0 : f32, min_val = -127.0 : f32} : ...
+    %i = tosa.cast %c : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xi8>
+    %q = tosa.max_pool2d %i {...} : (tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def PrecSpaceToDepth : Pass<"prec-space-to-depth", "::mlir::func::FuncOp"> {
   let summary = "Rewrite strided int8 convolutions over few channels as "
                 "unit-stride ones over their input's space-to-depth";

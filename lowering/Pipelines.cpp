@@ -115,6 +115,7 @@ void buildLowerToGpuPipeline(OpPassManager &pm) { addSharedLowering(pm); }
 void buildEnginePlanPipeline(OpPassManager &pm,
                              const EnginePlanOptions &options) {
   pm.addPass(createPrecShareThroughSlices());
+  pm.addPass(createPrecNarrowMaxPools());
   pm.addPass(createPrecFuseAttention());
   pm.addPass(createPrecFoldAttentionViews());
   pm.addPass(createPrecFuseAttentionQuantization());

@@ -35,11 +35,19 @@
 // CHECK-NEXT: __global__ void k{{[0-9]+}}_max_pool2d(const __half *__restrict__ in0, __half *__restrict__ out)
 // CHECK: int c = i % 3,
 // CHECK: float acc[1];
+// An i8 max pool compares integers, 16 channels a thread.
+// CHECK-LABEL: // tosa.max_pool2d max_i8
+// CHECK-NEXT: __global__ void k{{[0-9]+}}_max_pool2d(const uint4 *__restrict__ in0, uint4 *__restrict__ out)
+// CHECK: int acc[16];
+// CHECK-NEXT: for (int l = 0; l < 16; ++l) acc[l] = (-0x7fffffff - 1);
+// CHECK: const int8_t *v = reinterpret_cast<const int8_t *>(&word);
+// CHECK: for (int l = 0; l < 16; ++l) acc[l] = max(acc[l], (int)v[l]);
+// CHECK: for (int l = 0; l < 16; ++l) w[l] = (int8_t)acc[l];
 // 2 x 256 x 256 x 64 outputs: 2^20 threads of 8 channels.
 // CHECK: prec_launch(e->early_launch, [[MAX]]_max_pool2d, 4096, 256, 0, stream, ((uint4 *)(e->arena + {{[0-9]+}})), ((uint4 *)(e->arena + {{[0-9]+}})));
 // The widening pool's launch passes its input as bf16.
 // CHECK: prec_launch(e->early_launch, k{{[0-9]+}}_avg_pool2d, {{[0-9]+}}, 256, 0, stream, ((__nv_bfloat16 *)(e->arena + {{[0-9]+}})), ((float *)(e->arena + {{[0-9]+}})));
-func.func @pools(%x: tensor<2x512x512x64xf16>, %image: tensor<2x4x4x3xf16>, %y: tensor<2x512x512x64xbf16>) -> (tensor<2x256x256x64xf16>, tensor<2x256x256x64xf16>, tensor<2x2x2x3xf16>, tensor<2x256x256x64xf32>) {
+func.func @pools(%x: tensor<2x512x512x64xf16>, %image: tensor<2x4x4x3xf16>, %y: tensor<2x512x512x64xbf16>) -> (tensor<2x256x256x64xf16>, tensor<2x256x256x64xf16>, tensor<2x2x2x3xf16>, tensor<2x256x256x64xf32>, tensor<2x256x256x64xf16>) {
   %zb = "tosa.const"() <{values = dense<0.0> : tensor<1xbf16>}> : () -> tensor<1xbf16>
   %zf = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
@@ -50,7 +58,10 @@ func.func @pools(%x: tensor<2x512x512x64xf16>, %image: tensor<2x4x4x3xf16>, %y: 
   %w = tosa.avg_pool2d %b, %zb, %zf {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<2x512x512x64xbf16>, tensor<1xbf16>, tensor<1xf32>) -> tensor<2x256x256x64xf32> loc("widen")
   %u = tosa.exp %w : (tensor<2x256x256x64xf32>) -> tensor<2x256x256x64xf32> loc("after_widen")
   %n = tosa.max_pool2d %image {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<2x4x4x3xf16>) -> tensor<2x2x2x3xf16> loc("narrow")
+  %q = tosa.cast %a : (tensor<2x512x512x64xf16>) -> tensor<2x512x512x64xi8> loc("to_i8")
+  %mq = tosa.max_pool2d %q {kernel = array<i64: 3, 3>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<2x512x512x64xi8>) -> tensor<2x256x256x64xi8> loc("max_i8")
+  %fq = tosa.cast %mq : (tensor<2x256x256x64xi8>) -> tensor<2x256x256x64xf16> loc("from_i8")
   %r = tosa.exp %m : (tensor<2x256x256x64xf16>) -> tensor<2x256x256x64xf16> loc("after_max")
   %s = tosa.exp %v : (tensor<2x256x256x64xf16>) -> tensor<2x256x256x64xf16> loc("after_avg")
-  return %r, %s, %n, %u : tensor<2x256x256x64xf16>, tensor<2x256x256x64xf16>, tensor<2x2x2x3xf16>, tensor<2x256x256x64xf32>
+  return %r, %s, %n, %u, %fq : tensor<2x256x256x64xf16>, tensor<2x256x256x64xf16>, tensor<2x2x2x3xf16>, tensor<2x256x256x64xf32>, tensor<2x256x256x64xf16>
 }
