@@ -52,7 +52,7 @@ struct SpaceToDepth {
 /// The form `op` takes, if it is an int8 convolution (exact integer sums,
 /// zero points of zero) with equal strides above 1 and no dilation, over
 /// channels that are not whole chunks, whose K in that form is smaller
-/// than with C padded to a chunk (the alternative im2col pads to).
+/// than with each tap's C padded to a chunk.
 std::optional<SpaceToDepth> getSpaceToDepth(tosa::Conv2DOp op) {
   const ConvGeometry g(op);
   int64_t s = g.stride[0], c = g.in[3];
