@@ -57,6 +57,30 @@ std::string CudaEmitter::getVectorCType(Operation *op) const {
   return getVectorCTypeOfBytes(bytes.getInt());
 }
 
+/// A kernel of a thread per element `i` of `space` (or per group of
+/// getVectorLanes elements), reading `input` as `inType` and writing `op`'s
+/// result as `outType`; `body` computes what thread `i` writes.
+void CudaEmitter::emitThreadKernel(Operation *op, Value input, Value space,
+                                   llvm::StringRef inType,
+                                   llvm::StringRef outType,
+                                   llvm::StringRef body) {
+  Value result = op->getResult(0);
+  std::string name = kernelName(op);
+  int64_t count = countOf(space) / getVectorLanes(op);
+  kernels += llvm::formatv(
+      "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, "
+      "{4} *__restrict__ out{5}) {{\n  prec_kernel_start();\n  {6} i = "
+      "blockIdx.x * ({6})blockDim.x + "
+      "threadIdx.x;\n  if (i >= {7}) return;\n{8}}\n\n",
+      op->getName(), getLayerName(op), name, inType, outType,
+      countParameter(space), indexSpelling.type(), kernelBound(space, count),
+      body);
+  launch(op, name, count, {input}, result, /*elementsPerThread=*/1,
+         [&](Value value) {
+           return pointer(value, value == input ? inType : outType);
+         });
+}
+
 /// A kernel moving elements of `input` into `op`'s result, a thread per
 /// element `i` (or per group of getVectorLanes elements, in which `offsets`
 /// then counts): gathering `out[i] = in0[o0]` over the output, or scattering
@@ -64,25 +88,14 @@ std::string CudaEmitter::getVectorCType(Operation *op) const {
 void CudaEmitter::emitCopyKernel(Operation *op, Value input,
                                  llvm::StringRef offsets, bool scatter,
                                  llvm::StringRef fill) {
-  Value result = op->getResult(0);
-  Value space = scatter ? input : result;
-  std::string name = kernelName(op);
-  int64_t count = countOf(space) / getVectorLanes(op);
   std::string cType = getVectorCType(op);
   std::string statement =
       scatter ? "out[o0] = in0[i]"
       : fill.empty()
           ? "out[i] = in0[o0]"
           : llvm::formatv("out[i] = o0 < 0 ? {0} : in0[o0]", fill).str();
-  kernels += llvm::formatv(
-      "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, "
-      "{3} *__restrict__ out{6}) {{\n  prec_kernel_start();\n  {8} i = "
-      "blockIdx.x * ({8})blockDim.x + "
-      "threadIdx.x;\n  if (i >= {4}) return;\n{5}  {7};\n}\n\n",
-      op->getName(), getLayerName(op), name, cType, kernelBound(space, count),
-      offsets, countParameter(space), statement, indexSpelling.type());
-  launch(op, name, count, {input}, result, /*elementsPerThread=*/1,
-         [&](Value value) { return pointer(value, cType); });
+  emitThreadKernel(op, input, scatter ? input : op->getResult(0), cType, cType,
+                   (offsets + "  " + statement + ";\n").str());
 }
 
 /// A transpose, slice, tile or reverse: each thread reads its element (or
@@ -156,10 +169,8 @@ LogicalResult CudaEmitter::emitPad(tosa::PadOp op) {
     emitCopyKernel(op, op.getInput1(), body, /*scatter=*/false, fill);
     return success();
   }
-  Value result = op.getResult();
-  DeviceType element = typeOf(result);
-  std::string vector = getVectorCType(op), name = kernelName(op);
-  int64_t count = countOf(result) / lanes;
+  DeviceType element = typeOf(op.getResult());
+  std::string vector = getVectorCType(op);
   body += llvm::formatv(
       "  __align__({0}) {1} w[{2}];\n#pragma unroll\n"
       "  for (int l = 0; l < {2}; ++l) {{ {3} s = l - {4}; w[l] = inside && s "
@@ -167,17 +178,8 @@ LogicalResult CudaEmitter::emitPad(tosa::PadOp op) {
       "  out[i] = *reinterpret_cast<const {7} *>(w);\n",
       lanes * element.bytes, element.cType, lanes, type,
       lit(padding[2 * outer]), lit(in[outer]), fill, vector);
-  kernels += llvm::formatv(
-      "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, "
-      "{4} *__restrict__ out{5}) {{\n  prec_kernel_start();\n  {6} i = "
-      "blockIdx.x * ({6})blockDim.x + threadIdx.x;\n  if (i >= {7}) return;\n"
-      "{8}}\n\n",
-      op->getName(), getLayerName(op), name, element.cType, vector,
-      countParameter(result), type, kernelBound(result, count), body);
-  launch(op, name, count, {op.getInput1()}, result, /*elementsPerThread=*/1,
-         [&](Value value) {
-           return pointer(value, value == result ? vector : element.cType);
-         });
+  emitThreadKernel(op, op.getInput1(), op.getResult(), element.cType, vector,
+                   body);
   return success();
 }
 

@@ -219,6 +219,9 @@ private:
   int addGemmState();
   void emitCopyKernel(Operation *op, Value input, llvm::StringRef offsets,
                       bool scatter = false, llvm::StringRef fill = "");
+  void emitThreadKernel(Operation *op, Value input, Value space,
+                        llvm::StringRef inType, llvm::StringRef outType,
+                        llvm::StringRef body);
   /// The elements each thread of `op`'s copy or elementwise kernel moves
   /// together (engine.vector_bytes), 1 without the plan's mark.
   int64_t getVectorLanes(Operation *op) const;
