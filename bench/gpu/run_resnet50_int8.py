@@ -19,6 +19,11 @@ run on the GPU.
                        largest logit, and the best medians of three rounds.
   profile WORK         (there) each engine's kernels as a CUDA graph, and
                        torch.compile's, by GPU time a run.
+  convolutions WORK    (there) the int8 engines' kernels one at a time
+                       (copies with early launch off, so that no kernel's
+                       time includes waiting for the one before it), by
+                       GPU time a run; each convolution with its shape and
+                       tera-operations a second.
   compare OLD NEW      (there) the int8 engines of two builds (OLD holds
                        only resnet50_i8, e.g. emitted before a change) and
                        NEW's f16 engine as graphs, best medians of
@@ -26,6 +31,7 @@ run on the GPU.
                        between the two int8 engines' outputs.
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -172,6 +178,58 @@ def profile(work):
     print_kernel_profile("torch.compile f16", lambda: compiled(x))
 
 
+# An implicit-GEMM convolution's geometry in the engine's text: its name
+# (the kernel's) and prec_conv_geometry's fields.
+GEOMETRY = re.compile(r"struct (k\d+_\w+?)_geometry \{\s*static constexpr "
+                      r"prec_conv_geometry value\{([^}]*)\}")
+
+
+def convolutions(work):
+    import torch
+    from torch.profiler import ProfilerActivity
+    from torch.profiler import profile as trace_of
+    from engine import Engine, build_library
+    from run_early_launch import serial_copy
+    feed = {"x": images()}
+    for name in ("resnet50_i8", "resnet50_i8_residuals"):
+        base = os.path.join(work, name)
+        if not os.path.exists(base + ".weights"):
+            decompress(base + ".weights")
+        cu = serial_copy(base)
+        build_library(cu)
+        geometries = {kernel: [int(v) for v in values.split(",")]
+                      for kernel, values in GEOMETRY.findall(open(cu).read())}
+        engine = Engine(cu)
+        tensors, _ = engine.bind(feed)
+        run, runs = engine.runner(tensors, True), 10
+        for _ in range(5):
+            run()
+        torch.cuda.synchronize()
+        with trace_of(activities=[ProfilerActivity.CUDA]) as trace:
+            for _ in range(runs):
+                run()
+            torch.cuda.synchronize()
+        engine.destroy()
+        times = sorted(((e.device_time_total / runs, e.key)
+                        for e in trace.key_averages() if e.device_time_total > 0),
+                       reverse=True)
+        print(f"## {name}, one kernel at a time: "
+              f"{sum(t for t, _ in times) / 1000:.3f} ms of GPU time a run\n"
+              "| kernel | us | input NxHxWxC | output OHxOWxF | window/stride "
+              "| TOPS |\n|---|---|---|---|---|---|")
+        for time, key in times:
+            kernel = next((k for k in geometries if k + "_geometry" in key), None)
+            if kernel is None:
+                print(f"| {key[:60]} | {time:.1f} | | | | |")
+                continue
+            h, w, c, oh, ow, f, kh, kw, sh = geometries[kernel][:9]
+            operations = 2 * BATCH * oh * ow * f * kh * kw * c
+            print(f"| {kernel} | {time:.1f} | {BATCH}x{h}x{w}x{c} | "
+                  f"{oh}x{ow}x{f} | {kh}x{kw}/{sh} | "
+                  f"{operations / time / 1e6:.0f} |")
+        print(flush=True)
+
+
 def compare(old, new):
     import torch
     from concurrent.futures import ThreadPoolExecutor
@@ -209,6 +267,8 @@ if __name__ == "__main__":
         check(sys.argv[2])
     elif command == "profile":
         profile(sys.argv[2])
+    elif command == "convolutions":
+        convolutions(sys.argv[2])
     elif command == "compare":
         compare(sys.argv[2], sys.argv[3])
     else:
