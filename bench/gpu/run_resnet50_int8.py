@@ -38,7 +38,7 @@ import sys
 import numpy as np
 
 from run_transformers import (best_medians, bound_engine, compress,
-                              decompress, print_kernel_profile)
+                              decompress, kernel_events, print_kernel_profile)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BATCH = 64
@@ -185,9 +185,6 @@ GEOMETRY = re.compile(r"struct (k\d+_\w+?)_geometry \{\s*static constexpr "
 
 
 def convolutions(work):
-    import torch
-    from torch.profiler import ProfilerActivity
-    from torch.profiler import profile as trace_of
     from engine import Engine, build_library
     from run_early_launch import serial_copy
     feed = {"x": images()}
@@ -201,17 +198,11 @@ def convolutions(work):
                       for kernel, values in GEOMETRY.findall(open(cu).read())}
         engine = Engine(cu)
         tensors, _ = engine.bind(feed)
-        run, runs = engine.runner(tensors, True), 10
-        for _ in range(5):
-            run()
-        torch.cuda.synchronize()
-        with trace_of(activities=[ProfilerActivity.CUDA]) as trace:
-            for _ in range(runs):
-                run()
-            torch.cuda.synchronize()
+        runs = 10
+        events = kernel_events(engine.runner(tensors, True), runs)
         engine.destroy()
         times = sorted(((e.device_time_total / runs, e.key)
-                        for e in trace.key_averages() if e.device_time_total > 0),
+                        for e in events if e.device_time_total > 0),
                        reverse=True)
         print(f"## {name}, one kernel at a time: "
               f"{sum(t for t, _ in times) / 1000:.3f} ms of GPU time a run\n"

@@ -303,9 +303,9 @@ def kernels_by_kind(events):
     return kinds
 
 
-def print_kernel_profile(title, function, runs=10):
-    """`function`'s kernels by kind (kernels_by_kind), by GPU time per run
-    over `runs` runs after 5 warm-up runs, as a Markdown table."""
+def kernel_events(function, runs):
+    """The profiler's events of `runs` runs of `function` after 5 warm-up
+    runs, one per kernel name, their times the sums over the runs."""
     import torch
     from torch.profiler import ProfilerActivity
     from torch.profiler import profile as trace_of
@@ -317,7 +317,13 @@ def print_kernel_profile(title, function, runs=10):
             for _ in range(runs):
                 function()
             torch.cuda.synchronize()
-    kernels = kernels_by_kind(trace.key_averages())
+    return trace.key_averages()
+
+
+def print_kernel_profile(title, function, runs=10):
+    """`function`'s kernels by kind (kernels_by_kind), by GPU time per run
+    over `runs` runs after 5 warm-up runs, as a Markdown table."""
+    kernels = kernels_by_kind(kernel_events(function, runs))
     total = sum(time for time, _ in kernels.values()) / runs
     print(f"## {title}, per run: {total / 1000:.3f} ms of GPU time\n"
           "| kernel | us per run | launches per run |\n|---|---|---|")

@@ -372,7 +372,7 @@ template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
 };
 
 // A block's 128 x COLUMNS outputs from `first_filter` on mma.sync.
-template <int COLUMNS, int STAGES, bool ALIGNED, typename Epilogue>
+template <int COLUMNS, int STAGES, int AHEAD, bool ALIGNED, typename Epilogue>
 __device__ inline void
 prec_conv_s8_mma_sync(const int8_t *__restrict__ input,
                       const int8_t *__restrict__ weights,
@@ -390,9 +390,9 @@ prec_conv_s8_mma_sync(const int8_t *__restrict__ input,
       input, g, rows, first_row + (thread >> 3), thread & 7);
   const int column_k = (thread & 7) * 16;
 
-  // Stages 0..STAGES-2 in flight before the first product.
+  // Tiles 0..AHEAD-1 in flight before the first product.
 #pragma unroll
-  for (int s = 0; s < Tiles::STAGES - 1; ++s) {
+  for (int s = 0; s < AHEAD; ++s) {
     if (s < tiles)
       prec_conv_load_stage<Tiles>(prec_conv_shared + s * Tiles::STAGE_BYTES,
                                   chunks, weights, g, depth, first_filter,
@@ -405,10 +405,11 @@ prec_conv_s8_mma_sync(const int8_t *__restrict__ input,
   const int warp_row = (warp >> 2) * Tiles::WARP_ROWS,
             warp_column = (warp & 3) * Tiles::WARP_COLUMNS;
   for (int t = 0; t < tiles; ++t) {
-    prec_wait_copies<Tiles::STAGES - 2>();
+    prec_wait_copies<AHEAD - 1>();
     __syncthreads();
-    // The stage the block finished with at t - 1 takes tile t + STAGES - 1.
-    int next = t + Tiles::STAGES - 1;
+    // The stage the block finished with at t - 1 takes tile t + AHEAD
+    // (none where every tile was copied ahead).
+    int next = t + AHEAD;
     if (next < tiles)
       prec_conv_load_stage<Tiles>(
           prec_conv_shared + (next % Tiles::STAGES) * Tiles::STAGE_BYTES,
@@ -474,7 +475,7 @@ prec_conv_store_wgmma(const prec_wgmma_accumulators<Tiles::COLUMNS> &acc,
 
 // The same on wgmma: warpgroup w multiplies rows 64w..64w+63 by all the
 // block's filters.
-template <int COLUMNS, int STAGES, bool ALIGNED, typename Epilogue>
+template <int COLUMNS, int STAGES, int AHEAD, bool ALIGNED, typename Epilogue>
 __device__ inline void
 prec_conv_s8_wgmma(const int8_t *__restrict__ input,
                    const int8_t *__restrict__ weights,
@@ -491,7 +492,6 @@ prec_conv_s8_wgmma(const int8_t *__restrict__ input,
   const int column_k = (thread & 7) * 16;
   int8_t *stages =
       prec_conv_shared + (-prec_shared_address(prec_conv_shared) & 1023);
-  constexpr int AHEAD = Tiles::STAGES - 1;
   auto load = [&](int tile) {
     if (tile < tiles)
       prec_conv_load_stage<Tiles>(
@@ -511,8 +511,9 @@ prec_conv_s8_wgmma(const int8_t *__restrict__ input,
     prec_wgmma_shared_fence();
     // Tile t is in, and every warpgroup is done with tile t - 1 (each
     // waits for its products before the next barrier), whose stage takes
-    // tile t + AHEAD: the copies of two tiles stay in flight. They are
-    // issued while tile t's products run, not before them.
+    // tile t + AHEAD (none where every tile was copied ahead): the copies
+    // of two tiles stay in flight. They are issued while tile t's products
+    // run, not before them.
     __syncthreads();
     const int8_t *a = stages + (t % Tiles::STAGES) * Tiles::STAGE_BYTES;
     const int8_t *b = a + Tiles::B_OFFSET;
@@ -592,12 +593,28 @@ __device__ inline void prec_conv_s8_wgmma_one_tile(
 constexpr int prec_conv_larger(int a, int b) { return a > b ? a : b; }
 constexpr int prec_conv_smaller(int a, int b) { return a < b ? a : b; }
 
-// The stages of K tiles: 3 where K is more than one tile; 2 where it is
-// one on mma.sync (one holds it, and the staged outputs that replace them
-// take about two's room; a third would only take shared memory another
-// block could use); wgmma's kernel there keeps one.
+// The K tiles of a filter.
 template <typename Geometry>
-constexpr int prec_conv_s8_stages = prec_conv_one_k_tile<Geometry> ? 2 : 3;
+constexpr int prec_conv_k_tiles =
+    (Geometry::value.depth() + prec_conv_k_tile - 1) / prec_conv_k_tile;
+
+// The stages of K tiles: 3 where K is three tiles or more; 2 where it is
+// two (both copied before the first product), or one on mma.sync (one
+// holds it, and the staged outputs that replace them take about two's
+// room): a third would only take shared memory another block could use
+// (ResNet-50's 4x4 stem, K = 256 with 64 filters, held 2 blocks an SM by
+// shared memory with 3 stages). wgmma's kernel keeps one where K is one.
+template <typename Geometry>
+constexpr int prec_conv_s8_stages = prec_conv_k_tiles<Geometry> <= 2 ? 2 : 3;
+
+// The K tiles copied before the first product: every one where the stages
+// hold them all, else STAGES - 1, so that a stage takes the next tile's
+// copies while another is multiplied.
+template <typename Geometry>
+constexpr int prec_conv_s8_ahead =
+    prec_conv_k_tiles<Geometry> <= prec_conv_s8_stages<Geometry>
+        ? prec_conv_k_tiles<Geometry>
+        : prec_conv_s8_stages<Geometry> - 1;
 
 // The shared memory of the wgmma kernels: where K is one tile, the stage
 // and the staged outputs side by side, else the pipeline (the staged
@@ -669,6 +686,7 @@ __launch_bounds__(256, (prec_conv_s8_blocks<COLUMNS, Geometry, Epilogue>))
   prec_kernel_start();
   constexpr prec_conv_geometry g = Geometry::value;
   constexpr int STAGES = prec_conv_s8_stages<Geometry>;
+  constexpr int AHEAD = prec_conv_s8_ahead<Geometry>;
   const long long first_filter = (long long)blockIdx.y * COLUMNS;
   const long long filter_step = (long long)gridDim.y * COLUMNS;
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -676,19 +694,19 @@ __launch_bounds__(256, (prec_conv_s8_blocks<COLUMNS, Geometry, Epilogue>))
     prec_conv_s8_wgmma_one_tile<COLUMNS, ALIGNED>(
         input, weights, g, rows, first_filter, filter_step, epilogue);
   else
-    prec_conv_s8_wgmma<COLUMNS, STAGES, ALIGNED>(input, weights, g, rows,
-                                                 first_filter, epilogue);
+    prec_conv_s8_wgmma<COLUMNS, STAGES, AHEAD, ALIGNED>(input, weights, g, rows,
+                                                        first_filter, epilogue);
 #else
   if constexpr (prec_conv_one_k_tile<Geometry>)
     for (long long f = first_filter; f < g.filters; f += filter_step) {
       // The stages the next tile's copies take held the staged outputs.
       if (f != first_filter)
         __syncthreads();
-      prec_conv_s8_mma_sync<COLUMNS, STAGES, ALIGNED>(input, weights, g, rows,
-                                                      f, epilogue);
+      prec_conv_s8_mma_sync<COLUMNS, STAGES, AHEAD, ALIGNED>(input, weights, g,
+                                                             rows, f, epilogue);
     }
   else
-    prec_conv_s8_mma_sync<COLUMNS, STAGES, ALIGNED>(input, weights, g, rows,
-                                                    first_filter, epilogue);
+    prec_conv_s8_mma_sync<COLUMNS, STAGES, AHEAD, ALIGNED>(
+        input, weights, g, rows, first_filter, epilogue);
 #endif
 }

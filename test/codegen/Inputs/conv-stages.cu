@@ -1,0 +1,51 @@
+// The implicit GEMM's K-tile pipeline by K (runtime/ImplicitGemmConv.cuh):
+// its stages, the tiles copied before the first product, and the shared
+// memory and blocks an SM that follow on sm_90a, for 64 filters of i8.
+#include <cstdint>
+#include <cuda_runtime.h>
+
+#include "codegen/runtime/WeightsFile.h"
+
+#include "codegen/runtime/EngineRuntime.cuh"
+
+#include "codegen/runtime/TensorCoreCopies.cuh"
+
+#include "codegen/runtime/WarpgroupMma.cuh"
+
+#include "codegen/runtime/ImplicitGemmConv.cuh"
+
+// A 1x1 convolution of 56x56 images over `C` channels, 64 filters.
+template <int C> struct Pointwise {
+  static constexpr prec_conv_geometry value{56, 56, C, 56, 56, 64, 1, 1,
+                                            1,  1,  0, 0, 1,  1};
+};
+// The epilogue's output type is all the shared memory sizes read.
+struct I8Outputs {
+  using Output = int8_t;
+};
+
+template <int C, int STAGES, int AHEAD> constexpr bool pipeline() {
+  return prec_conv_s8_stages<Pointwise<C>> == STAGES &&
+         prec_conv_s8_ahead<Pointwise<C>> == AHEAD;
+}
+// K one tile: mma.sync keeps a stage besides the one it multiplies.
+static_assert(pipeline<64, 2, 1>(), "K = 64");
+static_assert(pipeline<128, 2, 1>(), "K = 128");
+// Two tiles: both copied ahead into two stages, no third.
+static_assert(pipeline<144, 2, 2>(), "K = 144");
+static_assert(pipeline<256, 2, 2>(), "K = 256");
+// Three: all three ahead. More: two ahead of the one multiplied.
+static_assert(pipeline<384, 3, 3>(), "K = 384");
+static_assert(pipeline<576, 3, 2>(), "K = 576");
+
+// With two stages, 4 blocks of 64 filters fit an SM (3 stages held 2):
+// the larger of mma.sync's two stages and the staged i8 outputs.
+static_assert(prec_conv_s8_shared_bytes<64, Pointwise<256>, I8Outputs> ==
+                  2 * (128 + 64) * (128 + 16),
+              "two stages of mma.sync's tiles");
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+static_assert(prec_conv_s8_blocks<64, Pointwise<256>, I8Outputs> == 4,
+              "four blocks an SM");
+static_assert(prec_conv_s8_blocks<64, Pointwise<576>, I8Outputs> == 2,
+              "three stages: two blocks an SM");
+#endif
