@@ -7,9 +7,9 @@ Usage: python3 profile_engine.py ENGINE.cu
 import sys
 
 import torch
-from torch.profiler import ProfilerActivity, profile
 
 from engine import DTYPES, Engine
+from run_transformers import kernel_events
 
 
 engine = Engine(sys.argv[1])
@@ -22,13 +22,6 @@ for binding in engine.manifest["bindings"]:
     else:
         tensors.append(torch.zeros(binding["shape"], dtype=dtype, device="cuda"))
 run_engine = engine.runner(tensors)
-for _ in range(5):
-    run_engine()
-torch.cuda.synchronize()
-with profile(activities=[ProfilerActivity.CUDA]) as trace:
-    for _ in range(20):
-        run_engine()
-    torch.cuda.synchronize()
-print(trace.key_averages().table(sort_by="device_time_total", row_limit=15,
-                                 max_name_column_width=70))
+print(kernel_events(run_engine, runs=20).table(
+    sort_by="device_time_total", row_limit=15, max_name_column_width=70))
 engine.destroy()
