@@ -185,7 +185,7 @@ GEOMETRY = re.compile(r"struct (k\d+_\w+?)_geometry \{\s*static constexpr "
 
 
 def convolutions(work):
-    from engine import Engine, build_library
+    from engine import Engine
     from run_early_launch import serial_copy
     feed = {"x": images()}
     for name in ("resnet50_i8", "resnet50_i8_residuals"):
@@ -193,7 +193,6 @@ def convolutions(work):
         if not os.path.exists(base + ".weights"):
             decompress(base + ".weights")
         cu = serial_copy(base)
-        build_library(cu)
         geometries = {kernel: [int(v) for v in values.split(",")]
                       for kernel, values in GEOMETRY.findall(open(cu).read())}
         engine = Engine(cu)

@@ -34,11 +34,15 @@ struct prec_conv_geometry {
 // The bytes of K a stage holds, in both kernels.
 constexpr int prec_conv_k_tile = 128;
 
+// The K tiles of a filter.
+template <typename Geometry>
+constexpr int prec_conv_k_tiles =
+    (Geometry::value.depth() + prec_conv_k_tile - 1) / prec_conv_k_tile;
+
 // Whether K fits one stage: then a block copies its receptive fields once
 // for all its filter tiles (on wgmma).
 template <typename Geometry>
-constexpr bool
-    prec_conv_one_k_tile = Geometry::value.depth() <= prec_conv_k_tile;
+constexpr bool prec_conv_one_k_tile = prec_conv_k_tiles<Geometry> == 1;
 
 // 128 x COLUMNS outputs a block of 8 warps (2 x 4, each 64 x COLUMNS / 4),
 // 128 bytes of K a stage, STAGES in flight; rows of 128 bytes padded by
@@ -592,11 +596,6 @@ __device__ inline void prec_conv_s8_wgmma_one_tile(
 
 constexpr int prec_conv_larger(int a, int b) { return a > b ? a : b; }
 constexpr int prec_conv_smaller(int a, int b) { return a < b ? a : b; }
-
-// The K tiles of a filter.
-template <typename Geometry>
-constexpr int prec_conv_k_tiles =
-    (Geometry::value.depth() + prec_conv_k_tile - 1) / prec_conv_k_tile;
 
 // The stages of K tiles: 3 where K is three tiles or more; 2 where it is
 // two (both copied before the first product), or one on mma.sync (one
