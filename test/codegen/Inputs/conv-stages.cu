@@ -19,9 +19,11 @@ template <int C> struct Pointwise {
   static constexpr prec_conv_geometry value{56, 56, C, 56, 56, 64, 1, 1,
                                             1,  1,  0, 0, 1,  1};
 };
-// The epilogue's output type is all the shared memory sizes read.
+// The epilogue's output type is all the shared memory sizes read (and its
+// Loaded, which the outputs' type names).
 struct I8Outputs {
   using Output = int8_t;
+  struct Loaded {};
 };
 
 template <int C, int STAGES, int AHEAD> constexpr bool pipeline() {
