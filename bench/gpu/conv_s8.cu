@@ -355,7 +355,8 @@ int main(int argc, char **argv) {
       run<Shape<64, 56, 256, 1, 1>>,   run<Shape<512, 28, 128, 1, 1>>,
       run<Shape<1024, 14, 256, 1, 1>>, run<Shape<256, 14, 1024, 1, 1>>,
       run<Shape<2048, 7, 512, 1, 1>>,  run<Shape<48, 9, 40, 3, 2>>,
-      run<Shape<32, 9, 70, 1, 2>>,     run<Shape<16, 7, 130, 3, 1>>};
+      run<Shape<32, 9, 70, 1, 2>>,     run<Shape<16, 7, 130, 3, 1>>,
+      run<Shape<48, 9, 40, 1, 1>>};
   const int resnetShapes = 13;
   for (int index = 0; index < (int)(sizeof(shapes) / sizeof(shapes[0]));
        ++index)

@@ -29,6 +29,10 @@ struct prec_conv_geometry {
   __host__ __device__ constexpr int depth() const {
     return kernel_height * kernel_width * channels;
   }
+  // K rounded up to the 32 bytes of a product step.
+  __host__ __device__ constexpr int read_depth() const {
+    return (depth() + 31) / 32 * 32;
+  }
 };
 
 // The bytes of K a stage holds, in both kernels.
@@ -578,8 +582,12 @@ prec_conv_s8_wgmma(const int8_t *__restrict__ input,
 // copied once, and each filter tile's weights are copied while the one
 // before's outputs are stored, the staged outputs having shared memory of
 // their own (ncu: the 1x1 convolutions spent ~20% of their warps' samples
-// waiting for copies, with DRAM ~11% busy).
-template <int COLUMNS, bool ALIGNED, typename Epilogue>
+// waiting for copies, with DRAM ~11% busy). The products take STEPS steps
+// of 32 bytes of K, K's only (K = 64: half the tile's; ResNet-50's 1x1
+// convolutions of K = 64 measured 5-8% faster than multiplying zeros;
+// the other kernels multiply all their tiles' steps, as a product under a
+// condition is serialized by ptxas).
+template <int COLUMNS, int STEPS, bool ALIGNED, typename Epilogue>
 __device__ inline void prec_conv_s8_wgmma_one_tile(
     const int8_t *__restrict__ input, const int8_t *__restrict__ weights,
     const prec_conv_geometry &g, long long rows, long long first_filter,
@@ -592,13 +600,15 @@ __device__ inline void prec_conv_s8_wgmma_one_tile(
   int8_t *stage =
       prec_conv_shared + (-prec_shared_address(prec_conv_shared) & 1023);
   int8_t *staging = stage + Tiles::STAGE_BYTES;
-  {
+  // The chunk columns past the STEPS the products read are not copied.
+  const bool copies = column_k < 32 * STEPS;
+  if (copies) {
     prec_conv_rows<Tiles::ROW_CHUNKS> chunks(
         input, g, rows, first_row + (thread >> 3), thread & 7);
     prec_conv_load_fields<Tiles>(stage, chunks, weights, g, thread, ALIGNED);
+    prec_conv_load_weights<Tiles>(stage + Tiles::B_OFFSET, weights, g, depth,
+                                  first_filter, column_k, thread, ALIGNED);
   }
-  prec_conv_load_weights<Tiles>(stage + Tiles::B_OFFSET, weights, g, depth,
-                                first_filter, column_k, thread, ALIGNED);
   prec_commit_copies();
   for (; first_filter < g.filters; first_filter += filter_step) {
     const prec_conv_outputs<Tiles, Epilogue> outputs(
@@ -615,7 +625,7 @@ __device__ inline void prec_conv_s8_wgmma_one_tile(
     prec_wgmma_accumulators<COLUMNS> acc;
     prec_wgmma_fence();
 #pragma unroll
-    for (int step = 0; step < Tiles::DEPTH / 32; ++step)
+    for (int step = 0; step < STEPS; ++step)
       prec_wgmma_s8(acc,
                     prec_wgmma_descriptor(
                         stage + warpgroup * 64 * Tiles::DEPTH + 32 * step),
@@ -625,7 +635,7 @@ __device__ inline void prec_conv_s8_wgmma_one_tile(
     prec_wgmma_wait<0>();
     prec_wgmma_hold(acc);
     __syncthreads(); // both warpgroups are done with the weights
-    if (first_filter + filter_step < g.filters)
+    if (copies && first_filter + filter_step < g.filters)
       prec_conv_load_weights<Tiles>(stage + Tiles::B_OFFSET, weights, g, depth,
                                     first_filter + filter_step, column_k,
                                     thread, ALIGNED);
@@ -732,7 +742,7 @@ __launch_bounds__(256, (prec_conv_s8_blocks<COLUMNS, Geometry, Epilogue>))
   const long long filter_step = (long long)gridDim.y * COLUMNS;
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   if constexpr (prec_conv_one_k_tile<Geometry>)
-    prec_conv_s8_wgmma_one_tile<COLUMNS, ALIGNED>(
+    prec_conv_s8_wgmma_one_tile<COLUMNS, g.read_depth() / 32, ALIGNED>(
         input, weights, g, rows, first_filter, filter_step, epilogue);
   else
     prec_conv_s8_wgmma<COLUMNS, STAGES, AHEAD, ALIGNED>(input, weights, g, rows,

@@ -40,6 +40,13 @@ static_assert(pipeline<256, 2, 2>(), "K = 256");
 static_assert(pipeline<384, 3, 3>(), "K = 384");
 static_assert(pipeline<576, 3, 2>(), "K = 576");
 
+// K's 32-byte product steps, what the one-tile wgmma kernel multiplies and
+// copies: K = 48 takes two (zeros in the second's last 16 bytes), K = 64
+// two of the tile's four.
+static_assert(Pointwise<48>::value.read_depth() == 64, "K = 48");
+static_assert(Pointwise<64>::value.read_depth() == 64, "K = 64");
+static_assert(Pointwise<128>::value.read_depth() == 128, "K = 128");
+
 // With two stages, 4 blocks of 64 filters fit an SM (3 stages held 2):
 // the larger of mma.sync's two stages and the staged i8 outputs.
 static_assert(prec_conv_s8_shared_bytes<64, Pointwise<256>, I8Outputs> ==
