@@ -264,8 +264,9 @@ __device__ inline void prec_conv_load_stage(
 // the output's shape (a residual) for all its runs first (`load`, into
 // `Loaded`), so that their latencies overlap, and those of one element per
 // filter once for all its runs (`columns`, into `Columns`), then computes and
-// stores each run (`run`). Loading the residual ahead of the products measured
-// no faster (the README's ResNet-50 at batch 64).
+// stores each run (`run`). The one-tile wgmma kernel calls `load` before its
+// products; for the kernels with a main loop, loading the residual before it
+// measured no faster (the README's ResNet-50 at batch 64).
 // Where the filters are not a multiple of the run, or a pointer is not
 // 16-byte aligned, every output element by element (`element`).
 //
