@@ -294,6 +294,13 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef stem,
   const ConvGeometry geometry(op);
   const auto &[input, weight, bias, result, in, w, out, pad, stride, dilation] =
       geometry;
+  // Which kernel the device code runs decides the shared memory each
+  // launch asks for (the runtime header's prec_conv_s8_wgmma_compiled).
+  if (!hasImplicitGemmConv) {
+    stateFields += "  int conv_wgmma = 0;\n";
+    createCode += "  PREC_CHECK(cudaMemcpyFromSymbol(&e->conv_wgmma, "
+                  "prec_conv_s8_wgmma_compiled, sizeof(int)));\n";
+  }
   hasImplicitGemmConv = true;
   // A crop read through (engine.read_through): its source, rows and
   // columns beyond the windows included.
@@ -328,9 +335,10 @@ void CudaEmitter::launchImplicitGemmConv(tosa::Conv2DOp op, StringRef stem,
     return kind == Buffer::Kind::Input || kind == Buffer::Kind::Output;
   };
   bool checksAlignment = isBinding(image) || isBinding(weight);
-  std::string bytes = llvm::formatv("prec_conv_s8_shared_bytes<{0}, {1}, {2}>",
-                                    columns, constants, epilogue)
-                          .str();
+  std::string bytes =
+      llvm::formatv("prec_conv_s8_shared_bytes<{0}, {1}, {2}>(e->conv_wgmma)",
+                    columns, constants, epilogue)
+          .str();
   for (bool aligned : {true, false})
     if (aligned || checksAlignment)
       createCode +=

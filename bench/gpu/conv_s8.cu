@@ -157,12 +157,22 @@ template <int C, int HW, int K, int R, int S> struct Shape {
 // ALIGNED false: the copies the engines make byte by byte where a binding
 // is not 16-byte aligned. `filter_blocks`: the grid's y, the engines' unless
 // given.
+// The shared memory asked for is that of the kernel compiled, as engines
+// read it at create.
+static bool wgmmaCompiled() {
+  static int compiled = -1;
+  if (compiled < 0)
+    cudaMemcpyFromSymbol(&compiled, prec_conv_s8_wgmma_compiled, sizeof(int));
+  return compiled == 1;
+}
+
 template <typename Geometry, typename Epilogue, bool ALIGNED = true>
 void launch(long long rows, const int8_t *x, const int8_t *w, Epilogue epilogue,
             cudaStream_t st, int filter_blocks = 0) {
   constexpr prec_conv_geometry g = Geometry::value;
   constexpr int COLUMNS = g.filters <= 64 || g.depth() <= 128 ? 64 : 128;
-  constexpr int bytes = prec_conv_s8_shared_bytes<COLUMNS, Geometry, Epilogue>;
+  const int bytes =
+      prec_conv_s8_shared_bytes<COLUMNS, Geometry, Epilogue>(wgmmaCompiled());
   auto kernel = prec_conv_s8<COLUMNS, ALIGNED, Geometry, Epilogue>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        bytes);

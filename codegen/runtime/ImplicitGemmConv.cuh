@@ -69,11 +69,7 @@ template <int COLUMNS_, int STAGES_> struct prec_conv_tiles {
 
 // The same block shape on wgmma (sm_90a): 2 warpgroups of 64 x COLUMNS,
 // rows of 128 bytes in the swizzled layout wgmma reads. The copies run
-// STAGES - 1 stages ahead of the stage wgmma multiplies. Where K is more
-// than one tile, the stages keep the host's request (the larger of the two
-// kernels' needs) at mma.sync's, so that sm_80 fits as many of those as
-// before; where it is one (one stage, the staged outputs beside it), 2 of
-// the largest blocks still fit sm_80's 164 KiB.
+// STAGES - 1 stages ahead of the stage wgmma multiplies.
 template <int COLUMNS_, int STAGES_> struct prec_conv_wgmma_tiles {
   static constexpr int ROWS = 128, COLUMNS = COLUMNS_;
   static constexpr int DEPTH = prec_conv_k_tile;
@@ -83,10 +79,6 @@ template <int COLUMNS_, int STAGES_> struct prec_conv_wgmma_tiles {
   static constexpr int STAGE_BYTES = (ROWS + COLUMNS) * DEPTH;
   // The stages start at the first 1024-byte boundary, as the swizzle needs.
   static constexpr int SHARED_BYTES = STAGES * STAGE_BYTES + 1024;
-  static_assert(STAGES == 1 ||
-                    SHARED_BYTES <=
-                        prec_conv_tiles<COLUMNS, STAGES>::SHARED_BYTES,
-                "mma.sync's blocks an SM stay as they were");
   static constexpr int B_OFFSET = ROWS * DEPTH;
   __device__ static int offset(int row, int chunk) {
     return prec_wgmma_swizzled(row, chunk);
@@ -668,28 +660,47 @@ constexpr int prec_conv_s8_ahead =
         ? prec_conv_k_tiles<Geometry>
         : prec_conv_s8_stages<Geometry> - 1;
 
-// The shared memory of the wgmma kernels: where K is one tile, the stage
-// and the staged outputs side by side, else the pipeline (the staged
-// outputs take its place after the last product).
+// The shared memory a block of prec_conv_s8 takes on wgmma: where K is one
+// tile, the stage and the staged outputs side by side; else the larger of
+// the pipeline and the staged outputs, which take its place after the last
+// product. On mma.sync: the larger of its pipeline and its staged outputs.
 template <int COLUMNS, typename Geometry, typename Epilogue>
-constexpr int prec_conv_s8_wgmma_shared_bytes =
+constexpr int prec_conv_s8_wgmma_bytes =
     prec_conv_one_k_tile<Geometry>
         ? prec_conv_wgmma_tiles<COLUMNS, 1>::SHARED_BYTES +
               prec_conv_outputs<prec_conv_wgmma_tiles<COLUMNS, 1>,
                                 Epilogue>::SHARED_BYTES
-        : prec_conv_wgmma_tiles<COLUMNS,
-                                prec_conv_s8_stages<Geometry>>::SHARED_BYTES;
-
-// The shared memory a block of prec_conv_s8 takes: the larger of the two
-// kernels' needs, since the host cannot tell which was compiled, and of
-// their pipelines' and their staged outputs'.
+        : prec_conv_larger(
+              prec_conv_wgmma_tiles<
+                  COLUMNS, prec_conv_s8_stages<Geometry>>::SHARED_BYTES,
+              prec_conv_outputs<
+                  prec_conv_wgmma_tiles<COLUMNS, prec_conv_s8_stages<Geometry>>,
+                  Epilogue>::SHARED_BYTES);
 template <int COLUMNS, typename Geometry, typename Epilogue>
-constexpr int prec_conv_s8_shared_bytes = prec_conv_larger(
-    prec_conv_larger(
-        prec_conv_tiles<COLUMNS, prec_conv_s8_stages<Geometry>>::SHARED_BYTES,
-        prec_conv_s8_wgmma_shared_bytes<COLUMNS, Geometry, Epilogue>),
+constexpr int prec_conv_s8_mma_sync_bytes = prec_conv_larger(
+    prec_conv_tiles<COLUMNS, prec_conv_s8_stages<Geometry>>::SHARED_BYTES,
     prec_conv_outputs<prec_conv_tiles<COLUMNS, prec_conv_s8_stages<Geometry>>,
                       Epilogue>::SHARED_BYTES);
+
+// Whether the device code runs the wgmma kernels. The host pass cannot tell
+// which kernel nvcc compiled for the device the engine runs on: create
+// reads this (cudaMemcpyFromSymbol), and each launch asks for that kernel's
+// shared memory (prec_conv_s8_shared_bytes). The larger of the two kernels'
+// needs held stage 1's 3x3 convolutions of ResNet-50 (mma.sync's rows
+// padded for ldmatrix) at 2 blocks an SM on wgmma rather than 3: 42 -> 38
+// us each with 3.
+__device__ int prec_conv_s8_wgmma_compiled =
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    1;
+#else
+    0;
+#endif
+
+template <int COLUMNS, typename Geometry, typename Epilogue>
+__host__ __device__ constexpr int prec_conv_s8_shared_bytes(bool wgmma) {
+  return wgmma ? prec_conv_s8_wgmma_bytes<COLUMNS, Geometry, Epilogue>
+               : prec_conv_s8_mma_sync_bytes<COLUMNS, Geometry, Epilogue>;
+}
 
 // The blocks of 256 threads an SM holds by their shared memory (228 KiB on
 // sm_90, 1 KiB of it reserved a block), at most 4: the registers
@@ -703,7 +714,7 @@ constexpr int prec_conv_s8_blocks =
         ? 2
         : prec_conv_smaller(
               4, 228 * 1024 /
-                     (prec_conv_s8_shared_bytes<COLUMNS, Geometry, Epilogue> +
+                     (prec_conv_s8_wgmma_bytes<COLUMNS, Geometry, Epilogue> +
                       1024));
 #else
     2;

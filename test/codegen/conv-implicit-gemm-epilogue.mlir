@@ -70,10 +70,10 @@
 // CHECK: // tosa.conv2d shared: the implicit GEMM's epilogue
 // CHECK: // tosa.conv2d 'conv': 3x3, an implicit GEMM 72x24x144 with the tosa.cast epilogue
 // CHECK-NEXT: if (
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[E]]_geometry, [[E]]_epilogue>, dim3(1, prec_conv_s8_filter_blocks<64, [[E]]_geometry>(72LL)), 256, prec_conv_s8_shared_bytes<64, [[E]]_geometry, [[E]]_epilogue>, stream, {{.*}}, 72LL, [[E]]_epilogue{{{.*}}, {{.*}}, ((__half *)bindings[1])});
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[E]]_geometry, [[E]]_epilogue>, dim3(1, prec_conv_s8_filter_blocks<64, [[E]]_geometry>(72LL)), 256, prec_conv_s8_shared_bytes<64, [[E]]_geometry, [[E]]_epilogue>(e->conv_wgmma), stream, {{.*}}, 72LL, [[E]]_epilogue{{{.*}}, {{.*}}, ((__half *)bindings[1])});
 // CHECK-NOT: __global__ void k{{[0-9]+}}_cast(
 // DYNAMIC: static constexpr prec_conv_geometry value{6, 6, 16, 6, 6, 24, 3, 3, 1, 1, 1, 1, 1, 1};
-// DYNAMIC: prec_launch(e->early_launch, prec_conv_s8<64, true, {{k[0-9]+}}_cast_geometry, {{k[0-9]+}}_cast_epilogue>, dim3((int)((36LL * e->batch + 127) / 128), prec_conv_s8_filter_blocks<64, {{k[0-9]+}}_cast_geometry>(36LL * e->batch)), 256, prec_conv_s8_shared_bytes<64, {{k[0-9]+}}_cast_geometry, {{k[0-9]+}}_cast_epilogue>, stream, {{.*}}, 36LL * e->batch, 
+// DYNAMIC: prec_launch(e->early_launch, prec_conv_s8<64, true, {{k[0-9]+}}_cast_geometry, {{k[0-9]+}}_cast_epilogue>, dim3((int)((36LL * e->batch + 127) / 128), prec_conv_s8_filter_blocks<64, {{k[0-9]+}}_cast_geometry>(36LL * e->batch)), 256, prec_conv_s8_shared_bytes<64, {{k[0-9]+}}_cast_geometry, {{k[0-9]+}}_cast_epilogue>(e->conv_wgmma), stream, {{.*}}, 36LL * e->batch, 
 func.func @main(%x: tensor<2x6x6x16xi8> loc("x"))
     -> (tensor<2x6x6x24xf16>, tensor<2x6x6x24xi32>, tensor<2x6x6x24xf32>) {
   %w = "tosa.const"() <{values = dense<3> : tensor<24x3x3x16xi8>}> : () -> tensor<24x3x3x16xi8>

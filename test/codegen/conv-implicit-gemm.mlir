@@ -26,8 +26,10 @@
 // CHECK-COUNT-1: __device__ inline uint64_t prec_wgmma_descriptor(
 // CHECK: __device__ inline void prec_conv_s8_wgmma_one_tile(
 // CHECK: constexpr int prec_conv_s8_stages =
-// CHECK: constexpr int prec_conv_s8_wgmma_shared_bytes =
-// CHECK: constexpr int prec_conv_s8_shared_bytes =
+// CHECK: constexpr int prec_conv_s8_wgmma_bytes =
+// CHECK: constexpr int prec_conv_s8_mma_sync_bytes =
+// CHECK: __device__ int prec_conv_s8_wgmma_compiled =
+// CHECK: __host__ __device__ constexpr int prec_conv_s8_shared_bytes(bool wgmma) {
 // CHECK: constexpr int prec_conv_s8_blocks =
 // CHECK: constexpr int prec_conv_s8_filter_blocks(long long rows) {
 // CHECK: __launch_bounds__(256, (prec_conv_s8_blocks<COLUMNS, Geometry, Epilogue>))
@@ -60,19 +62,22 @@
 // CHECK-NEXT: static constexpr prec_conv_geometry value{8, 8, 16, 10, 10, 80, 1, 1, 1, 1, 1, 1, 1, 1};
 // The input is a binding, aligned as its caller allocated it: the run
 // launches the byte-by-byte copies (ALIGNED false) where it is not 16-byte
-// aligned.
-// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<128, true, [[WINDOW_G]], [[WINDOW]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<128, [[WINDOW_G]], [[WINDOW]]>));
-// CHECK-NEXT: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<128, false, [[WINDOW_G]], [[WINDOW]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<128, [[WINDOW_G]], [[WINDOW]]>));
-// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<64, true, [[STRIDED_G]], [[STRIDED]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<64, [[STRIDED_G]], [[STRIDED]]>));
-// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<64, true, [[POINTWISE_G]], [[POINTWISE]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<64, [[POINTWISE_G]], [[POINTWISE]]>));
+// aligned. Each launch asks for the shared memory of the kernel the device
+// code runs, which create reads first.
+// CHECK: int conv_wgmma = 0;
+// CHECK: PREC_CHECK(cudaMemcpyFromSymbol(&e->conv_wgmma, prec_conv_s8_wgmma_compiled, sizeof(int)));
+// CHECK-NEXT: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<128, true, [[WINDOW_G]], [[WINDOW]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<128, [[WINDOW_G]], [[WINDOW]]>(e->conv_wgmma)));
+// CHECK-NEXT: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<128, false, [[WINDOW_G]], [[WINDOW]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<128, [[WINDOW_G]], [[WINDOW]]>(e->conv_wgmma)));
+// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<64, true, [[STRIDED_G]], [[STRIDED]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<64, [[STRIDED_G]], [[STRIDED]]>(e->conv_wgmma)));
+// CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<64, true, [[POINTWISE_G]], [[POINTWISE]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<64, [[POINTWISE_G]], [[POINTWISE]]>(e->conv_wgmma)));
 // CHECK: // tosa.conv2d 'window': 3x3, an implicit GEMM 128x72x144 with the acc + bias[filter] epilogue
 // CHECK-NEXT: if ((reinterpret_cast<uintptr_t>(((int8_t *)bindings[0])) | reinterpret_cast<uintptr_t>(((int8_t *)(e->weights + 0)))) % 16 == 0)
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, true, [[WINDOW_G]], [[WINDOW]]>, dim3(1, prec_conv_s8_filter_blocks<128, [[WINDOW_G]]>(128LL)), 256, prec_conv_s8_shared_bytes<128, [[WINDOW_G]], [[WINDOW]]>, stream, ((int8_t *)bindings[0]), {{.*}}, 128LL, [[WINDOW]]{
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, true, [[WINDOW_G]], [[WINDOW]]>, dim3(1, prec_conv_s8_filter_blocks<128, [[WINDOW_G]]>(128LL)), 256, prec_conv_s8_shared_bytes<128, [[WINDOW_G]], [[WINDOW]]>(e->conv_wgmma), stream, ((int8_t *)bindings[0]), {{.*}}, 128LL, [[WINDOW]]{
 // CHECK-NEXT: else
 // CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, false, [[WINDOW_G]], [[WINDOW]]>,
 // CHECK: // tosa.conv2d 'strided': 3x3, an implicit GEMM 32x5x144 with the acc epilogue
 // CHECK-NEXT: if (
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[STRIDED_G]], [[STRIDED]]>, dim3(1, prec_conv_s8_filter_blocks<64, [[STRIDED_G]]>(32LL)), 256, prec_conv_s8_shared_bytes<64, [[STRIDED_G]], [[STRIDED]]>, stream, ((int8_t *)bindings[0]), {{.*}}, 32LL, [[STRIDED]]{
+// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[STRIDED_G]], [[STRIDED]]>, dim3(1, prec_conv_s8_filter_blocks<64, [[STRIDED_G]]>(32LL)), 256, prec_conv_s8_shared_bytes<64, [[STRIDED_G]], [[STRIDED]]>(e->conv_wgmma), stream, ((int8_t *)bindings[0]), {{.*}}, 32LL, [[STRIDED]]{
 // CHECK: // tosa.conv2d 'pointwise': 1x1, an implicit GEMM 200x80x16 with the acc epilogue
 // CHECK: prec_launch(e->early_launch, prec_conv_s8<64, true, [[POINTWISE_G]], [[POINTWISE]]>, dim3(2, prec_conv_s8_filter_blocks<64, [[POINTWISE_G]]>(200LL)), 256,
 

@@ -48,13 +48,21 @@ static_assert(Pointwise<64>::value.read_depth() == 64, "K = 64");
 static_assert(Pointwise<128>::value.read_depth() == 128, "K = 128");
 
 // With two stages, 4 blocks of 64 filters fit an SM (3 stages held 2):
-// the larger of mma.sync's two stages and the staged i8 outputs.
-static_assert(prec_conv_s8_shared_bytes<64, Pointwise<256>, I8Outputs> ==
+// each kernel's two stages, larger than the staged i8 outputs. Each launch
+// asks for its kernel's: mma.sync's rows are padded for ldmatrix.
+static_assert(prec_conv_s8_shared_bytes<64, Pointwise<256>, I8Outputs>(false) ==
                   2 * (128 + 64) * (128 + 16),
               "two stages of mma.sync's tiles");
+static_assert(prec_conv_s8_shared_bytes<64, Pointwise<256>, I8Outputs>(true) ==
+                  2 * (128 + 64) * 128 + 1024,
+              "two stages of wgmma's tiles, aligned to 1024 bytes");
+static_assert(prec_conv_s8_shared_bytes<64, Pointwise<576>, I8Outputs>(true) ==
+                  3 * (128 + 64) * 128 + 1024,
+              "three stages of wgmma's tiles");
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 static_assert(prec_conv_s8_blocks<64, Pointwise<256>, I8Outputs> == 4,
               "four blocks an SM");
-static_assert(prec_conv_s8_blocks<64, Pointwise<576>, I8Outputs> == 2,
-              "three stages: two blocks an SM");
+static_assert(prec_conv_s8_blocks<64, Pointwise<576>, I8Outputs> == 3,
+              "three stages on wgmma: three blocks an SM (two at "
+              "mma.sync's 82944 bytes)");
 #endif
