@@ -152,20 +152,24 @@ template <int C, int HW, int K, int R, int S> struct Shape {
                                             R,  S,  S, PAD, PAD, 1, 1};
 };
 
+// Whether the device code runs the wgmma kernels, read as engines read it
+// at create: each launch asks for that kernel's shared memory.
+static bool wgmmaCompiled() {
+  static int compiled = -1;
+  if (compiled < 0 &&
+      cudaMemcpyFromSymbol(&compiled, prec_conv_s8_wgmma_compiled,
+                           sizeof(int)) != cudaSuccess) {
+    printf("reading prec_conv_s8_wgmma_compiled failed\n");
+    exit(1);
+  }
+  return compiled == 1;
+}
+
 // The engines' tile width (ConvolutionEmission.cpp): 64 filters a block
 // where there are no more or K is one tile of 128 bytes; their grid.
 // ALIGNED false: the copies the engines make byte by byte where a binding
 // is not 16-byte aligned. `filter_blocks`: the grid's y, the engines' unless
 // given.
-// The shared memory asked for is that of the kernel compiled, as engines
-// read it at create.
-static bool wgmmaCompiled() {
-  static int compiled = -1;
-  if (compiled < 0)
-    cudaMemcpyFromSymbol(&compiled, prec_conv_s8_wgmma_compiled, sizeof(int));
-  return compiled == 1;
-}
-
 template <typename Geometry, typename Epilogue, bool ALIGNED = true>
 void launch(long long rows, const int8_t *x, const int8_t *w, Epilogue epilogue,
             cudaStream_t st, int filter_blocks = 0) {

@@ -29,8 +29,9 @@ struct prec_conv_geometry {
   __host__ __device__ constexpr int depth() const {
     return kernel_height * kernel_width * channels;
   }
-  // K rounded up to the 32 bytes of a product step.
-  __host__ __device__ constexpr int read_depth() const {
+  // K rounded up to the 32 bytes of a product step: what the one-tile
+  // kernel multiplies and copies.
+  __host__ __device__ constexpr int product_depth() const {
     return (depth() + 31) / 32 * 32;
   }
 };
@@ -594,8 +595,8 @@ __device__ inline void prec_conv_s8_wgmma_one_tile(
       prec_conv_shared + (-prec_shared_address(prec_conv_shared) & 1023);
   int8_t *staging = stage + Tiles::STAGE_BYTES;
   // The chunk columns past the STEPS the products read are not copied.
-  const bool copies = column_k < 32 * STEPS;
-  if (copies) {
+  const bool copies_column = column_k < 32 * STEPS;
+  if (copies_column) {
     prec_conv_rows<Tiles::ROW_CHUNKS> chunks(
         input, g, rows, first_row + (thread >> 3), thread & 7);
     prec_conv_load_fields<Tiles>(stage, chunks, weights, g, thread, ALIGNED);
@@ -628,7 +629,7 @@ __device__ inline void prec_conv_s8_wgmma_one_tile(
     prec_wgmma_wait<0>();
     prec_wgmma_hold(acc);
     __syncthreads(); // both warpgroups are done with the weights
-    if (copies && first_filter + filter_step < g.filters)
+    if (copies_column && first_filter + filter_step < g.filters)
       prec_conv_load_weights<Tiles>(stage + Tiles::B_OFFSET, weights, g, depth,
                                     first_filter + filter_step, column_k,
                                     thread, ALIGNED);
@@ -647,7 +648,8 @@ constexpr int prec_conv_smaller(int a, int b) { return a < b ? a : b; }
 // holds it, and the staged outputs that replace them take about two's
 // room): a third would only take shared memory another block could use
 // (ResNet-50's 4x4 stem, K = 256 with 64 filters, held 2 blocks an SM by
-// shared memory with 3 stages). wgmma's kernel keeps one where K is one.
+// shared memory with 3 stages of mma.sync's tiles). wgmma's kernel keeps one
+// where K is one.
 template <typename Geometry>
 constexpr int prec_conv_s8_stages = prec_conv_k_tiles<Geometry> <= 2 ? 2 : 3;
 
@@ -689,7 +691,7 @@ constexpr int prec_conv_s8_mma_sync_bytes = prec_conv_larger(
 // needs held stage 1's 3x3 convolutions of ResNet-50 (mma.sync's rows
 // padded for ldmatrix) at 2 blocks an SM on wgmma rather than 3: 42 -> 38
 // us each with 3.
-__device__ int prec_conv_s8_wgmma_compiled =
+static __device__ int prec_conv_s8_wgmma_compiled =
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     1;
 #else
@@ -702,20 +704,19 @@ __host__ __device__ constexpr int prec_conv_s8_shared_bytes(bool wgmma) {
                : prec_conv_s8_mma_sync_bytes<COLUMNS, Geometry, Epilogue>;
 }
 
-// The blocks of 256 threads an SM holds by their shared memory (228 KiB on
-// sm_90, 1 KiB of it reserved a block), at most 4: the registers
-// __launch_bounds__ leaves a thread. wgmma's accumulators of 128 filters
-// take 64 registers a thread, more than a third block would leave room
-// for; mma.sync's blocks (sm_80 and up) keep 2, for their fragments.
+// The blocks of 256 threads an SM holds by the shared memory wgmma's
+// launches ask for (228 KiB on sm_90, 1 KiB of it reserved a block), at
+// most 4, and at most 2 of 128 filters: the registers __launch_bounds__
+// leaves a thread. wgmma's accumulators of 128 filters take 64 registers a
+// thread, more than a third block would leave room for; mma.sync's blocks
+// (sm_80 and up) keep 2, for their fragments.
 template <int COLUMNS, typename Geometry, typename Epilogue>
 constexpr int prec_conv_s8_blocks =
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    COLUMNS > 64
-        ? 2
-        : prec_conv_smaller(
-              4, 228 * 1024 /
-                     (prec_conv_s8_wgmma_bytes<COLUMNS, Geometry, Epilogue> +
-                      1024));
+    prec_conv_smaller(
+        COLUMNS > 64 ? 2 : 4,
+        228 * 1024 /
+            (prec_conv_s8_wgmma_bytes<COLUMNS, Geometry, Epilogue> + 1024));
 #else
     2;
 #endif
@@ -754,7 +755,7 @@ __launch_bounds__(256, (prec_conv_s8_blocks<COLUMNS, Geometry, Epilogue>))
   const long long filter_step = (long long)gridDim.y * COLUMNS;
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   if constexpr (prec_conv_one_k_tile<Geometry>)
-    prec_conv_s8_wgmma_one_tile<COLUMNS, g.read_depth() / 32, ALIGNED>(
+    prec_conv_s8_wgmma_one_tile<COLUMNS, g.product_depth() / 32, ALIGNED>(
         input, weights, g, rows, first_filter, filter_step, epilogue);
   else
     prec_conv_s8_wgmma<COLUMNS, STAGES, AHEAD, ALIGNED>(input, weights, g, rows,

@@ -41,28 +41,45 @@ static_assert(pipeline<384, 3, 3>(), "K = 384");
 static_assert(pipeline<576, 3, 2>(), "K = 576");
 
 // K's 32-byte product steps, what the one-tile wgmma kernel multiplies and
-// copies: K = 48 takes two (zeros in the second's last 16 bytes), K = 64
-// two of the tile's four.
-static_assert(Pointwise<48>::value.read_depth() == 64, "K = 48");
-static_assert(Pointwise<64>::value.read_depth() == 64, "K = 64");
-static_assert(Pointwise<128>::value.read_depth() == 128, "K = 128");
+// copies (product_depth): K = 48 takes two (zeros in the second's last 16
+// bytes), K = 64 two of the tile's four.
+static_assert(Pointwise<48>::value.product_depth() == 64, "K = 48");
+static_assert(Pointwise<64>::value.product_depth() == 64, "K = 64");
+static_assert(Pointwise<128>::value.product_depth() == 128, "K = 128");
 
-// With two stages, 4 blocks of 64 filters fit an SM (3 stages held 2):
-// each kernel's two stages, larger than the staged i8 outputs. Each launch
-// asks for its kernel's: mma.sync's rows are padded for ldmatrix.
+// Each launch asks for its kernel's shared memory (mma.sync's rows are
+// padded for ldmatrix). K = 256: each kernel's two stages, larger than the
+// staged i8 outputs; with them 4 blocks of 64 filters fit an SM (three
+// stages of mma.sync's tiles held 2).
 static_assert(prec_conv_s8_shared_bytes<64, Pointwise<256>, I8Outputs>(false) ==
                   2 * (128 + 64) * (128 + 16),
               "two stages of mma.sync's tiles");
 static_assert(prec_conv_s8_shared_bytes<64, Pointwise<256>, I8Outputs>(true) ==
                   2 * (128 + 64) * 128 + 1024,
               "two stages of wgmma's tiles, aligned to 1024 bytes");
+// K = 576: three stages.
 static_assert(prec_conv_s8_shared_bytes<64, Pointwise<576>, I8Outputs>(true) ==
                   3 * (128 + 64) * 128 + 1024,
               "three stages of wgmma's tiles");
+// K one tile: wgmma's stage and the staged outputs (4 planes of 128 rows
+// of 24 words, and 4 words) side by side; mma.sync's two stages.
+static_assert(prec_conv_s8_shared_bytes<64, Pointwise<64>, I8Outputs>(true) ==
+                  (128 + 64) * 128 + 1024 + 4 * (128 * 24 + 4) * 4,
+              "wgmma's stage beside the staged outputs");
+static_assert(prec_conv_s8_shared_bytes<64, Pointwise<64>, I8Outputs>(false) ==
+                  2 * (128 + 64) * (128 + 16),
+              "two stages of mma.sync's tiles");
+// 128 filters, K = 256: the staged i8 outputs (4 planes of 128 rows of 40
+// words, and 4 words) take more than wgmma's two stages.
+static_assert(prec_conv_s8_shared_bytes<128, Pointwise<256>, I8Outputs>(true) ==
+                  4 * (128 * 40 + 4) * 4,
+              "the staged outputs in wgmma's pipeline");
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 static_assert(prec_conv_s8_blocks<64, Pointwise<256>, I8Outputs> == 4,
               "four blocks an SM");
 static_assert(prec_conv_s8_blocks<64, Pointwise<576>, I8Outputs> == 3,
               "three stages on wgmma: three blocks an SM (two at "
               "mma.sync's 82944 bytes)");
+static_assert(prec_conv_s8_blocks<64, Pointwise<64>, I8Outputs> == 3,
+              "K one tile: three blocks an SM");
 #endif
