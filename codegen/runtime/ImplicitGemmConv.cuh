@@ -18,6 +18,9 @@
 // the run's elements of the inputs of the output's shape, where
 // `bool aligned()`: its pointers are 16-byte aligned.
 
+// The bytes of K a stage holds, in both kernels.
+constexpr int prec_conv_k_tile = 128;
+
 struct prec_conv_geometry {
   int height, width, channels;        // input, per image
   int out_height, out_width, filters; // output, per image
@@ -29,6 +32,10 @@ struct prec_conv_geometry {
   __host__ __device__ constexpr int depth() const {
     return kernel_height * kernel_width * channels;
   }
+  // The K tiles of a filter.
+  __host__ __device__ constexpr int k_tiles() const {
+    return (depth() + prec_conv_k_tile - 1) / prec_conv_k_tile;
+  }
   // K rounded up to the 32 bytes of a product step: what the one-tile
   // kernel multiplies and copies.
   __host__ __device__ constexpr int product_depth() const {
@@ -36,13 +43,9 @@ struct prec_conv_geometry {
   }
 };
 
-// The bytes of K a stage holds, in both kernels.
-constexpr int prec_conv_k_tile = 128;
-
 // The K tiles of a filter.
 template <typename Geometry>
-constexpr int prec_conv_k_tiles =
-    (Geometry::value.depth() + prec_conv_k_tile - 1) / prec_conv_k_tile;
+constexpr int prec_conv_k_tiles = Geometry::value.k_tiles();
 
 // Whether K fits one stage: then a block copies its receptive fields once
 // for all its filter tiles (on wgmma).
@@ -413,7 +416,7 @@ prec_conv_s8_mma_sync(const int8_t *__restrict__ input,
   const int thread = threadIdx.x, lane = thread & 31, warp = thread >> 5;
   const long long first_row = (long long)blockIdx.x * Tiles::ROWS;
   const int depth = g.depth();
-  const int tiles = (depth + Tiles::DEPTH - 1) / Tiles::DEPTH;
+  const int tiles = g.k_tiles();
   prec_conv_rows<Tiles::ROW_CHUNKS> chunks(
       input, g, rows, first_row + (thread >> 3), thread & 7);
   const int column_k = (thread & 7) * 16;
@@ -497,19 +500,6 @@ __device__ inline int prec_conv_fragment_row(int thread) {
   return 64 * (warp >> 2) + 16 * (warp & 3);
 }
 
-// Stores a block's outputs from its warpgroups' accumulators, staged at
-// `staging`.
-template <typename Tiles, typename Epilogue>
-__device__ inline void
-prec_conv_store_wgmma(const prec_wgmma_accumulators<Tiles::COLUMNS> &acc,
-                      const Epilogue &epilogue, int8_t *staging, int filters,
-                      long long rows, long long first_row,
-                      long long first_filter, int thread) {
-  prec_conv_outputs<Tiles, Epilogue>(epilogue, staging, filters, rows,
-                                     first_row, first_filter, thread)
-      .store(prec_conv_fragments(acc), prec_conv_fragment_row(thread), 0);
-}
-
 // The same on wgmma: warpgroup w multiplies rows 64w..64w+63 by all the
 // block's filters.
 template <int COLUMNS, int STAGES, int AHEAD, bool ALIGNED, typename Epilogue>
@@ -523,7 +513,7 @@ prec_conv_s8_wgmma(const int8_t *__restrict__ input,
   const int thread = threadIdx.x, warpgroup = thread >> 7;
   const long long first_row = (long long)blockIdx.x * Tiles::ROWS;
   const int depth = g.depth();
-  const int tiles = (depth + Tiles::DEPTH - 1) / Tiles::DEPTH;
+  const int tiles = g.k_tiles();
   prec_conv_rows<Tiles::ROW_CHUNKS> chunks(
       input, g, rows, first_row + (thread >> 3), thread & 7);
   const int column_k = (thread & 7) * 16;
@@ -567,8 +557,9 @@ prec_conv_s8_wgmma(const int8_t *__restrict__ input,
   prec_wgmma_hold(acc);
   prec_wait_copies<0>();
   __syncthreads(); // the pipeline's stages become the output tile
-  prec_conv_store_wgmma<Tiles>(acc, epilogue, prec_conv_shared, g.filters, rows,
-                               first_row, first_filter, thread);
+  prec_conv_outputs<Tiles, Epilogue>(epilogue, prec_conv_shared, g.filters,
+                                     rows, first_row, first_filter, thread)
+      .store(prec_conv_fragments(acc), prec_conv_fragment_row(thread), 0);
 }
 
 // Where K is one tile, a block takes the filter tiles blockIdx.y,
