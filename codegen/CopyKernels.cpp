@@ -57,9 +57,12 @@ std::string CudaEmitter::getVectorCType(Operation *op) const {
   return getVectorCTypeOfBytes(bytes.getInt());
 }
 
-/// A kernel of a thread per element `i` of `space` (or per group of
-/// getVectorLanes elements), reading `input` as `inType` and writing `op`'s
-/// result as `outType`; `body` computes what thread `i` writes.
+/// A kernel over the elements `i` of `space` (or groups of getVectorLanes
+/// elements), reading `input` as `inType` and writing `op`'s result as
+/// `outType`; `body` computes what `i` writes. Each thread takes
+/// elementwiseUnroll of them, 256 apart as an elementwise kernel's: with one
+/// a thread, the index arithmetic and a single small load leave too few
+/// loads in flight to reach the memory bandwidth.
 void CudaEmitter::emitThreadKernel(Operation *op, Value input, Value space,
                                    llvm::StringRef inType,
                                    llvm::StringRef outType,
@@ -67,24 +70,29 @@ void CudaEmitter::emitThreadKernel(Operation *op, Value input, Value space,
   Value result = op->getResult(0);
   std::string name = kernelName(op);
   int64_t count = countOf(space) / getVectorLanes(op);
+  std::string loopBody;
+  for (StringRef line : llvm::split(body.rtrim('\n'), '\n'))
+    loopBody += "  " + line.str() + "\n";
   kernels += llvm::formatv(
       "// {0} {1}\n__global__ void {2}(const {3} *__restrict__ in0, "
-      "{4} *__restrict__ out{5}) {{\n  prec_kernel_start();\n  {6} i = "
-      "blockIdx.x * ({6})blockDim.x + "
-      "threadIdx.x;\n  if (i >= {7}) return;\n{8}}\n\n",
+      "{4} *__restrict__ out{5}) {{\n  prec_kernel_start();\n"
+      "  const {6} base = blockIdx.x * {9} + threadIdx.x;\n"
+      "#pragma unroll\n  for (int k = 0; k < {10}; ++k) {{\n"
+      "    {6} i = base + k * {11};\n    if (i >= {7}) return;\n{8}  }\n}\n\n",
       op->getName(), getLayerName(op), name, inType, outType,
       countParameter(space), indexSpelling.type(), kernelBound(space, count),
-      body);
-  launch(op, name, count, {input}, result, /*elementsPerThread=*/1,
-         [&](Value value) {
-           return pointer(value, value == input ? inType : outType);
-         });
+      loopBody, indexSpelling.literal(256 * elementwiseUnroll),
+      elementwiseUnroll, indexSpelling.literal(256));
+  launch(op, name, count, {input}, result, elementwiseUnroll, [&](Value value) {
+    return pointer(value, value == input ? inType : outType);
+  });
 }
 
-/// A kernel moving elements of `input` into `op`'s result, a thread per
-/// element `i` (or per group of getVectorLanes elements, in which `offsets`
-/// then counts): gathering `out[i] = in0[o0]` over the output, or scattering
-/// `out[o0] = in0[i]` over the input, with `offsets` computing `o0` from `i`.
+/// A kernel moving elements of `input` into `op`'s result, element `i` (or
+/// group of getVectorLanes elements, in which `offsets` then counts) at a
+/// time (emitThreadKernel): gathering `out[i] = in0[o0]` over the output, or
+/// scattering `out[o0] = in0[i]` over the input, with `offsets` computing `o0`
+/// from `i`.
 void CudaEmitter::emitCopyKernel(Operation *op, Value input,
                                  llvm::StringRef offsets, bool scatter,
                                  llvm::StringRef fill) {
@@ -98,9 +106,9 @@ void CudaEmitter::emitCopyKernel(Operation *op, Value input,
                    (offsets + "  " + statement + ";\n").str());
 }
 
-/// A transpose, slice, tile or reverse: each thread reads its element (or
-/// its getVectorLanes elements, whose innermost coordinate steps by that
-/// many) where the op's index map says it comes from.
+/// A transpose, slice, tile or reverse: element `i` (or its getVectorLanes
+/// elements, whose innermost coordinate steps by that many) is read
+/// where the op's index map says it comes from.
 LogicalResult CudaEmitter::emitMove(ElementIndexMapOpInterface op) {
   SmallVector<Value> sources = op.getElementSources();
   if (sources.size() != 1)
@@ -128,8 +136,8 @@ LogicalResult CudaEmitter::emitMove(ElementIndexMapOpInterface op) {
   return success();
 }
 
-/// Padding: outside the input a thread writes the pad constant. Where the
-/// plan says (engine.vector_bytes), a thread writes a whole innermost row
+/// Padding: outside the input, the pad constant. Where the plan says
+/// (engine.vector_bytes), each `i` is a whole innermost row, written
 /// as one vector (a few channels padded, as an image's 3 to 4), reading
 /// its elements one by one.
 LogicalResult CudaEmitter::emitPad(tosa::PadOp op) {

@@ -12,13 +12,20 @@
 // ops' index maps, with the innermost coordinate counted in elements and
 // divided back into vectors. Two kernels read each
 // transpose and concat, so they are kernels of their own rather than read
-// through.
+// through. Each thread moves 4 vectors, 256 apart (a block 1024), as an
+// elementwise kernel's threads take 4 elements, and stops at the first past
+// the end.
 // CHECK-LABEL: __global__ void k1_transpose(const uint4 *__restrict__ in0, uint4 *__restrict__ out) {
 // CHECK-NEXT: prec_kernel_start();
-// CHECK-NEXT: int i = blockIdx.x * (int)blockDim.x + threadIdx.x;
+// CHECK-NEXT: const int base = blockIdx.x * 1024 + threadIdx.x;
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int k = 0; k < 4; ++k) {
+// CHECK-NEXT: int i = base + k * 256;
 // CHECK-NEXT: if (i >= 1024) return;
 // CHECK-NEXT: int o0 = (((i / 8) % 16) * 64 + (i / 128) * 8 + (((i % 8) * 8) / 8));
 // CHECK-NEXT: out[i] = in0[o0];
+// CHECK-NEXT: }
+// CHECK-NEXT: }
 // CHECK-LABEL: __global__ void k4_slice(const uint2 *__restrict__ in0, uint2 *__restrict__ out) {
 // CHECK: if (i >= 1920) return;
 // CHECK: int o0 = ((i / 120) * 128 + ((i / 15) % 8) * 16 + ((((i % 15) * 4) + 4) / 4));
@@ -26,7 +33,10 @@
 // CHECK: out[o0] = in0[i];
 // CHECK-LABEL: __global__ void k7_concat(const uint2 *__restrict__ in0, uint2 *__restrict__ out) {
 // CHECK-NEXT: prec_kernel_start();
-// CHECK-NEXT: int i = blockIdx.x * (int)blockDim.x + threadIdx.x;
+// CHECK-NEXT: const int base = blockIdx.x * 1024 + threadIdx.x;
+// CHECK-NEXT: #pragma unroll
+// CHECK-NEXT: for (int k = 0; k < 4; ++k) {
+// CHECK-NEXT: int i = base + k * 256;
 // CHECK-NEXT: if (i >= 128) return;
 // CHECK-NEXT: int rem = i, o0 = 0;
 // CHECK-NEXT: o0 += 15 * 1;
@@ -37,8 +47,9 @@
 // CHECK-NEXT: int c = i % 8, w = (i / 8) % 4, n = i / (8 * 4);
 // CHECK-NEXT: int k = in1[n * 4 + w];
 // CHECK-NEXT: out[i] = in0[(n * 10 + k) * 8 + c];
-// CHECK: prec_launch(e->early_launch, k1_transpose, 4, 256, 0, stream, ((uint4 *)(e->arena + {{[0-9]+}})), ((uint4 *)(e->arena + {{[0-9]+}})));
-// CHECK: prec_launch(e->early_launch, k4_slice, 8, 256, 0, stream, ((uint2 *)(e->arena
+// 1024 vectors of 16 bytes: one block of 256 threads.
+// CHECK: prec_launch(e->early_launch, k1_transpose, 1, 256, 0, stream, ((uint4 *)(e->arena + {{[0-9]+}})), ((uint4 *)(e->arena + {{[0-9]+}})));
+// CHECK: prec_launch(e->early_launch, k4_slice, 2, 256, 0, stream, ((uint2 *)(e->arena
 // CHECK: prec_launch(e->early_launch, k10_gather, 1, 256, 0, stream, ((uint4 *)(e->weights + {{[0-9]+}})), ((int32_t *)bindings[1]), ((uint4 *)(e->arena
 func.func @main(%x: tensor<16x8x64xf16>, %ids: tensor<1x4xi32>) -> (tensor<8x16x64xf16>, tensor<8x16x64xf16>, tensor<16x8x64xf16>, tensor<16x8x64xf16>, tensor<1x4x64xf16>) {
   %a = tosa.exp %x : (tensor<16x8x64xf16>) -> tensor<16x8x64xf16>

@@ -15,12 +15,25 @@
 // RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=s2d --batch=1:1:2
 // RUN: FileCheck %s --check-prefix=ENGINE < %t/s2d.cu
 // RUN: %if nvcc %{ %nvcc -arch=sm_90a -c %t/s2d.cu -o %t/s2d.o %}
-// The stem's pad writes 4 channels, a 4-byte word, a thread.
+// The stem's pad writes 4 channels, a 4-byte word, at each of its
+// thread's 4 places, up to the batch's extent.
 // ENGINE: // tosa.pad stem
 // ENGINE-NEXT: __global__ void k{{[0-9]+}}_pad(const int8_t *__restrict__ in0, unsigned *__restrict__ out, int extent) {
+// ENGINE-NEXT: prec_kernel_start();
+// ENGINE-NEXT: const int base = blockIdx.x * 1024 + threadIdx.x;
+// ENGINE-NEXT: #pragma unroll
+// ENGINE-NEXT: for (int k = 0; k < 4; ++k) {
+// ENGINE-NEXT: int i = base + k * 256;
+// ENGINE-NEXT: if (i >= extent) return;
 // ENGINE: { int c = rem % 16; rem /= 16; int s = c - 3; inside = inside && s >= 0 && s < 11; o0 += s * 3; }
 // ENGINE: for (int l = 0; l < 4; ++l) { int s = l - 0; w[l] = inside && s >= 0 && s < 3 ? in0[o0 + s] : prec_saturate_i8(0.0f); }
 // ENGINE-NEXT: out[i] = *reinterpret_cast<const unsigned *>(w);
+// ENGINE-NEXT: }
+// ENGINE-NEXT: }
+// 288 words an image, 1024 a block.
+// ENGINE: prec_launch(e->early_launch, k{{[0-9]+}}_pad, (int)((288LL * e->batch + 1023) / 1024), 256, 0, stream,
+// ENGINE-NEXT: // tosa.transpose 'stem'
+// ENGINE-NEXT: prec_launch(e->early_launch, k{{[0-9]+}}_transpose, (int)((288LL * e->batch + 1023) / 1024), 256, 0, stream,
 // PLAN: tosa.pad {{.*}}engine.batch_dim = 0
 // PLAN: tosa.conv2d {{.*}}engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>
 // PLAN: tosa.pad {{.*}}engine.batch_dim = 0
