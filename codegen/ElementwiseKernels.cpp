@@ -151,7 +151,9 @@ std::string roundedTo(Type type, llvm::StringRef expression) {
 /// An i8 cast of a clamp computed in the same kernel with a finite lower
 /// bound converts with the one saturating instruction: the clamp's fmaxf
 /// (or __hmax) comes first and drops NaN, which prec_saturate_i8 otherwise
-/// sends to -128, and below -128 the conversion saturates as it does.
+/// sends to -128, and below -128 the conversion saturates as it does. A
+/// clamp whose lower bound is met (engine.met_lower_bound) has no fmaxf,
+/// but its input is never NaN nor below that bound.
 std::string CudaEmitter::storedConversion(Value value,
                                           llvm::StringRef r) const {
   auto cast = value.getDefiningOp<tosa::CastOp>();

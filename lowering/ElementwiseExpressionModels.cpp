@@ -9,6 +9,7 @@
 
 #include "lowering/DeviceTypes.h"
 
+#include "dialects/Engine/EngineDialect.h"
 #include "dialects/Precision/PrecisionDialect.h"
 #include "dialects/Precision/PrecisionOps.h"
 #include "dialects/Utils/Constants.h"
@@ -58,8 +59,8 @@ struct ClampExpressionModel
     auto literal = [](const APFloat &bound) {
       return getFloatLiteral(bound.convertToFloat());
     };
-    return clampExpression("fmaxf", "fminf", literal(lower), literal(upper),
-                           upper.isPosInfinity());
+    return clampExpression("fmaxf", "fminf", lowerUnlessMet(op, literal(lower)),
+                           literal(upper), upper.isPosInfinity());
   }
 
   /// The same on 16-bit floats: a bound of the clamp's type is exact in it,
@@ -71,7 +72,8 @@ struct ClampExpressionModel
     if (!isHalfFloat(type))
       return "";
     auto [lower, upper] = getBounds(op);
-    return clampExpression("__hmax", "__hmin", getHalfLiteral(lower, type),
+    return clampExpression("__hmax", "__hmin",
+                           lowerUnlessMet(op, getHalfLiteral(lower, type)),
                            getHalfLiteral(upper, type), upper.isPosInfinity());
   }
 
@@ -90,10 +92,21 @@ private:
     return {bound(clamp.getMinValAttr()), bound(clamp.getMaxValAttr())};
   }
 
+  /// The lower bound's literal, or none where prec-mark-met-lower-bounds
+  /// proved the clamp's input never NaN nor below that bound.
+  static std::optional<std::string> lowerUnlessMet(Operation *op,
+                                                   std::string literal) {
+    auto *dialect = op->getContext()->getLoadedDialect<engine::EngineDialect>();
+    if (dialect && dialect->getMetLowerBoundAttrHelper().isAttrPresent(op))
+      return std::nullopt;
+    return literal;
+  }
+
   static std::string clampExpression(llvm::StringRef max, llvm::StringRef min,
-                                     llvm::StringRef lower,
+                                     std::optional<std::string> lower,
                                      llvm::StringRef upper, bool unbounded) {
-    std::string raised = llvm::formatv("{0}($0, {1})", max, lower).str();
+    std::string raised =
+        lower ? llvm::formatv("{0}($0, {1})", max, *lower).str() : "$0";
     if (unbounded)
       return raised;
     return llvm::formatv("{0}({1}, {2})", min, raised, upper).str();

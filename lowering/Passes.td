@@ -592,6 +592,34 @@ def PrecPlanKernels : Pass<"prec-plan-kernels", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::prec::engine::EngineDialect"];
 }
 
+def PrecMarkMetLowerBounds
+    : Pass<"prec-mark-met-lower-bounds", "::mlir::func::FuncOp"> {
+  let summary = "Mark the clamps whose input never falls below their lower "
+                "bound";
+  let description = [{
+    A decision of `prec-plan-engine`, after `prec-plan-kernels`. A sparse
+    forward dataflow analysis proves which float values are numbers (never
+    NaN) at or above 0: the result of a clamp to a lower bound of 0 or more
+    that the engine computes (its fmaxf or __hmax returns the bound for
+    NaN; not one in a cuBLASLt or cuDNN epilogue), of a constant whose
+    elements are, and what float casts (to types with infinities), scales
+    by positive finite constants, sums, max pools, pads and moves of such
+    values give. A float clamp the engine computes whose lower bound is at
+    most 0 and whose input is such a value gets `engine.met_lower_bound`:
+    that bound changes no element, and the emitter leaves it out (the
+    quantization after a ReLU: one fmaxf an element fewer).
+
+    ```mlir
+    %r = tosa.clamp %x {max_val = 0x7C00 : f16, min_val = 0.0 : f16, engine.kernel = ...}
+    %w = tosa.cast %r : (tensor<4xf16>) -> tensor<4xf32>
+    %s = tosa.mul %w, %scale, %shift : (...) -> tensor<4xf32>    // %scale > 0
+    %c = tosa.clamp %s {max_val = 0x7F800000 : f32, min_val = -127.0 : f32, engine.kernel = ...}
+    // %c gets engine.met_lower_bound
+    ```
+  }];
+  let dependentDialects = ["::prec::engine::EngineDialect"];
+}
+
 def PrecPlanBuffers : Pass<"prec-plan-buffers", "::mlir::func::FuncOp"> {
   let summary = "Place an engine's activations in one arena";
   let description = [{

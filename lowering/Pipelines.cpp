@@ -127,6 +127,7 @@ void buildEnginePlanPipeline(OpPassManager &pm,
   pm.addPass(
       createPrecChooseConvAlgorithms({options.convolutions, options.batch}));
   pm.addPass(createPrecPlanKernels());
+  pm.addPass(createPrecMarkMetLowerBounds());
   pm.addPass(createPrecPlanWeightLayouts());
   pm.addPass(createPrecPlanCopyVectors());
   pm.addPass(createPrecPlanElementwiseVectors());

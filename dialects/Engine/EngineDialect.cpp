@@ -375,6 +375,14 @@ LogicalResult EngineDialect::verifyOperationAttribute(Operation *op,
                                 "tosa.cast or tosa.slice";
     return success();
   }
+  if (name == MetLowerBoundAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(attr.getValue()) ||
+        op->getName().getStringRef() != "tosa.clamp" ||
+        !isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())))
+      return op->emitError()
+             << "'" << name << "' is a unit attribute of a float tosa.clamp";
+    return success();
+  }
   if (name == StoredTransposedAttrHelper::getNameStr() ||
       name == PaddedDepthAttrHelper::getNameStr())
     return verifyWeightLayout(op, name, attr.getValue());

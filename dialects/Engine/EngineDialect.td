@@ -44,6 +44,9 @@ def Engine_Dialect : Dialect {
       innermost elements each thread moves or stores at a time. On the last
       op of a `rows` kernel: the bytes of the widest element's runs, each
       full row and row vector moving as many elements at a time.
+    * `engine.met_lower_bound` on a float `tosa.clamp` the engine computes
+      whose input is never NaN nor below its lower bound
+      (prec-mark-met-lower-bounds): the kernel leaves that bound out.
     * How a constant's weights are laid out in the weights file:
       `engine.stored_transposed` on a [batch, K, N] tosa.const that 8-bit
       GEMMs read as [batch, N, K]; `engine.padded_depth` on a tosa.const of
@@ -85,7 +88,8 @@ def Engine_Dialect : Dialect {
     "::mlir::UnitAttr":$stored_transposed,
     "::mlir::IntegerAttr":$block_threads,
     "::mlir::IntegerAttr":$padded_depth,
-    "::mlir::IntegerAttr":$vector_bytes
+    "::mlir::IntegerAttr":$vector_bytes,
+    "::mlir::UnitAttr":$met_lower_bound
   );
 }
 

@@ -16,8 +16,13 @@
 
 // PLAN: tosa.conv2d {{.*}}engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, engine.kernel = #engine.kernel<[[EXPAND:[0-9]+]], epilogue>{{.*}} loc("expand")
 // PLAN: tosa.clamp {{.*}}engine.kernel = #engine.kernel<[[EXPAND]], epilogue>{{.*}} loc("expand.relu")
+// The quantization of the ReLU's result (scaled by 4) never falls below
+// its clamp's -127 (prec-mark-met-lower-bounds).
+// PLAN: tosa.clamp {{.*}}engine.met_lower_bound = unit, {{.*}} loc("next.clamp")
 // PLAN: tosa.cast {{.*}}engine.kernel = #engine.kernel<[[EXPAND]], epilogue>{{.*}} loc("next.quantize")
 // PLAN: tosa.conv2d {{.*}}engine.conv_algorithm = #engine.conv_algorithm<implicit_gemm>, engine.kernel = #engine.kernel<[[REDUCE:[0-9]+]], epilogue>{{.*}} loc("reduce")
+// The reducing convolution's quantization may fall below: no mark.
+// PLAN: tosa.clamp {{.*}}{engine.kernel = #engine.kernel<[[REDUCE]], epilogue>, max_val = {{.*}} loc("reduce.clamp")
 // PLAN: tosa.cast {{.*}}engine.kernel = #engine.kernel<[[REDUCE]], epilogue>{{.*}} loc("reduce.quantize")
 // A convolution with a bias (the epilogue would read its accumulators as
 // its value) writes its int32 result, bias added, for a kernel of its own.
@@ -56,10 +61,12 @@
 // The ReLU of the f16 sum runs in f16, one __hmax (its __hmin with +inf
 // would change nothing).
 // CHECK: w0[k] = __hmax((__hadd_rn({{.*}}, (v1[k]))), __ushort_as_half((unsigned short)0x0U));
-// The quantization reads the f16 element as stored; its clamp is one fmaxf
-// (the conversion saturates at 127: prec-drop-saturated-bounds), and the
-// conversion one saturating instruction (the fmaxf drops NaN).
-// CHECK-NEXT: float r1 = (fmaxf((__fmul_rn(((__half2float(w0[k]))), (0x1p+2f))), -0x1.fcp+6f));
+// The quantization reads the f16 element as stored; its clamp computes
+// nothing: the conversion saturates at 127 (prec-drop-saturated-bounds),
+// and the ReLU's result, never NaN nor negative, meets -127
+// (prec-mark-met-lower-bounds); the conversion is one saturating
+// instruction.
+// CHECK-NEXT: float r1 = ((__fmul_rn(((__half2float(w0[k]))), (0x1p+2f))));
 // CHECK-NEXT: w1[k] = prec_round_i8(r1);
 // CHECK-NEXT: }
 // CHECK-NEXT: *reinterpret_cast<uint4 *>(out0 + i0) = *reinterpret_cast<const uint4 *>(w0);
@@ -69,7 +76,10 @@
 // CHECK-NEXT: struct [[REDUCE:k[0-9]+_cast_epilogue]] {
 // CHECK-NEXT: using Output = int8_t;
 // CHECK: __align__(16) int8_t w0[16];
-// CHECK: w0[k] = prec_round_i8(r0);
+// Its input may be negative: the clamp is an fmaxf.
+// CHECK: float r0 = (fmaxf(
+// CHECK-SAME: -0x1.fcp+6f));
+// CHECK-NEXT: w0[k] = prec_round_i8(r0);
 
 // An epilogue reading through a reshape (24 filters viewed as rows of 96):
 // the output's flat index is still row * 24 + filter, and the scale, a

@@ -130,6 +130,23 @@ func.func @read_through_exp(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// CHECK-LABEL: func.func @met_lower_bound
+// CHECK: tosa.clamp {{.*}}engine.met_lower_bound
+func.func @met_lower_bound(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = tosa.clamp %x {max_val = 0x7F800000 : f32, min_val = -127.0 : f32, engine.met_lower_bound = unit} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @met_lower_bound_exp(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'engine.met_lower_bound' is a unit attribute of a float tosa.clamp}}
+  %y = tosa.exp %x {engine.met_lower_bound} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
 // engine.attention round-trips, and its verifier checks shapes and types.
 // CHECK-LABEL: func.func @attention
 // CHECK: engine.attention %arg0, %arg1, %arg2 mask %arg3 {heads = 2 : i64, kernel = #engine.attention_kernel<tensor_cores>, mask_first, masked_type = f32, query_rows = 64 : i64, scale = 1.250000e-01 : f64, scaled_type = f32, score_type = f16}
