@@ -1,5 +1,4 @@
-//===- NonNegativeAnalysis.h - values never NaN nor below 0 ------*- C++
-//-*-===//
+//===- NonNegativeAnalysis.h - values never NaN nor below 0 -*- C++ -*-===//
 //
 // A sparse forward dataflow analysis (mlir::dataflow) of an engine plan's
 // function: which float values are numbers (never NaN, +inf allowed) at or
