@@ -35,14 +35,18 @@
 // CHECK-NEXT: __global__ void k{{[0-9]+}}_max_pool2d(const __half *__restrict__ in0, __half *__restrict__ out)
 // CHECK: int c = i % 3,
 // CHECK: float acc[1];
-// An i8 max pool compares integers, 16 channels a thread.
+// An i8 max pool compares integers, 16 channels a thread, four an
+// instruction: each word of the tap's uint4 against its accumulator,
+// starting from -128 in every byte.
 // CHECK-LABEL: // tosa.max_pool2d max_i8
 // CHECK-NEXT: __global__ void k{{[0-9]+}}_max_pool2d(const uint4 *__restrict__ in0, uint4 *__restrict__ out)
-// CHECK: int acc[16];
-// CHECK-NEXT: for (int l = 0; l < 16; ++l) acc[l] = (-0x7fffffff - 1);
-// CHECK: const int8_t *v = reinterpret_cast<const int8_t *>(&word);
-// CHECK: for (int l = 0; l < 16; ++l) acc[l] = max(acc[l], (int)v[l]);
-// CHECK: for (int l = 0; l < 16; ++l) w[l] = (int8_t)acc[l];
+// CHECK: unsigned acc[4];
+// CHECK-NEXT: for (int l = 0; l < 4; ++l) acc[l] = 0x80808080u;
+// CHECK: const unsigned *v = reinterpret_cast<const unsigned *>(&word);
+// CHECK: for (int l = 0; l < 4; ++l) acc[l] = __vmaxs4(acc[l], v[l]);
+// CHECK: __align__(16) unsigned w[4];
+// CHECK: for (int l = 0; l < 4; ++l) w[l] = acc[l];
+// CHECK-NEXT: out[i] = *reinterpret_cast<const uint4 *>(w);
 // 2 x 256 x 256 x 64 outputs: 2^20 threads of 8 channels.
 // CHECK: prec_launch(e->early_launch, [[MAX]]_max_pool2d, 4096, 256, 0, stream, ((uint4 *)(e->arena + {{[0-9]+}})), ((uint4 *)(e->arena + {{[0-9]+}})));
 // The widening pool's launch passes its input as bf16.
