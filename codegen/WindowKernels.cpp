@@ -100,14 +100,63 @@ LogicalResult CudaEmitter::emitConv(Operation *op, bool depthwise) {
   return success();
 }
 
+/// How a pool's thread accumulates its lanes: `accumulators` of `accType`
+/// from `init`, each tap's word read as `readType` elements, `combine` of
+/// an accumulator and `read` (of v[l]), and stored as `storeType` from
+/// `store` (of acc[l]).
+struct PoolAccumulation {
+  int64_t accumulators;
+  std::string accType, init, readType, read, combine, storeType, store;
+};
+
+/// A max pool compares floats (exact, the max being one of the inputs) or,
+/// keeping the type, integers: converting each i8 to float took ResNet-50's
+/// stem pool at batch 64 to 41 us, bound by the conversions. An i8 one of
+/// vectors compares four lanes an instruction (__vmaxs4, a signed bytewise
+/// max, from -128 in every byte): that pool 29.1 -> 26.8 us against a max a
+/// lane. An average pool sums in float, rounded each step, and divides by
+/// the taps inside.
+static PoolAccumulation getPoolAccumulation(bool isMax, Type element,
+                                            Type resultElement, int64_t lanes,
+                                            const DeviceType &x,
+                                            const DeviceType &o) {
+  // A lane an accumulator, in float, read and stored in the tensors' types.
+  PoolAccumulation pool;
+  pool.accumulators = lanes;
+  pool.accType = "float";
+  pool.readType = x.cType;
+  pool.read = substitute(x.toFloat, "v[l]");
+  pool.storeType = o.cType;
+  if (!isMax) {
+    pool.init = "0.0f";
+    pool.combine = "__fadd_rn";
+    pool.store = substitute(o.fromFloat, "__fdiv_rn(acc[l], (float)count)");
+  } else if (!element.isInteger() || element != resultElement) {
+    pool.init = "-INFINITY";
+    pool.combine = "fmaxf";
+    pool.store = substitute(o.fromFloat, "acc[l]");
+  } else if (element.isInteger(8) && lanes % 4 == 0) {
+    pool.accumulators = lanes / 4;
+    pool.accType = pool.readType = pool.storeType = "unsigned";
+    pool.init = "0x80808080u";
+    pool.read = "v[l]";
+    pool.combine = "__vmaxs4";
+    pool.store = "acc[l]";
+  } else {
+    pool.accType = "int";
+    pool.init = "(-0x7fffffff - 1)";
+    pool.read = "(int)v[l]";
+    pool.combine = "max";
+    pool.store = std::string("(") + o.cType + ")acc[l]";
+  }
+  return pool;
+}
+
 /// A max or average pool over NHWC, a thread per output element or, where
 /// the plan says (engine.vector_bytes), per vector of lanes channels read
-/// and written whole, each lane computed as one element would be. Padding
-/// takes no part: max over, and average of, the elements inside. An
-/// integer max pool compares integers: converting each i8 to float took
-/// ResNet-50's stem pool at batch 64 to 41 us, bound by the conversions.
-/// An i8 one compares four lanes an instruction (__vmaxs4, a signed
-/// bytewise max): that pool 29.1 -> 26.8 us against a max a lane.
+/// and written whole, each lane computed as one element would be
+/// (getPoolAccumulation). Padding takes no part: max over, and average of,
+/// the elements inside.
 LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
   Value input = op->getOperand(0), result = op->getResult(0);
   ArrayRef<int64_t> in = shapeOf(input), out = shapeOf(result);
@@ -123,13 +172,9 @@ LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
   int64_t count = countOf(result) / lanes;
   std::string name = kernelName(op);
   auto lit = [&](int64_t value) { return indexSpelling.literal(value); };
-  Type element = getElementTypeOrSelf(input.getType());
-  bool integerMax = isMax && element.isInteger() &&
-                    element == getElementTypeOrSelf(result.getType());
-  bool packedMax = integerMax && element.isInteger(8) && lanes % 4 == 0;
-  // Accumulators: one a lane, or one a word of four lanes where packed.
-  int64_t accumulators = packedMax ? lanes / 4 : lanes;
-  std::string accType = packedMax ? "unsigned" : integerMax ? "int" : "float";
+  PoolAccumulation accumulation =
+      getPoolAccumulation(isMax, getElementTypeOrSelf(input.getType()),
+                          getElementTypeOrSelf(result.getType()), lanes, x, o);
   kernels += llvm::formatv(
       "// {0} {1}\n__global__ void {2}(const {20} *__restrict__ in0, {3} "
       "*__restrict__ out{17}) {{\n"
@@ -144,41 +189,26 @@ LogicalResult CudaEmitter::emitPool(Operation *op, bool isMax) {
       "    {18} iy = oh * {11} - {12} + y, ix = ow * {13} - {14} + z;\n"
       "    if (iy < 0 || iy >= {15} || ix < 0 || ix >= {16}) continue;\n",
       op->getName(), getLayerName(op), name, vector, kernelBound(result, count),
-      lit(out[3] / lanes), lit(out[2]), lit(out[1]),
-      packedMax    ? "0x80808080u"
-      : integerMax ? "(-0x7fffffff - 1)"
-      : isMax      ? "-INFINITY"
-                   : "0.0f",
+      lit(out[3] / lanes), lit(out[2]), lit(out[1]), accumulation.init,
       kernel[0], kernel[1], lit(stride[0]), lit(pad[0]), lit(stride[1]),
       lit(pad[2]), lit(in[1]), lit(in[2]), countParameter(result),
-      indexSpelling.type(), accumulators, source, accType);
+      indexSpelling.type(), accumulation.accumulators, source,
+      accumulation.accType);
   kernels += llvm::formatv("    const {0} word = in0[((n * {1} + iy) * {2} + "
                            "ix) * {3} + c];\n"
                            "    const {4} *v = reinterpret_cast<const {4} "
                            "*>(&word);\n",
                            source, lit(in[1]), lit(in[2]), lit(in[3] / lanes),
-                           packedMax ? "unsigned" : x.cType);
-  std::string read = packedMax    ? "v[l]"
-                     : integerMax ? "(int)v[l]"
-                                  : substitute(x.toFloat, "v[l]");
+                           accumulation.readType);
   kernels += llvm::formatv("#pragma unroll\n    for (int l = 0; l < {0}; ++l) "
                            "acc[l] = {1}(acc[l], {2});\n    ++count;\n  }\n",
-                           accumulators,
-                           packedMax    ? "__vmaxs4"
-                           : integerMax ? "max"
-                           : isMax      ? "fmaxf"
-                                        : "__fadd_rn",
-                           read);
+                           accumulation.accumulators, accumulation.combine,
+                           accumulation.read);
   kernels += llvm::formatv(
       "  __align__(16) {0} w[{1}];\n"
       "#pragma unroll\n  for (int l = 0; l < {1}; ++l) w[l] = {2};\n"
       "  out[i] = *reinterpret_cast<const {3} *>(w);\n}\n\n",
-      packedMax ? "unsigned" : o.cType, accumulators,
-      packedMax    ? std::string("acc[l]")
-      : integerMax ? std::string("(") + o.cType + ")acc[l]"
-                   : substitute(o.fromFloat, isMax ? "acc[l]"
-                                                   : "__fdiv_rn(acc[l], "
-                                                     "(float)count)"),
+      accumulation.storeType, accumulation.accumulators, accumulation.store,
       vector);
   launch(op, name, count, {input}, result, /*elementsPerThread=*/1,
          [&](Value value) {
