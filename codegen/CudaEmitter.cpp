@@ -194,10 +194,10 @@ std::string CudaEmitter::pointer(Value value, StringRef asType) {
 
 std::string CudaEmitter::launchCall(StringRef kernel, StringRef grid,
                                     StringRef block, StringRef shared,
-                                    StringRef arguments) {
-  return llvm::formatv("  prec_launch(e->early_launch, {0}, {1}, {2}, {3}, "
-                       "stream, {4});\n",
-                       kernel, grid, block, shared, arguments)
+                                    StringRef arguments, bool early) {
+  return llvm::formatv("  prec_launch({0}, {1}, {2}, {3}, {4}, stream, {5});\n",
+                       early ? "e->early_launch" : "false", kernel, grid,
+                       block, shared, arguments)
       .str();
 }
 

@@ -183,10 +183,10 @@ private:
   std::string kernelName(Operation *op);
   /// The run code launching `kernel` over `grid` blocks of `block` threads
   /// with `shared` bytes of dynamic shared memory (prec_launch: early where
-  /// the device can).
+  /// `early` and the device can).
   static std::string launchCall(StringRef kernel, StringRef grid,
                                 StringRef block, StringRef shared,
-                                StringRef arguments);
+                                StringRef arguments, bool early = true);
   /// Launches `kernel` over `count` elements of `output`, passing each
   /// buffer as `pointerOf` spells it (by default, `pointer`).
   void launch(Operation *op, const std::string &kernel, int64_t count,
@@ -240,9 +240,10 @@ private:
   /// Launches `op` as an implicit GEMM whose epilogue is the functor
   /// `<stem>_epilogue` (a struct in `kernels`) initialized by
   /// `initializer`, its geometry the constant `<stem>_geometry`, written
-  /// here.
+  /// here; the epilogue reads and writes `epilogueTensors`.
   void launchImplicitGemmConv(tosa::Conv2DOp op, StringRef stem,
-                              StringRef initializer, StringRef description);
+                              StringRef initializer, StringRef description,
+                              ArrayRef<Value> epilogueTensors);
   /// The fused elementwise kernel storing `outputs` as the epilogue of
   /// `conv`, its accumulator read as `acc`.
   void printConvEpilogue(tosa::Conv2DOp conv, ArrayRef<StoredElement> outputs,

@@ -659,7 +659,10 @@ static bool loadsEpilogueRun(const ElementLoad &input,
 /// inputs that follow the filter and are held as stored as vectors (those
 /// of the output's shape for all a thread's runs first, in `load`, those of
 /// one element per filter once for all its runs, which share their
-/// filters, in `columns`) and the others element by element.
+/// filters, in `columns`) and the others element by element; and `stage`,
+/// `pair` and `store` for a pair of filters where the accumulators are,
+/// the inputs that a run loads as vectors, and the outputs, staged in
+/// shared memory (prec_conv_fragment_tile).
 void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
                                     ArrayRef<StoredElement> outputs,
                                     ArrayRef<ElementLoad> inputs,
@@ -708,6 +711,12 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
   std::string members, initializer, alignment;
   std::string elementLoads, loadedMembers, aheadLoads, columnMembers,
       columnLoads, runLoads, runElementLoads, values;
+  // The fragment form's (prec_conv_fragment_tile): the inputs a run loads
+  // as vectors and the outputs staged in shared memory, each at its offset
+  // in bytes a filter of a tile row or of the filters, read and written a
+  // pair of filters at a time.
+  int64_t rowBytes = 0, filterBytes = 0;
+  std::string stageCopies, pairLoads;
   for (auto [n, input] : llvm::enumerate(inputs)) {
     members += llvm::formatv("  const {0} *__restrict__ in{1};\n",
                              typeOf(input.value).cType, n);
@@ -721,6 +730,7 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
         llvm::formatv("__align__(16) {0} v{1}[{2}];", heldType(input), n, run);
     if (!loadsRun(input)) {
       runLoads += "    " + array + "\n";
+      pairLoads += llvm::formatv("    {0} v{1}[2];\n", heldType(input), n);
       runElementLoads +=
           llvm::formatv("    v{0}[k] = {1};\n", n, loadElement(input, n));
       continue;
@@ -728,7 +738,18 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
     // `run` elements from a multiple of `run`: aligned to their bytes (16
     // at most) where the pointer is to 16.
     bool ahead = offsetOf(input) == "i";
-    int64_t bytes = run * typeOf(input.value).bytes;
+    int64_t elementBytes = typeOf(input.value).bytes;
+    int64_t &at = ahead ? rowBytes : filterBytes;
+    stageCopies += llvm::formatv("    tile.copy_{0}(in{1}, {2});\n",
+                                 ahead ? "rows" : "filters", n, at);
+    pairLoads += llvm::formatv(
+        "    __align__({0}) {1} v{2}[2];\n    *reinterpret_cast<{3} *>(v{2}) = "
+        "tile.template {4}<{3}>({5}, {6});\n",
+        2 * elementBytes, heldType(input), n,
+        getVectorCTypeOfBytes(2 * elementBytes),
+        ahead ? "row_pair" : "filter_pair", ahead ? "r, c" : "c", at);
+    at += elementBytes;
+    int64_t bytes = run * elementBytes;
     int64_t chunk = std::min<int64_t>(bytes, 16);
     // Held in Loaded at the output element's offset, or in Columns at
     // the filter's.
@@ -748,6 +769,7 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
   // reads an earlier one's), stored one by one (`element`) or as one
   // vector of the run (`run`).
   std::string elementOutputs, runOutputs, runValues, runStores, descriptions;
+  std::string pairOutputs, pairStores, tileStores;
   for (auto [n, output] : llvm::enumerate(outputs)) {
     DeviceType type = typeOf(output.value);
     members += llvm::formatv("  {0} *out{1};\n", type.cType, n);
@@ -768,6 +790,14 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
     runOutputs +=
         llvm::formatv("    __align__(16) {0} w{1}[{2}];\n", type.cType, n, run);
     runValues += value;
+    pairOutputs += llvm::formatv("    __align__({0}) {1} w{2}[2];\n",
+                                 2 * type.bytes, type.cType, n);
+    pairStores += llvm::formatv(
+        "    tile.put_pair(r, c, {0}, *reinterpret_cast<const {1} *>(w{2}));\n",
+        rowBytes, getVectorCTypeOfBytes(2 * type.bytes), n);
+    tileStores += llvm::formatv("    tile.store_rows(out{0}, {1});\n", n,
+                                rowBytes);
+    rowBytes += type.bytes;
     runStores += llvm::formatv(
         "    *reinterpret_cast<{0} *>(out{1} + i0) = *reinterpret_cast<const "
         "{0} *>(w{1});\n",
@@ -808,16 +838,39 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
       "    const int32_t acc = accs[k];\n{5}{6}{7}{8}    }\n{9}  }\n",
       index, filters, runLoads, runOutputs, run, offsets(true), runElementLoads,
       values, runValues, runStores);
+  std::string fragmentFunctions = llvm::formatv(
+      "  static constexpr int STAGED_ROW_BYTES = {0}, STAGED_FILTER_BYTES = "
+      "{1};\n"
+      "  template <typename Tile>\n  __device__ void stage([[maybe_unused]] "
+      "const Tile &tile) const {{\n{2}  }\n"
+      "  template <typename Tile>\n  __device__ void pair(const Tile &tile, "
+      "int r, int c, long long row, long long filter, const int32_t "
+      "(&accs)[2]) const {{\n"
+      "    const {3} i0 = ({3})(row * {4} + filter);\n{5}{6}#pragma unroll\n"
+      "    for (int k = 0; k < 2; ++k) {{\n"
+      "    [[maybe_unused]] const {3} i = i0 + k;\n"
+      "    const int32_t acc = accs[k];\n{7}{8}{9}{10}    }\n{11}  }\n"
+      "  template <typename Tile>\n  __device__ void store(const Tile &tile) "
+      "const {{\n{12}  }\n",
+      rowBytes, filterBytes, stageCopies, index, filters, pairLoads,
+      pairOutputs, offsets(true), runElementLoads, values, runValues,
+      pairStores, tileStores);
   for (const std::string &fused : fusedNames)
     kernels += "// fused: " + fused + "\n";
   kernels += llvm::formatv(
       "// {0}: the epilogue of tosa.conv2d {1}\nstruct {2} {{\n"
       "  using Output = {3};\n{4}"
       "  __device__ bool aligned() const {{ return ({5}) % 16 == 0; }\n{6}{7}"
-      "{8}{9}};\n\n",
+      "{8}{9}{10}};\n\n",
       descriptions, getLayerName(conv), epilogue, widest.cType, members,
-      alignment, elementFunction, loadFunction, columnsFunction, runFunction);
-  launchImplicitGemmConv(conv, stem, initializer, descriptions);
+      alignment, elementFunction, loadFunction, columnsFunction, runFunction,
+      fragmentFunctions);
+  SmallVector<Value> tensors;
+  for (const ElementLoad &input : inputs)
+    tensors.push_back(input.value);
+  for (const StoredElement &output : outputs)
+    tensors.push_back(output.value);
+  launchImplicitGemmConv(conv, stem, initializer, descriptions, tensors);
 }
 
 } // namespace prec::cuda

@@ -40,10 +40,27 @@
     }                                                                          \
   } while (0)
 
-// The epilogues, as the emitter writes them: an element at a time, or a
+// The epilogues, as the emitter writes them: an element at a time, a
 // 16-byte run of filters stored as one vector (nothing to load ahead;
-// Requantize's per-filter scale and bias loaded once a thread, `columns`).
+// Requantize's per-filter scale and bias loaded once a thread, `columns`),
+// or a pair of filters where the accumulators are, staged in shared memory
+// (Requantize's scale and bias staged there too).
 template <typename Self, typename T> struct RunEpilogue {
+  struct alignas(2 * sizeof(T)) Pair {
+    T v[2];
+  };
+  static constexpr int STAGED_ROW_BYTES = sizeof(T), STAGED_FILTER_BYTES = 0;
+  template <typename Tile> __device__ void stage(const Tile &) const {}
+  template <typename Tile>
+  __device__ void pair(const Tile &tile, int r, int c, long long row,
+                       long long filter, const int (&accs)[2]) const {
+    tile.put_pair(r, c, 0,
+                  Pair{{self().value(row, filter, accs[0]),
+                        self().value(row, filter + 1, accs[1])}});
+  }
+  template <typename Tile> __device__ void store(const Tile &tile) const {
+    tile.store_rows(self().out, 0);
+  }
   struct Loaded {};
   struct Columns {};
   __device__ bool aligned() const {
@@ -106,6 +123,20 @@ struct Requantize : RunEpilogue<Requantize, int8_t> {
       reinterpret_cast<float4 *>(c.bias)[i] =
           reinterpret_cast<const float4 *>(bias + filter)[i];
     }
+  }
+  static constexpr int STAGED_FILTER_BYTES = 8;
+  template <typename Tile> __device__ void stage(const Tile &tile) const {
+    tile.copy_filters(scale, 0);
+    tile.copy_filters(bias, 4);
+  }
+  template <typename Tile>
+  __device__ void pair(const Tile &tile, int r, int c, long long,
+                       long long, const int (&accs)[2]) const {
+    const float2 s = tile.template filter_pair<float2>(c, 0),
+                 b = tile.template filter_pair<float2>(c, 4);
+    tile.put_pair(r, c, 0,
+                  Pair{{requantize(accs[0], s.x, b.x),
+                        requantize(accs[1], s.y, b.y)}});
   }
   __device__ void run(long long row, long long filter, const int32_t *accs,
                       const Loaded &, const Columns &c) const {
@@ -370,7 +401,7 @@ int main(int argc, char **argv) {
       run<Shape<1024, 14, 256, 1, 1>>, run<Shape<256, 14, 1024, 1, 1>>,
       run<Shape<2048, 7, 512, 1, 1>>,  run<Shape<48, 9, 40, 3, 2>>,
       run<Shape<32, 9, 70, 1, 2>>,     run<Shape<16, 7, 130, 3, 1>>,
-      run<Shape<48, 9, 40, 1, 1>>};
+      run<Shape<48, 9, 40, 1, 1>>,     run<Shape<48, 9, 48, 1, 1>>};
   const int resnetShapes = 13;
   for (int index = 0; index < (int)(sizeof(shapes) / sizeof(shapes[0]));
        ++index)

@@ -260,9 +260,10 @@ __device__ inline void prec_conv_load_stage(
 // the output's shape (a residual) for all its runs first (`load`, into
 // `Loaded`), so that their latencies overlap, and those of one element per
 // filter once for all its runs (`columns`, into `Columns`), then computes and
-// stores each run (`run`). The one-tile wgmma kernel calls `load` before its
-// products; for the kernels with a main loop, loading the residual before it
-// measured no faster (the README's ResNet-50 at batch 64).
+// stores each run (`run`). For the kernels with a main loop, loading the
+// residual before it measured no faster (the README's ResNet-50 at batch
+// 64). The one-tile wgmma kernel computes its outputs where its accumulators
+// are instead (prec_conv_fragment_tile).
 // Where the filters are not a multiple of the run, or a pointer is not
 // 16-byte aligned, every output element by element (`element`).
 //
@@ -399,6 +400,173 @@ template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
     Loaded loaded;
     load(loaded);
     finish(loaded);
+  }
+};
+
+// A block's outputs computed where the accumulators are, in the fragment
+// layout of mma.sync and wgmma (each thread a pair of filters of each of
+// its rows), the epilogue reading its inputs of the output's shape and of
+// one element per filter from shared memory, where they were copied
+// before the products (`stage`, asynchronously, 16 coalesced bytes a
+// copy), and writing its outputs there, which are then stored 16
+// coalesced bytes a thread. Against prec_conv_outputs, nothing of the
+// epilogue is held in registers across the products and the int32
+// accumulators are not staged: ResNet-50's 64 -> 256 1x1 convolutions with
+// a residual (int8 engine at batch 64, H200) 74.8 -> 44.5 KB of shared
+// memory and 79 -> 64 registers a thread, 3 -> 4 blocks an SM, 64.9 -> 61.6
+// us each.
+//
+// The epilogue declares what it stages, as bytes a filter: its tile rows'
+// (STAGED_ROW_BYTES: the tensors of the output's shape, inputs and
+// outputs, side by side in a row, each at the offset `at` it names:
+// COLUMNS * at bytes in) and its filters' (STAGED_FILTER_BYTES), and
+// provides `stage(tile)` (copy_rows and copy_filters of its inputs),
+// `pair(tile, r, c, row, filter, accs)` (tile row r, column c, an even
+// one: the output row and filter; accs[0..1]: the accumulators of c and
+// c + 1) and `store(tile)` (store_rows of its outputs). Unless STAGED (the
+// filters a multiple of 16, every pointer 16-byte aligned and the tile
+// within the shared memory a block may take), each element
+// is computed and stored where it is (`element`): a kernel of its own, as
+// with those loads and stores beside the pairs' ptxas spilled (~250 bytes
+// at 64 registers).
+template <typename Tiles, typename Epilogue, bool STAGED = true>
+struct prec_conv_fragment_tile {
+  static constexpr int ROWS = Tiles::ROWS, COLUMNS = Tiles::COLUMNS;
+  static constexpr int THREADS = Tiles::THREADS;
+  // Rows padded by 16 bytes: a warp's pairs of one fragment (8 rows, 4
+  // pairs of up to 2 bytes an element) fall in distinct banks.
+  static constexpr int STRIDE = COLUMNS * Epilogue::STAGED_ROW_BYTES + 16;
+  static constexpr int FILTERS_OFFSET = ROWS * STRIDE;
+  static constexpr int SHARED_BYTES =
+      FILTERS_OFFSET + COLUMNS * Epilogue::STAGED_FILTER_BYTES;
+
+  const Epilogue &epilogue;
+  int8_t *const tile;
+  const long long rows, first_row, first_filter;
+  const int filters, thread;
+
+  __device__ prec_conv_fragment_tile(const Epilogue &epilogue, int8_t *tile,
+                                     int filters, long long rows,
+                                     long long first_row,
+                                     long long first_filter, int thread)
+      : epilogue(epilogue), tile(tile), rows(rows), first_row(first_row),
+        first_filter(first_filter), filters(filters), thread(thread) {}
+
+  // Issues the copies of the epilogue's inputs (the caller commits them).
+  __device__ void load() const {
+    if constexpr (STAGED)
+      epilogue.stage(*this);
+  }
+
+  // The rows of a tensor of the output's shape into tile offset `at`;
+  // zeros past the last row and filter.
+  template <typename T> __device__ void copy_rows(const T *from, int at) const {
+    constexpr int CHUNKS = COLUMNS * sizeof(T) / 16; // a row's
+    static_assert(ROWS * CHUNKS % THREADS == 0, "the threads share the rows");
+#pragma unroll
+    for (int u = 0; u < ROWS * CHUNKS / THREADS; ++u) {
+      const int c = thread + u * THREADS, r = c / CHUNKS, chunk = c % CHUNKS;
+      const long long row = first_row + r,
+                      filter = first_filter + chunk * (16 / sizeof(T));
+      const bool inside = row < rows && filter < filters;
+      prec_copy16_async(tile + r * STRIDE + COLUMNS * at + chunk * 16,
+                        inside ? from + row * filters + filter : from,
+                        inside ? 16 : 0);
+    }
+  }
+  // The block's filters' elements of a per-filter tensor.
+  template <typename T>
+  __device__ void copy_filters(const T *from, int at) const {
+    constexpr int CHUNKS = COLUMNS * sizeof(T) / 16;
+    const long long filter = first_filter + thread * (16 / sizeof(T));
+    const bool inside = filter < filters;
+    if (thread < CHUNKS)
+      prec_copy16_async(tile + FILTERS_OFFSET + COLUMNS * at + thread * 16,
+                        inside ? from + filter : from, inside ? 16 : 0);
+  }
+  // Elements c and c + 1 of tile row r or of the filters, as one V.
+  template <typename V> __device__ V row_pair(int r, int c, int at) const {
+    return *reinterpret_cast<const V *>(row_address(r, c, at, sizeof(V)));
+  }
+  template <typename V> __device__ V filter_pair(int c, int at) const {
+    return *reinterpret_cast<const V *>(tile + FILTERS_OFFSET + COLUMNS * at +
+                                        c * (sizeof(V) / 2));
+  }
+  template <typename V>
+  __device__ void put_pair(int r, int c, int at, const V &pair) const {
+    *reinterpret_cast<V *>(row_address(r, c, at, sizeof(V))) = pair;
+  }
+  __device__ int8_t *row_address(int r, int c, int at, int pair_bytes) const {
+    return tile + r * STRIDE + COLUMNS * at + c * (pair_bytes / 2);
+  }
+  // An output of the tile, from tile offset `at`.
+  template <typename T> __device__ void store_rows(T *to, int at) const {
+    constexpr int CHUNKS = COLUMNS * sizeof(T) / 16;
+#pragma unroll
+    for (int u = 0; u < ROWS * CHUNKS / THREADS; ++u) {
+      const int c = thread + u * THREADS, r = c / CHUNKS, chunk = c % CHUNKS;
+      const long long row = first_row + r,
+                      filter = first_filter + chunk * (16 / sizeof(T));
+      if (row < rows && filter < filters)
+        *reinterpret_cast<uint4 *>(to + row * filters + filter) =
+            *reinterpret_cast<const uint4 *>(tile + r * STRIDE +
+                                             COLUMNS * at + chunk * 16);
+    }
+  }
+
+  // The outputs of the fragments `acc` (mma.sync's, of a warp's rows from
+  // `warp_row`), once the staged inputs are in (the copies waited for and
+  // the block past a barrier). The next filter tile's copies may start as
+  // soon as this returns: every read of the inputs precedes the barrier
+  // before the stores, which read only the outputs' bytes, and the next
+  // outputs are written past the barrier that waits for those copies.
+  template <int N_TILES>
+  __device__ void store(const int (&acc)[1][N_TILES][4], int warp_row) const {
+    if constexpr (!STAGED) {
+      each_pair<true>(acc, warp_row,
+                      [&](int, int, long long row, long long filter,
+                          const int(&accs)[2]) {
+                        for (int k = 0; k < 2 && filter + k < filters; ++k)
+                          epilogue.element(row, filter + k, accs[k]);
+                      });
+      return;
+    }
+    auto pair = [&](int r, int c, long long row, long long filter,
+                    const int(&accs)[2]) {
+      epilogue.pair(*this, r, c, row, filter, accs);
+    };
+    // A whole tile's pairs need no bounds, and no branch that would keep
+    // ptxas from overlapping one pair's loads with another's arithmetic
+    // (with a branch a pair, ResNet-50's 64 -> 256 1x1 convolutions ran
+    // 67.6 us against prec_conv_outputs' 65.0).
+    if (first_row + ROWS <= rows && first_filter + COLUMNS <= filters)
+      each_pair<false>(acc, warp_row, pair);
+    else
+      each_pair<true>(acc, warp_row, pair);
+    __syncthreads();
+    epilogue.store(*this);
+  }
+
+  // f(r, c, row, filter, accs) for each of the thread's pairs (of output
+  // rows and, but for their second filter, of filters where BOUNDED).
+  template <bool BOUNDED, int N_TILES, typename F>
+  __device__ void each_pair(const int (&acc)[1][N_TILES][4], int warp_row,
+                            F f) const {
+    const int lane = thread & 31, pair = (lane & 3) * 2;
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int r = warp_row + 8 * half + (lane >> 2);
+      if (BOUNDED && first_row + r >= rows)
+        continue;
+#pragma unroll
+      for (int n = 0; n < N_TILES; ++n) {
+        const int c = 8 * n + pair;
+        if (BOUNDED && first_filter + c >= filters)
+          continue;
+        const int accs[2] = {acc[0][n][2 * half], acc[0][n][2 * half + 1]};
+        f(r, c, first_row + r, first_filter + c, accs);
+      }
+    }
   }
 };
 
@@ -565,14 +733,15 @@ prec_conv_s8_wgmma(const int8_t *__restrict__ input,
 // Where K is one tile, a block takes the filter tiles blockIdx.y,
 // blockIdx.y + gridDim.y, ... of its rows: their receptive fields are
 // copied once, and each filter tile's weights are copied while the one
-// before's outputs are stored, the staged outputs having shared memory of
-// their own (ncu: the 1x1 convolutions spent ~20% of their warps' samples
+// before's outputs are stored, the epilogue's tile having shared memory of
+// its own (ncu: the 1x1 convolutions spent ~20% of their warps' samples
 // waiting for copies, with DRAM ~11% busy). The products take STEPS steps
 // of 32 bytes of K, K's only (K = 64: half the tile's; ResNet-50's 1x1
 // convolutions of K = 64 measured 5-8% faster than multiplying zeros;
 // the other kernels multiply all their tiles' steps, as a product under a
 // condition is serialized by ptxas).
-template <int COLUMNS, int STEPS, bool ALIGNED, typename Epilogue>
+template <int COLUMNS, int STEPS, bool ALIGNED, bool STAGED,
+          typename Epilogue>
 __device__ inline void prec_conv_s8_wgmma_one_tile(
     const int8_t *__restrict__ input, const int8_t *__restrict__ weights,
     const prec_conv_geometry &g, long long rows, long long first_filter,
@@ -596,16 +765,14 @@ __device__ inline void prec_conv_s8_wgmma_one_tile(
   }
   prec_commit_copies();
   for (; first_filter < g.filters; first_filter += filter_step) {
-    const prec_conv_outputs<Tiles, Epilogue> outputs(
+    // The epilogue's inputs copy while the products run.
+    const prec_conv_fragment_tile<Tiles, Epilogue, STAGED> outputs(
         epilogue, staging, g.filters, rows, first_row, first_filter, thread);
-    // The epilogue's inputs of the output's shape load while the products
-    // run (ncu: the first use of a residual loaded after them took ~14% of
-    // the warps' stall samples of ResNet-50's 64 -> 256 1x1 convolutions).
-    typename prec_conv_outputs<Tiles, Epilogue>::Loaded loaded;
-    outputs.load(loaded);
+    outputs.load();
+    prec_commit_copies();
     prec_wait_copies<0>();
     prec_wgmma_shared_fence();
-    // The weights are in, and the outputs before are out of the staging.
+    // The weights and the epilogue's inputs are in.
     __syncthreads();
     prec_wgmma_accumulators<COLUMNS> acc;
     prec_wgmma_fence();
@@ -625,8 +792,7 @@ __device__ inline void prec_conv_s8_wgmma_one_tile(
                                     first_filter + filter_step, column_k,
                                     thread, ALIGNED);
     prec_commit_copies();
-    outputs.stage(prec_conv_fragments(acc), prec_conv_fragment_row(thread), 0);
-    outputs.finish(loaded);
+    outputs.store(prec_conv_fragments(acc), prec_conv_fragment_row(thread));
   }
 }
 #endif
@@ -653,16 +819,29 @@ constexpr int prec_conv_s8_ahead =
         ? prec_conv_k_tiles<Geometry>
         : prec_conv_s8_stages<Geometry> - 1;
 
+// Whether the one-tile kernel's stage and its epilogue's tile fit the
+// 227 KB of shared memory a block may take (sm_90): an epilogue staging
+// many wide tensors computes each element where it is instead.
+template <int COLUMNS, typename Epilogue>
+constexpr bool prec_conv_fragment_fits =
+    prec_conv_wgmma_tiles<COLUMNS, 1>::SHARED_BYTES +
+        prec_conv_fragment_tile<prec_conv_wgmma_tiles<COLUMNS, 1>,
+                                Epilogue>::SHARED_BYTES <=
+    227 * 1024;
+
 // The shared memory a block of prec_conv_s8 takes on wgmma: where K is one
-// tile, the stage and the staged outputs side by side; else the larger of
-// the pipeline and the staged outputs, which take its place after the last
-// product. On mma.sync: the larger of its pipeline and its staged outputs.
+// tile, the stage and the epilogue's tile side by side (the stage alone
+// where the tile does not fit); else the larger of the pipeline and the
+// staged outputs, which take its place after the last product. On
+// mma.sync: the larger of its pipeline and its staged outputs.
 template <int COLUMNS, typename Geometry, typename Epilogue>
 constexpr int prec_conv_s8_wgmma_bytes =
     prec_conv_one_k_tile<Geometry>
         ? prec_conv_wgmma_tiles<COLUMNS, 1>::SHARED_BYTES +
-              prec_conv_outputs<prec_conv_wgmma_tiles<COLUMNS, 1>,
-                                Epilogue>::SHARED_BYTES
+              (prec_conv_fragment_fits<COLUMNS, Epilogue>
+                   ? prec_conv_fragment_tile<prec_conv_wgmma_tiles<COLUMNS, 1>,
+                                             Epilogue>::SHARED_BYTES
+                   : 0)
         : prec_conv_larger(
               prec_conv_wgmma_tiles<
                   COLUMNS, prec_conv_s8_stages<Geometry>>::SHARED_BYTES,
@@ -729,9 +908,10 @@ constexpr int prec_conv_s8_filter_blocks(long long rows) {
 // there. `rows` is N * OH * OW at the engine's batch; the geometry per
 // image is a constant, `Geometry::value`, so that its divisions are
 // multiplications (ncu counted ~100 instructions a thread of divisions by
-// sizes passed as arguments). ALIGNED: the input and the weights are
-// 16-byte aligned (the engine launches the copy byte by byte otherwise: a
-// binding is aligned as its caller allocated it).
+// sizes passed as arguments). ALIGNED: the input, the weights and the
+// epilogue's tensors are 16-byte aligned (the engine launches the copy
+// that copies byte by byte and computes each element where it is
+// otherwise: a binding is aligned as its caller allocated it).
 template <int COLUMNS, bool ALIGNED, typename Geometry, typename Epilogue>
 __global__ void
 __launch_bounds__(256, (prec_conv_s8_blocks<COLUMNS, Geometry, Epilogue>))
@@ -746,7 +926,9 @@ __launch_bounds__(256, (prec_conv_s8_blocks<COLUMNS, Geometry, Epilogue>))
   const long long filter_step = (long long)gridDim.y * COLUMNS;
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   if constexpr (prec_conv_one_k_tile<Geometry>)
-    prec_conv_s8_wgmma_one_tile<COLUMNS, g.product_depth() / 32, ALIGNED>(
+    prec_conv_s8_wgmma_one_tile<COLUMNS, g.product_depth() / 32, ALIGNED,
+                                ALIGNED && g.filters % 16 == 0 &&
+                                    prec_conv_fragment_fits<COLUMNS, Epilogue>>(
         input, weights, g, rows, first_filter, filter_step, epilogue);
   else
     prec_conv_s8_wgmma<COLUMNS, STAGES, AHEAD, ALIGNED>(input, weights, g, rows,

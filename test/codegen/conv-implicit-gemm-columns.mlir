@@ -38,7 +38,7 @@
 // CHECK-NEXT: const auto &v3 = loaded.v3;
 // CHECK: const int o0 = filter + k;
 // CHECK-NEXT: v0[k] = ((float)(in0[o0]));
-// CHECK: prec_launch(e->early_launch, prec_conv_s8<64, true, {{k[0-9]+}}_cast_geometry, [[E]]>
+// CHECK: prec_launch(false, prec_conv_s8<64, true, {{k[0-9]+}}_cast_geometry, [[E]]>
 func.func @main(%x: tensor<2x8x8x16xi8> loc("x"), %s: tensor<1x1x1x64xf32>, %bi: tensor<1x1x1x64xi32>, %b2: tensor<1x1x1x64xf16>, %res: tensor<2x8x8x64xi8>)
     -> (tensor<2x8x8x64xi8>) {
   %w = "tosa.const"() <{values = dense<3> : tensor<64x1x1x16xi8>}> : () -> tensor<64x1x1x16xi8>

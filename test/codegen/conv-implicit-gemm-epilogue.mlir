@@ -67,13 +67,34 @@
 // CHECK: w0[k] = __float2half_rn(r0);
 // CHECK-NEXT: }
 // CHECK-NEXT: *reinterpret_cast<uint4 *>(out0 + i0) = *reinterpret_cast<const uint4 *>(w0);
+// The fragment form (where K is one tile, on wgmma): a pair of filters
+// where the accumulators are, the scale and the bias copied into the
+// tile's filters at 0 and 4 bytes a filter, the f16 output into its rows.
+// CHECK-NEXT: }
+// CHECK-NEXT: static constexpr int STAGED_ROW_BYTES = 2, STAGED_FILTER_BYTES = 8;
+// CHECK: tile.copy_filters(in0, 0);
+// CHECK-NEXT: tile.copy_filters(in1, 4);
+// CHECK: __device__ void pair(const Tile &tile, int r, int c, long long row, long long filter, const int32_t (&accs)[2]) const {
+// CHECK-NEXT: const int i0 = (int)(row * 24 + filter);
+// CHECK-NEXT: __align__(8) float v0[2];
+// CHECK-NEXT: *reinterpret_cast<uint2 *>(v0) = tile.template filter_pair<uint2>(c, 0);
+// CHECK-NEXT: __align__(8) float v1[2];
+// CHECK-NEXT: *reinterpret_cast<uint2 *>(v1) = tile.template filter_pair<uint2>(c, 4);
+// CHECK-NEXT: __align__(4) __half w0[2];
+// CHECK: for (int k = 0; k < 2; ++k) {
+// CHECK: const int32_t acc = accs[k];
+// CHECK: w0[k] = __float2half_rn(r0);
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.put_pair(r, c, 0, *reinterpret_cast<const unsigned *>(w0));
+// CHECK: __device__ void store(const Tile &tile) const {
+// CHECK-NEXT: tile.store_rows(out0, 0);
 // CHECK: // tosa.conv2d shared: the implicit GEMM's epilogue
 // CHECK: // tosa.conv2d 'conv': 3x3, an implicit GEMM 72x24x144 with the tosa.cast epilogue
 // CHECK-NEXT: if (
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[E]]_geometry, [[E]]_epilogue>, dim3(1, prec_conv_s8_filter_blocks<64, [[E]]_geometry>(72LL)), 256, prec_conv_s8_shared_bytes<64, [[E]]_geometry, [[E]]_epilogue>(e->conv_wgmma), stream, {{.*}}, 72LL, [[E]]_epilogue{{{.*}}, {{.*}}, ((__half *)bindings[1])});
+// CHECK-NEXT: prec_launch(false, prec_conv_s8<64, true, [[E]]_geometry, [[E]]_epilogue>, dim3(1, prec_conv_s8_filter_blocks<64, [[E]]_geometry>(72LL)), 256, prec_conv_s8_shared_bytes<64, [[E]]_geometry, [[E]]_epilogue>(e->conv_wgmma), stream, {{.*}}, 72LL, [[E]]_epilogue{{{.*}}, {{.*}}, ((__half *)bindings[1])});
 // CHECK-NOT: __global__ void k{{[0-9]+}}_cast(
 // DYNAMIC: static constexpr prec_conv_geometry value{6, 6, 16, 6, 6, 24, 3, 3, 1, 1, 1, 1, 1, 1};
-// DYNAMIC: prec_launch(e->early_launch, prec_conv_s8<64, true, {{k[0-9]+}}_cast_geometry, {{k[0-9]+}}_cast_epilogue>, dim3((int)((36LL * e->batch + 127) / 128), prec_conv_s8_filter_blocks<64, {{k[0-9]+}}_cast_geometry>(36LL * e->batch)), 256, prec_conv_s8_shared_bytes<64, {{k[0-9]+}}_cast_geometry, {{k[0-9]+}}_cast_epilogue>(e->conv_wgmma), stream, {{.*}}, 36LL * e->batch, 
+// DYNAMIC: prec_launch(false, prec_conv_s8<64, true, {{k[0-9]+}}_cast_geometry, {{k[0-9]+}}_cast_epilogue>, dim3((int)((36LL * e->batch + 127) / 128), prec_conv_s8_filter_blocks<64, {{k[0-9]+}}_cast_geometry>(36LL * e->batch)), 256, prec_conv_s8_shared_bytes<64, {{k[0-9]+}}_cast_geometry, {{k[0-9]+}}_cast_epilogue>(e->conv_wgmma), stream, {{.*}}, 36LL * e->batch, 
 func.func @main(%x: tensor<2x6x6x16xi8> loc("x"))
     -> (tensor<2x6x6x24xf16>, tensor<2x6x6x24xi32>, tensor<2x6x6x24xf32>) {
   %w = "tosa.const"() <{values = dense<3> : tensor<24x3x3x16xi8>}> : () -> tensor<24x3x3x16xi8>

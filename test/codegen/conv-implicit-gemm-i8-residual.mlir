@@ -2,7 +2,8 @@
 // of a bottleneck's last convolution reads the i8 skip tensor of its
 // output's shape as 16-byte runs ahead of the accumulators (`load`, into
 // `Loaded`), held as stored and widened where the dequantization reads
-// it; its only output is the next block's i8 input, 16 filters a run.
+// it; its only output is the next block's i8 input, 16 filters a run; and
+// in the fragment form, which the one-tile kernel runs.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: prec-translate --emit-cuda %s --output-dir=%t --engine-name=residual
 // RUN: FileCheck %s < %t/residual.cu
@@ -36,6 +37,22 @@
 // CHECK-NEXT: float r0 = {{.*}}__hadd_rn({{.*}}, (__float2half_rn((__fmul_rn(((a0)), (0x1p-5f))))))
 // CHECK-NEXT: w0[k] = prec_round_i8(r0);
 // CHECK: *reinterpret_cast<uint4 *>(out0 + i0) = *reinterpret_cast<const uint4 *>(w0);
+// The fragment form (K is one tile, on wgmma): the skip copied into the
+// tile's rows at 0, the output beside it at 1 byte a filter, each read and
+// written a pair of filters at a time.
+// CHECK-NEXT: }
+// CHECK-NEXT: static constexpr int STAGED_ROW_BYTES = 2, STAGED_FILTER_BYTES = 0;
+// CHECK: tile.copy_rows(in0, 0);
+// CHECK: __device__ void pair(
+// CHECK: __align__(2) int8_t v0[2];
+// CHECK-NEXT: *reinterpret_cast<unsigned short *>(v0) = tile.template row_pair<unsigned short>(r, c, 0);
+// CHECK-NEXT: __align__(2) int8_t w0[2];
+// CHECK: float a0 = ((float)(v0[k]));
+// CHECK-NEXT: float r0 = {{.*}}__hadd_rn({{.*}}, (__float2half_rn((__fmul_rn(((a0)), (0x1p-5f))))))
+// CHECK-NEXT: w0[k] = prec_round_i8(r0);
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.put_pair(r, c, 1, *reinterpret_cast<const unsigned short *>(w0));
+// CHECK: tile.store_rows(out0, 1);
 // A conversion of a value no clamp bounded below (no fmaxf first) keeps
 // prec_saturate_i8's NaN guard; a clamp bounded below -128 needs none.
 // CHECK: // tosa.cast unclamped
@@ -44,7 +61,10 @@
 // CHECK: out[i] = prec_saturate_i8(r);
 // CHECK: // tosa.cast wide
 // CHECK: out[i] = prec_round_i8(r);
-// CHECK: prec_launch(e->early_launch, prec_conv_s8<64, true, {{k[0-9]+_[a-z]+_geometry}}, [[EXPAND]]>
+// The skip and the output are bindings: the fragment form (ALIGNED) runs
+// where they are 16-byte aligned too.
+// CHECK: if ((reinterpret_cast<uintptr_t>(((int8_t *)bindings[0])) | reinterpret_cast<uintptr_t>({{.*}}) | reinterpret_cast<uintptr_t>(((int8_t *)bindings[1])) | reinterpret_cast<uintptr_t>(((int8_t *)bindings[3]))) % 16 == 0)
+// CHECK-NEXT: prec_launch(false, prec_conv_s8<64, true, {{k[0-9]+_[a-z]+_geometry}}, [[EXPAND]]>
 func.func @main(%x: tensor<2x4x4x32xi8> loc("x"), %skip: tensor<2x4x4x64xi8> loc("skip"), %y: tensor<64xf32> loc("y"))
     -> (tensor<2x4x4x64xi8>, tensor<64xi8>, tensor<64xi8>, tensor<64xi8>) {
   %w = "tosa.const"() <{values = dense<3> : tensor<64x1x1x32xi8>}> : () -> tensor<64x1x1x32xi8>

@@ -95,10 +95,10 @@
 
 // CHECK: // tosa.conv2d 'expand': 1x1, an implicit GEMM 32x64x32 with the tosa.clamp 'expand.relu' and tosa.cast 'next.quantize' epilogue
 // CHECK-NEXT: if (
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, {{k[0-9]+_[a-z]+_geometry}}, [[EXPAND]]>, dim3(1, prec_conv_s8_filter_blocks<64, {{k[0-9]+_[a-z]+_geometry}}>({{.*}})),
+// CHECK-NEXT: prec_launch(false, prec_conv_s8<64, true, {{k[0-9]+_[a-z]+_geometry}}, [[EXPAND]]>, dim3(1, prec_conv_s8_filter_blocks<64, {{k[0-9]+_[a-z]+_geometry}}>({{.*}})),
 // CHECK: // tosa.conv2d 'reduce': 1x1, an implicit GEMM 32x16x64 with the tosa.cast 'reduce.quantize' epilogue
 // CHECK-NEXT: if (
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, {{k[0-9]+_[a-z]+_geometry}}, [[REDUCE]]>, dim3(1, prec_conv_s8_filter_blocks<64, {{k[0-9]+_[a-z]+_geometry}}>({{.*}})),
+// CHECK-NEXT: prec_launch(false, prec_conv_s8<64, true, {{k[0-9]+_[a-z]+_geometry}}, [[REDUCE]]>, dim3(1, prec_conv_s8_filter_blocks<64, {{k[0-9]+_[a-z]+_geometry}}>({{.*}})),
 func.func @main(%x: tensor<2x4x4x32xi8> loc("x"), %skip: tensor<2x4x4x64xf16> loc("skip"), %y: tensor<2x4x4x64xi8> loc("y"), %z: tensor<2x4x4x16xi8> loc("z"))
     -> (tensor<2x4x4x64xf16>, tensor<2x4x4x16xi8>, tensor<2x4x96xf16>, tensor<2x4x4x24xf32>, tensor<2x4x4x64xi8>) {
   %w = "tosa.const"() <{values = dense<3> : tensor<64x1x1x32xi8>}> : () -> tensor<64x1x1x32xi8>

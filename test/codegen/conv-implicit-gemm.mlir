@@ -49,6 +49,12 @@
 // CHECK-NEXT: __align__(16) int32_t w[4];
 // CHECK: for (int k = 0; k < 4; ++k) w[k] = accs[k] + bias[filter + k];
 // CHECK-NEXT: *reinterpret_cast<uint4 *>(out + row * 72 + filter) = *reinterpret_cast<const uint4 *>(w);
+// The fragment form: the int32 outputs staged a pair at a time, the bias
+// read where added.
+// CHECK-NEXT: }
+// CHECK-NEXT: static constexpr int STAGED_ROW_BYTES = 4, STAGED_FILTER_BYTES = 0;
+// CHECK: tile.put_pair(r, c, 0, make_int2(accs[0] + bias[filter], accs[1] + bias[filter + 1]));
+// CHECK: tile.store_rows(out, 0); }
 // CHECK: struct [[WINDOW_G:k[0-9]+_conv2d_geometry]] {
 // CHECK-NEXT: static constexpr prec_conv_geometry value{8, 8, 16, 8, 8, 72, 3, 3, 1, 1, 1, 1, 1, 1};
 // CHECK: // tosa.conv2d strided: the implicit GEMM's epilogue
@@ -60,10 +66,11 @@
 // CHECK: struct [[POINTWISE:k[0-9]+_conv2d_epilogue]] {
 // CHECK: struct [[POINTWISE_G:k[0-9]+_conv2d_geometry]] {
 // CHECK-NEXT: static constexpr prec_conv_geometry value{8, 8, 16, 10, 10, 80, 1, 1, 1, 1, 1, 1, 1, 1};
-// The input is a binding, aligned as its caller allocated it: the run
-// launches the byte-by-byte copies (ALIGNED false) where it is not 16-byte
-// aligned. Each launch asks for the shared memory of the kernel the device
-// code runs, which create reads first.
+// The input and the output are bindings, aligned as their caller allocated
+// them: the run launches the byte-by-byte copies and the element-by-element
+// epilogue (ALIGNED false) where one is not 16-byte aligned. Each launch
+// asks for the shared memory of the kernel the device code runs, which
+// create reads first. No implicit GEMM is launched early (`false`).
 // CHECK: int conv_wgmma = 0;
 // CHECK: PREC_CHECK(cudaMemcpyFromSymbol(&e->conv_wgmma, prec_conv_s8_wgmma_compiled, sizeof(int)));
 // CHECK-NEXT: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<128, true, [[WINDOW_G]], [[WINDOW]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<128, [[WINDOW_G]], [[WINDOW]]>(e->conv_wgmma)));
@@ -71,15 +78,15 @@
 // CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<64, true, [[STRIDED_G]], [[STRIDED]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<64, [[STRIDED_G]], [[STRIDED]]>(e->conv_wgmma)));
 // CHECK: PREC_CHECK(cudaFuncSetAttribute(prec_conv_s8<64, true, [[POINTWISE_G]], [[POINTWISE]]>, cudaFuncAttributeMaxDynamicSharedMemorySize, prec_conv_s8_shared_bytes<64, [[POINTWISE_G]], [[POINTWISE]]>(e->conv_wgmma)));
 // CHECK: // tosa.conv2d 'window': 3x3, an implicit GEMM 128x72x144 with the acc + bias[filter] epilogue
-// CHECK-NEXT: if ((reinterpret_cast<uintptr_t>(((int8_t *)bindings[0])) | reinterpret_cast<uintptr_t>(((int8_t *)(e->weights + 0)))) % 16 == 0)
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, true, [[WINDOW_G]], [[WINDOW]]>, dim3(1, prec_conv_s8_filter_blocks<128, [[WINDOW_G]]>(128LL)), 256, prec_conv_s8_shared_bytes<128, [[WINDOW_G]], [[WINDOW]]>(e->conv_wgmma), stream, ((int8_t *)bindings[0]), {{.*}}, 128LL, [[WINDOW]]{
+// CHECK-NEXT: if ((reinterpret_cast<uintptr_t>(((int8_t *)bindings[0])) | reinterpret_cast<uintptr_t>(((int8_t *)(e->weights + 0))) | reinterpret_cast<uintptr_t>(((int32_t *)bindings[1]))) % 16 == 0)
+// CHECK-NEXT: prec_launch(false, prec_conv_s8<128, true, [[WINDOW_G]], [[WINDOW]]>, dim3(1, prec_conv_s8_filter_blocks<128, [[WINDOW_G]]>(128LL)), 256, prec_conv_s8_shared_bytes<128, [[WINDOW_G]], [[WINDOW]]>(e->conv_wgmma), stream, ((int8_t *)bindings[0]), {{.*}}, 128LL, [[WINDOW]]{
 // CHECK-NEXT: else
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<128, false, [[WINDOW_G]], [[WINDOW]]>,
+// CHECK-NEXT: prec_launch(false, prec_conv_s8<128, false, [[WINDOW_G]], [[WINDOW]]>,
 // CHECK: // tosa.conv2d 'strided': 3x3, an implicit GEMM 32x5x144 with the acc epilogue
 // CHECK-NEXT: if (
-// CHECK-NEXT: prec_launch(e->early_launch, prec_conv_s8<64, true, [[STRIDED_G]], [[STRIDED]]>, dim3(1, prec_conv_s8_filter_blocks<64, [[STRIDED_G]]>(32LL)), 256, prec_conv_s8_shared_bytes<64, [[STRIDED_G]], [[STRIDED]]>(e->conv_wgmma), stream, ((int8_t *)bindings[0]), {{.*}}, 32LL, [[STRIDED]]{
+// CHECK-NEXT: prec_launch(false, prec_conv_s8<64, true, [[STRIDED_G]], [[STRIDED]]>, dim3(1, prec_conv_s8_filter_blocks<64, [[STRIDED_G]]>(32LL)), 256, prec_conv_s8_shared_bytes<64, [[STRIDED_G]], [[STRIDED]]>(e->conv_wgmma), stream, ((int8_t *)bindings[0]), {{.*}}, 32LL, [[STRIDED]]{
 // CHECK: // tosa.conv2d 'pointwise': 1x1, an implicit GEMM 200x80x16 with the acc epilogue
-// CHECK: prec_launch(e->early_launch, prec_conv_s8<64, true, [[POINTWISE_G]], [[POINTWISE]]>, dim3(2, prec_conv_s8_filter_blocks<64, [[POINTWISE_G]]>(200LL)), 256,
+// CHECK: prec_launch(false, prec_conv_s8<64, true, [[POINTWISE_G]], [[POINTWISE]]>, dim3(2, prec_conv_s8_filter_blocks<64, [[POINTWISE_G]]>(200LL)), 256,
 
 // IM2COL-NOT: prec_conv_s8
 // IM2COL-NOT: prec_copy16_async

@@ -19,11 +19,22 @@ template <int C> struct Pointwise {
   static constexpr prec_conv_geometry value{56, 56, C, 56, 56, 64, 1, 1,
                                             1,  1,  0, 0, 1,  1};
 };
-// The epilogue's output type is all the shared memory sizes read (and its
-// Loaded, which the outputs' type names).
+// The epilogue's output type and what it stages in the fragment form are
+// all the shared memory sizes read (and its Loaded, which the outputs' type
+// names): here an i8 output alone, and one with an i8 residual and two f32
+// per-filter inputs (a scale and a bias).
 struct I8Outputs {
   using Output = int8_t;
   struct Loaded {};
+  static constexpr int STAGED_ROW_BYTES = 1, STAGED_FILTER_BYTES = 0;
+};
+struct I8Residual : I8Outputs {
+  static constexpr int STAGED_ROW_BYTES = 2, STAGED_FILTER_BYTES = 8;
+};
+// Eight f32 tensors of the output's shape: their tile (128 rows of 64 x 32
+// bytes and 16) and the stage exceed the 227 KB a block may take.
+struct WideTensors : I8Outputs {
+  static constexpr int STAGED_ROW_BYTES = 32, STAGED_FILTER_BYTES = 0;
 };
 
 template <int C, int STAGES, int AHEAD> constexpr bool pipeline() {
@@ -61,11 +72,21 @@ static_assert(prec_conv_s8_shared_bytes<64, Pointwise<256>, I8Outputs>(true) ==
 static_assert(prec_conv_s8_shared_bytes<64, Pointwise<576>, I8Outputs>(true) ==
                   3 * (128 + 64) * 128 + 1024,
               "three stages of wgmma's tiles");
-// K one tile: wgmma's stage and the staged outputs (4 planes of 128 rows
-// of 24 words, and 4 words) side by side; mma.sync's two stages.
+// K one tile: wgmma's stage and the epilogue's tile (128 rows of 64
+// filters' staged bytes and 16, then the filters') side by side; mma.sync's
+// two stages.
 static_assert(prec_conv_s8_shared_bytes<64, Pointwise<64>, I8Outputs>(true) ==
-                  (128 + 64) * 128 + 1024 + 4 * (128 * 24 + 4) * 4,
-              "wgmma's stage beside the staged outputs");
+                  (128 + 64) * 128 + 1024 + 128 * (64 + 16),
+              "wgmma's stage beside the epilogue's tile");
+static_assert(prec_conv_s8_shared_bytes<64, Pointwise<64>, I8Residual>(true) ==
+                  (128 + 64) * 128 + 1024 + 128 * (2 * 64 + 16) + 8 * 64,
+              "wgmma's stage beside the epilogue's tile, with its filters'");
+static_assert(prec_conv_fragment_fits<64, I8Residual> &&
+                  !prec_conv_fragment_fits<64, WideTensors>,
+              "a tile too large for a block");
+static_assert(prec_conv_s8_shared_bytes<64, Pointwise<64>, WideTensors>(true) ==
+                  (128 + 64) * 128 + 1024,
+              "wgmma's stage alone: each element computed where it is");
 static_assert(prec_conv_s8_shared_bytes<64, Pointwise<64>, I8Outputs>(false) ==
                   2 * (128 + 64) * (128 + 16),
               "two stages of mma.sync's tiles");
@@ -80,6 +101,8 @@ static_assert(prec_conv_s8_blocks<64, Pointwise<256>, I8Outputs> == 4,
 static_assert(prec_conv_s8_blocks<64, Pointwise<576>, I8Outputs> == 3,
               "three stages on wgmma: three blocks an SM (two at "
               "mma.sync's 82944 bytes)");
-static_assert(prec_conv_s8_blocks<64, Pointwise<64>, I8Outputs> == 3,
-              "K one tile: three blocks an SM");
+static_assert(prec_conv_s8_blocks<64, Pointwise<64>, I8Outputs> == 4,
+              "K one tile: four blocks an SM");
+static_assert(prec_conv_s8_blocks<64, Pointwise<64>, I8Residual> == 4,
+              "K one tile, a residual staged: four blocks an SM");
 #endif
