@@ -458,9 +458,12 @@ struct prec_conv_fragment_tile {
       epilogue.stage(*this);
   }
 
-  // The rows of a tensor of the output's shape into tile offset `at`;
-  // zeros past the last row and filter.
-  template <typename T> __device__ void copy_rows(const T *from, int at) const {
+  // f(slot, element, inside) for each of the thread's 16-byte chunks of
+  // the rows of a tensor of T of the output's shape at tile offset `at`:
+  // the chunk's place in the tile, its first element's offset in the
+  // tensor, and whether it is an output row's and filters'.
+  template <typename T, typename F>
+  __device__ void each_row_chunk(int at, F f) const {
     constexpr int CHUNKS = COLUMNS * sizeof(T) / 16; // a row's
     static_assert(ROWS * CHUNKS % THREADS == 0, "the threads share the rows");
 #pragma unroll
@@ -468,11 +471,17 @@ struct prec_conv_fragment_tile {
       const int c = thread + u * THREADS, r = c / CHUNKS, chunk = c % CHUNKS;
       const long long row = first_row + r,
                       filter = first_filter + chunk * (16 / sizeof(T));
-      const bool inside = row < rows && filter < filters;
-      prec_copy16_async(tile + r * STRIDE + COLUMNS * at + chunk * 16,
-                        inside ? from + row * filters + filter : from,
-                        inside ? 16 : 0);
+      f(tile + r * STRIDE + COLUMNS * at + chunk * 16, row * filters + filter,
+        row < rows && filter < filters);
     }
+  }
+
+  // The rows of a tensor of the output's shape into tile offset `at`;
+  // zeros past the last row and filter.
+  template <typename T> __device__ void copy_rows(const T *from, int at) const {
+    each_row_chunk<T>(at, [&](int8_t *slot, long long element, bool inside) {
+      prec_copy16_async(slot, inside ? from + element : from, inside ? 16 : 0);
+    });
   }
   // The block's filters' elements of a per-filter tensor.
   template <typename T>
@@ -501,17 +510,11 @@ struct prec_conv_fragment_tile {
   }
   // An output of the tile, from tile offset `at`.
   template <typename T> __device__ void store_rows(T *to, int at) const {
-    constexpr int CHUNKS = COLUMNS * sizeof(T) / 16;
-#pragma unroll
-    for (int u = 0; u < ROWS * CHUNKS / THREADS; ++u) {
-      const int c = thread + u * THREADS, r = c / CHUNKS, chunk = c % CHUNKS;
-      const long long row = first_row + r,
-                      filter = first_filter + chunk * (16 / sizeof(T));
-      if (row < rows && filter < filters)
-        *reinterpret_cast<uint4 *>(to + row * filters + filter) =
-            *reinterpret_cast<const uint4 *>(tile + r * STRIDE +
-                                             COLUMNS * at + chunk * 16);
-    }
+    each_row_chunk<T>(at, [&](int8_t *slot, long long element, bool inside) {
+      if (inside)
+        *reinterpret_cast<uint4 *>(to + element) =
+            *reinterpret_cast<const uint4 *>(slot);
+    });
   }
 
   // The outputs of the fragments `acc` (mma.sync's, of a warp's rows from
