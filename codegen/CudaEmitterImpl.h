@@ -240,7 +240,8 @@ private:
   /// Launches `op` as an implicit GEMM whose epilogue is the functor
   /// `<stem>_epilogue` (a struct in `kernels`) initialized by
   /// `initializer`, its geometry the constant `<stem>_geometry`, written
-  /// here; the epilogue reads and writes `epilogueTensors`.
+  /// here; the epilogue reads or writes `epilogueTensors` as vectors
+  /// (its `aligned()`).
   void launchImplicitGemmConv(tosa::Conv2DOp op, StringRef stem,
                               StringRef initializer, StringRef description,
                               ArrayRef<Value> epilogueTensors);

@@ -708,7 +708,10 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
   // each run took a third of the global loads' L1 wavefronts of ResNet-50's
   // 64 -> 256 1x1 convolution, whose L1 was ~89% busy), the others element
   // by element.
+  // `aligned()` checks the tensors read or written as vectors, which the
+  // launch checks too where they are bindings.
   std::string members, initializer, alignment;
+  SmallVector<Value> alignedTensors;
   std::string elementLoads, loadedMembers, aheadLoads, columnMembers,
       columnLoads, runLoads, runElementLoads, values;
   // The fragment form's (prec_conv_fragment_tile): the inputs a run loads
@@ -764,6 +767,7 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
           "{0} *>(in{2} + {4})[{3}];\n",
           getVectorCTypeOfBytes(chunk), holder, n, c, ahead ? "i0" : "filter");
     alignment += llvm::formatv("(uintptr_t)in{0} | ", n).str();
+    alignedTensors.push_back(input.value);
   }
   // Each output's elements held in `w<n>`, computed in order (a later one
   // reads an earlier one's), stored one by one (`element`) or as one
@@ -776,6 +780,7 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
     initializer += pointer(output.value) + (n + 1 < outputs.size() ? ", " : "");
     alignment += llvm::formatv("(uintptr_t)out{0}", n).str() +
                  (n + 1 < outputs.size() ? " | " : "");
+    alignedTensors.push_back(output.value);
     std::string value =
         output.half.empty()
             ? llvm::formatv("    float r{0} = {1};\n    w{0}[k] = {2};\n", n,
@@ -829,15 +834,24 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
            : "  __device__ void columns(long long filter, Columns &columns) "
              "const {\n" +
                  columnLoads + "  }\n");
-  std::string runFunction = llvm::formatv(
+  // The body of `run` and `pair`: `lanes` consecutive filters' outputs
+  // from `accs`, their inputs held by `loads`, stored by `stores`.
+  auto lanesBody = [&](StringRef loads, StringRef held, int64_t lanes,
+                       StringRef stores) {
+    return llvm::formatv(
+               "    const {0} i0 = ({0})(row * {1} + filter);\n{2}{3}"
+               "#pragma unroll\n"
+               "    for (int k = 0; k < {4}; ++k) {{\n"
+               "    [[maybe_unused]] const {0} i = i0 + k;\n"
+               "    const int32_t acc = accs[k];\n{5}{6}{7}{8}    }\n{9}  }\n",
+               index, filters, loads, held, lanes, offsets(true),
+               runElementLoads, values, runValues, stores)
+        .str();
+  };
+  std::string runFunction =
       "  __device__ void run(long long row, long long filter, const int32_t "
-      "*accs, const Loaded &loaded, const Columns &columns) const {{\n"
-      "    const {0} i0 = ({0})(row * {1} + filter);\n{2}{3}#pragma unroll\n"
-      "    for (int k = 0; k < {4}; ++k) {{\n"
-      "    [[maybe_unused]] const {0} i = i0 + k;\n"
-      "    const int32_t acc = accs[k];\n{5}{6}{7}{8}    }\n{9}  }\n",
-      index, filters, runLoads, runOutputs, run, offsets(true), runElementLoads,
-      values, runValues, runStores);
+      "*accs, const Loaded &loaded, const Columns &columns) const {\n" +
+      lanesBody(runLoads, runOutputs, run, runStores);
   std::string fragmentFunctions = llvm::formatv(
       "  static constexpr int STAGED_ROW_BYTES = {0}, STAGED_FILTER_BYTES = "
       "{1};\n"
@@ -845,16 +859,11 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
       "const Tile &tile) const {{\n{2}  }\n"
       "  template <typename Tile>\n  __device__ void pair(const Tile &tile, "
       "int r, int c, long long row, long long filter, const int32_t "
-      "(&accs)[2]) const {{\n"
-      "    const {3} i0 = ({3})(row * {4} + filter);\n{5}{6}#pragma unroll\n"
-      "    for (int k = 0; k < 2; ++k) {{\n"
-      "    [[maybe_unused]] const {3} i = i0 + k;\n"
-      "    const int32_t acc = accs[k];\n{7}{8}{9}{10}    }\n{11}  }\n"
+      "(&accs)[2]) const {{\n{3}"
       "  template <typename Tile>\n  __device__ void store(const Tile &tile) "
-      "const {{\n{12}  }\n",
-      rowBytes, filterBytes, stageCopies, index, filters, pairLoads,
-      pairOutputs, offsets(true), runElementLoads, values, runValues,
-      pairStores, tileStores);
+      "const {{\n{4}  }\n",
+      rowBytes, filterBytes, stageCopies,
+      lanesBody(pairLoads, pairOutputs, 2, pairStores), tileStores);
   for (const std::string &fused : fusedNames)
     kernels += "// fused: " + fused + "\n";
   kernels += llvm::formatv(
@@ -865,12 +874,8 @@ void CudaEmitter::printConvEpilogue(tosa::Conv2DOp conv,
       descriptions, getLayerName(conv), epilogue, widest.cType, members,
       alignment, elementFunction, loadFunction, columnsFunction, runFunction,
       fragmentFunctions);
-  SmallVector<Value> tensors;
-  for (const ElementLoad &input : inputs)
-    tensors.push_back(input.value);
-  for (const StoredElement &output : outputs)
-    tensors.push_back(output.value);
-  launchImplicitGemmConv(conv, stem, initializer, descriptions, tensors);
+  launchImplicitGemmConv(conv, stem, initializer, descriptions,
+                         alignedTensors);
 }
 
 } // namespace prec::cuda
