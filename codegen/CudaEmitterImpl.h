@@ -98,6 +98,52 @@ struct StoredElement {
   std::string expression, half;
 };
 
+/// The type an input's loaded elements are held in: as they are stored
+/// where kernels hold them so (isHeldAsStored), others widened to float.
+const char *heldType(const ElementLoad &input);
+/// The float a fused expression reads for `held`, an input's loaded element
+/// (heldType).
+std::string floatOfHeld(const ElementLoad &input, llvm::StringRef held);
+/// The load of input `position`'s element at its offset: as it is stored
+/// where kernels hold it so (isHeldAsStored), else widened to float.
+std::string loadElement(const ElementLoad &input, size_t position);
+
+/// The pieces of a convolution's fused epilogue (ConvolutionEpilogue.cpp),
+/// gathered once from its inputs and outputs for the forms it is printed in.
+struct ConvEpilogue {
+  ArrayRef<ElementLoad> inputs;
+  /// The outputs' shape, the convolution's filters, the filters of a
+  /// 16-byte run of the widest output, and whether the outputs have the
+  /// convolution's shape (else the inputs need the output's coordinates).
+  ArrayRef<int64_t> shape;
+  int64_t filters = 0, run = 0;
+  bool atConvShape = false;
+  /// The struct's members, its initializer at launch, the tensors it reads
+  /// or writes as vectors (`aligned()` and the launch check them) and what
+  /// it computes.
+  std::string members, initializer, alignment, descriptions;
+  SmallVector<Value> alignedTensors;
+  /// `element`'s loads, the inputs' values as floats, `element`'s outputs.
+  std::string elementLoads, values, elementOutputs;
+  /// The runs' (prec_conv_outputs): what Loaded and Columns hold and load,
+  /// what `run` loads, computes and stores.
+  std::string loadedMembers, aheadLoads, columnMembers, columnLoads;
+  std::string runLoads, runElementLoads, runOutputs, runValues, runStores;
+  /// The pairs' (prec_conv_fragment_tile): the bytes a filter staged in a
+  /// tile row and in the filters, the copies into the tile, a pair's loads,
+  /// outputs and stores, the tile's stores.
+  int64_t rowBytes = 0, filterBytes = 0;
+  std::string stageCopies, pairLoads, pairOutputs, pairStores, tileStores;
+
+  /// Where `input` is read without the output's coordinates: "i" (the
+  /// output element's offset), "filter", or empty.
+  llvm::StringRef offsetOf(const ElementLoad &input) const;
+  /// Whether a run loads `input`'s elements as vectors (and the fragment
+  /// form stages them): read at an offset that moves with the filter, and
+  /// held as stored.
+  bool loadsRun(const ElementLoad &input) const;
+};
+
 /// A float literal for a constant whose elements are all one value.
 std::optional<std::string> getSplatLiteral(Value value);
 /// The float expression elementwise `op` computes, each data operand's $n
@@ -250,6 +296,18 @@ private:
   void printConvEpilogue(tosa::Conv2DOp conv, ArrayRef<StoredElement> outputs,
                          ArrayRef<ElementLoad> inputs,
                          ArrayRef<std::string> fusedNames);
+  void addConvEpilogueInput(ConvEpilogue &epilogue, size_t n,
+                            const ElementLoad &input);
+  void addConvEpilogueOutput(ConvEpilogue &epilogue, size_t n,
+                             const StoredElement &output, bool last);
+  std::string convEpilogueOffsets(const ConvEpilogue &epilogue,
+                                  bool inRun) const;
+  std::string printConvEpilogueElement(const ConvEpilogue &epilogue) const;
+  std::string printConvEpilogueLanes(const ConvEpilogue &epilogue,
+                                     StringRef loads, StringRef held,
+                                     int64_t lanes, StringRef stores) const;
+  std::string printConvEpilogueRuns(const ConvEpilogue &epilogue) const;
+  std::string printConvEpilogueFragments(const ConvEpilogue &epilogue) const;
   LogicalResult emitPool(Operation *op, bool isMax);
   LogicalResult emitRowGroup(const RowGroup &group);
   std::string loadRowRegisters(RowKernel &kernel, Value value);
