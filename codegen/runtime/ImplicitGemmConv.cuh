@@ -403,6 +403,37 @@ template <typename Tiles, typename Epilogue> struct prec_conv_outputs {
   }
 };
 
+// A fragment tile (prec_conv_fragment_tile) as an epilogue's `pair` sees it
+// for one of the two rows of a pair of filters that a thread's fragment
+// holds: for the first (LOAD) it loads the per-filter inputs' pairs and
+// keeps them in `slots` (by their offset), for the second it gives them from
+// there. Loaded again for each row (ptxas cannot keep them across the stores
+// between), they gave the code of ResNet-50's 64 -> 256 1x1 convolution with
+// a residual 178 shared loads against 146, and those convolutions took 61.9
+// us against 58.2 (int8 engine at batch 64, H200; the one-tile ones 5-9%).
+template <typename Tile, bool LOAD> struct prec_conv_filter_cache {
+  const Tile &tile;
+  uint2 *slots;
+  template <typename V> __device__ V row_pair(int r, int c, int at) const {
+    return tile.template row_pair<V>(r, c, at);
+  }
+  template <typename V> __device__ V filter_pair(int c, int at) const {
+    static_assert(sizeof(V) <= sizeof(uint2), "a pair fits a slot");
+    V pair;
+    if (LOAD) {
+      pair = tile.template filter_pair<V>(c, at);
+      memcpy(&slots[at], &pair, sizeof(V));
+    } else {
+      memcpy(&pair, &slots[at], sizeof(V));
+    }
+    return pair;
+  }
+  template <typename V>
+  __device__ void put_pair(int r, int c, int at, const V &pair) const {
+    tile.put_pair(r, c, at, pair);
+  }
+};
+
 // A block's outputs computed where the accumulators are, in the fragment
 // layout of mma.sync and wgmma (each thread a pair of filters of each of
 // its rows), the epilogue reading its inputs of the output's shape and of
@@ -526,45 +557,69 @@ struct prec_conv_fragment_tile {
   template <int N_TILES>
   __device__ void store(const int (&acc)[1][N_TILES][4], int warp_row) const {
     if constexpr (!STAGED) {
-      each_pair<true>(acc, warp_row,
-                      [&](int, int, long long row, long long filter,
-                          const int(&accs)[2]) {
-                        for (int k = 0; k < 2 && filter + k < filters; ++k)
-                          epilogue.element(row, filter + k, accs[k]);
-                      });
+      each_pair(
+          acc, warp_row,
+          [&](int, int, long long row, long long filter, const int(&accs)[2]) {
+            for (int k = 0; k < 2 && filter + k < filters; ++k)
+              epilogue.element(row, filter + k, accs[k]);
+          });
       return;
     }
-    auto pair = [&](int r, int c, long long row, long long filter,
-                    const int(&accs)[2]) {
-      epilogue.pair(*this, r, c, row, filter, accs);
-    };
     // A whole tile's pairs need no bounds, and no branch that would keep
     // ptxas from overlapping one pair's loads with another's arithmetic
     // (with a branch a pair, ResNet-50's 64 -> 256 1x1 convolutions ran
     // 67.6 us against prec_conv_outputs' 65.0).
     if (first_row + ROWS <= rows && first_filter + COLUMNS <= filters)
-      each_pair<false>(acc, warp_row, pair);
+      each_whole_pair(acc, warp_row);
     else
-      each_pair<true>(acc, warp_row, pair);
+      each_pair(acc, warp_row,
+                [&](int r, int c, long long row, long long filter,
+                    const int(&accs)[2]) {
+                  epilogue.pair(*this, r, c, row, filter, accs);
+                });
     __syncthreads();
     epilogue.store(*this);
   }
 
-  // f(r, c, row, filter, accs) for each of the thread's pairs (of output
-  // rows and, but for their second filter, of filters where BOUNDED).
-  template <bool BOUNDED, int N_TILES, typename F>
+  // The pairs of a whole tile, a pair of filters' two rows one after the
+  // other, the second reading the per-filter inputs the first loaded
+  // (prec_conv_filter_cache).
+  template <int N_TILES>
+  __device__ void each_whole_pair(const int (&acc)[1][N_TILES][4],
+                                  int warp_row) const {
+    const int lane = thread & 31, r = warp_row + (lane >> 2);
+#pragma unroll
+    for (int n = 0; n < N_TILES; ++n) {
+      const int c = 8 * n + (lane & 3) * 2;
+      uint2 slots[Epilogue::STAGED_FILTER_BYTES > 0
+                      ? Epilogue::STAGED_FILTER_BYTES
+                      : 1];
+      const int first[2] = {acc[0][n][0], acc[0][n][1]};
+      const int second[2] = {acc[0][n][2], acc[0][n][3]};
+      epilogue.pair(
+          prec_conv_filter_cache<prec_conv_fragment_tile, true>{*this, slots},
+          r, c, first_row + r, first_filter + c, first);
+      epilogue.pair(
+          prec_conv_filter_cache<prec_conv_fragment_tile, false>{*this, slots},
+          r + 8, c, first_row + r + 8, first_filter + c, second);
+    }
+  }
+
+  // f(r, c, row, filter, accs) for each of the thread's pairs of output rows
+  // and filters (but for their second filter).
+  template <int N_TILES, typename F>
   __device__ void each_pair(const int (&acc)[1][N_TILES][4], int warp_row,
                             F f) const {
     const int lane = thread & 31, pair = (lane & 3) * 2;
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
       const int r = warp_row + 8 * half + (lane >> 2);
-      if (BOUNDED && first_row + r >= rows)
+      if (first_row + r >= rows)
         continue;
 #pragma unroll
       for (int n = 0; n < N_TILES; ++n) {
         const int c = 8 * n + pair;
-        if (BOUNDED && first_filter + c >= filters)
+        if (first_filter + c >= filters)
           continue;
         const int accs[2] = {acc[0][n][2 * half], acc[0][n][2 * half + 1]};
         f(r, c, first_row + r, first_filter + c, accs);
@@ -743,8 +798,7 @@ prec_conv_s8_wgmma(const int8_t *__restrict__ input,
 // convolutions of K = 64 measured 5-8% faster than multiplying zeros;
 // the other kernels multiply all their tiles' steps, as a product under a
 // condition is serialized by ptxas).
-template <int COLUMNS, int STEPS, bool ALIGNED, bool STAGED,
-          typename Epilogue>
+template <int COLUMNS, int STEPS, bool ALIGNED, bool STAGED, typename Epilogue>
 __device__ inline void prec_conv_s8_wgmma_one_tile(
     const int8_t *__restrict__ input, const int8_t *__restrict__ weights,
     const prec_conv_geometry &g, long long rows, long long first_filter,
