@@ -420,7 +420,7 @@ template <typename Tile, bool LOAD> struct prec_conv_filter_cache {
   template <typename V> __device__ V filter_pair(int c, int at) const {
     static_assert(sizeof(V) <= sizeof(uint2), "a pair fits a slot");
     V pair;
-    if (LOAD) {
+    if constexpr (LOAD) {
       pair = tile.template filter_pair<V>(c, at);
       memcpy(&slots[at], &pair, sizeof(V));
     } else {
@@ -557,72 +557,70 @@ struct prec_conv_fragment_tile {
   template <int N_TILES>
   __device__ void store(const int (&acc)[1][N_TILES][4], int warp_row) const {
     if constexpr (!STAGED) {
-      each_pair(
-          acc, warp_row,
-          [&](int, int, long long row, long long filter, const int(&accs)[2]) {
-            for (int k = 0; k < 2 && filter + k < filters; ++k)
-              epilogue.element(row, filter + k, accs[k]);
-          });
+      each_pair<true>(acc, warp_row,
+                      [&](int, int, int, long long row, long long filter,
+                          const int(&accs)[2]) {
+                        for (int k = 0; k < 2 && filter + k < filters; ++k)
+                          epilogue.element(row, filter + k, accs[k]);
+                      });
       return;
     }
     // A whole tile's pairs need no bounds, and no branch that would keep
     // ptxas from overlapping one pair's loads with another's arithmetic
     // (with a branch a pair, ResNet-50's 64 -> 256 1x1 convolutions ran
-    // 67.6 us against prec_conv_outputs' 65.0).
-    if (first_row + ROWS <= rows && first_filter + COLUMNS <= filters)
-      each_whole_pair(acc, warp_row);
-    else
-      each_pair(acc, warp_row,
-                [&](int r, int c, long long row, long long filter,
-                    const int(&accs)[2]) {
-                  epilogue.pair(*this, r, c, row, filter, accs);
-                });
+    // 67.6 us against prec_conv_outputs' 65.0). There a pair of filters'
+    // second row reads the per-filter inputs its first loaded
+    // (prec_conv_filter_cache).
+    if (first_row + ROWS <= rows && first_filter + COLUMNS <= filters) {
+      uint2 slots[Epilogue::STAGED_FILTER_BYTES > 0
+                      ? Epilogue::STAGED_FILTER_BYTES
+                      : 1];
+      each_pair<false>(
+          acc, warp_row,
+          [&](int half, int r, int c, long long row, long long filter,
+              const int(&accs)[2]) {
+            if (half == 0)
+              epilogue.pair(
+                  prec_conv_filter_cache<prec_conv_fragment_tile, true>{*this,
+                                                                        slots},
+                  r, c, row, filter, accs);
+            else
+              epilogue.pair(
+                  prec_conv_filter_cache<prec_conv_fragment_tile, false>{*this,
+                                                                         slots},
+                  r, c, row, filter, accs);
+          });
+    } else {
+      each_pair<true>(acc, warp_row,
+                      [&](int, int r, int c, long long row, long long filter,
+                          const int(&accs)[2]) {
+                        epilogue.pair(*this, r, c, row, filter, accs);
+                      });
+    }
     __syncthreads();
     epilogue.store(*this);
   }
 
-  // The pairs of a whole tile, a pair of filters' two rows one after the
-  // other, the second reading the per-filter inputs the first loaded
-  // (prec_conv_filter_cache).
-  template <int N_TILES>
-  __device__ void each_whole_pair(const int (&acc)[1][N_TILES][4],
-                                  int warp_row) const {
-    const int lane = thread & 31, r = warp_row + (lane >> 2);
-#pragma unroll
-    for (int n = 0; n < N_TILES; ++n) {
-      const int c = 8 * n + (lane & 3) * 2;
-      uint2 slots[Epilogue::STAGED_FILTER_BYTES > 0
-                      ? Epilogue::STAGED_FILTER_BYTES
-                      : 1];
-      const int first[2] = {acc[0][n][0], acc[0][n][1]};
-      const int second[2] = {acc[0][n][2], acc[0][n][3]};
-      epilogue.pair(
-          prec_conv_filter_cache<prec_conv_fragment_tile, true>{*this, slots},
-          r, c, first_row + r, first_filter + c, first);
-      epilogue.pair(
-          prec_conv_filter_cache<prec_conv_fragment_tile, false>{*this, slots},
-          r + 8, c, first_row + r + 8, first_filter + c, second);
-    }
-  }
-
-  // f(r, c, row, filter, accs) for each of the thread's pairs of output rows
-  // and filters (but for their second filter).
-  template <int N_TILES, typename F>
+  // f(half, r, c, row, filter, accs) for each of the thread's pairs (of
+  // output rows and, but for their second filter, of filters where
+  // BOUNDED), a pair of filters' two rows (half 0, then 1) one after the
+  // other.
+  template <bool BOUNDED, int N_TILES, typename F>
   __device__ void each_pair(const int (&acc)[1][N_TILES][4], int warp_row,
                             F f) const {
     const int lane = thread & 31, pair = (lane & 3) * 2;
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const int r = warp_row + 8 * half + (lane >> 2);
-      if (first_row + r >= rows)
+    for (int n = 0; n < N_TILES; ++n) {
+      const int c = 8 * n + pair;
+      if (BOUNDED && first_filter + c >= filters)
         continue;
 #pragma unroll
-      for (int n = 0; n < N_TILES; ++n) {
-        const int c = 8 * n + pair;
-        if (first_filter + c >= filters)
+      for (int half = 0; half < 2; ++half) {
+        const int r = warp_row + 8 * half + (lane >> 2);
+        if (BOUNDED && first_row + r >= rows)
           continue;
         const int accs[2] = {acc[0][n][2 * half], acc[0][n][2 * half + 1]};
-        f(r, c, first_row + r, first_filter + c, accs);
+        f(half, r, c, first_row + r, first_filter + c, accs);
       }
     }
   }
